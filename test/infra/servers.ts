@@ -1,0 +1,167 @@
+// Provisions a real Apache Kafka broker (KRaft, single node) and a Mongo-wire server
+// (mongo-java-server) on free loopback ports, for machines without Docker.
+// Jars come from Maven Central through mvn into the git-ignored .cache/ folder.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync, rmSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Kafka, logLevel } from 'kafkajs';
+import { MongoClient } from 'mongodb';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const cacheDir = join(root, '.cache');
+
+export interface RunningServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/** Copies the jars of a Maven profile (kafka | mongo) into .cache/<profile>-lib once. */
+export function ensureJars(profile: 'kafka' | 'mongo'): string {
+  const lib = join(cacheDir, `${profile}-lib`);
+  const marker = join(lib, '.complete');
+  if (existsSync(marker)) return lib;
+  mkdirSync(lib, { recursive: true });
+  process.stderr.write(`[test-servers] fetching ${profile} jars from Maven Central into ${lib}\n`);
+  execFileSync(
+    'mvn',
+    ['-B', '-q', '-f', join(here, 'pom.xml'), `-P${profile}`, 'dependency:copy-dependencies',
+      '-DincludeScope=runtime', `-DoutputDirectory=${lib}`],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  if (readdirSync(lib).filter((f) => f.endsWith('.jar')).length === 0) {
+    throw new Error(`mvn fetched no jars for ${profile}`);
+  }
+  writeFileSync(marker, new Date().toISOString());
+  return lib;
+}
+
+function startJava(args: string[], logName: string, workDir: string): ChildProcess {
+  const child = spawn('java', args, { cwd: workDir, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const tail: string[] = [];
+  const keep = (chunk: Buffer): void => {
+    tail.push(chunk.toString());
+    if (tail.length > 50) tail.shift();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.on('exit', (code, signal) => {
+    if (code !== 0 && code !== 143 && code !== null && signal === null) {
+      process.stderr.write(`[test-servers] ${logName} exited with ${code}:\n${tail.join('')}\n`);
+    }
+  });
+  return child;
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((res) => child.once('exit', () => res()));
+  try {
+    process.kill(-(child.pid ?? 0), 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try { process.kill(-(child.pid ?? 0), 'SIGKILL'); } catch { /* already gone */ }
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function waitFor(what: string, child: ChildProcess, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited early with code ${child.exitCode}`);
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${what} not ready after ${timeoutMs} ms`);
+}
+
+export async function startKafka(): Promise<RunningServer> {
+  const lib = ensureJars('kafka');
+  const port = await freePort();
+  const controllerPort = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'convops-kafka-'));
+  const props = join(dir, 'server.properties');
+  writeFileSync(props, [
+    'process.roles=broker,controller',
+    'node.id=1',
+    `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
+    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    'controller.listener.names=CONTROLLER',
+    'inter.broker.listener.name=PLAINTEXT',
+    'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+    `log.dirs=${join(dir, 'logs')}`,
+    'num.partitions=1',
+    'offsets.topic.replication.factor=1',
+    'offsets.topic.num.partitions=1',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.num.partitions=1',
+    'transaction.state.log.min.isr=1',
+    'group.initial.rebalance.delay.ms=0',
+    'auto.create.topics.enable=false',
+    'log.flush.interval.messages=1',
+    '',
+  ].join('\n'));
+  const jvm = ['-Xms256m', '-Xmx512m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1',
+    `-Dlog4j.configuration=file:${join(here, 'log4j.properties')}`, '-cp', `${lib}/*`];
+  execFileSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', 'convopsTestCluster00000', '-c', props],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = startJava([...jvm, 'kafka.Kafka', props], 'kafka', dir);
+  const url = `127.0.0.1:${port}`;
+  const kafka = new Kafka({ clientId: 'readiness', brokers: [url], logLevel: logLevel.NOTHING, retry: { retries: 0 } });
+  await waitFor('kafka', child, 90_000, async () => {
+    const admin = kafka.admin();
+    try {
+      await admin.connect();
+      const meta = await admin.describeCluster();
+      return meta.brokers.length > 0 && meta.controller !== null;
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  });
+  return {
+    url,
+    async stop() {
+      await stopChild(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startMongo(): Promise<RunningServer> {
+  const lib = ensureJars('mongo');
+  const port = await freePort();
+  const child = startJava(['-Xms128m', '-Xmx768m', '-XX:+UseSerialGC', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-cp', `${lib}/*`,
+    join(here, 'MongoLauncher.java'), '127.0.0.1', String(port)], 'mongo-java-server', root);
+  const url = `mongodb://127.0.0.1:${port}`;
+  await waitFor('mongo-java-server', child, 60_000, async () => {
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 500, directConnection: true });
+    try {
+      await client.connect();
+      await client.db('admin').command({ ping: 1 });
+      return true;
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  });
+  return { url, stop: () => stopChild(child) };
+}
