@@ -1,14 +1,9 @@
 // Vitest global setup: a real Kafka broker and a Mongo-wire server for the whole run,
 // unless KAFKA_BROKERS / MONGO_URL point at existing ones.
 import type { TestProject } from 'vitest/node';
+import './provided.js';
 import { startKafka, startMongo, type RunningServer } from './servers.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    kafkaBrokers: string;
-    mongoUrl: string;
-  }
-}
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started: RunningServer[] = [];

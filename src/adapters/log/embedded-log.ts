@@ -1,0 +1,230 @@
+// The embedded log: partitions, offsets and consumer groups on LMDB, for the single-machine
+// deployment. An append resolves only after LMDB has flushed the commit to disk, so an
+// acknowledged record survives SIGKILL. A consumer group has one member (this process).
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import type {
+  AppendRecord, AppendResult, ConsumeOptions, Consumer, GroupPosition, Log, LogRecord, RecordBatch, TopicSpec,
+} from './log.js';
+import { TopicNotFoundError } from './log.js';
+import { partitionForKey } from './partitioner.js';
+
+interface StoredRecord {
+  readonly k: string;
+  readonly v: Buffer;
+  readonly h: Record<string, string>;
+  readonly t: number;
+}
+
+type PartitionKey = [string, number];
+type RecordKey = [string, number, number];
+type GroupKey = [string, string, number];
+
+const BATCH_SIZE = 500;
+const IDLE_POLL_MS = 100;
+const RETRY_PAUSE_MS = 500;
+
+export class EmbeddedLog implements Log {
+  readonly kind = 'embedded' as const;
+  private readonly root: RootDatabase;
+  private readonly records: Database<StoredRecord, RecordKey>;
+  private readonly topics: Database<number, string>;
+  private readonly heads: Database<number, PartitionKey>;
+  private readonly groups: Database<number, GroupKey>;
+  private readonly appended = new EventEmitter();
+  private readonly activeGroups = new Set<string>();
+  private readonly running = new Set<{ stop(): Promise<void> }>();
+
+  constructor(dataDir: string) {
+    const path = join(dataDir, 'log');
+    mkdirSync(path, { recursive: true });
+    this.root = open({ path, maxDbs: 8, mapSize: 2 ** 34 });
+    this.records = this.root.openDB<StoredRecord, RecordKey>({ name: 'records', encoding: 'msgpack' });
+    this.topics = this.root.openDB<number, string>({ name: 'topics', encoding: 'msgpack' });
+    this.heads = this.root.openDB<number, PartitionKey>({ name: 'heads', encoding: 'msgpack' });
+    this.groups = this.root.openDB<number, GroupKey>({ name: 'groups', encoding: 'msgpack' });
+    this.appended.setMaxListeners(0);
+  }
+
+  async createTopics(topics: readonly TopicSpec[]): Promise<void> {
+    await this.root.transaction(() => {
+      for (const t of topics) {
+        if (this.topics.get(t.name) === undefined) this.topics.put(t.name, t.partitions);
+      }
+    });
+    await this.root.flushed;
+  }
+
+  async partitionCount(topic: string): Promise<number> {
+    const count = this.topics.get(topic);
+    if (count === undefined) throw new TopicNotFoundError(topic);
+    return count;
+  }
+
+  async append(topic: string, records: readonly AppendRecord[]): Promise<AppendResult[]> {
+    if (records.length === 0) return [];
+    const count = await this.partitionCount(topic);
+    const now = Date.now();
+    const results: AppendResult[] = [];
+    await this.root.transaction(() => {
+      const next = new Map<number, number>();
+      for (const r of records) {
+        const partition = partitionForKey(r.key, count);
+        const offset = next.get(partition) ?? this.heads.get([topic, partition]) ?? 0;
+        this.records.put([topic, partition, offset], {
+          k: r.key,
+          v: Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value),
+          h: { ...(r.headers ?? {}) },
+          t: r.timestamp ?? now,
+        });
+        next.set(partition, offset + 1);
+        results.push({ partition, offset });
+      }
+      for (const [partition, head] of next) this.heads.put([topic, partition], head);
+    });
+    await this.root.flushed;
+    this.appended.emit('append', topic);
+    return results;
+  }
+
+  private head(topic: string, partition: number): number {
+    return this.heads.get([topic, partition]) ?? 0;
+  }
+
+  private read(topic: string, partition: number, from: number, limit: number): LogRecord[] {
+    const out: LogRecord[] = [];
+    for (const { key, value } of this.records.getRange({
+      start: [topic, partition, from],
+      end: [topic, partition, Number.MAX_SAFE_INTEGER],
+      limit,
+    })) {
+      out.push({ topic, partition, offset: key[2], key: value.k, value: Buffer.from(value.v), headers: value.h, timestamp: value.t });
+    }
+    return out;
+  }
+
+  private waitForAppend(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.appended.off('append', done);
+        resolve();
+      };
+      // The timer also covers appends made by another process sharing DATA_DIR.
+      const timer = setTimeout(done, ms);
+      this.appended.on('append', done);
+    });
+  }
+
+  async consume(options: ConsumeOptions): Promise<Consumer> {
+    const { groupId, topics } = options;
+    if (this.activeGroups.has(groupId)) {
+      throw new Error(`consumer group ${groupId} already has a member in this process`);
+    }
+    const counts = await Promise.all(topics.map((t) => this.partitionCount(t)));
+    // A new group that should not start from the beginning starts at the current end.
+    await this.root.transaction(() => {
+      topics.forEach((topic, i) => {
+        for (let p = 0; p < (counts[i] ?? 0); p++) {
+          if (this.groups.get([groupId, topic, p]) === undefined && options.fromBeginning === false) {
+            this.groups.put([groupId, topic, p], this.head(topic, p));
+          }
+        }
+      });
+    });
+    this.activeGroups.add(groupId);
+    let active = true;
+    const loop = (async () => {
+      while (active) {
+        let progressed = false;
+        for (let i = 0; i < topics.length && active; i++) {
+          const topic = topics[i] as string;
+          for (let p = 0; p < (counts[i] ?? 0) && active; p++) {
+            const from = this.groups.get([groupId, topic, p]) ?? 0;
+            const records = this.read(topic, p, from, BATCH_SIZE);
+            const last = records[records.length - 1];
+            if (!last) continue;
+            const batch: RecordBatch = { topic, partition: p, records };
+            try {
+              await options.onBatch(batch);
+            } catch (err) {
+              options.onError?.(err, batch);
+              await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
+              continue;
+            }
+            if (!active) break;
+            await this.groups.put([groupId, topic, p], last.offset + 1);
+            progressed = true;
+          }
+        }
+        if (!progressed && active) await this.waitForAppend(IDLE_POLL_MS);
+      }
+    })();
+    const handle = {
+      stop: async (): Promise<void> => {
+        if (!active) return;
+        active = false;
+        this.appended.emit('append', '');
+        await loop;
+        await this.root.flushed;
+        this.activeGroups.delete(groupId);
+        this.running.delete(handle);
+      },
+    };
+    this.running.add(handle);
+    return handle;
+  }
+
+  async setGroupPosition(groupId: string, topic: string, position: GroupPosition): Promise<void> {
+    if (this.activeGroups.has(groupId)) throw new Error(`consumer group ${groupId} is active; stop it first`);
+    const count = await this.partitionCount(topic);
+    await this.root.transaction(() => {
+      for (let p = 0; p < count; p++) {
+        let offset: number | undefined;
+        if (position.kind === 'earliest') offset = 0;
+        else if (position.kind === 'offsets') offset = position.offsets[p];
+        else offset = this.firstAtOrAfter(topic, p, position.timestamp);
+        if (offset !== undefined) this.groups.put([groupId, topic, p], offset);
+      }
+    });
+    await this.root.flushed;
+  }
+
+  private firstAtOrAfter(topic: string, partition: number, timestamp: number): number {
+    for (const { key, value } of this.records.getRange({
+      start: [topic, partition, 0],
+      end: [topic, partition, Number.MAX_SAFE_INTEGER],
+    })) {
+      if (value.t >= timestamp) return key[2];
+    }
+    return this.head(topic, partition);
+  }
+
+  async committedOffsets(groupId: string, topic: string): Promise<Record<number, number>> {
+    const count = await this.partitionCount(topic);
+    const out: Record<number, number> = {};
+    for (let p = 0; p < count; p++) {
+      const o = this.groups.get([groupId, topic, p]);
+      if (o !== undefined) out[p] = o;
+    }
+    return out;
+  }
+
+  async endOffsets(topic: string): Promise<Record<number, number>> {
+    const count = await this.partitionCount(topic);
+    const out: Record<number, number> = {};
+    for (let p = 0; p < count; p++) out[p] = this.head(topic, p);
+    return out;
+  }
+
+  async ping(): Promise<boolean> {
+    return true;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.running].map((c) => c.stop()));
+    await this.root.close();
+  }
+}

@@ -1,0 +1,229 @@
+// The log on Apache Kafka through kafkajs 2.2.4.
+import { Kafka, logLevel, Partitioners, type Admin, type Producer, type Consumer as KConsumer, type IHeaders } from 'kafkajs';
+import type {
+  AppendRecord, AppendResult, ConsumeOptions, Consumer, GroupPosition, Log, LogRecord, TopicSpec,
+} from './log.js';
+import { TopicNotFoundError } from './log.js';
+import { partitionForKey } from './partitioner.js';
+
+export interface KafkaLogOptions {
+  readonly brokers: readonly string[];
+  readonly clientId?: string;
+}
+
+function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    const first = Array.isArray(v) ? v[0] : v;
+    if (first !== undefined) out[k] = first.toString();
+  }
+  return out;
+}
+
+export class KafkaLog implements Log {
+  readonly kind = 'kafka' as const;
+  private readonly kafka: Kafka;
+  private admin?: Admin;
+  private producer?: Producer;
+  private producerConnecting?: Promise<Producer>;
+  private readonly partitionCounts = new Map<string, number>();
+  private readonly consumers = new Set<KConsumer>();
+
+  constructor(private readonly options: KafkaLogOptions) {
+    this.kafka = new Kafka({
+      clientId: options.clientId ?? 'convops',
+      brokers: [...options.brokers],
+      logLevel: logLevel.ERROR,
+      retry: { initialRetryTime: 100, retries: 8 },
+    });
+  }
+
+  private async getAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      this.admin = admin;
+    }
+    return this.admin;
+  }
+
+  private getProducer(): Promise<Producer> {
+    if (this.producer) return Promise.resolve(this.producer);
+    this.producerConnecting ??= (async () => {
+      const producer = this.kafka.producer({
+        createPartitioner: Partitioners.DefaultPartitioner,
+        allowAutoTopicCreation: false,
+        // Not the kafkajs idempotent producer (experimental in 2.2.4): a retried send may
+        // duplicate a record, which the session machine drops by its idempotency key.
+      });
+      await producer.connect();
+      this.producer = producer;
+      return producer;
+    })().catch((err: unknown) => {
+      this.producerConnecting = undefined;
+      throw err;
+    });
+    return this.producerConnecting;
+  }
+
+  async createTopics(topics: readonly TopicSpec[]): Promise<void> {
+    const admin = await this.getAdmin();
+    const existing = new Set(await admin.listTopics());
+    const missing = topics.filter((t) => !existing.has(t.name));
+    if (missing.length > 0) {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: -1 })),
+      }).catch((err: unknown) => {
+        // A concurrent creator won the race; the topic exists, which is all we need.
+        if (!(err instanceof Error && /already exists/i.test(err.message))) throw err;
+      });
+    }
+  }
+
+  async partitionCount(topic: string): Promise<number> {
+    const cached = this.partitionCounts.get(topic);
+    if (cached !== undefined) return cached;
+    const admin = await this.getAdmin();
+    const meta = await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => undefined);
+    const count = meta?.topics[0]?.partitions.length ?? 0;
+    if (count === 0) throw new TopicNotFoundError(topic);
+    this.partitionCounts.set(topic, count);
+    return count;
+  }
+
+  async append(topic: string, records: readonly AppendRecord[]): Promise<AppendResult[]> {
+    if (records.length === 0) return [];
+    const producer = await this.getProducer();
+    const count = await this.partitionCount(topic);
+    const partitions = records.map((r) => partitionForKey(r.key, count));
+    const metadata = await producer.send({
+      topic,
+      acks: -1,
+      messages: records.map((r, i) => ({
+        key: r.key,
+        value: r.value,
+        partition: partitions[i],
+        headers: r.headers ? { ...r.headers } : undefined,
+        timestamp: r.timestamp !== undefined ? String(r.timestamp) : undefined,
+      })),
+    });
+    // One send yields one base offset per partition; records of a partition are consecutive in input order.
+    const next = new Map<number, number>();
+    for (const m of metadata) next.set(m.partition, Number(m.baseOffset ?? m.offset ?? 0));
+    return partitions.map((partition) => {
+      const offset = next.get(partition) ?? 0;
+      next.set(partition, offset + 1);
+      return { partition, offset };
+    });
+  }
+
+  async consume(options: ConsumeOptions): Promise<Consumer> {
+    const consumer = this.kafka.consumer({
+      groupId: options.groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3_000,
+      maxWaitTimeInMs: 100,
+      retry: { retries: 10 },
+    });
+    await consumer.connect();
+    for (const topic of options.topics) {
+      await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
+    }
+    this.consumers.add(consumer);
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 4,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        if (!isRunning() || isStale() || batch.messages.length === 0) return;
+        const records: LogRecord[] = batch.messages.map((m) => ({
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: Number(m.offset),
+          key: m.key?.toString() ?? '',
+          value: m.value ?? Buffer.alloc(0),
+          headers: headersToStrings(m.headers),
+          timestamp: Number(m.timestamp),
+        }));
+        const slice = { topic: batch.topic, partition: batch.partition, records };
+        try {
+          await options.onBatch(slice);
+        } catch (err) {
+          options.onError?.(err, slice);
+          // Throwing makes kafkajs re-fetch from the last committed offset after a backoff.
+          throw err;
+        }
+        const last = records[records.length - 1];
+        if (!last) return;
+        resolveOffset(String(last.offset));
+        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(last.offset + 1) }]);
+        await heartbeat();
+      },
+    });
+    return {
+      stop: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async setGroupPosition(groupId: string, topic: string, position: GroupPosition): Promise<void> {
+    const admin = await this.getAdmin();
+    if (position.kind === 'earliest') {
+      await admin.resetOffsets({ groupId, topic, earliest: true });
+      return;
+    }
+    let partitions: { partition: number; offset: string }[];
+    if (position.kind === 'offsets') {
+      partitions = Object.entries(position.offsets).map(([p, o]) => ({ partition: Number(p), offset: String(o) }));
+    } else {
+      const byTime = await admin.fetchTopicOffsetsByTimestamp(topic, position.timestamp);
+      partitions = byTime.map((p) => ({ partition: p.partition, offset: p.offset }));
+    }
+    await admin.setOffsets({ groupId, topic, partitions });
+  }
+
+  async committedOffsets(groupId: string, topic: string): Promise<Record<number, number>> {
+    const admin = await this.getAdmin();
+    const res = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const out: Record<number, number> = {};
+    for (const p of res[0]?.partitions ?? []) {
+      const o = Number(p.offset);
+      if (o >= 0) out[p.partition] = o;
+    }
+    return out;
+  }
+
+  async endOffsets(topic: string): Promise<Record<number, number>> {
+    const admin = await this.getAdmin();
+    const res = await admin.fetchTopicOffsets(topic);
+    const out: Record<number, number> = {};
+    for (const p of res) out[p.partition] = Number(p.high);
+    return out;
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      const admin = await this.getAdmin();
+      const cluster = await admin.describeCluster();
+      return cluster.brokers.length > 0;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
+    this.consumers.clear();
+    await this.producer?.disconnect().catch(() => undefined);
+    await this.admin?.disconnect().catch(() => undefined);
+    this.producer = undefined;
+    this.producerConnecting = undefined;
+    this.admin = undefined;
+  }
+}

@@ -1,0 +1,84 @@
+// The log seam: what the pipeline needs from Kafka, and what the embedded log imitates.
+// Offsets are plain numbers (a partition would need 2^53 records to overflow).
+
+export interface TopicSpec {
+  readonly name: string;
+  readonly partitions: number;
+}
+
+export interface AppendRecord {
+  readonly key: string;
+  readonly value: Buffer | string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Record time in ms; defaults to the append time. */
+  readonly timestamp?: number;
+}
+
+export interface LogRecord {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timestamp: number;
+}
+
+export interface AppendResult {
+  readonly partition: number;
+  readonly offset: number;
+}
+
+export interface RecordBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly records: readonly LogRecord[];
+}
+
+export interface ConsumeOptions {
+  readonly groupId: string;
+  readonly topics: readonly string[];
+  /** Where a group with no committed offset starts. */
+  readonly fromBeginning?: boolean;
+  /**
+   * Called with records of one partition in offset order. The batch's offsets are committed
+   * only after the returned promise resolves, so a crash re-delivers it (at least once).
+   */
+  readonly onBatch: (batch: RecordBatch) => Promise<void>;
+  /** Called when a batch handler throws; the consumer retries the batch after a pause. */
+  readonly onError?: (err: unknown, batch: RecordBatch) => void;
+}
+
+export interface Consumer {
+  stop(): Promise<void>;
+}
+
+/** Where to move a consumer group: the first record, explicit offsets, or the first record at/after a time. */
+export type GroupPosition =
+  | { readonly kind: 'earliest' }
+  | { readonly kind: 'offsets'; readonly offsets: Readonly<Record<number, number>> }
+  | { readonly kind: 'timestamp'; readonly timestamp: number };
+
+export interface Log {
+  readonly kind: 'kafka' | 'embedded';
+  createTopics(topics: readonly TopicSpec[]): Promise<void>;
+  partitionCount(topic: string): Promise<number>;
+  /** Resolves only once every record is durably stored (Kafka acks=all; embedded fsync). */
+  append(topic: string, records: readonly AppendRecord[]): Promise<AppendResult[]>;
+  consume(options: ConsumeOptions): Promise<Consumer>;
+  /** Moves an inactive group's committed offsets (replay). */
+  setGroupPosition(groupId: string, topic: string, position: GroupPosition): Promise<void>;
+  /** Next offset the group will read, per partition (absent partitions: nothing committed). */
+  committedOffsets(groupId: string, topic: string): Promise<Record<number, number>>;
+  /** Next offset to be written, per partition. */
+  endOffsets(topic: string): Promise<Record<number, number>>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class TopicNotFoundError extends Error {
+  constructor(readonly topic: string) {
+    super(`topic ${topic} does not exist`);
+    this.name = 'TopicNotFoundError';
+  }
+}

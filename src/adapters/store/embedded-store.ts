@@ -1,0 +1,268 @@
+// The embedded document store: one LMDB sub-database per collection, keyed by _id, with
+// MongoDB filters, update operators and pipelines evaluated by mingo. Each write is one LMDB
+// transaction, awaited until flushed to disk.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import { Aggregator, Query, update as applyUpdate } from 'mingo';
+import type { BulkOp, Collection, Doc, DocumentStore, Filter, FindOptions, IndexSpec, UpdateOutcome, UpdateSpec } from './store.js';
+import { DuplicateKeyError } from './store.js';
+
+type AnyObject = Record<string, unknown>;
+
+function isOperatorObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).some((k) => k.startsWith('$'));
+}
+
+/** The fields an upsert copies from its filter: plain equality conditions, as MongoDB does. */
+function equalityFields(filter: Filter): AnyObject {
+  const out: AnyObject = {};
+  for (const [k, v] of Object.entries(filter)) {
+    if (k.startsWith('$')) continue;
+    if (isOperatorObject(v)) {
+      const eq = (v as AnyObject).$eq;
+      if (eq !== undefined) out[k] = eq;
+      continue;
+    }
+    out[k] = v;
+  }
+  return out;
+}
+
+function validateUpdate(update: UpdateSpec): void {
+  const keys = Object.keys(update);
+  if (keys.length === 0 || keys.some((k) => !k.startsWith('$'))) {
+    throw new Error('update document must contain only update operators');
+  }
+}
+
+function valueAt(doc: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as AnyObject)[k] : undefined), doc);
+}
+
+function sameDoc(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+class EmbeddedCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    private readonly store: EmbeddedStore,
+    private readonly root: RootDatabase,
+    private readonly db: Database<T, string>,
+    readonly name: string,
+  ) {}
+
+  private all(): T[] {
+    return Array.from(this.db.getRange(), ({ value }) => value);
+  }
+
+  /** Candidates for a filter: one get for an _id equality, a scan otherwise. */
+  private candidates(filter: Filter): T[] {
+    const id = filter._id;
+    if (typeof id === 'string') {
+      const doc = this.db.get(id);
+      return doc ? [doc] : [];
+    }
+    return this.all();
+  }
+
+  private matching(filter: Filter): T[] {
+    const q = new Query(filter);
+    return this.candidates(filter).filter((d) => q.test(d));
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    return this.matching(filter)[0] ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    let cursor = new Query(filter).find<T>(this.candidates(filter), options.projection as never);
+    if (options.sort) cursor = cursor.sort(options.sort);
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit) cursor = cursor.limit(options.limit);
+    return cursor.all();
+  }
+
+  async countDocuments(filter: Filter = {}): Promise<number> {
+    if (Object.keys(filter).length === 0) return this.db.getCount();
+    return this.matching(filter).length;
+  }
+
+  private checkUnique(doc: T): void {
+    for (const idx of this.store.uniqueIndexes(this.name)) {
+      const probe: AnyObject = {};
+      for (const k of Object.keys(idx.keys)) probe[k] = valueAt(doc, k) ?? null;
+      const q = new Query(probe);
+      for (const other of this.all()) {
+        if (other._id !== doc._id && q.test(other)) throw new DuplicateKeyError(this.name, JSON.stringify(probe));
+      }
+    }
+  }
+
+  /** Writes inside the current LMDB transaction; throwing aborts the whole transaction. */
+  private put(doc: T): void {
+    this.checkUnique(doc);
+    this.db.put(doc._id, doc);
+  }
+
+  private insertSync(doc: T): void {
+    const withId = (doc._id === undefined ? { ...doc, _id: randomBytes(12).toString('hex') } : doc) as T;
+    if (this.db.get(withId._id) !== undefined) throw new DuplicateKeyError(this.name, `_id ${withId._id}`);
+    this.put(withId);
+  }
+
+  private updateSync(filter: Filter, update: UpdateSpec, upsert: boolean): UpdateOutcome {
+    validateUpdate(update);
+    const { $setOnInsert, ...modifier } = update as { $setOnInsert?: AnyObject } & AnyObject;
+    const target = this.matching(filter)[0];
+    if (target) {
+      const before = JSON.stringify(target);
+      if (Object.keys(modifier).length > 0) applyUpdate(target, modifier, undefined, undefined, { cloneMode: 'deep' });
+      const changed = JSON.stringify(target) !== before;
+      if (changed) this.put(target);
+      return { matched: 1, modified: changed ? 1 : 0, upserted: false };
+    }
+    if (!upsert) return { matched: 0, modified: 0, upserted: false };
+    const doc: AnyObject = {};
+    applyUpdate(doc, { $set: equalityFields(filter) });
+    if (Object.keys(modifier).length > 0) applyUpdate(doc, modifier, undefined, undefined, { cloneMode: 'deep' });
+    if ($setOnInsert) applyUpdate(doc, { $set: $setOnInsert }, undefined, undefined, { cloneMode: 'deep' });
+    this.insertSync(doc as T);
+    return { matched: 0, modified: 0, upserted: true };
+  }
+
+  private replaceSync(filter: Filter, replacement: T, upsert: boolean): UpdateOutcome {
+    const target = this.matching(filter)[0];
+    if (target) {
+      if (replacement._id !== undefined && replacement._id !== target._id) {
+        throw new Error(`replaceOne may not change _id of ${target._id}`);
+      }
+      const next = { ...replacement, _id: target._id } as T;
+      const changed = !sameDoc(target, next);
+      if (changed) this.put(next);
+      return { matched: 1, modified: changed ? 1 : 0, upserted: false };
+    }
+    if (!upsert) return { matched: 0, modified: 0, upserted: false };
+    this.insertSync({ ...equalityFields(filter), ...replacement } as T);
+    return { matched: 0, modified: 0, upserted: true };
+  }
+
+  private async write<R>(fn: () => R): Promise<R> {
+    const result = await this.root.transaction(fn);
+    await this.root.flushed;
+    return result;
+  }
+
+  insertOne(doc: T): Promise<void> {
+    return this.write(() => this.insertSync(doc));
+  }
+
+  updateOne(filter: Filter, update: UpdateSpec, options: { upsert?: boolean } = {}): Promise<UpdateOutcome> {
+    return this.write(() => this.updateSync(filter, update, options.upsert ?? false));
+  }
+
+  replaceOne(filter: Filter, doc: T, options: { upsert?: boolean } = {}): Promise<UpdateOutcome> {
+    return this.write(() => this.replaceSync(filter, doc, options.upsert ?? false));
+  }
+
+  deleteMany(filter: Filter): Promise<number> {
+    return this.write(() => {
+      const victims = this.matching(filter);
+      for (const d of victims) this.db.remove(d._id);
+      return victims.length;
+    });
+  }
+
+  bulkWrite(ops: readonly BulkOp<T>[]): Promise<void> {
+    if (ops.length === 0) return Promise.resolve();
+    return this.write(() => {
+      for (const op of ops) {
+        if ('updateOne' in op) this.updateSync(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert ?? false);
+        else if ('replaceOne' in op) this.replaceSync(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert ?? false);
+        else if ('insertOne' in op) this.insertSync(op.insertOne.document);
+        else {
+          const victim = this.matching(op.deleteOne.filter)[0];
+          if (victim) this.db.remove(victim._id);
+        }
+      }
+    });
+  }
+
+  async aggregate<R>(pipeline: readonly Record<string, unknown>[]): Promise<R[]> {
+    return new Aggregator([...pipeline]).run(this.all()) as R[];
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    await this.store.recordIndex(this.name, spec);
+  }
+
+  async drop(): Promise<void> {
+    // Cleared rather than dropped, so handles to this collection held elsewhere stay valid.
+    await this.db.clearAsync();
+    await this.store.forget(this.name);
+  }
+}
+
+interface CollectionMeta {
+  indexes: IndexSpec[];
+}
+
+export class EmbeddedStore implements DocumentStore {
+  readonly kind = 'embedded' as const;
+  private readonly root: RootDatabase;
+  private readonly meta: Database<CollectionMeta, string>;
+  private readonly open = new Map<string, EmbeddedCollection<Doc>>();
+
+  constructor(dataDir: string) {
+    const path = join(dataDir, 'store');
+    mkdirSync(path, { recursive: true });
+    this.root = open({ path, maxDbs: 256, mapSize: 2 ** 35 });
+    this.meta = this.root.openDB<CollectionMeta, string>({ name: '$meta', encoding: 'msgpack' });
+  }
+
+  collection<T extends Doc>(name: string): Collection<T> {
+    if (!/^[A-Za-z0-9_.-]{1,120}$/.test(name)) throw new Error(`invalid collection name ${name}`);
+    let c = this.open.get(name);
+    if (!c) {
+      const db = this.root.openDB<Doc, string>({ name: `c:${name}`, encoding: 'msgpack' });
+      c = new EmbeddedCollection<Doc>(this, this.root, db, name);
+      this.open.set(name, c);
+    }
+    this.register(name);
+    return c as unknown as Collection<T>;
+  }
+
+  /** Listed once it exists, as MongoDB lists a collection once it is first used. */
+  register(name: string): void {
+    if (this.meta.get(name) === undefined) this.meta.putSync(name, { indexes: [] });
+  }
+
+  uniqueIndexes(name: string): IndexSpec[] {
+    return (this.meta.get(name)?.indexes ?? []).filter((i) => i.unique);
+  }
+
+  async recordIndex(name: string, spec: IndexSpec): Promise<void> {
+    const meta = this.meta.get(name) ?? { indexes: [] };
+    if (meta.indexes.some((i) => sameDoc(i.keys, spec.keys))) return;
+    meta.indexes.push(spec);
+    await this.meta.put(name, meta);
+  }
+
+  async forget(name: string): Promise<void> {
+    await this.meta.remove(name);
+  }
+
+  async listCollections(): Promise<string[]> {
+    return this.meta.getKeys().asArray;
+  }
+
+  async ping(): Promise<boolean> {
+    return true;
+  }
+
+  async close(): Promise<void> {
+    await this.root.flushed;
+    await this.root.close();
+  }
+}

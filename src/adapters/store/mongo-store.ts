@@ -1,0 +1,114 @@
+// The document store on MongoDB (or any Mongo-wire server) through the official driver.
+import { MongoClient, MongoServerError, type Db, type AnyBulkWriteOperation } from 'mongodb';
+import type { BulkOp, Collection, Doc, DocumentStore, Filter, FindOptions, IndexSpec, UpdateOutcome, UpdateSpec } from './store.js';
+import { DuplicateKeyError } from './store.js';
+
+function isDuplicate(err: unknown): boolean {
+  if (err instanceof MongoServerError && err.code === 11000) return true;
+  // Bulk write errors carry the code of the first failed operation.
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}
+
+class MongoCollection<T extends Doc> implements Collection<T> {
+  constructor(private readonly db: Db, readonly name: string) {}
+
+  private get c() {
+    return this.db.collection<Doc>(this.name);
+  }
+
+  private async guard<R>(op: () => Promise<R>): Promise<R> {
+    try {
+      return await op();
+    } catch (err) {
+      if (isDuplicate(err)) throw new DuplicateKeyError(this.name, err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    return (await this.c.findOne(filter)) as unknown as T | null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    let cursor = this.c.find(filter);
+    if (options.projection) cursor = cursor.project(options.projection);
+    if (options.sort) cursor = cursor.sort(options.sort);
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit) cursor = cursor.limit(options.limit);
+    return (await cursor.toArray()) as unknown as T[];
+  }
+
+  countDocuments(filter: Filter = {}): Promise<number> {
+    return this.c.countDocuments(filter);
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    await this.guard(() => this.c.insertOne(doc));
+  }
+
+  async updateOne(filter: Filter, update: UpdateSpec, options: { upsert?: boolean } = {}): Promise<UpdateOutcome> {
+    const r = await this.guard(() => this.c.updateOne(filter, update, { upsert: options.upsert ?? false }));
+    return { matched: r.matchedCount, modified: r.modifiedCount, upserted: r.upsertedCount > 0 };
+  }
+
+  async replaceOne(filter: Filter, doc: T, options: { upsert?: boolean } = {}): Promise<UpdateOutcome> {
+    const r = await this.guard(() => this.c.replaceOne(filter, doc, { upsert: options.upsert ?? false }));
+    return { matched: r.matchedCount, modified: r.modifiedCount, upserted: r.upsertedCount > 0 };
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return (await this.c.deleteMany(filter)).deletedCount;
+  }
+
+  async bulkWrite(ops: readonly BulkOp<T>[]): Promise<void> {
+    if (ops.length === 0) return;
+    await this.guard(() => this.c.bulkWrite(ops as unknown as AnyBulkWriteOperation<Doc>[], { ordered: true }));
+  }
+
+  async aggregate<R>(pipeline: readonly Record<string, unknown>[]): Promise<R[]> {
+    return (await this.c.aggregate([...pipeline]).toArray()) as unknown as R[];
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    await this.c.createIndex(spec.keys, { unique: spec.unique ?? false, ...(spec.name ? { name: spec.name } : {}) });
+  }
+
+  async drop(): Promise<void> {
+    await this.c.drop().catch((err: unknown) => {
+      // Dropping a collection that does not exist is not an error for us.
+      if (!(err instanceof MongoServerError && (err.code === 26 || /ns not found/i.test(err.message)))) throw err;
+    });
+  }
+}
+
+export class MongoStore implements DocumentStore {
+  readonly kind = 'mongo' as const;
+  private constructor(private readonly client: MongoClient, private readonly db: Db) {}
+
+  static async connect(url: string, dbName: string): Promise<MongoStore> {
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, ignoreUndefined: true });
+    await client.connect();
+    return new MongoStore(client, client.db(dbName));
+  }
+
+  collection<T extends Doc>(name: string): Collection<T> {
+    return new MongoCollection<T>(this.db, name);
+  }
+
+  async listCollections(): Promise<string[]> {
+    return (await this.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.db.command({ ping: 1 });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

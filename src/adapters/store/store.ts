@@ -1,0 +1,63 @@
+// The document-store seam: the subset of MongoDB collection operations the read models use.
+// Filters, updates and pipelines are MongoDB syntax, so read-model code is written once.
+
+export type Doc = { _id: string } & Record<string, unknown>;
+export type Filter = Record<string, unknown>;
+export type UpdateSpec = Record<string, unknown>;
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  readonly sort?: SortSpec;
+  readonly skip?: number;
+  readonly limit?: number;
+  readonly projection?: Record<string, 0 | 1>;
+}
+
+export interface UpdateOutcome {
+  readonly matched: number;
+  readonly modified: number;
+  readonly upserted: boolean;
+}
+
+export type BulkOp<T extends Doc> =
+  | { readonly updateOne: { readonly filter: Filter; readonly update: UpdateSpec; readonly upsert?: boolean } }
+  | { readonly replaceOne: { readonly filter: Filter; readonly replacement: T; readonly upsert?: boolean } }
+  | { readonly insertOne: { readonly document: T } }
+  | { readonly deleteOne: { readonly filter: Filter } };
+
+export interface IndexSpec {
+  readonly keys: Record<string, 1 | -1>;
+  readonly unique?: boolean;
+  readonly name?: string;
+}
+
+export interface Collection<T extends Doc> {
+  readonly name: string;
+  findOne(filter: Filter): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  countDocuments(filter?: Filter): Promise<number>;
+  insertOne(doc: T): Promise<void>;
+  updateOne(filter: Filter, update: UpdateSpec, options?: { upsert?: boolean }): Promise<UpdateOutcome>;
+  replaceOne(filter: Filter, doc: T, options?: { upsert?: boolean }): Promise<UpdateOutcome>;
+  deleteMany(filter: Filter): Promise<number>;
+  /** Ordered; stops at the first failure like MongoDB's ordered bulk write. */
+  bulkWrite(ops: readonly BulkOp<T>[]): Promise<void>;
+  aggregate<R = Record<string, unknown>>(pipeline: readonly Record<string, unknown>[]): Promise<R[]>;
+  createIndex(spec: IndexSpec): Promise<void>;
+  drop(): Promise<void>;
+}
+
+export interface DocumentStore {
+  readonly kind: 'mongo' | 'embedded';
+  collection<T extends Doc>(name: string): Collection<T>;
+  listCollections(): Promise<string[]>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class DuplicateKeyError extends Error {
+  constructor(readonly collection: string, readonly key: string) {
+    super(`duplicate key in ${collection}: ${key}`);
+    this.name = 'DuplicateKeyError';
+  }
+}
