@@ -41,6 +41,16 @@ function valueAt(doc: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as AnyObject)[k] : undefined), doc);
 }
 
+function setPath(doc: AnyObject, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = doc;
+  for (const p of parts.slice(0, -1)) {
+    if (typeof cur[p] !== 'object' || cur[p] === null) cur[p] = {};
+    cur = cur[p] as AnyObject;
+  }
+  cur[parts[parts.length - 1] as string] = value;
+}
+
 function sameDoc(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -125,7 +135,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     }
     if (!upsert) return { matched: 0, modified: 0, upserted: false };
     const doc: AnyObject = {};
-    applyUpdate(doc, { $set: equalityFields(filter) });
+    for (const [path, v] of Object.entries(equalityFields(filter))) setPath(doc, path, structuredClone(v));
     if (Object.keys(modifier).length > 0) applyUpdate(doc, modifier, undefined, undefined, { cloneMode: 'deep' });
     if ($setOnInsert) applyUpdate(doc, { $set: $setOnInsert }, undefined, undefined, { cloneMode: 'deep' });
     this.insertSync(doc as T);

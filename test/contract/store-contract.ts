@@ -1,0 +1,162 @@
+// The "Mongo features" contract: every MongoDB feature convops relies on, pinned so the same
+// suite runs against the embedded store, the Mongo-wire test server, and a real MongoDB.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Doc, DocumentStore } from '../../src/adapters/store/store.js';
+import { DuplicateKeyError } from '../../src/adapters/store/store.js';
+import { uniqueName } from '../support/wait.js';
+
+interface Row extends Doc {
+  chatId?: string;
+  n?: number;
+  tags?: string[];
+  nested?: { a?: number; b?: string };
+  at?: Date;
+  seq?: number;
+}
+
+export function storeContract(name: string, makeStore: () => Promise<DocumentStore>): void {
+  describe(`store contract: ${name}`, () => {
+    let store: DocumentStore;
+    beforeAll(async () => {
+      store = await makeStore();
+    });
+    afterAll(async () => {
+      await store.close();
+    });
+
+    const fresh = async () => {
+      const c = store.collection<Row>(uniqueName('c'));
+      await c.bulkWrite([
+        { insertOne: { document: { _id: 'a', chatId: 'x', n: 3, tags: ['t1'], nested: { a: 1, b: 'p' }, at: new Date('2026-01-01T00:00:00Z') } } },
+        { insertOne: { document: { _id: 'b', chatId: 'x', n: 1, tags: [], nested: { a: 2 } } } },
+        { insertOne: { document: { _id: 'c', chatId: 'y', n: 2, tags: ['t1', 't2'] } } },
+      ]);
+      return c;
+    };
+
+    it('finds by equality, comparison, $in, $exists, $or, dotted paths and arrays', async () => {
+      const c = await fresh();
+      const ids = async (f: Record<string, unknown>) => (await c.find(f, { sort: { _id: 1 } })).map((d) => d._id);
+      expect(await ids({ chatId: 'x' })).toEqual(['a', 'b']);
+      expect(await ids({ n: { $gte: 2 } })).toEqual(['a', 'c']);
+      expect(await ids({ _id: { $in: ['a', 'c', 'zz'] } })).toEqual(['a', 'c']);
+      expect(await ids({ 'nested.a': 2 })).toEqual(['b']);
+      expect(await ids({ nested: { $exists: false } })).toEqual(['c']);
+      expect(await ids({ $or: [{ n: 1 }, { chatId: 'y' }] })).toEqual(['b', 'c']);
+      expect(await ids({ tags: 't2' })).toEqual(['c']);
+      expect(await ids({ at: { $lt: new Date('2026-06-01T00:00:00Z') } })).toEqual(['a']);
+      expect((await c.findOne({ _id: 'a' }))?.nested).toEqual({ a: 1, b: 'p' });
+      expect(await c.findOne({ _id: 'nope' })).toBeNull();
+    });
+
+    it('sorts, skips, limits and projects', async () => {
+      const c = await fresh();
+      expect((await c.find({}, { sort: { n: -1 } })).map((d) => d._id)).toEqual(['a', 'c', 'b']);
+      expect((await c.find({}, { sort: { chatId: 1, n: 1 }, skip: 1, limit: 1 })).map((d) => d._id)).toEqual(['a']);
+      const projected = await c.find({ _id: 'a' }, { projection: { n: 1 } });
+      expect(projected).toEqual([{ _id: 'a', n: 3 }]);
+      expect(await c.countDocuments({ chatId: 'x' })).toBe(2);
+      expect(await c.countDocuments()).toBe(3);
+    });
+
+    it('applies $set, $inc, $unset, $push with $each/$slice, $addToSet, $max, $min and $setOnInsert on upsert', async () => {
+      const c = await fresh();
+      const r1 = await c.updateOne({ _id: 'a' }, { $set: { 'nested.b': 'q' }, $inc: { n: 2 }, $unset: { at: '' } });
+      expect(r1).toEqual({ matched: 1, modified: 1, upserted: false });
+      await c.updateOne({ _id: 'a' }, { $push: { tags: { $each: ['t2', 't3', 't4'], $slice: -3 } }, $addToSet: { more: 'm' }, $max: { hi: 5 }, $min: { lo: 5 } } as never);
+      await c.updateOne({ _id: 'a' }, { $addToSet: { more: 'm' }, $max: { hi: 4 }, $min: { lo: 2 } } as never);
+      const a = await c.findOne({ _id: 'a' });
+      expect(a).toMatchObject({ n: 5, nested: { a: 1, b: 'q' }, tags: ['t2', 't3', 't4'], more: ['m'], hi: 5, lo: 2 });
+      expect(a && 'at' in a).toBe(false);
+
+      const up = await c.updateOne({ _id: 'new', chatId: 'z' }, { $inc: { n: 1 }, $setOnInsert: { created: 'yes' } }, { upsert: true });
+      expect(up.upserted).toBe(true);
+      await c.updateOne({ _id: 'new', chatId: 'z' }, { $inc: { n: 1 }, $setOnInsert: { created: 'again' } }, { upsert: true });
+      expect(await c.findOne({ _id: 'new' })).toEqual({ _id: 'new', chatId: 'z', n: 2, created: 'yes' });
+
+      const miss = await c.updateOne({ _id: 'ghost' }, { $set: { n: 1 } });
+      expect(miss).toEqual({ matched: 0, modified: 0, upserted: false });
+    });
+
+    it('guards a write with a sequence condition (the exactly-once pattern)', async () => {
+      const c = store.collection<Row>(uniqueName('c'));
+      await c.replaceOne({ _id: 's1' }, { _id: 's1', seq: 1, n: 10 }, { upsert: true });
+      const stale = await c.updateOne({ _id: 's1', seq: { $lt: 1 } }, { $set: { seq: 1, n: 99 } });
+      expect(stale.matched).toBe(0);
+      const fresh2 = await c.updateOne({ _id: 's1', seq: { $lt: 2 } }, { $set: { seq: 2, n: 11 } });
+      expect(fresh2.modified).toBe(1);
+      expect((await c.findOne({ _id: 's1' }))?.n).toBe(11);
+    });
+
+    it('replaces with upsert, deletes, and reports duplicate _id as DuplicateKeyError', async () => {
+      const c = await fresh();
+      await c.replaceOne({ _id: 'b' }, { _id: 'b', chatId: 'q' });
+      expect(await c.findOne({ _id: 'b' })).toEqual({ _id: 'b', chatId: 'q' });
+      const up = await c.replaceOne({ _id: 'd' }, { _id: 'd', n: 7 }, { upsert: true });
+      expect(up.upserted).toBe(true);
+      await expect(c.insertOne({ _id: 'd' })).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect(await c.deleteMany({ n: { $gte: 3 } })).toBe(2);
+      expect((await c.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['b', 'c']);
+    });
+
+    it('runs ordered bulk writes mixing updates, replaces, inserts and deletes', async () => {
+      const c = await fresh();
+      await c.bulkWrite([
+        { updateOne: { filter: { _id: 'a' }, update: { $inc: { n: 1 } } } },
+        { updateOne: { filter: { _id: 'e' }, update: { $set: { n: 9 } }, upsert: true } },
+        { replaceOne: { filter: { _id: 'b' }, replacement: { _id: 'b', n: 0 }, upsert: true } },
+        { deleteOne: { filter: { _id: 'c' } } },
+      ]);
+      expect((await c.find({}, { sort: { _id: 1 } })).map((d) => [d._id, d.n])).toEqual([['a', 4], ['b', 0], ['e', 9]]);
+    });
+
+    it('enforces unique secondary indexes', async () => {
+      const c = store.collection<Row>(uniqueName('c'));
+      await c.createIndex({ keys: { chatId: 1, seq: 1 }, unique: true });
+      await c.createIndex({ keys: { chatId: 1, seq: 1 }, unique: true });
+      await c.insertOne({ _id: '1', chatId: 'x', seq: 1 });
+      await c.insertOne({ _id: '2', chatId: 'x', seq: 2 });
+      await expect(c.insertOne({ _id: '3', chatId: 'x', seq: 1 })).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect(await c.countDocuments()).toBe(2);
+    });
+
+    it('aggregates with $match, $group ($sum, $avg, $min, $max, $push, $first), $sort, $project, $unwind, $count, $facet', async () => {
+      const c = await fresh();
+      const grouped = await c.aggregate<{ _id: string; total: number; count: number; avg: number; lo: number; hi: number; ids: string[] }>([
+        { $match: { n: { $gte: 1 } } },
+        { $sort: { _id: 1 } },
+        { $group: { _id: '$chatId', total: { $sum: '$n' }, count: { $sum: 1 }, avg: { $avg: '$n' }, lo: { $min: '$n' }, hi: { $max: '$n' }, ids: { $push: '$_id' }, first: { $first: '$_id' } } },
+        { $sort: { _id: 1 } },
+      ]);
+      expect(grouped).toEqual([
+        { _id: 'x', total: 4, count: 2, avg: 2, lo: 1, hi: 3, ids: ['a', 'b'], first: 'a' },
+        { _id: 'y', total: 2, count: 1, avg: 2, lo: 2, hi: 2, ids: ['c'], first: 'c' },
+      ]);
+      const tags = await c.aggregate<{ _id: string; n: number }>([
+        { $unwind: '$tags' }, { $group: { _id: '$tags', n: { $sum: 1 } } }, { $sort: { _id: 1 } },
+      ]);
+      expect(tags).toEqual([{ _id: 't1', n: 2 }, { _id: 't2', n: 1 }]);
+      const counted = await c.aggregate<{ total: number }>([{ $match: { chatId: 'x' } }, { $count: 'total' }]);
+      expect(counted).toEqual([{ total: 2 }]);
+      const projected = await c.aggregate([{ $match: { _id: 'a' } }, { $project: { _id: 0, doubled: { $multiply: ['$n', 2] } } }]);
+      expect(projected).toEqual([{ doubled: 6 }]);
+      const facets = await c.aggregate<{ all: { n: number }[]; x: { n: number }[] }>([
+        { $facet: { all: [{ $count: 'n' }], x: [{ $match: { chatId: 'x' } }, { $count: 'n' }] } },
+      ]);
+      expect(facets).toEqual([{ all: [{ n: 3 }], x: [{ n: 2 }] }]);
+    });
+
+    it('lists collections, drops one, and keeps long numeric-looking string ids as strings', async () => {
+      const name = uniqueName('c');
+      const c = store.collection<Row>(name);
+      await c.insertOne({ _id: '12345678901234567890', chatId: '98765432109876543210' });
+      expect(await store.listCollections()).toContain(name);
+      const got = await c.findOne({ chatId: '98765432109876543210' });
+      expect(got?._id).toBe('12345678901234567890');
+      await c.drop();
+      await c.drop();
+      expect(await c.countDocuments()).toBe(0);
+      expect(await store.ping()).toBe(true);
+    });
+  });
+}
