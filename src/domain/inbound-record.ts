@@ -1,0 +1,54 @@
+// The shape of a record on the `inbound` topic: the raw source bytes plus routing headers.
+// Every source (webhook, demo, connector, backfill, admin command, clock) writes this shape.
+import type { AppendRecord } from '../adapters/log/log.js';
+import { chatKeyOf } from './webhook-route.js';
+
+export const INBOUND_TOPIC = 'inbound';
+export const SESSION_EVENTS_TOPIC = 'session-events';
+
+export type InboundSource = 'webhook' | 'demo' | 'connector' | 'backfill' | 'command' | 'tick';
+
+export const H = {
+  source: 'convops-source',
+  event: 'convops-event',
+  account: 'convops-account',
+  chat: 'convops-chat',
+  dedupe: 'convops-dedupe',
+  receivedAt: 'convops-received-at',
+  chatter: 'convops-chatter',
+} as const;
+
+export interface InboundMeta {
+  readonly source: InboundSource;
+  readonly event: string;
+  readonly accountId: string;
+  readonly chatId: string;
+  readonly dedupeKey: string;
+  readonly receivedAt: number;
+  readonly chatterId?: string;
+}
+
+export function inboundRecord(meta: InboundMeta, raw: Buffer): AppendRecord {
+  const headers: Record<string, string> = {
+    [H.source]: meta.source,
+    [H.event]: meta.event,
+    [H.account]: meta.accountId,
+    [H.chat]: meta.chatId,
+    [H.dedupe]: meta.dedupeKey,
+    [H.receivedAt]: String(meta.receivedAt),
+  };
+  if (meta.chatterId) headers[H.chatter] = meta.chatterId;
+  return { key: chatKeyOf(meta.accountId, meta.chatId), value: raw, headers, timestamp: meta.receivedAt };
+}
+
+export function readInboundMeta(headers: Readonly<Record<string, string>>): InboundMeta | undefined {
+  const source = headers[H.source] as InboundSource | undefined;
+  const event = headers[H.event];
+  const accountId = headers[H.account];
+  const chatId = headers[H.chat];
+  const dedupeKey = headers[H.dedupe];
+  const receivedAt = Number(headers[H.receivedAt]);
+  if (!source || !event || !accountId || !chatId || !dedupeKey || !Number.isFinite(receivedAt)) return undefined;
+  const chatterId = headers[H.chatter];
+  return { source, event, accountId, chatId, dedupeKey, receivedAt, ...(chatterId ? { chatterId } : {}) };
+}

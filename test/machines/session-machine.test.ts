@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatInput, ChatMessageInput } from '../../machines/chat-input.js';
+import { initialChatState, step, type ChatState } from '../../machines/step.js';
+import type { SessionEvent } from '../../machines/session-events.js';
+
+const T0 = Date.parse('2026-06-10T18:00:00Z');
+const idleMs = 30 * 60_000;
+
+function msg(n: number, sender: ChatMessageInput['sender'], atSec: number, extra: Partial<ChatMessageInput> = {}): ChatMessageInput {
+  return { type: 'chat.message', dedupeKey: `evt_${n}`, messageId: `m${n}`, sender, at: T0 + atSec * 1000, text: `t${n}`, priceCents: 0, chatterId: sender === 'human' ? 'alice' : null, ...extra };
+}
+
+function run(inputs: ChatInput[], from?: ChatState): { state: ChatState; events: SessionEvent[] } {
+  let state = from ?? initialChatState({ accountId: 'acct_1', chatId: '42', idleMs });
+  const events: SessionEvent[] = [];
+  for (const i of inputs) {
+    const r = step(state, i);
+    state = r.state;
+    events.push(...r.events);
+  }
+  return { state, events };
+}
+
+describe('session machine', () => {
+  it('opens a session on a fan message and records it as awaiting', () => {
+    const { state, events } = run([msg(1, 'fan', 0)]);
+    expect(events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded']);
+    expect(events.map((e) => e.id)).toEqual(['acct_1:42:1', 'acct_1:42:2']);
+    const rec = events[1];
+    expect(rec?.type === 'MessageRecorded' && rec.data.session).toMatchObject({ sessionId: 'acct_1:42:1', awaiting: true, waitingSince: T0, messageCount: 1 });
+    expect(state.value).toBe('inSession');
+  });
+
+  it('measures first response to the first human reply; automated sends neither respond nor clear awaiting', () => {
+    const { events } = run([msg(1, 'fan', 0), msg(2, 'fan', 30), msg(3, 'automated', 60), msg(4, 'human', 95), msg(5, 'human', 200)]);
+    const sessions = events.flatMap((e) => (e.type === 'MessageRecorded' && e.data.session ? [e.data.session] : []));
+    expect(sessions[1]).toMatchObject({ awaiting: true, waitingSince: T0 });
+    expect(sessions[2]).toMatchObject({ awaiting: true, firstResponseSec: null });
+    expect(sessions[3]).toMatchObject({ awaiting: false, waitingSince: null, firstResponseSec: 95, replyCount: 1 });
+    expect(sessions[4]).toMatchObject({ firstResponseSec: 95, replyCount: 2, messageCount: 5 });
+  });
+
+  it('drops redeliveries by idempotency key and by message id', () => {
+    const { events } = run([msg(1, 'fan', 0), msg(1, 'fan', 0), msg(9, 'fan', 5, { messageId: 'm1' })]);
+    expect(events.filter((e) => e.type === 'MessageRecorded')).toHaveLength(1);
+  });
+
+  it('closes an idle session when a later record passes the deadline, then opens a new one', () => {
+    const { events, state } = run([msg(1, 'fan', 0), msg(2, 'human', 60), msg(3, 'fan', 60 + 1801)]);
+    expect(events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded', 'SessionClosed', 'SessionOpened', 'MessageRecorded']);
+    const closed = events[3];
+    expect(closed?.type === 'SessionClosed' && closed.data.session).toMatchObject({ sessionId: 'acct_1:42:1', closeReason: 'idle', closedAt: T0 + 60_000 + idleMs });
+    expect(state.context.session?.sessionId).toBe('acct_1:42:2');
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('records an outbound message outside any session without opening one', () => {
+    const { events, state } = run([msg(1, 'automated', 0)]);
+    expect(events.map((e) => e.type)).toEqual(['MessageRecorded']);
+    expect(events[0]?.type === 'MessageRecorded' && events[0].data.sessionId).toBeNull();
+    expect(state.value).toBe('noSession');
+  });
+
+  it('counts skipped inputs without emitting', () => {
+    const { events, state } = run([{ type: 'chat.skipped', dedupeKey: 'x', event: 'posts.liked', reason: 'n/a', at: T0 }]);
+    expect(events).toEqual([]);
+    expect(state.context.skippedCount).toBe(1);
+  });
+
+  it('is deterministic and resumes identically from a stored state', () => {
+    const inputs = [msg(1, 'fan', 0), msg(2, 'human', 10), msg(3, 'fan', 4000), msg(4, 'human', 4100)];
+    const whole = run(inputs);
+    const first = run(inputs.slice(0, 2));
+    const stored = JSON.parse(JSON.stringify(first.state)) as ChatState;
+    const rest = run(inputs.slice(2), stored);
+    expect([...first.events, ...rest.events]).toEqual(whole.events);
+    expect(rest.state).toEqual(whole.state);
+  });
+});
