@@ -19,7 +19,8 @@ export function step(state: ChatState, input: ChatInput): { state: ChatState; ev
   const snapshot = sessionMachine.resolveState({ value: state.value, context: state.context });
   const [next, actions] = transition(sessionMachine, snapshot, input);
   const events: SessionEvent[] = [];
-  for (const a of actions) {
+  // XState's action typing does not list emit actions, though transition() returns them.
+  for (const a of actions as readonly { type: string; params?: unknown }[]) {
     if (a.type === 'xstate.emit') events.push((a.params as { event: SessionEvent }).event);
   }
   return { state: { value: next.value as string, context: next.context }, events };

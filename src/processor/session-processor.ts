@@ -1,0 +1,126 @@
+// Runs the per-chat session machines over `inbound` and appends their events to
+// `session-events`. Exactly-once effects, without transactions:
+// 1. events are appended before the chat state moves, with deterministic ids and sequences;
+// 2. each chat's state is stored with the last input offset it includes, so a record that is
+//    delivered again after a crash is recognised and skipped;
+// 3. a crash between 1 and 2 re-emits identical events, which the projector ignores by sequence.
+import type { AppendRecord, Consumer, Log, RecordBatch } from '../adapters/log/log.js';
+import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import { initialChatState, step, type ChatState } from '../../machines/step.js';
+import { INBOUND_TOPIC, SESSION_EVENTS_TOPIC, readInboundMeta } from '../domain/inbound-record.js';
+import { normalise } from '../domain/normalise.js';
+import { LruMap } from '../support/lru.js';
+import type { Logger } from '../support/logger.js';
+
+export const PROCESSOR_GROUP = 'sessions';
+export const CHAT_STATE_COLLECTION = 'chat_state';
+
+export interface ChatStateDoc extends Doc {
+  readonly state: ChatState;
+  readonly partition: number;
+  /** Offset of the last `inbound` record folded into `state`. */
+  readonly offset: number;
+}
+
+export interface ProcessorOptions {
+  readonly log: Log;
+  readonly store: DocumentStore;
+  readonly idleMs: number;
+  readonly logger: Logger;
+  readonly cacheSize?: number;
+}
+
+export interface ProcessorCounters {
+  recordsApplied: number;
+  recordsSkippedAsApplied: number;
+  recordsWithoutRouting: number;
+  eventsEmitted: number;
+}
+
+export class SessionProcessor {
+  private readonly states: Collection<ChatStateDoc>;
+  private readonly cache: LruMap<string, ChatStateDoc>;
+  private readonly nextExpected = new Map<number, number>();
+  private consumer?: Consumer;
+  readonly counters: ProcessorCounters = { recordsApplied: 0, recordsSkippedAsApplied: 0, recordsWithoutRouting: 0, eventsEmitted: 0 };
+
+  constructor(private readonly opts: ProcessorOptions) {
+    this.states = opts.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
+    this.cache = new LruMap(opts.cacheSize ?? 10_000);
+  }
+
+  async start(): Promise<void> {
+    this.consumer = await this.opts.log.consume({
+      groupId: PROCESSOR_GROUP,
+      topics: [INBOUND_TOPIC],
+      fromBeginning: true,
+      onBatch: (batch) => this.handleBatch(batch),
+      onError: (err, batch) => this.opts.logger.error({ err, partition: batch.partition }, 'session processor batch failed; retrying'),
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.stop();
+    this.consumer = undefined;
+  }
+
+  private async loadStates(keys: string[]): Promise<Map<string, ChatStateDoc>> {
+    const found = new Map<string, ChatStateDoc>();
+    const missing: string[] = [];
+    for (const k of keys) {
+      const cached = this.cache.get(k);
+      if (cached) found.set(k, cached);
+      else missing.push(k);
+    }
+    if (missing.length > 0) {
+      for (const doc of await this.states.find({ _id: { $in: missing } })) found.set(doc._id, doc);
+    }
+    return found;
+  }
+
+  async handleBatch(batch: RecordBatch): Promise<void> {
+    const first = batch.records[0];
+    if (!first) return;
+    // A gap means another instance owned this partition meanwhile: cached states may be stale.
+    if (this.nextExpected.get(batch.partition) !== first.offset) {
+      this.cache.deleteWhere((d) => d.partition === batch.partition);
+    }
+    const states = await this.loadStates([...new Set(batch.records.map((r) => r.key))]);
+    const touched = new Map<string, ChatStateDoc>();
+    const out: AppendRecord[] = [];
+    for (const rec of batch.records) {
+      const meta = readInboundMeta(rec.headers);
+      if (!meta) {
+        this.counters.recordsWithoutRouting++;
+        continue;
+      }
+      const current = states.get(rec.key);
+      if (current && current.partition === rec.partition && rec.offset <= current.offset) {
+        this.counters.recordsSkippedAsApplied++;
+        continue;
+      }
+      const state = current?.state ?? initialChatState({ accountId: meta.accountId, chatId: meta.chatId, idleMs: this.opts.idleMs });
+      const result = step(state, normalise(meta, rec.value));
+      const next: ChatStateDoc = { _id: rec.key, state: result.state, partition: rec.partition, offset: rec.offset };
+      states.set(rec.key, next);
+      touched.set(rec.key, next);
+      for (const e of result.events) {
+        out.push({ key: rec.key, value: JSON.stringify(e), headers: { 'convops-event-type': e.type, 'convops-event-id': e.id }, timestamp: e.at });
+      }
+      this.counters.recordsApplied++;
+    }
+    try {
+      await this.opts.log.append(SESSION_EVENTS_TOPIC, out);
+      await this.states.bulkWrite([...touched.values()].map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: d, upsert: true } })));
+    } catch (err) {
+      // Nothing of this batch is known to be stored: forget it so the retry starts from the store.
+      for (const k of touched.keys()) this.cache.delete(k);
+      this.nextExpected.delete(batch.partition);
+      throw err;
+    }
+    for (const [k, d] of touched) this.cache.set(k, d);
+    this.counters.eventsEmitted += out.length;
+    const last = batch.records[batch.records.length - 1];
+    if (last) this.nextExpected.set(batch.partition, last.offset + 1);
+  }
+}
