@@ -3,9 +3,6 @@
 import type { AppendRecord } from '../adapters/log/log.js';
 import { chatKeyOf } from './webhook-route.js';
 
-export const INBOUND_TOPIC = 'inbound';
-export const SESSION_EVENTS_TOPIC = 'session-events';
-
 export type InboundSource = 'webhook' | 'demo' | 'connector' | 'backfill' | 'command' | 'tick';
 
 export const H = {

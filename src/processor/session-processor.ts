@@ -7,12 +7,12 @@
 import type { AppendRecord, Consumer, Log, RecordBatch } from '../adapters/log/log.js';
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
-import { INBOUND_TOPIC, SESSION_EVENTS_TOPIC, readInboundMeta } from '../domain/inbound-record.js';
+import { readInboundMeta } from '../domain/inbound-record.js';
 import { normalise } from '../domain/normalise.js';
 import { LruMap } from '../support/lru.js';
 import type { Logger } from '../support/logger.js';
+import type { Topology } from '../topology.js';
 
-export const PROCESSOR_GROUP = 'sessions';
 export const CHAT_STATE_COLLECTION = 'chat_state';
 
 export interface ChatStateDoc extends Doc {
@@ -25,6 +25,7 @@ export interface ChatStateDoc extends Doc {
 export interface ProcessorOptions {
   readonly log: Log;
   readonly store: DocumentStore;
+  readonly topology: Topology;
   readonly idleMs: number;
   readonly logger: Logger;
   readonly cacheSize?: number;
@@ -51,8 +52,8 @@ export class SessionProcessor {
 
   async start(): Promise<void> {
     this.consumer = await this.opts.log.consume({
-      groupId: PROCESSOR_GROUP,
-      topics: [INBOUND_TOPIC],
+      groupId: this.opts.topology.processorGroup,
+      topics: [this.opts.topology.inbound],
       fromBeginning: true,
       onBatch: (batch) => this.handleBatch(batch),
       onError: (err, batch) => this.opts.logger.error({ err, partition: batch.partition }, 'session processor batch failed; retrying'),
@@ -110,7 +111,7 @@ export class SessionProcessor {
       this.counters.recordsApplied++;
     }
     try {
-      await this.opts.log.append(SESSION_EVENTS_TOPIC, out);
+      await this.opts.log.append(this.opts.topology.sessionEvents, out);
       await this.states.bulkWrite([...touched.values()].map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: d, upsert: true } })));
     } catch (err) {
       // Nothing of this batch is known to be stored: forget it so the retry starts from the store.

@@ -5,12 +5,10 @@ import { Subject, concatMap, defer, catchError, EMPTY, tap, type Subscription } 
 import type { Consumer, Log, RecordBatch } from '../adapters/log/log.js';
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
 import type { SessionEvent } from '../../machines/session-events.js';
-import { SESSION_EVENTS_TOPIC } from '../domain/inbound-record.js';
 import type { Logger } from '../support/logger.js';
+import type { Topology } from '../topology.js';
 import { foldMessage, foldSession, targetsOf } from './folds.js';
 import { MESSAGES, SESSIONS, type MessageDoc, type SessionDoc } from './read-models.js';
-
-export const PROJECTOR_GROUP = 'projections';
 
 interface PendingBatch {
   readonly batch: RecordBatch;
@@ -31,7 +29,7 @@ export class Projector {
   private consumer?: Consumer;
   readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, batches: 0 };
 
-  constructor(private readonly log: Log, store: DocumentStore, private readonly logger: Logger) {
+  constructor(private readonly log: Log, store: DocumentStore, private readonly topology: Topology, private readonly logger: Logger) {
     this.sessions = store.collection<SessionDoc>(SESSIONS);
     this.messages = store.collection<MessageDoc>(MESSAGES);
   }
@@ -54,8 +52,8 @@ export class Projector {
       )
       .subscribe();
     this.consumer = await this.log.consume({
-      groupId: PROJECTOR_GROUP,
-      topics: [SESSION_EVENTS_TOPIC],
+      groupId: this.topology.projectorGroup,
+      topics: [this.topology.sessionEvents],
       fromBeginning: true,
       onBatch: (batch) => new Promise<void>((resolve, reject) => {
         this.batches.next({ batch, done: (err) => (err === undefined ? resolve() : reject(err)) });

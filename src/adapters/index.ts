@@ -1,0 +1,16 @@
+// Chooses the adapters: Kafka and MongoDB when configured, the embedded ones otherwise.
+import type { Config } from '../config.js';
+import { EmbeddedLog } from './log/embedded-log.js';
+import { KafkaLog } from './log/kafka-log.js';
+import type { Log } from './log/log.js';
+import { EmbeddedStore } from './store/embedded-store.js';
+import { MongoStore } from './store/mongo-store.js';
+import type { DocumentStore } from './store/store.js';
+
+export function createLog(config: Config): Log {
+  return config.kafkaBrokers ? new KafkaLog({ brokers: config.kafkaBrokers }) : new EmbeddedLog(config.dataDir);
+}
+
+export async function createStore(config: Config): Promise<DocumentStore> {
+  return config.mongoUrl ? MongoStore.connect(config.mongoUrl, config.mongoDb) : new EmbeddedStore(config.dataDir);
+}

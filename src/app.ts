@@ -1,0 +1,63 @@
+// Wires the roles this process runs (api, processor, projector) onto the chosen adapters.
+import type { FastifyInstance } from 'fastify';
+import { createLog, createStore } from './adapters/index.js';
+import type { Log } from './adapters/log/log.js';
+import type { DocumentStore } from './adapters/store/store.js';
+import type { Config } from './config.js';
+import { buildServer } from './http/server.js';
+import { SessionProcessor } from './processor/session-processor.js';
+import { Projector } from './projector/projector.js';
+import type { Logger } from './support/logger.js';
+import { topology as makeTopology } from './topology.js';
+
+export interface RunningApp {
+  readonly log: Log;
+  readonly store: DocumentStore;
+  readonly server: FastifyInstance | null;
+  /** Base URL of the API, when this process runs it. */
+  readonly url: string | null;
+  stop(): Promise<void>;
+}
+
+export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
+  const log = createLog(config);
+  const store = await createStore(config);
+  const topology = makeTopology(config.topicPrefix);
+  await log.createTopics([
+    { name: topology.inbound, partitions: config.inboundPartitions },
+    { name: topology.sessionEvents, partitions: config.inboundPartitions },
+  ]);
+  const processor = config.roles.has('processor')
+    ? new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, logger: logger.child({ role: 'processor' }) })
+    : null;
+  const projector = config.roles.has('projector') ? new Projector(log, store, topology, logger.child({ role: 'projector' })) : null;
+  await processor?.start();
+  await projector?.start();
+
+  let server: FastifyInstance | null = null;
+  let url: string | null = null;
+  if (config.roles.has('api')) {
+    server = await buildServer({
+      config, logger, log, store, topology,
+      counters: () => ({ processor: processor?.counters ?? null, projector: projector?.counters ?? null }),
+    });
+    await server.listen({ port: config.port, host: config.host });
+    const addr = server.server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : config.port;
+    url = `http://127.0.0.1:${port}`;
+  }
+
+  let stopped = false;
+  return {
+    log, store, server, url,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server?.close();
+      await processor?.stop();
+      await projector?.stop();
+      await log.close();
+      await store.close();
+    },
+  };
+}

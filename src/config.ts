@@ -1,0 +1,94 @@
+// Configuration comes only from environment variables, validated at start with a message
+// that names the variable at fault.
+export type Role = 'api' | 'processor' | 'projector';
+const ALL_ROLES: readonly Role[] = ['api', 'processor', 'projector'];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly kafkaBrokers: readonly string[] | null;
+  readonly mongoUrl: string | null;
+  readonly mongoDb: string;
+  readonly roles: ReadonlySet<Role>;
+  readonly webhookSecret: string | null;
+  readonly adminToken: string | null;
+  readonly sessionIdleSec: number;
+  readonly inboundPartitions: number;
+  readonly topicPrefix: string;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, reason: string) {
+    super(`invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function str(env: Env, name: string): string | null {
+  const v = env[name]?.trim();
+  return v ? v : null;
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = str(env, name);
+  if (raw === null) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+function prefix(env: Env): string {
+  const p = str(env, 'TOPIC_PREFIX') ?? '';
+  if (!/^[A-Za-z0-9._-]{0,100}$/.test(p)) throw new ConfigError('TOPIC_PREFIX', 'may only contain letters, digits, dot, underscore and dash');
+  return p;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const brokers = str(env, 'KAFKA_BROKERS');
+  const kafkaBrokers = brokers ? brokers.split(',').map((b) => b.trim()).filter(Boolean) : null;
+  if (kafkaBrokers?.some((b) => !/^[^\s:]+:\d{1,5}$/.test(b))) {
+    throw new ConfigError('KAFKA_BROKERS', `must be a comma-separated list of host:port, got "${brokers}"`);
+  }
+  const mongoUrl = str(env, 'MONGO_URL');
+  if (mongoUrl && !/^mongodb(\+srv)?:\/\//.test(mongoUrl)) {
+    throw new ConfigError('MONGO_URL', 'must start with mongodb:// or mongodb+srv://');
+  }
+  const rolesRaw = str(env, 'ROLES');
+  const roles = new Set<Role>();
+  for (const r of (rolesRaw ?? ALL_ROLES.join(',')).split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (!(ALL_ROLES as readonly string[]).includes(r)) throw new ConfigError('ROLES', `must list roles among ${ALL_ROLES.join(', ')}, got "${r}"`);
+    roles.add(r as Role);
+  }
+  if (roles.size === 0) throw new ConfigError('ROLES', 'must name at least one role');
+  const adminToken = str(env, 'ADMIN_TOKEN');
+  if (adminToken !== null && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    dataDir: str(env, 'DATA_DIR') ?? './data',
+    kafkaBrokers,
+    mongoUrl,
+    mongoDb: str(env, 'MONGO_DB') ?? 'convops',
+    roles,
+    webhookSecret: str(env, 'PLATFORMAPI_WEBHOOK_SECRET'),
+    adminToken,
+    sessionIdleSec: int(env, 'SESSION_IDLE_SEC', 1800, 1, 30 * 86400),
+    inboundPartitions: int(env, 'INBOUND_PARTITIONS', 12, 1, 1024),
+    topicPrefix: prefix(env),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+  };
+}

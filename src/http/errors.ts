@@ -1,0 +1,86 @@
+// One error shape for every route: {statusCode, error, code, message}. Nothing else leaks:
+// no stack traces, no secret values.
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+export const ERROR_CATALOGUE = {
+  INVALID_INPUT: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  NOT_READY: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ErrorBody {
+  readonly statusCode: number;
+  readonly error: string;
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
+export class ApiError extends Error {
+  readonly statusCode: number;
+  constructor(readonly code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.statusCode = ERROR_CATALOGUE[code];
+  }
+}
+
+export const invalidInput = (field: string, reason: string): ApiError => new ApiError('INVALID_INPUT', `${field}: ${reason}`);
+
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
+  const statusCode = ERROR_CATALOGUE[code];
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', code, message };
+}
+
+function fromFastify(err: FastifyError): ErrorBody | undefined {
+  if (err.validation) {
+    const first = err.validation[0];
+    const where = err.validationContext ?? 'request';
+    const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
+    const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
+    const field = [where, path || missing].filter(Boolean).join('.');
+    return errorBody('INVALID_INPUT', `${field}: ${first?.message ?? 'is invalid'}`);
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errorBody('PAYLOAD_TOO_LARGE', 'body: exceeds the size limit');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errorBody('UNSUPPORTED_MEDIA_TYPE', 'content-type: must be application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errorBody('INVALID_INPUT', 'body: must not be empty');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return errorBody('INVALID_INPUT', 'body: is not valid JSON');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errorBody('INVALID_INPUT', 'content-length: does not match the body');
+    default:
+      return undefined;
+  }
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    let body: ErrorBody;
+    if (err instanceof ApiError) body = errorBody(err.code, err.message);
+    else {
+      const mapped = fromFastify(err);
+      if (mapped) body = mapped;
+      else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+        body = { statusCode: err.statusCode, error: STATUS_CODES[err.statusCode] ?? 'Error', code: 'INVALID_INPUT', message: err.message };
+      } else {
+        request.log.error({ err }, 'unhandled error');
+        body = errorBody('INTERNAL', 'internal error');
+      }
+    }
+    void reply.status(body.statusCode).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send(errorBody('NOT_FOUND', `route ${request.method} ${request.url.split('?')[0]} does not exist`));
+  });
+}

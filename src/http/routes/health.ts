@@ -1,0 +1,65 @@
+// GET /api/health: per-component health and readiness. Never includes a secret value.
+import type { FastifyPluginAsync } from 'fastify';
+import type { Log } from '../../adapters/log/log.js';
+import type { DocumentStore } from '../../adapters/store/store.js';
+import type { Topology } from '../../topology.js';
+
+export interface HealthOptions {
+  readonly log: Log;
+  readonly store: DocumentStore;
+  readonly topology: Topology;
+  readonly roles: ReadonlySet<string>;
+  readonly webhookSecretConfigured: boolean;
+  readonly adminTokenConfigured: boolean;
+  readonly counters: () => Record<string, unknown>;
+}
+
+async function lag(log: Log, groupId: string, topic: string): Promise<number | null> {
+  try {
+    const [ends, committed] = await Promise.all([log.endOffsets(topic), log.committedOffsets(groupId, topic)]);
+    return Object.entries(ends).reduce((sum, [p, end]) => sum + Math.max(0, end - (committed[Number(p)] ?? 0)), 0);
+  } catch {
+    return null;
+  }
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<T>((res) => { timer = setTimeout(() => res(fallback), ms); });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts) => {
+  app.get('/api/health', {
+    schema: { summary: 'Health and readiness of the log, the store and the consumers, with their lag' },
+  }, async (_request, reply) => {
+    const [logOk, storeOk] = await Promise.all([
+      withTimeout(opts.log.ping(), 3000, false),
+      withTimeout(opts.store.ping(), 3000, false),
+    ]);
+    const [processorLag, projectorLag] = logOk
+      ? await Promise.all([
+        withTimeout(lag(opts.log, opts.topology.processorGroup, opts.topology.inbound), 3000, null),
+        withTimeout(lag(opts.log, opts.topology.projectorGroup, opts.topology.sessionEvents), 3000, null),
+      ])
+      : [null, null];
+    const ready = logOk && storeOk;
+    const body = {
+      status: ready ? 'ok' : 'degraded',
+      ready,
+      components: {
+        log: { ok: logOk, kind: opts.log.kind },
+        store: { ok: storeOk, kind: opts.store.kind },
+        processor: { enabled: opts.roles.has('processor'), lag: processorLag },
+        projector: { enabled: opts.roles.has('projector'), lag: projectorLag },
+      },
+      config: { webhookSecretConfigured: opts.webhookSecretConfigured, adminTokenConfigured: opts.adminTokenConfigured },
+      counters: opts.counters(),
+    };
+    return reply.status(ready ? 200 : 503).send(body);
+  });
+};

@@ -1,0 +1,40 @@
+// Process entry point: configuration from the environment, then the roles, until a signal.
+import { ConfigError, loadConfig } from './config.js';
+import { startApp } from './app.js';
+import { createLogger } from './support/logger.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+  const app = await startApp(config, logger);
+  logger.info({
+    url: app.url,
+    roles: [...config.roles],
+    log: app.log.kind,
+    store: app.store.kind,
+    dataDir: app.log.kind === 'embedded' || app.store.kind === 'embedded' ? config.dataDir : undefined,
+  }, 'convops started');
+  const shutdown = (signal: string): void => {
+    logger.info({ signal }, 'shutting down');
+    app.stop().then(() => process.exit(0), (err: unknown) => {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`convops failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

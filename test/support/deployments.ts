@@ -1,0 +1,30 @@
+// Starts the whole service in-process on either deployment, for end-to-end tests.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { startApp, type RunningApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/support/logger.js';
+import { uniqueName } from './wait.js';
+
+export type Deployment = 'kafka+mongo' | 'embedded';
+export const DEPLOYMENTS: readonly Deployment[] = ['kafka+mongo', 'embedded'];
+
+/** Environment for a fresh, isolated deployment: own data dir, or own topics and database. */
+export function deploymentEnv(kind: Deployment, extra: Record<string, string> = {}): Record<string, string> {
+  const base: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', INBOUND_PARTITIONS: '4', ...extra };
+  if (kind === 'embedded') return { DATA_DIR: mkdtempSync(join(tmpdir(), 'convops-e2e-')), ...base };
+  return {
+    KAFKA_BROKERS: inject('kafkaBrokers'),
+    MONGO_URL: inject('mongoUrl'),
+    MONGO_DB: uniqueName('convops_e2e').replace(/-/g, '_'),
+    TOPIC_PREFIX: `${uniqueName('e2e')}.`,
+    ...base,
+  };
+}
+
+export function startWithEnv(env: Record<string, string>): Promise<RunningApp> {
+  const config = loadConfig(env);
+  return startApp(config, createLogger(config.logLevel));
+}
