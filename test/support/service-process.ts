@@ -1,0 +1,44 @@
+// Runs the service as a real child process (the README's way), so tests can SIGKILL it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort } from '../infra/servers.js';
+import { eventually } from './wait.js';
+
+const root = join(import.meta.dirname, '../..');
+
+export interface ServiceProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  kill9(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((res) => child.once('exit', () => res()));
+  await eventually(async () => {
+    if (child.exitCode !== null) throw new Error(`service exited: ${stderr}`);
+    const res = await fetch(`${url}/api/health`).catch(() => undefined);
+    return res?.status === 200 ? true : undefined;
+  }, 30_000, 'service ready');
+  return {
+    url,
+    child,
+    async kill9() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
