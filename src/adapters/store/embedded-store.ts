@@ -67,14 +67,22 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return Array.from(this.db.getRange(), ({ value }) => value);
   }
 
-  /** Candidates for a filter: one get for an _id equality, a scan otherwise. */
+  /** Candidates for a filter: direct gets for an _id equality or $in, a scan otherwise. */
   private candidates(filter: Filter): T[] {
     const id = filter._id;
-    if (typeof id === 'string') {
-      const doc = this.db.get(id);
-      return doc ? [doc] : [];
+    let ids: unknown[] | undefined;
+    if (typeof id === 'string') ids = [id];
+    else if (typeof id === 'object' && id !== null && Array.isArray((id as { $in?: unknown }).$in) && Object.keys(id).length === 1) {
+      ids = (id as { $in: unknown[] }).$in;
     }
-    return this.all();
+    if (!ids) return this.all();
+    const out: T[] = [];
+    for (const k of new Set(ids)) {
+      if (typeof k !== 'string') continue;
+      const doc = this.db.get(k);
+      if (doc) out.push(doc);
+    }
+    return out;
   }
 
   private matching(filter: Filter): T[] {
