@@ -20,7 +20,7 @@ export interface RunningApp {
 }
 
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
-  const log = createLog(config);
+  const log = createLog(config, logger);
   const store = await createStore(config);
   const topology = makeTopology(config.topicPrefix);
   await log.createTopics([

@@ -6,9 +6,10 @@ import type { Log } from './log/log.js';
 import { EmbeddedStore } from './store/embedded-store.js';
 import { MongoStore } from './store/mongo-store.js';
 import type { DocumentStore } from './store/store.js';
+import type { Logger } from '../support/logger.js';
 
-export function createLog(config: Config): Log {
-  return config.kafkaBrokers ? new KafkaLog({ brokers: config.kafkaBrokers }) : new EmbeddedLog(config.dataDir);
+export function createLog(config: Config, logger: Logger): Log {
+  return config.kafkaBrokers ? new KafkaLog({ brokers: config.kafkaBrokers, logger }) : new EmbeddedLog(config.dataDir);
 }
 
 export async function createStore(config: Config): Promise<DocumentStore> {

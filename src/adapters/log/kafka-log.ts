@@ -1,14 +1,28 @@
 // The log on Apache Kafka through kafkajs 2.2.4.
-import { Kafka, logLevel, Partitioners, type Admin, type Producer, type Consumer as KConsumer, type IHeaders } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type logCreator, type Producer, type Consumer as KConsumer, type IHeaders } from 'kafkajs';
 import type {
   AppendRecord, AppendResult, ConsumeOptions, Consumer, GroupPosition, Log, LogRecord, TopicSpec,
 } from './log.js';
 import { TopicNotFoundError } from './log.js';
 import { partitionForKey } from './partitioner.js';
+import type { Logger } from '../../support/logger.js';
 
 export interface KafkaLogOptions {
   readonly brokers: readonly string[];
   readonly clientId?: string;
+  readonly logger?: Logger;
+}
+
+// kafkajs reports retried, transient failures (leader moves, coordinator loading) as ERROR;
+// the adapter surfaces real failures itself, so these are warnings at most.
+function kafkaLogs(logger: Logger): logCreator {
+  const child = logger.child({ component: 'kafkajs' });
+  return () => ({ level, log }) => {
+    const { message, ...extra } = log;
+    if (level <= logLevel.WARN) child.warn(extra, message);
+    else if (level === logLevel.INFO) child.debug(extra, message);
+    else child.trace(extra, message);
+  };
 }
 
 function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
@@ -35,7 +49,8 @@ export class KafkaLog implements Log {
     this.kafka = new Kafka({
       clientId: options.clientId ?? 'convops',
       brokers: [...options.brokers],
-      logLevel: logLevel.ERROR,
+      logLevel: options.logger ? logLevel.INFO : logLevel.NOTHING,
+      ...(options.logger ? { logCreator: kafkaLogs(options.logger) } : {}),
       retry: { initialRetryTime: 100, retries: 8 },
     });
   }
