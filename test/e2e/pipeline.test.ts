@@ -2,7 +2,7 @@
 // projector -> read models -> API, on both deployments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
-import { DEPLOYMENTS, deploymentEnv, startWithEnv } from '../support/deployments.js';
+import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { getJson, messageBody, postWebhook, sample } from '../support/platform.js';
 import { eventually } from '../support/wait.js';
 
@@ -25,6 +25,7 @@ describe.each(DEPLOYMENTS)('pipeline end to end on %s', (kind) => {
   });
   afterAll(async () => {
     await app?.stop();
+    removeDataDirs();
   });
 
   const messagesOf = async (chatId: string) => (await getJson<List<MessageItem>>(url, `/api/messages?chatId=${chatId}`)).body.items;

@@ -118,7 +118,6 @@ export async function startKafka(): Promise<RunningServer> {
     'transaction.state.log.min.isr=1',
     'group.initial.rebalance.delay.ms=0',
     'auto.create.topics.enable=false',
-    'log.flush.interval.messages=1',
     '',
   ].join('\n'));
   const jvm = ['-Xms256m', '-Xmx512m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1',

@@ -1,5 +1,5 @@
 // Starts the whole service in-process on either deployment, for end-to-end tests.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
@@ -11,10 +11,21 @@ import { uniqueName } from './wait.js';
 export type Deployment = 'kafka+mongo' | 'embedded';
 export const DEPLOYMENTS: readonly Deployment[] = ['kafka+mongo', 'embedded'];
 
+const dataDirs: string[] = [];
+
+/** Removes the data folders of embedded deployments started by this test file. */
+export function removeDataDirs(): void {
+  for (const d of dataDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
 /** Environment for a fresh, isolated deployment: own data dir, or own topics and database. */
 export function deploymentEnv(kind: Deployment, extra: Record<string, string> = {}): Record<string, string> {
   const base: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', INBOUND_PARTITIONS: '4', ...extra };
-  if (kind === 'embedded') return { DATA_DIR: mkdtempSync(join(tmpdir(), 'convops-e2e-')), ...base };
+  if (kind === 'embedded') {
+    const dir = mkdtempSync(join(tmpdir(), 'convops-e2e-'));
+    dataDirs.push(dir);
+    return { DATA_DIR: dir, ...base };
+  }
   return {
     KAFKA_BROKERS: inject('kafkaBrokers'),
     MONGO_URL: inject('mongoUrl'),
