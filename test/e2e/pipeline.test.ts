@@ -64,9 +64,9 @@ describe.each(DEPLOYMENTS)('pipeline end to end on %s', (kind) => {
     expect((await postWebhook(url, marker, { secret: SECRET, key: 'evt_dup_3' })).status).toBe(200);
     const msgs = await eventually(async () => { const m = await messagesOf('777002'); return m.length >= 2 ? m : undefined; }, 20_000, 'both messages');
     expect(msgs.map((m) => m.id)).toEqual(['9200001', '9200002']);
-    const sessions = await sessionsOf('777002');
+    // The session document is written just after the messages, so wait for it too.
+    const sessions = await eventually(async () => { const s = await sessionsOf('777002'); return s[0]?.messageCount === 2 ? s : undefined; }, 20_000, 'session with both messages');
     expect(sessions).toHaveLength(1);
-    expect(sessions[0]?.messageCount).toBe(2);
   });
 
   it('a fan message and a human reply give a session with its first response time; ids beyond 2^53 stay exact', async () => {
