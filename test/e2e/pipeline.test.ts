@@ -38,7 +38,7 @@ describe.each(DEPLOYMENTS)('pipeline end to end on %s', (kind) => {
     expect(res.body).toMatchObject({ accepted: true, chatId: '1000005', accountId: ACCOUNT });
     const msgs = await eventually(async () => { const m = await messagesOf('1000005'); return m.length > 0 ? m : undefined; }, 20_000, 'message in read model');
     expect(msgs).toEqual([expect.objectContaining({ id: '1000006', sender: 'fan', text: 'Sample fan message text used in anonymized fixtures.' })]);
-    const sessions = await sessionsOf('1000005');
+    const sessions = await eventually(async () => { const s = await sessionsOf('1000005'); return s.length > 0 ? s : undefined; }, 20_000, 'session');
     expect(sessions).toEqual([expect.objectContaining({ awaiting: true, messageCount: 1, waitingSince: '2026-06-10T18:35:30.000Z' })]);
   });
 
