@@ -122,3 +122,27 @@ describe.each(DEPLOYMENTS)('pipeline end to end on %s', (kind) => {
     expect(s).toMatchObject({ awaiting: false, firstResponseSec: 30 });
   });
 });
+
+describe('roles split across processes on kafka+mongo', () => {
+  it('an api-only process ingests and a processor+projector process builds the read models', async () => {
+    const env = deploymentEnv('kafka+mongo', { PLATFORMAPI_WEBHOOK_SECRET: SECRET });
+    const workers = await startWithEnv({ ...env, ROLES: 'processor,projector' });
+    const api = await startWithEnv({ ...env, ROLES: 'api' });
+    try {
+      expect(workers.url).toBeNull();
+      const url = api.url ?? '';
+      const raw = messageBody({ accountId: ACCOUNT, fanId: 555001, messageId: 9300001, createdAt: '2026-06-10T21:00:00+00:00', direction: 'received' });
+      expect((await postWebhook(url, raw, { secret: SECRET, key: 'evt_roles_1' })).status).toBe(200);
+      const msgs = await eventually(async () => {
+        const m = (await getJson<List<MessageItem>>(url, '/api/messages?chatId=555001')).body.items;
+        return m.length > 0 ? m : undefined;
+      }, 30_000, 'message built by the worker process');
+      expect(msgs.map((m) => m.id)).toEqual(['9300001']);
+      const health = (await getJson<{ components: { processor: { enabled: boolean } } }>(url, '/api/health')).body;
+      expect(health.components.processor.enabled).toBe(false);
+    } finally {
+      await api.stop();
+      await workers.stop();
+    }
+  });
+});
