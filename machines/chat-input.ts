@@ -3,24 +3,91 @@
 
 export type MessageSender = 'fan' | 'human' | 'automated';
 
-export interface ChatMessageInput {
-  readonly type: 'chat.message';
+interface InputBase {
   readonly dedupeKey: string;
+  readonly at: number;
+}
+
+export interface ChatMessageInput extends InputBase {
+  readonly type: 'chat.message';
   readonly messageId: string;
   readonly sender: MessageSender;
-  readonly at: number;
   readonly text: string;
   readonly priceCents: number;
   readonly chatterId: string | null;
+  /** The fan's lifetime spend as the platform reported it with this record, if it did. */
+  readonly fanSpendCents?: number;
 }
 
-/** A record the machine keeps in the log but does not act on (unknown kind, malformed, not yet modelled). */
-export interface ChatSkippedInput {
-  readonly type: 'chat.skipped';
-  readonly dedupeKey: string;
+export interface ChatMessageDeletedInput extends InputBase {
+  readonly type: 'chat.messageDeleted';
+  readonly messageId: string;
+}
+
+export type PaymentKind = 'tip' | 'ppv' | 'subscription' | 'post' | 'stream' | 'other';
+
+/** A revenue row from `transactions.new` (or a backfilled transaction): the source of truth for money. */
+export interface ChatPaymentInput extends InputBase {
+  readonly type: 'chat.payment';
+  readonly paymentId: string;
+  readonly kind: PaymentKind;
+  readonly grossCents: number;
+  readonly netCents: number;
+  readonly fanSpendCents?: number;
+}
+
+export type FanSignalKind = 'tip' | 'ppv-unlocked' | 'subscribed' | 'resubscribed' | 'subscription-expired';
+
+/** A notification about the fan that carries no revenue of its own (revenue comes from transactions). */
+export interface ChatSignalInput extends InputBase {
+  readonly type: 'chat.signal';
+  readonly signal: FanSignalKind;
+  readonly refId: string;
+  /** Informational amount (e.g. the tip notification's gross); never counted as revenue. */
+  readonly amountCents: number | null;
+  readonly fanSpendCents?: number;
+}
+
+export interface ChatPresenceInput extends InputBase {
+  readonly type: 'chat.presence';
+  readonly presence: 'typing' | 'online' | 'offline';
+}
+
+export interface ChatAccountInput extends InputBase {
+  readonly type: 'chat.account';
+  /** The event's own name, e.g. `accounts.session_expired`. */
   readonly event: string;
-  readonly reason: string;
+  readonly state: string | null;
+}
+
+/** Clock record: lets idle sessions close without new messages, the same way live and on replay. */
+export interface ChatTickInput {
+  readonly type: 'chat.tick';
+  readonly dedupeKey: string;
   readonly at: number;
 }
 
-export type ChatInput = ChatMessageInput | ChatSkippedInput;
+/** Admin command: close the named session (or the open one when null). */
+export interface ChatCloseInput extends InputBase {
+  readonly type: 'chat.close';
+  readonly sessionId: string | null;
+  readonly requestedBy: string;
+}
+
+/** A record the machine keeps in the log but does not act on (unknown kind, malformed). */
+export interface ChatSkippedInput extends InputBase {
+  readonly type: 'chat.skipped';
+  readonly event: string;
+  readonly reason: string;
+}
+
+export type ChatInput =
+  | ChatMessageInput
+  | ChatMessageDeletedInput
+  | ChatPaymentInput
+  | ChatSignalInput
+  | ChatPresenceInput
+  | ChatAccountInput
+  | ChatTickInput
+  | ChatCloseInput
+  | ChatSkippedInput;

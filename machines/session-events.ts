@@ -1,7 +1,8 @@
-// The catalogue of domain events the session machine emits onto `session-events`.
-// Ids are deterministic (chat key + per-chat sequence), so re-running a record after a crash
-// re-emits identical events and the projector recognises them.
-import type { MessageSender } from './chat-input.js';
+// The catalogue of domain events the session machine emits onto `session-events`
+// (documented with examples in docs/events.md). Ids are deterministic (chat key + per-chat
+// sequence), so re-running a record after a crash re-emits identical events and the
+// projector recognises them.
+import type { FanSignalKind, MessageSender, PaymentKind } from './chat-input.js';
 
 export interface SessionSummary {
   readonly sessionId: string;
@@ -10,6 +11,8 @@ export interface SessionSummary {
   readonly closedAt: number | null;
   readonly closeReason: 'idle' | 'forced' | null;
   readonly lastMessageAt: number;
+  /** Last message or payment; the idle deadline counts from here. */
+  readonly lastActivityAt: number;
   readonly messageCount: number;
   readonly fanMessageCount: number;
   readonly replyCount: number;
@@ -19,6 +22,12 @@ export interface SessionSummary {
   readonly firstFanMessageAt: number | null;
   readonly firstResponseAt: number | null;
   readonly firstResponseSec: number | null;
+  /** Chatter of the first human reply (null when unattributed or not yet answered). */
+  readonly firstResponderId: string | null;
+  /** Chatter of the latest human message: who a payment now would be credited to. */
+  readonly lastHumanChatterId: string | null;
+  readonly revenueCents: number;
+  readonly paymentCount: number;
 }
 
 interface Envelope<T extends string, D> {
@@ -47,9 +56,60 @@ export type MessageRecorded = Envelope<'MessageRecorded', {
   readonly sentAt: number;
   /** The session after this message; null for an outbound message outside any session. */
   readonly session: SessionSummary | null;
+  readonly fanSpendCents: number | null;
 }>;
 
-export type SessionClosed = Envelope<'SessionClosed', { readonly session: SessionSummary }>;
+export type MessageDeleted = Envelope<'MessageDeleted', { readonly messageId: string; readonly deletedAt: number }>;
 
-export type SessionEvent = SessionOpened | MessageRecorded | SessionClosed;
+export type PaymentRecorded = Envelope<'PaymentRecorded', {
+  readonly paymentId: string;
+  readonly kind: PaymentKind;
+  readonly grossCents: number;
+  readonly netCents: number;
+  readonly paidAt: number;
+  /** Session and chatter credited: the open session and its last human sender, if any. */
+  readonly sessionId: string | null;
+  readonly chatterId: string | null;
+  readonly session: SessionSummary | null;
+  readonly fanSpendCents: number | null;
+}>;
+
+export type FanSignalRecorded = Envelope<'FanSignalRecorded', {
+  readonly signal: FanSignalKind;
+  readonly refId: string;
+  readonly amountCents: number | null;
+  readonly sessionId: string | null;
+  readonly fanSpendCents: number | null;
+}>;
+
+export type AccountStatusChanged = Envelope<'AccountStatusChanged', { readonly event: string; readonly state: string | null }>;
+
+export type SessionClosed = Envelope<'SessionClosed', { readonly session: SessionSummary; readonly requestedBy: string | null }>;
+
+export type SessionEvent =
+  | SessionOpened
+  | MessageRecorded
+  | MessageDeleted
+  | PaymentRecorded
+  | FanSignalRecorded
+  | AccountStatusChanged
+  | SessionClosed;
 export type SessionEventType = SessionEvent['type'];
+
+export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
+  'SessionOpened', 'MessageRecorded', 'MessageDeleted', 'PaymentRecorded', 'FanSignalRecorded', 'AccountStatusChanged', 'SessionClosed',
+];
+
+/** The session as it stands after the event, for events that carry one. */
+export function sessionAfter(e: SessionEvent): SessionSummary | null {
+  switch (e.type) {
+    case 'SessionOpened':
+    case 'SessionClosed':
+      return e.data.session;
+    case 'MessageRecorded':
+    case 'PaymentRecorded':
+      return e.data.session;
+    default:
+      return null;
+  }
+}

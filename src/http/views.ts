@@ -2,7 +2,7 @@
 // bookkeeping fields stay inside.
 import type { MessageDoc, SessionDoc } from '../projector/read-models.js';
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 
 export function sessionView(d: SessionDoc) {
   return {
@@ -21,6 +21,10 @@ export function sessionView(d: SessionDoc) {
     waitingSince: iso(d.waitingSince),
     firstResponseAt: iso(d.firstResponseAt),
     firstResponseSec: d.firstResponseSec,
+    firstResponderId: d.firstResponderId,
+    lastHumanChatterId: d.lastHumanChatterId,
+    revenueCents: d.revenueCents,
+    paymentCount: d.paymentCount,
   };
 }
 
@@ -35,5 +39,6 @@ export function messageView(d: MessageDoc) {
     text: d.text,
     priceCents: d.priceCents,
     sentAt: iso(d.sentAt),
+    deleted: d.deleted,
   };
 }

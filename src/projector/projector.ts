@@ -7,8 +7,11 @@ import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js'
 import type { SessionEvent } from '../../machines/session-events.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
-import { foldMessage, foldSession, targetsOf } from './folds.js';
-import { MESSAGES, SESSIONS, type MessageDoc, type SessionDoc } from './read-models.js';
+import { foldMessage, foldPayment, foldSession, targetsOf } from './folds.js';
+import { MESSAGES, PAYMENTS, READ_MODELS, SESSIONS, type ReadModel } from './read-models.js';
+
+const FOLDS = { sessions: foldSession, messages: foldMessage, payments: foldPayment } as const;
+const READ_MODELS_WRITE_ORDER: readonly ReadModel[] = [MESSAGES, PAYMENTS, SESSIONS];
 
 interface PendingBatch {
   readonly batch: RecordBatch;
@@ -22,24 +25,23 @@ export interface ProjectorCounters {
 }
 
 export class Projector {
-  private readonly sessions: Collection<SessionDoc>;
-  private readonly messages: Collection<MessageDoc>;
+  private readonly collections: Record<ReadModel, Collection<Doc>>;
   private readonly batches = new Subject<PendingBatch>();
   private subscription?: Subscription;
   private consumer?: Consumer;
   readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, batches: 0 };
 
   constructor(private readonly log: Log, store: DocumentStore, private readonly topology: Topology, private readonly logger: Logger) {
-    this.sessions = store.collection<SessionDoc>(SESSIONS);
-    this.messages = store.collection<MessageDoc>(MESSAGES);
+    this.collections = { sessions: store.collection(SESSIONS), messages: store.collection(MESSAGES), payments: store.collection(PAYMENTS) };
   }
 
   async start(): Promise<void> {
     await Promise.all([
-      this.sessions.createIndex({ keys: { awaiting: 1, waitingSince: 1 } }),
-      this.sessions.createIndex({ keys: { openedAt: -1 } }),
-      this.messages.createIndex({ keys: { chatKey: 1, sentAt: 1 } }),
-      this.messages.createIndex({ keys: { chatId: 1, sentAt: 1 } }),
+      this.collections.sessions.createIndex({ keys: { awaiting: 1, waitingSince: 1 } }),
+      this.collections.sessions.createIndex({ keys: { openedAt: -1 } }),
+      this.collections.messages.createIndex({ keys: { chatKey: 1, sentAt: 1 } }),
+      this.collections.messages.createIndex({ keys: { chatId: 1, sentAt: 1 } }),
+      this.collections.payments.createIndex({ keys: { chatterId: 1, paidAt: 1 } }),
     ]);
     this.subscription = this.batches
       .pipe(
@@ -82,31 +84,24 @@ export class Projector {
 
   private async apply(batch: RecordBatch): Promise<void> {
     const events = this.parse(batch);
-    const sessionIds = new Set<string>();
-    const messageIds = new Set<string>();
-    for (const e of events) {
-      for (const t of targetsOf(e)) (t.collection === SESSIONS ? sessionIds : messageIds).add(t.id);
-    }
-    const [sessionDocs, messageDocs] = await Promise.all([
-      load(this.sessions, sessionIds),
-      load(this.messages, messageIds),
-    ]);
-    const changedSessions = new Map<string, SessionDoc>();
-    const changedMessages = new Map<string, MessageDoc>();
+    const ids = new Map<ReadModel, Set<string>>(READ_MODELS.map((m) => [m, new Set<string>()]));
+    for (const e of events) for (const t of targetsOf(e)) ids.get(t.collection)?.add(t.id);
+    const docs = new Map<ReadModel, Map<string, Doc>>();
+    await Promise.all(READ_MODELS.map(async (m) => { docs.set(m, await load(this.collections[m], ids.get(m) ?? new Set())); }));
+    const changed = new Map<ReadModel, Map<string, Doc>>(READ_MODELS.map((m) => [m, new Map()]));
     for (const e of events) {
       for (const t of targetsOf(e)) {
-        if (t.collection === SESSIONS) {
-          const next = foldSession(sessionDocs.get(t.id), e);
-          if (next) { sessionDocs.set(t.id, next); changedSessions.set(t.id, next); }
-        } else {
-          const next = foldMessage(messageDocs.get(t.id), e);
-          if (next) { messageDocs.set(t.id, next); changedMessages.set(t.id, next); }
-        }
+        const current = docs.get(t.collection)?.get(t.id);
+        const next = FOLDS[t.collection](current as never, e);
+        if (!next) continue;
+        docs.get(t.collection)?.set(t.id, next);
+        changed.get(t.collection)?.set(t.id, next);
       }
     }
-    // Messages first: a session never points at a message that is not there yet.
-    await this.messages.bulkWrite([...changedMessages.values()].map(replaceOp));
-    await this.sessions.bulkWrite([...changedSessions.values()].map(replaceOp));
+    // In dependency order: a session or payment never points at a message that is not stored yet.
+    for (const m of READ_MODELS_WRITE_ORDER) {
+      await this.collections[m].bulkWrite([...(changed.get(m)?.values() ?? [])].map(replaceOp));
+    }
     this.counters.eventsApplied += events.length;
     this.counters.batches++;
   }

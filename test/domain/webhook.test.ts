@@ -67,7 +67,7 @@ describe('normalising messages', () => {
   it('reads a received message as a fan message at its createdAt, text without HTML', () => {
     expect(normalise(meta('messages.received'), sampleBody('messages_received.json'))).toEqual({
       type: 'chat.message', dedupeKey: 'evt_x', messageId: '1000006', sender: 'fan', at: Date.parse('2026-06-10T18:35:30Z'),
-      text: 'Sample fan message text used in anonymized fixtures.', priceCents: 0, chatterId: null,
+      text: 'Sample fan message text used in anonymized fixtures.', priceCents: 0, chatterId: null, fanSpendCents: 0,
     });
   });
 
@@ -92,5 +92,72 @@ describe('normalising messages', () => {
     expect(parsePlatformTime('2026-06-10T20:59:47.000000Z')).toBe(want);
     expect(parsePlatformTime(want / 1000)).toBe(want);
     expect(parsePlatformTime('yesterday')).toBeUndefined();
+  });
+});
+
+describe('normalising every platform event kind', () => {
+  const metaFor = (file: string): { meta: InboundMeta; raw: Buffer } => {
+    const raw = sampleBody(file);
+    const body = parseJson(raw.toString()) as { event: string };
+    const r = routeWebhook(body, 'evt_' + 'b'.repeat(40), raw);
+    if (!r.ok) throw new Error(`${file} did not route`);
+    return { meta: { source: 'webhook', receivedAt: 42, ...r.route }, raw };
+  };
+
+  it('transactions.new is a payment in integer cents for the fan, with the platform lifetime spend', () => {
+    const { meta, raw } = metaFor('transactions_new.json');
+    expect(meta.chatId).toBe('1000003');
+    expect(normalise(meta, raw)).toEqual({
+      type: 'chat.payment', dedupeKey: meta.dedupeKey, paymentId: 'e940b5fb905ba0815d5842a7bde1118c', kind: 'ppv',
+      grossCents: 1700, netCents: 1360, at: Date.parse('2026-06-10T20:59:47Z'), fanSpendCents: 2880,
+    });
+  });
+
+  it('tip and PPV notifications are signals with an informational amount, never payments', () => {
+    const tip = metaFor('tips_received.json');
+    expect(normalise(tip.meta, tip.raw)).toMatchObject({ type: 'chat.signal', signal: 'tip', refId: '115273984711', amountCents: 800, fanSpendCents: 63600 });
+    const ppv = metaFor('messages_ppv_unlocked.json');
+    expect(normalise(ppv.meta, ppv.raw)).toMatchObject({ type: 'chat.signal', signal: 'ppv-unlocked', amountCents: 1200, at: Date.parse('2026-06-10T20:49:00Z') });
+    expect(ppv.meta.chatId).toBe('1000003');
+  });
+
+  it('subscriptions are signals; an unreadable price is no amount', () => {
+    const sub = metaFor('subscriptions_new.json');
+    expect(normalise(sub.meta, sub.raw)).toMatchObject({ type: 'chat.signal', signal: 'subscribed', amountCents: null });
+    const renewed = metaFor('unverified_subscriptions_renewed.json');
+    expect(normalise(renewed.meta, renewed.raw)).toMatchObject({ type: 'chat.signal', signal: 'resubscribed' });
+    const expired = normalise({ ...sub.meta, event: 'subscriptions.expired' }, Buffer.from('{"payload":{"id":"9","expiredAt":"2026-06-11T00:00:00+00:00","user":{"id":5}}}'));
+    expect(expired).toMatchObject({ type: 'chat.signal', signal: 'subscription-expired', at: Date.parse('2026-06-11T00:00:00Z') });
+  });
+
+  it('messages.deleted names only the message; it goes to the account stream', () => {
+    const del = metaFor('messages_deleted.json');
+    expect(del.meta.chatId).toBe('_account');
+    expect(normalise(del.meta, del.raw)).toMatchObject({ type: 'chat.messageDeleted', messageId: '1000001' });
+  });
+
+  it('users.* are presence with the platform time', () => {
+    const online = metaFor('users_online.json');
+    expect(normalise(online.meta, online.raw)).toEqual({ type: 'chat.presence', dedupeKey: online.meta.dedupeKey, presence: 'online', at: Date.parse('2026-06-10T20:01:06Z') });
+    const typing = metaFor('users_typing.json');
+    expect(normalise(typing.meta, typing.raw)).toMatchObject({ type: 'chat.presence', presence: 'typing', at: 42 });
+  });
+
+  it('accounts.* become account status changes', () => {
+    const meta: InboundMeta = { source: 'webhook', event: 'accounts.session_expired', accountId: 'acct_1', chatId: '_account', dedupeKey: 'evt_acc', receivedAt: 7 };
+    const raw = Buffer.from('{"payload":{"state":"expired","progress":"started","latestAuthAttempt":{"completed_at":"2026-06-10T10:00:00+00:00"}}}');
+    expect(normalise(meta, raw)).toEqual({ type: 'chat.account', dedupeKey: 'evt_acc', event: 'accounts.session_expired', state: 'expired', at: Date.parse('2026-06-10T10:00:00Z') });
+  });
+
+  it('a transaction without an amount, and an unknown kind, are skipped with the reason', () => {
+    const meta: InboundMeta = { source: 'webhook', event: 'transactions.new', accountId: 'acct_1', chatId: '5', dedupeKey: 'k', receivedAt: 1 };
+    expect(normalise(meta, Buffer.from('{"payload":{"id":"t1","amount":"lots"}}'))).toMatchObject({ type: 'chat.skipped', reason: 'payload.amount: must be a positive amount' });
+    expect(normalise({ ...meta, event: 'chat_queue.updated' }, Buffer.from('{"payload":{}}'))).toMatchObject({ type: 'chat.skipped' });
+  });
+
+  it('routes every live sample to the fan named in it', () => {
+    expect(metaFor('tips_received.json').meta.chatId).toBe('310112051');
+    expect(metaFor('users_online.json').meta.chatId).toBe('1000033');
+    expect(metaFor('subscriptions_new.json').meta.chatId).toBe('1000032');
   });
 });

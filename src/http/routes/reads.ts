@@ -47,7 +47,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<{ store: DocumentStore }> = a
     },
   }, async (request) => {
     const { chatId, accountId, limit } = request.query;
-    const filter: Filter = {};
+    const filter: Filter = { tombstone: false };
     if (chatId) filter.chatId = chatId;
     if (accountId) filter.accountId = accountId;
     // The latest `limit` messages, returned oldest first as a conversation reads.
