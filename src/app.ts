@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { buildServer } from './http/server.js';
 import { SessionProcessor } from './processor/session-processor.js';
 import { Projector } from './projector/projector.js';
+import { Ticker } from './processor/ticker.js';
 import type { Logger } from './support/logger.js';
 import { topology as makeTopology } from './topology.js';
 
@@ -32,6 +33,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     : null;
   const projector = config.roles.has('projector') ? new Projector(log, store, topology, logger.child({ role: 'projector' })) : null;
   await processor?.start();
+  const ticker = processor ? new Ticker(log, topology.inbound, config.tickIntervalSec * 1000, logger.child({ role: 'ticker' })) : null;
+  ticker?.start();
   await projector?.start();
 
   let server: FastifyInstance | null = null;
@@ -54,6 +57,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       if (stopped) return;
       stopped = true;
       await server?.close();
+      ticker?.stop();
       await processor?.stop();
       await projector?.stop();
       await log.close();

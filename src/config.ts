@@ -14,6 +14,7 @@ export interface Config {
   readonly webhookSecret: string | null;
   readonly adminToken: string | null;
   readonly sessionIdleSec: number;
+  readonly tickIntervalSec: number;
   readonly inboundPartitions: number;
   readonly topicPrefix: string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -86,6 +87,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookSecret: str(env, 'PLATFORMAPI_WEBHOOK_SECRET'),
     adminToken,
     sessionIdleSec: int(env, 'SESSION_IDLE_SEC', 1800, 1, 30 * 86400),
+    tickIntervalSec: int(env, 'TICK_INTERVAL_SEC', 30, 0, 86400),
     inboundPartitions: int(env, 'INBOUND_PARTITIONS', 12, 1, 1024),
     topicPrefix: prefix(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

@@ -1,6 +1,7 @@
 // Builds the Fastify server: error handling, then one plugin per route group.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import { Ajv } from 'ajv';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Log } from '../adapters/log/log.js';
 import type { DocumentStore } from '../adapters/store/store.js';
@@ -11,6 +12,9 @@ import { installErrorHandling } from './errors.js';
 import { healthRoutes } from './routes/health.js';
 import { readRoutes } from './routes/reads.js';
 import { webhookRoutes } from './routes/webhook.js';
+import { adminSessionRoutes } from './routes/admin-sessions.js';
+import { bearerGuard } from './admin-auth.js';
+import { BatchingAppender } from '../ingest/batching-appender.js';
 
 export interface ServerDeps {
   readonly config: Config;
@@ -31,14 +35,25 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Bodies like {"__proto__": ...} are refused rather than silently merged.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Query strings and headers are text, so their numbers are coerced; JSON bodies are typed
+  // already, and a body that sends 42 where a string belongs is wrong, not "42".
+  const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
   installErrorHandling(app);
   await app.register(swagger, {
-    openapi: { info: { title: 'convops', version: '0.1.0', description: 'Conversation-operations backend for creator agencies' } },
+    openapi: {
+      info: { title: 'convops', version: '0.1.0', description: 'Conversation-operations backend for creator agencies' },
+      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } } },
+    },
   });
-  await app.register(webhookRoutes, { log: deps.log, inboundTopic: deps.topology.inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
+  // One appender for every route that writes to inbound, so their records share log writes.
+  const inbound = new BatchingAppender(deps.log, deps.topology.inbound);
+  const adminGuard = bearerGuard(config.adminToken, 'ADMIN_TOKEN');
+  await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
   await app.register(readRoutes, { store: deps.store });
+  await app.register(adminSessionRoutes, { store: deps.store, inbound, adminGuard });
   await app.register(healthRoutes, {
     log: deps.log,
     store: deps.store,

@@ -6,6 +6,8 @@
 // 3. a crash between 1 and 2 re-emits identical events, which the projector ignores by sequence.
 import type { AppendRecord, Consumer, Log, RecordBatch } from '../adapters/log/log.js';
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import type { ChatInput } from '../../machines/chat-input.js';
+import type { SessionEvent } from '../../machines/session-events.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
 import { readInboundMeta } from '../domain/inbound-record.js';
 import { normalise } from '../domain/normalise.js';
@@ -20,6 +22,13 @@ export interface ChatStateDoc extends Doc {
   readonly partition: number;
   /** Offset of the last `inbound` record folded into `state`. */
   readonly offset: number;
+  /** When the open session goes idle (epoch ms); null without an open session. Ticks look for these. */
+  readonly deadline: number | null;
+}
+
+function deadlineOf(state: ChatState): number | null {
+  const s = state.context.session;
+  return s ? s.lastActivityAt + state.context.idleMs : null;
 }
 
 export interface ProcessorOptions {
@@ -35,6 +44,7 @@ export interface ProcessorCounters {
   recordsApplied: number;
   recordsSkippedAsApplied: number;
   recordsWithoutRouting: number;
+  ticks: number;
   eventsEmitted: number;
 }
 
@@ -43,7 +53,7 @@ export class SessionProcessor {
   private readonly cache: LruMap<string, ChatStateDoc>;
   private readonly nextExpected = new Map<number, number>();
   private consumer?: Consumer;
-  readonly counters: ProcessorCounters = { recordsApplied: 0, recordsSkippedAsApplied: 0, recordsWithoutRouting: 0, eventsEmitted: 0 };
+  readonly counters: ProcessorCounters = { recordsApplied: 0, recordsSkippedAsApplied: 0, recordsWithoutRouting: 0, ticks: 0, eventsEmitted: 0 };
 
   constructor(private readonly opts: ProcessorOptions) {
     this.states = opts.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
@@ -51,6 +61,7 @@ export class SessionProcessor {
   }
 
   async start(): Promise<void> {
+    await this.states.createIndex({ keys: { partition: 1, deadline: 1 } });
     this.consumer = await this.opts.log.consume({
       groupId: this.opts.topology.processorGroup,
       topics: [this.opts.topology.inbound],
@@ -79,6 +90,16 @@ export class SessionProcessor {
     return found;
   }
 
+  /** Chats of a partition whose open session is idle at `at`: stored ones, overlaid with this batch's newer states. */
+  private async dueChats(partition: number, at: number, inBatch: Map<string, ChatStateDoc>): Promise<ChatStateDoc[]> {
+    const due = new Map<string, ChatStateDoc>();
+    for (const d of await this.states.find({ partition, deadline: { $lt: at } })) due.set(d._id, inBatch.get(d._id) ?? this.cache.get(d._id) ?? d);
+    for (const d of inBatch.values()) if (d.partition === partition) due.set(d._id, d);
+    return [...due.values()]
+      .filter((d) => d.deadline !== null && d.deadline < at)
+      .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+  }
+
   async handleBatch(batch: RecordBatch): Promise<void> {
     const first = batch.records[0];
     if (!first) return;
@@ -89,10 +110,26 @@ export class SessionProcessor {
     const states = await this.loadStates([...new Set(batch.records.map((r) => r.key))]);
     const touched = new Map<string, ChatStateDoc>();
     const out: AppendRecord[] = [];
+    const apply = (key: string, partition: number, offset: number, state: ChatState, input: ChatInput): void => {
+      const result = step(state, input);
+      const next: ChatStateDoc = { _id: key, state: result.state, partition, offset, deadline: deadlineOf(result.state) };
+      states.set(key, next);
+      touched.set(key, next);
+      for (const e of result.events) out.push(eventRecord(key, e));
+    };
     for (const rec of batch.records) {
       const meta = readInboundMeta(rec.headers);
       if (!meta) {
         this.counters.recordsWithoutRouting++;
+        continue;
+      }
+      if (meta.source === 'tick') {
+        // A tick steps every chat of its partition whose idle deadline it passed.
+        for (const due of await this.dueChats(rec.partition, meta.receivedAt, states)) {
+          if (due.offset >= rec.offset) continue;
+          apply(due._id, rec.partition, rec.offset, due.state, { type: 'chat.tick', dedupeKey: meta.dedupeKey, at: meta.receivedAt });
+        }
+        this.counters.ticks++;
         continue;
       }
       const current = states.get(rec.key);
@@ -101,13 +138,7 @@ export class SessionProcessor {
         continue;
       }
       const state = current?.state ?? initialChatState({ accountId: meta.accountId, chatId: meta.chatId, idleMs: this.opts.idleMs });
-      const result = step(state, normalise(meta, rec.value));
-      const next: ChatStateDoc = { _id: rec.key, state: result.state, partition: rec.partition, offset: rec.offset };
-      states.set(rec.key, next);
-      touched.set(rec.key, next);
-      for (const e of result.events) {
-        out.push({ key: rec.key, value: JSON.stringify(e), headers: { 'convops-event-type': e.type, 'convops-event-id': e.id }, timestamp: e.at });
-      }
+      apply(rec.key, rec.partition, rec.offset, state, normalise(meta, rec.value));
       this.counters.recordsApplied++;
     }
     try {
@@ -124,4 +155,8 @@ export class SessionProcessor {
     const last = batch.records[batch.records.length - 1];
     if (last) this.nextExpected.set(batch.partition, last.offset + 1);
   }
+}
+
+function eventRecord(key: string, e: SessionEvent): AppendRecord {
+  return { key, value: JSON.stringify(e), headers: { 'convops-event-type': e.type, 'convops-event-id': e.id }, timestamp: e.at };
 }

@@ -20,7 +20,8 @@ export function removeDataDirs(): void {
 
 /** Environment for a fresh, isolated deployment: own data dir, or own topics and database. */
 export function deploymentEnv(kind: Deployment, extra: Record<string, string> = {}): Record<string, string> {
-  const base: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', INBOUND_PARTITIONS: '4', ...extra };
+  // Ticks off unless a test asks: platform sample times lie months back, so any tick would close their sessions.
+  const base: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', INBOUND_PARTITIONS: '4', TICK_INTERVAL_SEC: '0', ...extra };
   if (kind === 'embedded') {
     const dir = mkdtempSync(join(tmpdir(), 'convops-e2e-'));
     dataDirs.push(dir);

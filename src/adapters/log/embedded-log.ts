@@ -71,7 +71,8 @@ export class EmbeddedLog implements Log {
     await this.root.transaction(() => {
       const next = new Map<number, number>();
       for (const r of records) {
-        const partition = partitionForKey(r.key, count);
+        const partition = r.partition ?? partitionForKey(r.key, count);
+        if (partition < 0 || partition >= count) throw new Error(`partition ${partition} out of range for ${topic}`);
         const offset = next.get(partition) ?? this.heads.get([topic, partition]) ?? 0;
         this.records.put([topic, partition, offset], {
           k: r.key,

@@ -113,7 +113,7 @@ export class KafkaLog implements Log {
     if (records.length === 0) return [];
     const producer = await this.getProducer();
     const count = await this.partitionCount(topic);
-    const partitions = records.map((r) => partitionForKey(r.key, count));
+    const partitions = records.map((r) => r.partition ?? partitionForKey(r.key, count));
     const metadata = await producer.send({
       topic,
       acks: -1,

@@ -12,6 +12,8 @@ export interface AppendRecord {
   readonly headers?: Readonly<Record<string, string>>;
   /** Record time in ms; defaults to the append time. */
   readonly timestamp?: number;
+  /** Explicit partition (clock ticks go to every partition); otherwise chosen from the key. */
+  readonly partition?: number;
 }
 
 export interface LogRecord {

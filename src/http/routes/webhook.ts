@@ -1,11 +1,10 @@
 // POST /webhooks/platform: verify, route, append the raw bytes, answer once the log has them.
 // Nothing else happens on the request path (no normalising, no database, no model calls).
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { Log } from '../../adapters/log/log.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import { parseJson } from '../../domain/json.js';
 import { routeWebhook } from '../../domain/webhook-route.js';
-import { BatchingAppender } from '../../ingest/batching-appender.js';
+import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { verifySignature } from '../../ingest/signature.js';
 import { ApiError, invalidInput } from '../errors.js';
 
@@ -13,8 +12,7 @@ export const IDEMPOTENCY_HEADER = 'x-ofapi-idempotency-key';
 export const SIGNATURE_HEADER = 'signature';
 
 export interface WebhookRouteOptions {
-  readonly log: Log;
-  readonly inboundTopic: string;
+  readonly inbound: BatchingAppender;
   readonly webhookSecret: string | null;
   readonly bodyLimitBytes: number;
 }
@@ -24,7 +22,6 @@ function header(value: string | string[] | undefined): string | undefined {
 }
 
 export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app: FastifyInstance, opts) => {
-  const appender = new BatchingAppender(opts.log, opts.inboundTopic);
   // The signature covers the exact bytes, so the body stays a Buffer here.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: opts.bodyLimitBytes }, (_req, body, done) => {
@@ -59,7 +56,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
     const { route } = routed;
     const receivedAt = Date.now();
     try {
-      await appender.append(inboundRecord({ source: 'webhook', ...route, receivedAt }, raw));
+      await opts.inbound.append(inboundRecord({ source: 'webhook', ...route, receivedAt }, raw));
     } catch (err) {
       request.log.error({ err }, 'inbound log append failed');
       // 503 makes the platform retry; we never acknowledge what the log did not take.

@@ -1,0 +1,46 @@
+// POST /api/admin/close-session: an admin closes a session through the log, like every other
+// change: a command record keyed by the chat, which the machine turns into SessionClosed.
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { DocumentStore } from '../../adapters/store/store.js';
+import { inboundRecord } from '../../domain/inbound-record.js';
+import type { BatchingAppender } from '../../ingest/batching-appender.js';
+import { SESSIONS, type SessionDoc } from '../../projector/read-models.js';
+import { ApiError } from '../errors.js';
+
+export interface AdminSessionOptions {
+  readonly store: DocumentStore;
+  readonly inbound: BatchingAppender;
+  readonly adminGuard: (request: import('fastify').FastifyRequest) => Promise<void>;
+}
+
+export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> = async (app, opts) => {
+  const sessions = opts.store.collection<SessionDoc>(SESSIONS);
+
+  app.post('/api/admin/close-session', {
+    preHandler: opts.adminGuard,
+    schema: {
+      summary: 'Force-close a session: appends a close command to inbound; the machine emits SessionClosed (reason forced)',
+      security: [{ adminToken: [] }],
+      body: Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 300, description: 'id of the session to close' }) }, { additionalProperties: false }),
+    },
+  }, async (request, reply) => {
+    const { sessionId } = request.body;
+    const session = await sessions.findOne({ _id: sessionId });
+    if (!session) throw new ApiError('NOT_FOUND', `sessionId: no session ${sessionId}`);
+    if (session.status === 'closed') {
+      return reply.status(200).send({ status: 'already-closed', sessionId, closedAt: new Date(session.closedAt ?? session.lastActivityAt).toISOString(), closeReason: session.closeReason });
+    }
+    const requestedAt = new Date().toISOString();
+    const body = Buffer.from(JSON.stringify({ sessionId, requestedAt, requestedBy: 'admin' }));
+    try {
+      await opts.inbound.append(inboundRecord({
+        source: 'command', event: 'command.close-session', accountId: session.accountId, chatId: session.chatId,
+        dedupeKey: `close:${sessionId}:${requestedAt}`, receivedAt: Date.parse(requestedAt),
+      }, body));
+    } catch (err) {
+      request.log.error({ err }, 'close command append failed');
+      throw new ApiError('NOT_READY', 'the inbound log is unavailable; retry later');
+    }
+    return reply.status(202).send({ status: 'close-requested', sessionId });
+  });
+};
