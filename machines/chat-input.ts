@@ -6,6 +6,8 @@ export type MessageSender = 'fan' | 'human' | 'automated';
 interface InputBase {
   readonly dedupeKey: string;
   readonly at: number;
+  /** When convops received the record (epoch ms). Only clock ticks compare against it. */
+  readonly receivedAt?: number;
 }
 
 export interface ChatMessageInput extends InputBase {

@@ -27,6 +27,10 @@ export interface ChatContext extends ChatMachineInput {
   readonly fanSpendCents: number | null;
   readonly presence: 'typing' | 'online' | 'offline' | null;
   readonly presenceAt: number | null;
+  /** When the latest record of this chat arrived. A tick closes a session only once both its
+   *  record time and its arrival time are idle, so history ingested now is not cut up by
+   *  ticks between its records. */
+  readonly lastArrivalAt: number | null;
   readonly skippedCount: number;
   readonly ignoredCloseCount: number;
 }
@@ -60,10 +64,25 @@ function isDuplicate(ctx: ChatContext, input: ChatInput): boolean {
   return false;
 }
 
+/** The time after which a tick may close the open session. */
+export function tickDeadline(ctx: ChatContext): number | null {
+  if (!ctx.session) return null;
+  return Math.max(ctx.session.lastActivityAt, ctx.lastArrivalAt ?? 0) + ctx.idleMs;
+}
+
 /** Records whose time is the platform's (or a tick's) can move the idle clock; skipped ones cannot. */
 function idleExpired(ctx: ChatContext, input: ChatInput): boolean {
   if (input.type === 'chat.skipped' || input.type === 'chat.close') return false;
+  if (input.type === 'chat.tick') {
+    const deadline = tickDeadline(ctx);
+    return deadline !== null && input.at > deadline;
+  }
   return ctx.session !== null && input.at > ctx.session.lastActivityAt + ctx.idleMs;
+}
+
+function arrived(ctx: ChatContext, input: ChatInput): ChatContext {
+  if (input.type === 'chat.tick' || input.receivedAt === undefined) return ctx;
+  return { ...ctx, lastArrivalAt: Math.max(ctx.lastArrivalAt ?? 0, input.receivedAt) };
 }
 
 function closeSession(ctx: ChatContext, reason: 'idle' | 'forced', at: number, requestedBy: string | null, emit: Emit): ChatContext {
@@ -188,7 +207,7 @@ function stepAction(make: (ctx: ChatContext, event: ChatInput) => Step | undefin
     const step = make(context, event);
     if (!step) return;
     const emitted: SessionEvent[] = [];
-    enqueue.assign(step(context, (e) => emitted.push(e)));
+    enqueue.assign(arrived(step(context, (e) => emitted.push(e)), event));
     for (const e of emitted) enqueue.emit(e);
   });
 }
@@ -224,8 +243,8 @@ export const sessionMachine = setup({
         default: return undefined;
       }
     }),
-    notePresence: enqueueActions(({ event, enqueue }) => {
-      if (event.type === 'chat.presence') enqueue.assign({ presence: event.presence, presenceAt: event.at });
+    notePresence: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === 'chat.presence') enqueue.assign({ presence: event.presence, presenceAt: event.at, lastArrivalAt: Math.max(context.lastArrivalAt ?? 0, event.receivedAt ?? 0) || null });
     }),
     noteSkipped: enqueueActions(({ context, enqueue }) => {
       enqueue.assign({ skippedCount: context.skippedCount + 1 });
@@ -250,6 +269,7 @@ export const sessionMachine = setup({
     fanSpendCents: null,
     presence: null,
     presenceAt: null,
+    lastArrivalAt: null,
     skippedCount: 0,
     ignoredCloseCount: 0,
   }),

@@ -135,6 +135,11 @@ function command(meta: InboundMeta, body: JsonObject): ChatInput {
 }
 
 export function normalise(meta: InboundMeta, raw: Buffer): ChatInput {
+  const input = normaliseBody(meta, raw);
+  return input.type === 'chat.tick' ? input : { ...input, receivedAt: meta.receivedAt };
+}
+
+function normaliseBody(meta: InboundMeta, raw: Buffer): ChatInput {
   if (meta.source === 'tick') return { type: 'chat.tick', dedupeKey: meta.dedupeKey, at: meta.receivedAt };
   let body: unknown;
   try {

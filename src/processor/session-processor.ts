@@ -8,6 +8,7 @@ import type { AppendRecord, Consumer, Log, RecordBatch } from '../adapters/log/l
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
 import type { ChatInput } from '../../machines/chat-input.js';
 import type { SessionEvent } from '../../machines/session-events.js';
+import { tickDeadline } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
 import { readInboundMeta } from '../domain/inbound-record.js';
 import { normalise } from '../domain/normalise.js';
@@ -27,8 +28,7 @@ export interface ChatStateDoc extends Doc {
 }
 
 function deadlineOf(state: ChatState): number | null {
-  const s = state.context.session;
-  return s ? s.lastActivityAt + state.context.idleMs : null;
+  return tickDeadline(state.context);
 }
 
 export interface ProcessorOptions {

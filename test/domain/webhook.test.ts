@@ -67,7 +67,7 @@ describe('normalising messages', () => {
   it('reads a received message as a fan message at its createdAt, text without HTML', () => {
     expect(normalise(meta('messages.received'), sampleBody('messages_received.json'))).toEqual({
       type: 'chat.message', dedupeKey: 'evt_x', messageId: '1000006', sender: 'fan', at: Date.parse('2026-06-10T18:35:30Z'),
-      text: 'Sample fan message text used in anonymized fixtures.', priceCents: 0, chatterId: null, fanSpendCents: 0,
+      text: 'Sample fan message text used in anonymized fixtures.', priceCents: 0, chatterId: null, fanSpendCents: 0, receivedAt: 5,
     });
   });
 
@@ -109,7 +109,7 @@ describe('normalising every platform event kind', () => {
     expect(meta.chatId).toBe('1000003');
     expect(normalise(meta, raw)).toEqual({
       type: 'chat.payment', dedupeKey: meta.dedupeKey, paymentId: 'e940b5fb905ba0815d5842a7bde1118c', kind: 'ppv',
-      grossCents: 1700, netCents: 1360, at: Date.parse('2026-06-10T20:59:47Z'), fanSpendCents: 2880,
+      grossCents: 1700, netCents: 1360, at: Date.parse('2026-06-10T20:59:47Z'), fanSpendCents: 2880, receivedAt: 42,
     });
   });
 
@@ -138,7 +138,7 @@ describe('normalising every platform event kind', () => {
 
   it('users.* are presence with the platform time', () => {
     const online = metaFor('users_online.json');
-    expect(normalise(online.meta, online.raw)).toEqual({ type: 'chat.presence', dedupeKey: online.meta.dedupeKey, presence: 'online', at: Date.parse('2026-06-10T20:01:06Z') });
+    expect(normalise(online.meta, online.raw)).toEqual({ type: 'chat.presence', dedupeKey: online.meta.dedupeKey, presence: 'online', at: Date.parse('2026-06-10T20:01:06Z'), receivedAt: 42 });
     const typing = metaFor('users_typing.json');
     expect(normalise(typing.meta, typing.raw)).toMatchObject({ type: 'chat.presence', presence: 'typing', at: 42 });
   });
@@ -146,7 +146,7 @@ describe('normalising every platform event kind', () => {
   it('accounts.* become account status changes', () => {
     const meta: InboundMeta = { source: 'webhook', event: 'accounts.session_expired', accountId: 'acct_1', chatId: '_account', dedupeKey: 'evt_acc', receivedAt: 7 };
     const raw = Buffer.from('{"payload":{"state":"expired","progress":"started","latestAuthAttempt":{"completed_at":"2026-06-10T10:00:00+00:00"}}}');
-    expect(normalise(meta, raw)).toEqual({ type: 'chat.account', dedupeKey: 'evt_acc', event: 'accounts.session_expired', state: 'expired', at: Date.parse('2026-06-10T10:00:00Z') });
+    expect(normalise(meta, raw)).toEqual({ type: 'chat.account', dedupeKey: 'evt_acc', event: 'accounts.session_expired', state: 'expired', at: Date.parse('2026-06-10T10:00:00Z'), receivedAt: 7 });
   });
 
   it('a transaction without an amount, and an unknown kind, are skipped with the reason', () => {

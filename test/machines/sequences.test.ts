@@ -24,6 +24,7 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
 /** Fixture inputs are terse: messages by default, times in seconds after `start`. */
 function toInput(i: number, f: FixtureInput, t0: number): ChatInput {
   const { type = 'chat.message', atSec, ...rest } = f;
+  // `at` given outright (a tick's wall-clock time) wins over `atSec`.
   const base = { dedupeKey: `evt_${i}`, at: t0 + atSec * 1000 };
   if (type === 'chat.message') return { ...base, type, text: '', priceCents: 0, chatterId: null, ...rest } as ChatInput;
   return { ...base, type, ...rest } as ChatInput;
