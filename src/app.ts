@@ -5,9 +5,7 @@ import type { Log } from './adapters/log/log.js';
 import type { DocumentStore } from './adapters/store/store.js';
 import type { Config } from './config.js';
 import { buildServer } from './http/server.js';
-import { SessionProcessor } from './processor/session-processor.js';
-import { Projector } from './projector/projector.js';
-import { Ticker } from './processor/ticker.js';
+import { PipelineControl } from './pipeline-control.js';
 import type { Logger } from './support/logger.js';
 import { topology as makeTopology } from './topology.js';
 
@@ -28,22 +26,13 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     { name: topology.inbound, partitions: config.inboundPartitions },
     { name: topology.sessionEvents, partitions: config.inboundPartitions },
   ]);
-  const processor = config.roles.has('processor')
-    ? new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, logger: logger.child({ role: 'processor' }) })
-    : null;
-  const projector = config.roles.has('projector') ? new Projector(log, store, topology, logger.child({ role: 'projector' })) : null;
-  await processor?.start();
-  const ticker = processor ? new Ticker(log, topology.inbound, config.tickIntervalSec * 1000, logger.child({ role: 'ticker' })) : null;
-  ticker?.start();
-  await projector?.start();
+  const pipeline = new PipelineControl(config, log, store, topology, logger);
+  await pipeline.start();
 
   let server: FastifyInstance | null = null;
   let url: string | null = null;
   if (config.roles.has('api')) {
-    server = await buildServer({
-      config, logger, log, store, topology,
-      counters: () => ({ processor: processor?.counters ?? null, projector: projector?.counters ?? null }),
-    });
+    server = await buildServer({ config, logger, log, store, topology, pipeline, counters: () => pipeline.counters() });
     await server.listen({ port: config.port, host: config.host });
     const addr = server.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
@@ -57,9 +46,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       if (stopped) return;
       stopped = true;
       await server?.close();
-      ticker?.stop();
-      await processor?.stop();
-      await projector?.stop();
+      await pipeline.stop();
       await log.close();
       await store.close();
     },

@@ -1,3 +1,5 @@
+import { DEFAULT_DEMO_SECRET } from './demo/demo-records.js';
+
 // Configuration comes only from environment variables, validated at start with a message
 // that names the variable at fault.
 export type Role = 'api' | 'processor' | 'projector';
@@ -13,6 +15,9 @@ export interface Config {
   readonly roles: ReadonlySet<Role>;
   readonly webhookSecret: string | null;
   readonly adminToken: string | null;
+  readonly connectorToken: string | null;
+  readonly demoSecret: string;
+  readonly production: boolean;
   readonly sessionIdleSec: number;
   readonly tickIntervalSec: number;
   readonly inboundPartitions: number;
@@ -51,6 +56,12 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
+function token(env: Env, name: string): string | null {
+  const t = str(env, name);
+  if (t !== null && t.length < 16) throw new ConfigError(name, 'must be at least 16 characters');
+  return t;
+}
+
 function prefix(env: Env): string {
   const p = str(env, 'TOPIC_PREFIX') ?? '';
   if (!/^[A-Za-z0-9._-]{0,100}$/.test(p)) throw new ConfigError('TOPIC_PREFIX', 'may only contain letters, digits, dot, underscore and dash');
@@ -74,8 +85,7 @@ export function loadConfig(env: Env = process.env): Config {
     roles.add(r as Role);
   }
   if (roles.size === 0) throw new ConfigError('ROLES', 'must name at least one role');
-  const adminToken = str(env, 'ADMIN_TOKEN');
-  if (adminToken !== null && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
+  const adminToken = token(env, 'ADMIN_TOKEN');
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
@@ -86,6 +96,9 @@ export function loadConfig(env: Env = process.env): Config {
     roles,
     webhookSecret: str(env, 'PLATFORMAPI_WEBHOOK_SECRET'),
     adminToken,
+    connectorToken: token(env, 'CONNECTOR_TOKEN'),
+    demoSecret: str(env, 'DEMO_SECRET') ?? DEFAULT_DEMO_SECRET,
+    production: str(env, 'NODE_ENV') === 'production',
     sessionIdleSec: int(env, 'SESSION_IDLE_SEC', 1800, 1, 30 * 86400),
     tickIntervalSec: int(env, 'TICK_INTERVAL_SEC', 30, 0, 86400),
     inboundPartitions: int(env, 'INBOUND_PARTITIONS', 12, 1, 1024),

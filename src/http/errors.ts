@@ -6,7 +6,9 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 export const ERROR_CATALOGUE = {
   INVALID_INPUT: 400,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
+  CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -2,6 +2,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Log } from '../adapters/log/log.js';
 import type { DocumentStore } from '../adapters/store/store.js';
@@ -13,6 +14,9 @@ import { healthRoutes } from './routes/health.js';
 import { readRoutes } from './routes/reads.js';
 import { webhookRoutes } from './routes/webhook.js';
 import { adminSessionRoutes } from './routes/admin-sessions.js';
+import { connectorRoutes } from './routes/connector.js';
+import { demoRoutes } from './routes/demo.js';
+import type { PipelineControl } from '../pipeline-control.js';
 import { bearerGuard } from './admin-auth.js';
 import { BatchingAppender } from '../ingest/batching-appender.js';
 
@@ -22,6 +26,7 @@ export interface ServerDeps {
   readonly log: Log;
   readonly store: DocumentStore;
   readonly topology: Topology;
+  readonly pipeline: PipelineControl;
   readonly counters: () => Record<string, unknown>;
 }
 
@@ -40,12 +45,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // already, and a body that sends 42 where a string belongs is wrong, not "42".
   const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  addFormats.default(coercing);
+  addFormats.default(exact);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
   installErrorHandling(app);
   await app.register(swagger, {
     openapi: {
       info: { title: 'convops', version: '0.1.0', description: 'Conversation-operations backend for creator agencies' },
-      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } } },
+      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, connectorToken: { type: 'http', scheme: 'bearer', description: 'CONNECTOR_TOKEN' } } },
     },
   });
   // One appender for every route that writes to inbound, so their records share log writes.
@@ -54,6 +61,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
   await app.register(readRoutes, { store: deps.store });
   await app.register(adminSessionRoutes, { store: deps.store, inbound, adminGuard });
+  await app.register(demoRoutes, { store: deps.store, inbound, adminGuard, demoSecret: config.demoSecret, production: config.production, pipeline: deps.pipeline });
+  await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });
   await app.register(healthRoutes, {
     log: deps.log,
     store: deps.store,

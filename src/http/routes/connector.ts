@@ -1,0 +1,53 @@
+// POST /api/connector/ingest: the optional browser connector reports outbound messages with
+// the chatter who sent them, which the platform's webhooks cannot say.
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { inboundRecord } from '../../domain/inbound-record.js';
+import type { BatchingAppender } from '../../ingest/batching-appender.js';
+import { ApiError } from '../errors.js';
+
+export const CONNECTOR_MAX_MESSAGES = 500;
+
+export interface ConnectorRouteOptions {
+  readonly inbound: BatchingAppender;
+  readonly connectorGuard: (request: FastifyRequest) => Promise<void>;
+}
+
+const PlatformId = Type.String({ pattern: '^[0-9]{1,30}$', description: 'a platform id, as a decimal string' });
+
+export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRouteOptions> = async (app, opts) => {
+  app.post('/api/connector/ingest', {
+    preHandler: opts.connectorGuard,
+    schema: {
+      summary: 'Browser connector feed: outbound messages with the chatter who sent them (Bearer CONNECTOR_TOKEN)',
+      security: [{ connectorToken: [] }],
+      body: Type.Object({
+        accountId: Type.String({ minLength: 1, maxLength: 200 }),
+        messages: Type.Array(Type.Object({
+          chatId: PlatformId,
+          messageId: PlatformId,
+          text: Type.String({ maxLength: 20_000 }),
+          sentAt: Type.String({ format: 'date-time' }),
+          chatterId: Type.String({ minLength: 1, maxLength: 200 }),
+          automated: Type.Optional(Type.Boolean()),
+        }, { additionalProperties: false }), { minItems: 1, maxItems: CONNECTOR_MAX_MESSAGES }),
+      }, { additionalProperties: false }),
+    },
+  }, async (request) => {
+    const { accountId, messages } = request.body;
+    const receivedAt = Date.now();
+    try {
+      await Promise.all(messages.map((m) => {
+        const body = Buffer.from(JSON.stringify({ event: 'connector.message', account_id: accountId, payload: { id: m.messageId, text: m.text, createdAt: m.sentAt, chatterId: m.chatterId, automated: m.automated ?? false } }));
+        return opts.inbound.append(inboundRecord({
+          source: 'connector', event: 'connector.message', accountId, chatId: m.chatId, chatterId: m.chatterId,
+          dedupeKey: `connector:${accountId}:${m.messageId}`, receivedAt,
+        }, body));
+      }));
+    } catch (err) {
+      request.log.error({ err }, 'connector append failed');
+      throw new ApiError('NOT_READY', 'the inbound log is unavailable; retry later');
+    }
+    return { accepted: messages.length };
+  });
+};

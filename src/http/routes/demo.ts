@@ -1,0 +1,94 @@
+// Demo data: signed fixture ingest (no platform key), seeding the shipped fixtures, and
+// purging demo accounts or the whole pipeline.
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { DocumentStore } from '../../adapters/store/store.js';
+import { verifyDemoRecord, type DemoRecord, type VerifiedDemo } from '../../demo/demo-records.js';
+import { loadDemoAccounts, loadDemoRecords } from '../../demo/fixtures.js';
+import { inboundRecord } from '../../domain/inbound-record.js';
+import type { BatchingAppender } from '../../ingest/batching-appender.js';
+import type { PipelineControl } from '../../pipeline-control.js';
+import { CHAT_STATE_COLLECTION } from '../../processor/session-processor.js';
+import { READ_MODELS } from '../../projector/read-models.js';
+import { ApiError } from '../errors.js';
+
+export const DEMO_INGEST_MAX_RECORDS = 500;
+
+export interface DemoRouteOptions {
+  readonly store: DocumentStore;
+  readonly inbound: BatchingAppender;
+  readonly demoSecret: string;
+  readonly production: boolean;
+  readonly pipeline: PipelineControl;
+  readonly adminGuard: (request: FastifyRequest) => Promise<void>;
+}
+
+const DemoRecordSchema = Type.Object({
+  body: Type.String({ minLength: 2, maxLength: 1_000_000, description: 'the raw platform webhook body, exactly as signed' }),
+  signature: Type.String({ minLength: 1, maxLength: 200, description: 'hex HMAC-SHA256 of body with the demo secret' }),
+  idempotencyKey: Type.String({ minLength: 1, maxLength: 200 }),
+  chatterId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'who sent an outbound message, as the connector reports it' })),
+}, { additionalProperties: false });
+
+export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (app, opts) => {
+  /** Verifies every record first: a batch is stored whole or not at all. */
+  const verifyAll = (records: readonly DemoRecord[]): VerifiedDemo[] => records.map((r, i) => {
+    const check = verifyDemoRecord(opts.demoSecret, r, `records.${i}`);
+    if (!check.ok) throw new ApiError(check.status === 401 ? 'UNAUTHORIZED' : 'INVALID_INPUT', `${check.field}: ${check.reason}`);
+    return check.record;
+  });
+
+  const append = async (request: FastifyRequest, verified: readonly VerifiedDemo[]): Promise<void> => {
+    const receivedAt = Date.now();
+    try {
+      await Promise.all(verified.map((v) => opts.inbound.append(inboundRecord({ source: 'demo', ...v.route, receivedAt, ...(v.chatterId ? { chatterId: v.chatterId } : {}) }, v.raw))));
+    } catch (err) {
+      request.log.error({ err }, 'demo append failed');
+      throw new ApiError('NOT_READY', 'the inbound log is unavailable; retry later');
+    }
+  };
+
+  app.post('/api/demo/ingest', {
+    bodyLimit: 64 * 1024 * 1024,
+    schema: {
+      summary: `Signed fixture ingest (up to ${DEMO_INGEST_MAX_RECORDS} records a call); needs no platform key, only the demo secret's signatures`,
+      body: Type.Object({ records: Type.Array(DemoRecordSchema, { minItems: 1, maxItems: DEMO_INGEST_MAX_RECORDS }) }, { additionalProperties: false }),
+    },
+  }, async (request) => {
+    const verified = verifyAll(request.body.records);
+    await append(request, verified);
+    return { accepted: verified.length };
+  });
+
+  app.post('/api/admin/seed-demo', {
+    preHandler: opts.adminGuard,
+    schema: { summary: 'Load the shipped demo fixtures through the pipeline (development only)', security: [{ adminToken: [] }] },
+  }, async (request) => {
+    if (opts.production) throw new ApiError('FORBIDDEN', 'NODE_ENV: demo seeding is refused in production');
+    const records = loadDemoRecords();
+    const verified = verifyAll(records);
+    await append(request, verified);
+    return { status: 'seeded', records: verified.length, accounts: loadDemoAccounts() };
+  });
+
+  app.post('/api/admin/purge-demo', {
+    preHandler: opts.adminGuard,
+    schema: {
+      summary: "Remove the demo accounts' data; with full=true, reset the whole pipeline (consumers skip the existing log, read models are dropped)",
+      security: [{ adminToken: [] }],
+      body: Type.Optional(Type.Object({ full: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false })),
+    },
+  }, async (request) => {
+    if (request.body?.full) {
+      if (!opts.pipeline.runsProcessing) {
+        throw new ApiError('CONFLICT', 'full: a full reset must be sent to a process that runs both the processor and the projector (ROLES)');
+      }
+      return { status: 'reset', ...(await opts.pipeline.resetAll()) };
+    }
+    const accountIds = loadDemoAccounts().map((a) => a.id);
+    const removed: Record<string, number> = {};
+    for (const name of READ_MODELS) removed[name] = await opts.store.collection(name).deleteMany({ accountId: { $in: accountIds } });
+    removed[CHAT_STATE_COLLECTION] = await opts.store.collection(CHAT_STATE_COLLECTION).deleteMany({ 'state.context.accountId': { $in: accountIds } });
+    return { status: 'purged', accounts: accountIds, removed };
+  });
+};

@@ -1,0 +1,78 @@
+// Start, stop and reset of the processing roles this process runs. A full reset (purge-demo
+// with `full`) stops them, moves their consumer groups past everything in the log, drops the
+// read models and chat states, and starts them again.
+import type { Log } from './adapters/log/log.js';
+import type { DocumentStore } from './adapters/store/store.js';
+import type { Config } from './config.js';
+import { SessionProcessor, CHAT_STATE_COLLECTION, type ProcessorCounters } from './processor/session-processor.js';
+import { Ticker } from './processor/ticker.js';
+import { Projector, type ProjectorCounters } from './projector/projector.js';
+import { READ_MODELS } from './projector/read-models.js';
+import type { Logger } from './support/logger.js';
+import type { Topology } from './topology.js';
+
+export interface ResetOutcome {
+  readonly droppedCollections: readonly string[];
+  readonly skippedTo: Record<string, Record<number, number>>;
+}
+
+export class PipelineControl {
+  private processor: SessionProcessor | null = null;
+  private projector: Projector | null = null;
+  private ticker: Ticker | null = null;
+
+  constructor(
+    private readonly config: Config,
+    private readonly log: Log,
+    private readonly store: DocumentStore,
+    private readonly topology: Topology,
+    private readonly logger: Logger,
+  ) {}
+
+  get runsProcessing(): boolean {
+    return this.config.roles.has('processor') && this.config.roles.has('projector');
+  }
+
+  counters(): { processor: ProcessorCounters | null; projector: ProjectorCounters | null } {
+    return { processor: this.processor?.counters ?? null, projector: this.projector?.counters ?? null };
+  }
+
+  async start(): Promise<void> {
+    const { config, log, store, topology, logger } = this;
+    if (config.roles.has('processor')) {
+      this.processor = new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, logger: logger.child({ role: 'processor' }) });
+      await this.processor.start();
+      this.ticker = new Ticker(log, topology.inbound, config.tickIntervalSec * 1000, logger.child({ role: 'ticker' }));
+      this.ticker.start();
+    }
+    if (config.roles.has('projector')) {
+      this.projector = new Projector(log, store, topology, logger.child({ role: 'projector' }));
+      await this.projector.start();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.ticker?.stop();
+    await this.processor?.stop();
+    await this.projector?.stop();
+    this.ticker = null;
+    this.processor = null;
+    this.projector = null;
+  }
+
+  async resetAll(): Promise<ResetOutcome> {
+    if (!this.runsProcessing) throw new Error('this process does not run both the processor and the projector');
+    await this.stop();
+    const skippedTo: Record<string, Record<number, number>> = {};
+    for (const [group, topic] of [[this.topology.processorGroup, this.topology.inbound], [this.topology.projectorGroup, this.topology.sessionEvents]] as const) {
+      const ends = await this.log.endOffsets(topic);
+      await this.log.setGroupPosition(group, topic, { kind: 'offsets', offsets: ends });
+      skippedTo[topic] = ends;
+    }
+    const dropped = [...READ_MODELS, CHAT_STATE_COLLECTION];
+    for (const name of dropped) await this.store.collection(name).drop();
+    await this.start();
+    this.logger.warn({ skippedTo }, 'pipeline reset: read models dropped, consumers moved past the existing log');
+    return { droppedCollections: dropped, skippedTo };
+  }
+}

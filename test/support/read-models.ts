@@ -1,0 +1,43 @@
+// Canonical view of the read models: every document of every read model, sorted, hashed.
+import { createHash } from 'node:crypto';
+import type { DocumentStore } from '../../src/adapters/store/store.js';
+import { READ_MODELS } from '../../src/projector/read-models.js';
+import { eventually } from './wait.js';
+
+/** JSON with object keys sorted, so equal documents serialise equally whatever the store returns. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v ?? null);
+}
+
+export async function readModelDocs(store: DocumentStore): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const name of READ_MODELS) out[name] = await store.collection(name).find({}, { sort: { _id: 1 } });
+  return out;
+}
+
+export async function readModelHash(store: DocumentStore): Promise<string> {
+  return createHash('sha256').update(canonical(await readModelDocs(store))).digest('hex');
+}
+
+interface Health { components: Record<string, { lag?: number | null; enabled?: boolean }> }
+
+/** Waits until the processor and projector have nothing left to read, then until the hash holds still. */
+export async function settledHash(url: string, store: DocumentStore, timeoutMs = 120_000): Promise<string> {
+  await eventually(async () => {
+    const h = (await (await fetch(`${url}/api/health`)).json()) as Health;
+    const idle = (c: { lag?: number | null; enabled?: boolean } | undefined): boolean => c?.enabled === false || c?.lag === 0;
+    return idle(h.components.processor) && idle(h.components.projector) ? true : undefined;
+  }, timeoutMs, 'pipeline to drain');
+  let previous = await readModelHash(store);
+  return eventually(async () => {
+    await new Promise((r) => setTimeout(r, 300));
+    const next = await readModelHash(store);
+    if (next === previous) return next;
+    previous = next;
+    return undefined;
+  }, timeoutMs, 'read models to settle');
+}
