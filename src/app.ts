@@ -21,7 +21,7 @@ export interface RunningApp {
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
   const log = createLog(config, logger);
   const store = await createStore(config);
-  const topology = makeTopology(config.topicPrefix);
+  const topology = makeTopology(config.topicPrefix, config.inboundTopic ?? undefined);
   await log.createTopics([
     { name: topology.inbound, partitions: config.inboundPartitions },
     { name: topology.sessionEvents, partitions: config.inboundPartitions },

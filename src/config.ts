@@ -22,6 +22,8 @@ export interface Config {
   readonly tickIntervalSec: number;
   readonly inboundPartitions: number;
   readonly topicPrefix: string;
+  readonly inboundTopic: string | null;
+  readonly kafkaSessionTimeoutMs: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly bodyLimitBytes: number;
 }
@@ -59,6 +61,12 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
 function token(env: Env, name: string): string | null {
   const t = str(env, name);
   if (t !== null && t.length < 16) throw new ConfigError(name, 'must be at least 16 characters');
+  return t;
+}
+
+function topicName(env: Env, name: string): string | null {
+  const t = str(env, name);
+  if (t !== null && !/^[A-Za-z0-9._-]{1,200}$/.test(t)) throw new ConfigError(name, 'may only contain letters, digits, dot, underscore and dash');
   return t;
 }
 
@@ -103,6 +111,8 @@ export function loadConfig(env: Env = process.env): Config {
     tickIntervalSec: int(env, 'TICK_INTERVAL_SEC', 30, 0, 86400),
     inboundPartitions: int(env, 'INBOUND_PARTITIONS', 12, 1, 1024),
     topicPrefix: prefix(env),
+    inboundTopic: topicName(env, 'INBOUND_TOPIC'),
+    kafkaSessionTimeoutMs: int(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 300_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
   };

@@ -7,9 +7,13 @@ export interface Topology {
   readonly projectorGroup: string;
 }
 
-export function topology(prefix = ''): Topology {
+/**
+ * `inbound` may be named outright: re-deriving everything from an existing inbound log into
+ * fresh session-events, groups and read models uses a new prefix with the old inbound.
+ */
+export function topology(prefix = '', inbound?: string): Topology {
   return {
-    inbound: `${prefix}inbound`,
+    inbound: inbound ?? `${prefix}inbound`,
     sessionEvents: `${prefix}session-events`,
     processorGroup: `${prefix}sessions`,
     projectorGroup: `${prefix}projections`,

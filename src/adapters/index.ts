@@ -9,7 +9,7 @@ import type { DocumentStore } from './store/store.js';
 import type { Logger } from '../support/logger.js';
 
 export function createLog(config: Config, logger: Logger): Log {
-  return config.kafkaBrokers ? new KafkaLog({ brokers: config.kafkaBrokers, logger }) : new EmbeddedLog(config.dataDir);
+  return config.kafkaBrokers ? new KafkaLog({ brokers: config.kafkaBrokers, logger, sessionTimeoutMs: config.kafkaSessionTimeoutMs }) : new EmbeddedLog(config.dataDir);
 }
 
 export async function createStore(config: Config): Promise<DocumentStore> {

@@ -27,11 +27,16 @@ interface Health { components: Record<string, { lag?: number | null; enabled?: b
 
 /** Waits until the processor and projector have nothing left to read, then until the hash holds still. */
 export async function settledHash(url: string, store: DocumentStore, timeoutMs = 120_000): Promise<string> {
+  let last: Health | undefined;
   await eventually(async () => {
     const h = (await (await fetch(`${url}/api/health`)).json()) as Health;
-    const idle = (c: { lag?: number | null; enabled?: boolean } | undefined): boolean => c?.enabled === false || c?.lag === 0;
+    last = h;
+    // Lag comes from the log's committed offsets, so it is right even when other processes consume.
+    const idle = (c: { lag?: number | null } | undefined): boolean => c?.lag === 0;
     return idle(h.components.processor) && idle(h.components.projector) ? true : undefined;
-  }, timeoutMs, 'pipeline to drain');
+  }, timeoutMs, 'pipeline to drain').catch((err: unknown) => {
+    throw new Error(`${String(err)}; last health: ${JSON.stringify(last?.components)}`);
+  });
   let previous = await readModelHash(store);
   return eventually(async () => {
     await new Promise((r) => setTimeout(r, 300));

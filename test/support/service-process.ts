@@ -42,3 +42,38 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
     },
   };
 }
+
+export interface WorkerProcess {
+  readonly child: ChildProcess;
+  kill9(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A process without the API role (processor, projector): ready once it logs that it started. */
+export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (c: Buffer): void => { output = (output + c.toString()).slice(-20_000); };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((res) => child.once('exit', () => res()));
+  await eventually(() => {
+    if (child.exitCode !== null) throw new Error(`worker exited: ${output}`);
+    return output.includes('convops started') ? true : undefined;
+  }, 60_000, 'worker started');
+  return {
+    child,
+    async kill9() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

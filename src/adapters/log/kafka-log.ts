@@ -11,6 +11,8 @@ export interface KafkaLogOptions {
   readonly brokers: readonly string[];
   readonly clientId?: string;
   readonly logger?: Logger;
+  /** How soon the group notices a consumer that died without leaving. */
+  readonly sessionTimeoutMs?: number;
 }
 
 // kafkajs reports retried, transient failures (leader moves, coordinator loading) as ERROR;
@@ -23,6 +25,43 @@ function kafkaLogs(logger: Logger): logCreator {
     else if (level === logLevel.INFO) child.debug(extra, message);
     else child.trace(extra, message);
   };
+}
+
+const MAX_REQUEST_BYTES = 512 * 1024;
+
+/** A batch handler's failure, marked retriable so kafkajs keeps retrying instead of stopping. */
+class BatchFailed extends Error {
+  readonly retriable = true;
+  // Not `cause`: kafkajs judges a crash by the innermost cause, which would undo the marking.
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+    this.name = 'BatchFailed';
+  }
+}
+
+function sizeOf(r: AppendRecord): number {
+  let n = Buffer.byteLength(r.key) + (typeof r.value === 'string' ? Buffer.byteLength(r.value) : r.value.length) + 64;
+  for (const [k, v] of Object.entries(r.headers ?? {})) n += Buffer.byteLength(k) + Buffer.byteLength(v) + 8;
+  return n;
+}
+
+/** Splits records, in order, into runs of at most `limit` bytes (a larger record goes alone). */
+function chunksBySize(records: readonly AppendRecord[], limit: number): AppendRecord[][] {
+  const chunks: AppendRecord[][] = [];
+  let current: AppendRecord[] = [];
+  let bytes = 0;
+  for (const r of records) {
+    const size = sizeOf(r);
+    if (current.length > 0 && bytes + size > limit) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(r);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
 }
 
 function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
@@ -113,76 +152,107 @@ export class KafkaLog implements Log {
     if (records.length === 0) return [];
     const producer = await this.getProducer();
     const count = await this.partitionCount(topic);
-    const partitions = records.map((r) => r.partition ?? partitionForKey(r.key, count));
-    const metadata = await producer.send({
-      topic,
-      acks: -1,
-      messages: records.map((r, i) => ({
-        key: r.key,
-        value: r.value,
-        partition: partitions[i],
-        headers: r.headers ? { ...r.headers } : undefined,
-        timestamp: r.timestamp !== undefined ? String(r.timestamp) : undefined,
-      })),
-    });
-    // One send yields one base offset per partition; records of a partition are consecutive in input order.
-    const next = new Map<number, number>();
-    for (const m of metadata) next.set(m.partition, Number(m.baseOffset ?? m.offset ?? 0));
-    return partitions.map((partition) => {
-      const offset = next.get(partition) ?? 0;
-      next.set(partition, offset + 1);
-      return { partition, offset };
-    });
+    const results: AppendResult[] = [];
+    // The broker refuses a produce request over message.max.bytes (1 MiB by default), so large
+    // appends go out as several requests, in order.
+    for (const chunk of chunksBySize(records, MAX_REQUEST_BYTES)) {
+      const partitions = chunk.map((r) => r.partition ?? partitionForKey(r.key, count));
+      const metadata = await producer.send({
+        topic,
+        acks: -1,
+        messages: chunk.map((r, i) => ({
+          key: r.key,
+          value: r.value,
+          partition: partitions[i],
+          headers: r.headers ? { ...r.headers } : undefined,
+          timestamp: r.timestamp !== undefined ? String(r.timestamp) : undefined,
+        })),
+      });
+      // One send yields one base offset per partition; records of a partition are consecutive in input order.
+      const next = new Map<number, number>();
+      for (const m of metadata) next.set(m.partition, Number(m.baseOffset ?? m.offset ?? 0));
+      for (const partition of partitions) {
+        const offset = next.get(partition) ?? 0;
+        next.set(partition, offset + 1);
+        results.push({ partition, offset });
+      }
+    }
+    return results;
   }
 
   async consume(options: ConsumeOptions): Promise<Consumer> {
-    const consumer = this.kafka.consumer({
-      groupId: options.groupId,
-      allowAutoTopicCreation: false,
-      sessionTimeout: 30_000,
-      heartbeatInterval: 3_000,
-      maxWaitTimeInMs: 100,
-      retry: { retries: 10 },
-    });
-    await consumer.connect();
-    for (const topic of options.topics) {
-      await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
-    }
-    this.consumers.add(consumer);
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 4,
-      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-        if (!isRunning() || isStale() || batch.messages.length === 0) return;
-        const records: LogRecord[] = batch.messages.map((m) => ({
-          topic: batch.topic,
-          partition: batch.partition,
-          offset: Number(m.offset),
-          key: m.key?.toString() ?? '',
-          value: m.value ?? Buffer.alloc(0),
-          headers: headersToStrings(m.headers),
-          timestamp: Number(m.timestamp),
-        }));
-        const slice = { topic: batch.topic, partition: batch.partition, records };
-        try {
-          await options.onBatch(slice);
-        } catch (err) {
-          options.onError?.(err, slice);
-          // Throwing makes kafkajs re-fetch from the last committed offset after a backoff.
-          throw err;
-        }
-        const last = records[records.length - 1];
-        if (!last) return;
-        resolveOffset(String(last.offset));
-        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(last.offset + 1) }]);
-        await heartbeat();
-      },
-    });
+    let stopped = false;
+    let current: KConsumer | undefined;
+    let restartTimer: NodeJS.Timeout | undefined;
+    const timeout = this.options.sessionTimeoutMs ?? 30_000;
+
+    const launch = async (): Promise<void> => {
+      const consumer = this.kafka.consumer({
+        groupId: options.groupId,
+        allowAutoTopicCreation: false,
+        sessionTimeout: timeout,
+        // A rebalance waits this long for members to rejoin; a member that died never will.
+        rebalanceTimeout: 2 * timeout,
+        heartbeatInterval: Math.max(500, Math.floor(timeout / 10)),
+        maxWaitTimeInMs: 100,
+        retry: { retries: 10 },
+      });
+      current = consumer;
+      this.consumers.add(consumer);
+      // kafkajs gives up for good on errors it deems non-retriable; the pipeline must not.
+      consumer.on(consumer.events.CRASH, (event) => {
+        if (event.payload.restart || stopped) return;
+        this.options.logger?.error({ err: event.payload.error, groupId: options.groupId }, 'consumer crashed; starting it again');
+        this.consumers.delete(consumer);
+        restartTimer = setTimeout(() => {
+          if (!stopped) launch().catch((err: unknown) => this.options.logger?.error({ err }, 'consumer restart failed'));
+        }, 1000);
+      });
+      await consumer.connect();
+      for (const topic of options.topics) {
+        await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
+      }
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: 4,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          if (!isRunning() || isStale() || batch.messages.length === 0) return;
+          const records: LogRecord[] = batch.messages.map((m) => ({
+            topic: batch.topic,
+            partition: batch.partition,
+            offset: Number(m.offset),
+            key: m.key?.toString() ?? '',
+            value: m.value ?? Buffer.alloc(0),
+            headers: headersToStrings(m.headers),
+            timestamp: Number(m.timestamp),
+          }));
+          const slice = { topic: batch.topic, partition: batch.partition, records };
+          try {
+            await options.onBatch(slice);
+          } catch (err) {
+            options.onError?.(err, slice);
+            // Retriable by construction: kafkajs re-fetches from the last committed offset after a backoff.
+            throw new BatchFailed(err);
+          }
+          const last = records[records.length - 1];
+          if (!last) return;
+          resolveOffset(String(last.offset));
+          await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(last.offset + 1) }]);
+          await heartbeat();
+        },
+      });
+    };
+
+    await launch();
     return {
       stop: async () => {
-        this.consumers.delete(consumer);
-        await consumer.disconnect();
+        stopped = true;
+        clearTimeout(restartTimer);
+        if (current) {
+          this.consumers.delete(current);
+          await current.disconnect();
+        }
       },
     };
   }
