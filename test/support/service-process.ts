@@ -1,5 +1,6 @@
 // Runs the service as a real child process (the README's way), so tests can SIGKILL it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../infra/servers.js';
 import { eventually } from './wait.js';
@@ -57,7 +58,12 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const collect = (c: Buffer): void => { output = (output + c.toString()).slice(-20_000); };
+  const logFile = process.env.CONVOPS_TEST_WORKER_LOG;
+  const collect = (c: Buffer): void => {
+    output = (output + c.toString()).slice(-20_000);
+    // For tracing a failed fault test: every worker's log, appended to one file.
+    if (logFile) appendFileSync(logFile, c);
+  };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
