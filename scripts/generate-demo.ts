@@ -6,20 +6,12 @@ import { join } from 'node:path';
 import { DEFAULT_DEMO_SECRET, type DemoRecord } from '../src/demo/demo-records.js';
 import { messageWebhook, ppvUnlockedWebhook, subscribedWebhook, tipWebhook, transactionWebhook } from '../src/demo/platform-bodies.js';
 import { signBody } from '../src/ingest/signature.js';
+import { mulberry32 } from '../src/demo/random.js';
 
 const START = Date.parse('2026-06-03T00:00:00Z');
 const DAYS = 7;
 const out = join(import.meta.dirname, '../fixtures/demo');
 
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = mulberry32(20260603);
 const between = (lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;

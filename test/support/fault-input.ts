@@ -2,20 +2,11 @@
 // deliveries repeated later (platform redelivery) and 10% swapped with their neighbour
 // (out-of-order delivery).
 import { messageWebhook, transactionWebhook } from '../../src/demo/platform-bodies.js';
+import { mulberry32 } from '../../src/demo/random.js';
 
 export interface Delivery {
   readonly key: string;
   readonly body: string;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function faultDeliveries(baseCount = 4600, seed = 7): { deliveries: Delivery[]; duplicated: number; reordered: number } {

@@ -7,6 +7,20 @@ import { eventually } from './wait.js';
 
 const root = join(import.meta.dirname, '../..');
 
+function controls(child: ChildProcess, exited: Promise<void>) {
+  return {
+    child,
+    async kill9(): Promise<void> {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop(): Promise<void> {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 export interface ServiceProcess {
   readonly url: string;
   readonly child: ChildProcess;
@@ -32,15 +46,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   }, 30_000, 'service ready');
   return {
     url,
-    child,
-    async kill9() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+    ...controls(child, exited),
   };
 }
 
@@ -72,14 +78,6 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
     return output.includes('convops started') ? true : undefined;
   }, 60_000, 'worker started');
   return {
-    child,
-    async kill9() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+    ...controls(child, exited),
   };
 }
