@@ -105,7 +105,6 @@ export function sessionAfter(e: SessionEvent): SessionSummary | null {
   switch (e.type) {
     case 'SessionOpened':
     case 'SessionClosed':
-      return e.data.session;
     case 'MessageRecorded':
     case 'PaymentRecorded':
       return e.data.session;

@@ -32,7 +32,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   let server: FastifyInstance | null = null;
   let url: string | null = null;
   if (config.roles.has('api')) {
-    server = await buildServer({ config, logger, log, store, topology, pipeline, counters: () => pipeline.counters() });
+    server = await buildServer({ config, logger, log, store, topology, pipeline });
     await server.listen({ port: config.port, host: config.host });
     const addr = server.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;

@@ -27,7 +27,6 @@ export interface ServerDeps {
   readonly store: DocumentStore;
   readonly topology: Topology;
   readonly pipeline: PipelineControl;
-  readonly counters: () => Record<string, unknown>;
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -70,7 +69,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     roles: config.roles,
     webhookSecretConfigured: config.webhookSecret !== null,
     adminTokenConfigured: config.adminToken !== null,
-    counters: deps.counters,
+    counters: () => deps.pipeline.counters(),
   });
   return app;
 }
