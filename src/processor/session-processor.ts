@@ -157,6 +157,8 @@ export class SessionProcessor {
   }
 }
 
+// No record timestamp: log time is append time on both adapters (what replay-from-time seeks by);
+// the event's own time travels in the value.
 function eventRecord(key: string, e: SessionEvent): AppendRecord {
-  return { key, value: JSON.stringify(e), headers: { 'convops-event-type': e.type, 'convops-event-id': e.id }, timestamp: e.at };
+  return { key, value: JSON.stringify(e), headers: { 'convops-event-type': e.type, 'convops-event-id': e.id } };
 }

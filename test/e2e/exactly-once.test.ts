@@ -21,11 +21,7 @@ async function sendAll(url: string, deliveries: readonly Delivery[]): Promise<vo
   }
 }
 
-// The Kafka variant currently fails about half its runs (session-events records go missing
-// after a SIGKILL; see the open issue), so it runs only when asked: CONVOPS_FAULT_KAFKA=1.
-const FAULT_DEPLOYMENTS = DEPLOYMENTS.filter((d) => d === 'embedded' || process.env.CONVOPS_FAULT_KAFKA === '1');
-
-describe.each(FAULT_DEPLOYMENTS)('exactly-once effects on %s', (kind) => {
+describe.each(DEPLOYMENTS)('exactly-once effects on %s', (kind) => {
   const running: RunningApp[] = [];
   let worker: WorkerProcess | undefined;
   afterAll(async () => {
@@ -37,8 +33,8 @@ describe.each(FAULT_DEPLOYMENTS)('exactly-once effects on %s', (kind) => {
   it(`with ${KILLS}+ SIGKILLs of the processor and projector mid-ingest, read models equal a clean run's, and so does a replay`, async () => {
     const { deliveries, duplicated, reordered } = faultDeliveries();
     expect(deliveries.length).toBeGreaterThanOrEqual(5000);
-    expect(duplicated / deliveries.length).toBeGreaterThanOrEqual(0.09);
-    expect(reordered / deliveries.length).toBeGreaterThanOrEqual(0.09);
+    expect(duplicated / deliveries.length).toBeGreaterThanOrEqual(0.10);
+    expect(reordered / deliveries.length).toBeGreaterThanOrEqual(0.10);
 
     // The clean run: one process, nothing killed.
     const clean = await startWithEnv(deploymentEnv(kind));

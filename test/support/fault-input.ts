@@ -33,7 +33,7 @@ export function faultDeliveries(baseCount = 4600, seed = 7): { deliveries: Deliv
   const deliveries = base.map((b) => b.d);
   let reordered = 0;
   for (let i = 0; i + 1 < deliveries.length; i++) {
-    if (rand() < 0.12) {
+    if (rand() < 0.13) {
       const a = deliveries[i] as Delivery;
       deliveries[i] = deliveries[i + 1] as Delivery;
       deliveries[i + 1] = a;
@@ -46,7 +46,7 @@ export function faultDeliveries(baseCount = 4600, seed = 7): { deliveries: Deliv
   let duplicated = 0;
   deliveries.forEach((d, i) => {
     withDuplicates.push(d);
-    if (rand() < 0.11) {
+    if (rand() < 0.125) {
       pending.push({ at: i + 1 + Math.floor(rand() * 50), d });
       duplicated++;
     }

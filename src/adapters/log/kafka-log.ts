@@ -1,5 +1,5 @@
 // The log on Apache Kafka through kafkajs 2.2.4.
-import { Kafka, logLevel, Partitioners, type Admin, type logCreator, type Producer, type Consumer as KConsumer, type IHeaders } from 'kafkajs';
+import kafkajs, { Kafka, logLevel, Partitioners, type Admin, type logCreator, type Producer, type Consumer as KConsumer, type IHeaders } from 'kafkajs';
 import type {
   AppendRecord, AppendResult, ConsumeOptions, Consumer, GroupPosition, Log, LogRecord, TopicSpec,
 } from './log.js';
@@ -75,6 +75,13 @@ function headersToStrings(headers: IHeaders | undefined): Record<string, string>
   return out;
 }
 
+// The log is the source of truth and replay starts at offset 0, so nothing may age out. The
+// broker's default (7 days, judged by record timestamps) silently deleted acknowledged records.
+const KEEP_FOREVER = [
+  { name: 'retention.ms', value: '-1' },
+  { name: 'retention.bytes', value: '-1' },
+];
+
 export class KafkaLog implements Log {
   readonly kind = 'kafka' as const;
   private readonly kafka: Kafka;
@@ -129,11 +136,30 @@ export class KafkaLog implements Log {
     if (missing.length > 0) {
       await admin.createTopics({
         waitForLeaders: true,
-        topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: -1 })),
+        topics: missing.map((t) => ({
+          topic: t.name, numPartitions: t.partitions, replicationFactor: -1, configEntries: KEEP_FOREVER,
+        })),
       }).catch((err: unknown) => {
         // A concurrent creator won the race; the topic exists, which is all we need.
         if (!(err instanceof Error && /already exists/i.test(err.message))) throw err;
       });
+    }
+    const kept = topics.filter((t) => existing.has(t.name));
+    if (kept.length > 0) await this.warnOnFiniteRetention(admin, kept.map((t) => t.name));
+  }
+
+  /** Topics made by someone else keep their settings; say so when they would age records out. */
+  private async warnOnFiniteRetention(admin: Admin, names: readonly string[]): Promise<void> {
+    const described = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: names.map((name) => ({ type: kafkajs.ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms'] })),
+    }).catch(() => undefined);
+    for (const r of described?.resources ?? []) {
+      const retention = r.configEntries.find((e) => e.configName === 'retention.ms')?.configValue;
+      if (retention !== undefined && retention !== '-1') {
+        this.options.logger?.warn({ topic: r.resourceName, retentionMs: retention },
+          'topic deletes old records; replay from offset 0 needs retention.ms=-1');
+      }
     }
   }
 
