@@ -1,5 +1,5 @@
 // The catalogue of domain events the session machine emits onto `session-events`
-// (documented with examples in docs/events.md). Ids are deterministic (chat key + per-chat
+// (documented in docs/events.md). Ids are deterministic (chat key + per-chat
 // sequence), so re-running a record after a crash re-emits identical events and the
 // projector recognises them.
 import type { FanSignalKind, MessageSender, PaymentKind } from './chat-input.js';
@@ -59,6 +59,15 @@ export type MessageRecorded = Envelope<'MessageRecorded', {
   readonly fanSpendCents: number | null;
 }>;
 
+/** The connector named the chatter of a message first recorded without one. */
+export type MessageAttributed = Envelope<'MessageAttributed', {
+  readonly messageId: string;
+  readonly chatterId: string;
+  readonly sessionId: string | null;
+  /** The open session with its responder and last-human chatter filled in when this message was either. */
+  readonly session: SessionSummary | null;
+}>;
+
 export type MessageDeleted = Envelope<'MessageDeleted', { readonly messageId: string; readonly deletedAt: number }>;
 
 export type PaymentRecorded = Envelope<'PaymentRecorded', {
@@ -89,6 +98,7 @@ export type SessionClosed = Envelope<'SessionClosed', { readonly session: Sessio
 export type SessionEvent =
   | SessionOpened
   | MessageRecorded
+  | MessageAttributed
   | MessageDeleted
   | PaymentRecorded
   | FanSignalRecorded
@@ -97,7 +107,7 @@ export type SessionEvent =
 export type SessionEventType = SessionEvent['type'];
 
 export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
-  'SessionOpened', 'MessageRecorded', 'MessageDeleted', 'PaymentRecorded', 'FanSignalRecorded', 'AccountStatusChanged', 'SessionClosed',
+  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageDeleted', 'PaymentRecorded', 'FanSignalRecorded', 'AccountStatusChanged', 'SessionClosed',
 ];
 
 /** The session as it stands after the event, for events that carry one. */
@@ -106,6 +116,7 @@ export function sessionAfter(e: SessionEvent): SessionSummary | null {
     case 'SessionOpened':
     case 'SessionClosed':
     case 'MessageRecorded':
+    case 'MessageAttributed':
     case 'PaymentRecorded':
       return e.data.session;
     default:

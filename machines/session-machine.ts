@@ -33,6 +33,13 @@ export interface ChatContext extends ChatMachineInput {
   readonly lastArrivalAt: number | null;
   readonly skippedCount: number;
   readonly ignoredCloseCount: number;
+  /** Human messages recorded without a chatter (the platform's webhook does not name one);
+   *  the connector's copy of such a message names the chatter later. Bounded. */
+  readonly unattributed?: readonly string[];
+  /** Which messages of the open session made its first response and its last human reply,
+   *  so a late attribution can credit the right chatter. */
+  readonly firstResponseMessageId?: string | null;
+  readonly lastHumanMessageId?: string | null;
 }
 
 export const RECENT_LIMIT = 256;
@@ -116,7 +123,7 @@ function openSession(ctx: ChatContext, m: ChatMessageInput, emit: Emit): ChatCon
     revenueCents: 0,
     paymentCount: 0,
   };
-  return { ...emitNext(ctx, emit, 'SessionOpened', m.at, { session }), sessionCount, session };
+  return { ...emitNext(ctx, emit, 'SessionOpened', m.at, { session }), sessionCount, session, firstResponseMessageId: null, lastHumanMessageId: null };
 }
 
 function applyMessage(s: SessionSummary, m: ChatMessageInput): SessionSummary {
@@ -144,6 +151,8 @@ function applyMessage(s: SessionSummary, m: ChatMessageInput): SessionSummary {
 const recordMessage = (m: ChatMessageInput): Step => (ctx, emit) => {
   const base = withSpend(ctx, m.fanSpendCents);
   const session = base.session ? applyMessage(base.session, m) : null;
+  const firstResponse = session !== null && base.session?.firstResponseAt === null && session.firstResponseAt !== null;
+  const isHuman = m.sender === 'human';
   const next = emitNext({ ...base, session }, emit, 'MessageRecorded', m.at, {
     messageId: m.messageId,
     sessionId: session?.sessionId ?? null,
@@ -159,6 +168,35 @@ const recordMessage = (m: ChatMessageInput): Step => (ctx, emit) => {
     ...next,
     recentKeys: remember(ctx.recentKeys, m.dedupeKey),
     recentMessageIds: remember(ctx.recentMessageIds, m.messageId),
+    unattributed: isHuman && m.chatterId === null ? remember(ctx.unattributed ?? [], m.messageId) : ctx.unattributed ?? [],
+    firstResponseMessageId: firstResponse ? m.messageId : ctx.firstResponseMessageId ?? null,
+    lastHumanMessageId: isHuman && session !== null ? m.messageId : ctx.lastHumanMessageId ?? null,
+  };
+};
+
+/** The connector names the chatter of a message the webhook already recorded anonymously. */
+function upgradesAttribution(ctx: ChatContext, input: ChatInput): boolean {
+  return input.type === 'chat.message' && input.chatterId !== null && (ctx.unattributed ?? []).includes(input.messageId);
+}
+
+const attributeMessage = (m: ChatMessageInput): Step => (ctx, emit) => {
+  const chatterId = m.chatterId;
+  if (chatterId === null) return ctx;
+  const s = ctx.session;
+  const session: SessionSummary | null = s
+    ? {
+        ...s,
+        firstResponderId: ctx.firstResponseMessageId === m.messageId ? chatterId : s.firstResponderId,
+        lastHumanChatterId: ctx.lastHumanMessageId === m.messageId ? chatterId : s.lastHumanChatterId,
+      }
+    : null;
+  const next = emitNext({ ...ctx, session }, emit, 'MessageAttributed', m.at, {
+    messageId: m.messageId, chatterId, sessionId: session?.sessionId ?? null, session,
+  });
+  return {
+    ...next,
+    recentKeys: remember(ctx.recentKeys, m.dedupeKey),
+    unattributed: (ctx.unattributed ?? []).filter((id) => id !== m.messageId),
   };
 };
 
@@ -225,6 +263,7 @@ export const sessionMachine = setup({
   },
   guards: {
     duplicate: ({ context, event }) => isDuplicate(context, event),
+    upgradesAttribution: ({ context, event }) => upgradesAttribution(context, event),
     fanMessage: ({ event }) => event.type === 'chat.message' && event.sender === 'fan',
     idleExpired: ({ context, event }) => idleExpired(context, event),
     closeMatches: ({ context, event }) => event.type === 'chat.close' && closeMatches(context, event),
@@ -232,6 +271,7 @@ export const sessionMachine = setup({
   actions: {
     closeIdle: stepAction((_ctx, e) => (ctx, emit) => closeSession(ctx, 'idle', e.at, null, emit)),
     closeForced: stepAction((_ctx, e) => (e.type === 'chat.close' ? (ctx, emit) => closeSession(ctx, 'forced', e.at, e.requestedBy, emit) : undefined)),
+    attribute: stepAction((_ctx, e) => (e.type === 'chat.message' ? attributeMessage(e) : undefined)),
     openAndRecord: stepAction((_ctx, e) => (e.type === 'chat.message' ? (ctx, emit) => recordMessage(e)(openSession(ctx, e, emit), emit) : undefined)),
     record: stepAction((_ctx, e) => {
       switch (e.type) {
@@ -278,6 +318,7 @@ export const sessionMachine = setup({
     noSession: {
       on: {
         'chat.message': [
+          { guard: 'upgradesAttribution', actions: 'attribute' },
           { guard: 'duplicate' },
           { guard: 'fanMessage', target: 'inSession', actions: 'openAndRecord' },
           { actions: 'record' },
@@ -294,6 +335,7 @@ export const sessionMachine = setup({
     inSession: {
       on: {
         'chat.message': [
+          { guard: 'upgradesAttribution', actions: 'attribute' },
           { guard: and([not('duplicate'), 'idleExpired']), target: 'noSession', actions: ['closeIdle', 'again'] },
           { guard: 'duplicate' },
           { actions: 'record' },

@@ -16,7 +16,7 @@ export function targetsOf(e: SessionEvent): DocTarget[] {
   const t: DocTarget[] = [];
   const session = sessionAfter(e);
   if (session) t.push({ collection: SESSIONS, id: session.sessionId });
-  if (e.type === 'MessageRecorded' || e.type === 'MessageDeleted') t.push({ collection: MESSAGES, id: messageDocId(e.accountId, e.data.messageId) });
+  if (e.type === 'MessageRecorded' || e.type === 'MessageAttributed' || e.type === 'MessageDeleted') t.push({ collection: MESSAGES, id: messageDocId(e.accountId, e.data.messageId) });
   if (e.type === 'PaymentRecorded') t.push({ collection: PAYMENTS, id: paymentDocId(e.accountId, e.data.paymentId) });
   return t;
 }
@@ -34,6 +34,11 @@ export function foldMessage(doc: MessageDoc | undefined, e: SessionEvent): Messa
     if (doc?.deleted) return undefined;
     if (doc) return { ...doc, deleted: true, deletedAt: e.data.deletedAt };
     return { _id: messageDocId(e.accountId, e.data.messageId), messageId: e.data.messageId, accountId: e.accountId, deleted: true, deletedAt: e.data.deletedAt, tombstone: true, lastSeq: 0 };
+  }
+  if (e.type === 'MessageAttributed') {
+    // Its MessageRecorded has a lower sequence in the same chat, so the document exists.
+    if (!doc || doc.lastSeq >= e.seq) return undefined;
+    return { ...doc, chatterId: e.data.chatterId, lastSeq: e.seq };
   }
   if (e.type !== 'MessageRecorded') return undefined;
   if (doc && doc.lastSeq >= e.seq) return undefined;

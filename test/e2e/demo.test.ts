@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { loadDemoAccounts, loadDemoRecords } from '../../src/demo/fixtures.js';
 import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
-import { getJson } from '../support/platform.js';
+import { getJson, postWebhook } from '../support/platform.js';
+import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { readModelDocs, settledHash } from '../support/read-models.js';
 import { eventually } from '../support/wait.js';
 
@@ -102,5 +103,25 @@ describe('demo data', () => {
       return m.length > 0 ? m : undefined;
     }, 20_000, 'connector message');
     expect(msgs).toEqual([expect.objectContaining({ id: '5550001', chatterId: 'zoe', sender: 'human' })]);
+  });
+
+  it('the connector names the chatter of a reply the webhook recorded first, and the session credits her', async () => {
+    const { url } = await start();
+    const accountId = 'acct_0c0000000000000000000000000000c2';
+    const fan = messageWebhook({ accountId, fanId: '456', messageId: '5560001', createdAt: '2026-06-10T10:00:00Z', text: 'hello?', direction: 'received' });
+    const reply = messageWebhook({ accountId, fanId: '456', messageId: '5560002', createdAt: '2026-06-10T10:02:00Z', text: 'hi!', direction: 'sent' });
+    expect((await postWebhook(url, fan, { key: 'evt_conn_fan' })).status).toBe(200);
+    expect((await postWebhook(url, reply, { key: 'evt_conn_reply' })).status).toBe(200);
+    const copy = { accountId, messages: [{ chatId: '456', messageId: '5560002', text: 'hi!', sentAt: '2026-06-10T10:02:00Z', chatterId: 'maya' }] };
+    expect(await post(url, '/api/connector/ingest', copy, auth(CONNECTOR))).toMatchObject({ status: 200 });
+    const session = await eventually(async () => {
+      const items = (await getJson<{ items: { chatId: string; firstResponderId: string | null; messageCount: number }[] }>(url, '/api/sessions')).body.items;
+      const s = items.find((i) => i.chatId === '456');
+      return s?.firstResponderId ? s : undefined;
+    }, 20_000, 'attributed session');
+    expect(session).toMatchObject({ firstResponderId: 'maya', messageCount: 2 });
+    const msgs = (await getJson<{ items: { id: string; chatterId: string | null }[] }>(url, '/api/messages?chatId=456')).body.items;
+    expect(msgs.find((m) => m.id === '5560002')).toMatchObject({ chatterId: 'maya' });
+    expect(msgs).toHaveLength(2);
   });
 });

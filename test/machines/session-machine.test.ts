@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatInput, ChatMessageInput } from '../../machines/chat-input.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
-import type { SessionEvent } from '../../machines/session-events.js';
+import { SESSION_EVENT_TYPES, type SessionEvent } from '../../machines/session-events.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const T0 = Date.parse('2026-06-10T18:00:00Z');
 const idleMs = 30 * 60_000;
@@ -75,5 +77,12 @@ describe('session machine', () => {
     const rest = run(inputs.slice(2), stored);
     expect([...first.events, ...rest.events]).toEqual(whole.events);
     expect(rest.state).toEqual(whole.state);
+  });
+});
+
+describe('the event catalogue', () => {
+  it('documents every event type the machine can emit', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/events.md'), 'utf8');
+    for (const type of SESSION_EVENT_TYPES) expect(doc).toContain(`### \`${type}\``);
   });
 });
