@@ -26,6 +26,10 @@ export interface Config {
   readonly kafkaSessionTimeoutMs: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly bodyLimitBytes: number;
+  readonly platformApiKey: string | null;
+  readonly platformApiBaseUrl: string;
+  /** First-response SLA threshold used where a request does not name one. */
+  readonly slaThresholdSec: number;
 }
 
 export class ConfigError extends Error {
@@ -68,6 +72,18 @@ function topicName(env: Env, name: string): string | null {
   const t = str(env, name);
   if (t !== null && !/^[A-Za-z0-9._-]{1,200}$/.test(t)) throw new ConfigError(name, 'may only contain letters, digits, dot, underscore and dash');
   return t;
+}
+
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const raw = str(env, name) ?? fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
 }
 
 function prefix(env: Env): string {
@@ -115,5 +131,8 @@ export function loadConfig(env: Env = process.env): Config {
     kafkaSessionTimeoutMs: int(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 300_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    platformApiKey: str(env, 'PLATFORMAPI_KEY'),
+    platformApiBaseUrl: httpUrl(env, 'PLATFORMAPI_BASE_URL', 'https://app.onlyfansapi.com'),
+    slaThresholdSec: int(env, 'SLA_THRESHOLD_SEC', 300, 1, 86400),
   };
 }

@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { SessionProcessor, CHAT_STATE_COLLECTION, type ProcessorCounters } from './processor/session-processor.js';
 import { Ticker } from './processor/ticker.js';
 import { Projector, type ProjectorCounters } from './projector/projector.js';
-import { READ_MODELS } from './projector/read-models.js';
+import { ReadModelSet } from './projector/read-model-set.js';
 import type { Logger } from './support/logger.js';
 import type { Topology } from './topology.js';
 
@@ -69,8 +69,10 @@ export class PipelineControl {
       await this.log.setGroupPosition(group, topic, { kind: 'offsets', offsets: ends });
       skippedTo[topic] = ends;
     }
-    const dropped = [...READ_MODELS, CHAT_STATE_COLLECTION];
+    const models = new ReadModelSet(this.store);
+    const dropped = [...await models.allCollections(), CHAT_STATE_COLLECTION];
     for (const name of dropped) await this.store.collection(name).drop();
+    await models.resetPointer();
     await this.start();
     this.logger.warn({ skippedTo }, 'pipeline reset: read models dropped, consumers moved past the existing log');
     return { droppedCollections: dropped, skippedTo };

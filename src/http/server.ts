@@ -1,6 +1,7 @@
 // Builds the Fastify server: error handling, then one plugin per route group.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -19,6 +20,8 @@ import { demoRoutes } from './routes/demo.js';
 import type { PipelineControl } from '../pipeline-control.js';
 import { bearerGuard } from './admin-auth.js';
 import { BatchingAppender } from '../ingest/batching-appender.js';
+import { collectRoutes, discoveryRoutes, DOCS_PATH } from './routes/discovery.js';
+import { platformReadiness } from '../adapters/platform/readiness.js';
 
 export interface ServerDeps {
   readonly config: Config;
@@ -48,17 +51,25 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   addFormats.default(exact);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
   installErrorHandling(app);
+  const routes = collectRoutes(app);
   await app.register(swagger, {
     openapi: {
       info: { title: 'convops', version: '0.1.0', description: 'Conversation-operations backend for creator agencies' },
       components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, connectorToken: { type: 'http', scheme: 'bearer', description: 'CONNECTOR_TOKEN' } } },
     },
   });
+  await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { docExpansion: 'list' } });
+  const platform = platformReadiness(config.platformApiBaseUrl, config.platformApiKey);
+  const pipelineReady = async () => {
+    const [logOk, storeOk] = await Promise.all([pingWithin(deps.log.ping(), 3000), pingWithin(deps.store.ping(), 3000)]);
+    return logOk && storeOk;
+  };
+  await app.register(discoveryRoutes, { routes, platform, pipelineReady });
   // One appender for every route that writes to inbound, so their records share log writes.
   const inbound = new BatchingAppender(deps.log, deps.topology.inbound);
   const adminGuard = bearerGuard(config.adminToken, 'ADMIN_TOKEN');
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
-  await app.register(readRoutes, { store: deps.store });
+  await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec });
   await app.register(adminSessionRoutes, { store: deps.store, inbound, adminGuard });
   await app.register(demoRoutes, { store: deps.store, inbound, adminGuard, demoSecret: config.demoSecret, production: config.production, pipeline: deps.pipeline });
   await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });
@@ -70,6 +81,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     webhookSecretConfigured: config.webhookSecret !== null,
     adminTokenConfigured: config.adminToken !== null,
     counters: () => deps.pipeline.counters(),
+    platform,
   });
   return app;
+}
+
+async function pingWithin(p: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((res) => { timer = setTimeout(() => res(false), ms); });
+  try {
+    return await Promise.race([p.catch(() => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

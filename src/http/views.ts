@@ -1,10 +1,11 @@
 // API views of read-model documents: epoch milliseconds become ISO-8601 strings and the
-// bookkeeping fields stay inside.
-import type { MessageDoc, SessionDoc } from '../projector/read-models.js';
+// bookkeeping fields (lastSeq, applied offsets) stay inside.
+import type { AccountStatsDoc, ChatDoc, MessageDoc, PaymentDoc, SessionDoc } from '../projector/read-models.js';
+import { priorityScore } from '../projector/priority.js';
 
-const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+export const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 
-export function sessionView(d: SessionDoc) {
+export function sessionView(d: SessionDoc, now: number) {
   return {
     id: d._id,
     accountId: d.accountId,
@@ -19,12 +20,15 @@ export function sessionView(d: SessionDoc) {
     replyCount: d.replyCount,
     awaiting: d.awaiting,
     waitingSince: iso(d.waitingSince),
+    waitSec: d.awaiting && d.waitingSince !== null && d.status === 'open' ? Math.max(0, Math.round((now - d.waitingSince) / 1000)) : 0,
+    priorityScore: priorityScore(d.priorityAt ?? null, now),
     firstResponseAt: iso(d.firstResponseAt),
     firstResponseSec: d.firstResponseSec,
     firstResponderId: d.firstResponderId,
     lastHumanChatterId: d.lastHumanChatterId,
     revenueCents: d.revenueCents,
     paymentCount: d.paymentCount,
+    fanSpendCents: d.fanSpendCents ?? null,
   };
 }
 
@@ -40,5 +44,64 @@ export function messageView(d: MessageDoc) {
     priceCents: d.priceCents,
     sentAt: iso(d.sentAt),
     deleted: d.deleted,
+  };
+}
+
+export function chatView(d: ChatDoc) {
+  return {
+    accountId: d.accountId,
+    chatId: d.chatId,
+    firstSeenAt: iso(d.firstSeenAt),
+    lastActivityAt: iso(d.lastActivityAt),
+    lastMessageAt: iso(d.lastMessageAt),
+    lastMessageText: d.lastMessageText,
+    lastSender: d.lastSender,
+    messageCount: d.messageCount,
+    fanMessageCount: d.fanMessageCount,
+    sessionCount: d.sessionCount,
+    openSessionId: d.openSessionId,
+    awaiting: d.awaiting,
+    waitingSince: iso(d.waitingSince),
+  };
+}
+
+export function fanView(d: ChatDoc) {
+  return {
+    accountId: d.accountId,
+    fanId: d.chatId,
+    chatId: d.chatId,
+    lifetimeSpendCents: d.lifetimeSpendCents,
+    spendKnown: d.lifetimeSpendCents !== null,
+    platformReportedSpendCents: d.fanSpendCents,
+    recordedPaymentsCents: d.paidCents,
+    paymentCount: d.paymentCount,
+    lastPaymentAt: iso(d.lastPaymentAt),
+    messageCount: d.messageCount,
+    sessionCount: d.sessionCount,
+    lastActivityAt: iso(d.lastActivityAt),
+    awaiting: d.awaiting,
+    waitingSince: iso(d.waitingSince),
+  };
+}
+
+export function accountStatsView(d: AccountStatsDoc) {
+  return {
+    chats: d.chats,
+    sessions: d.sessionsOpened,
+    openSessions: d.sessionsOpened - d.sessionsClosed,
+    messages: d.messages,
+    fanMessages: d.fanMessages,
+    revenueCents: d.revenueCents,
+    paymentCount: d.paymentCount,
+    lastActivityAt: iso(d.lastActivityAt),
+    lastStatusEvent: d.lastStatusEvent,
+    lastStatusState: d.lastStatusState,
+  };
+}
+
+export function paymentView(d: PaymentDoc) {
+  return {
+    id: d.paymentId, accountId: d.accountId, chatId: d.chatId, kind: d.kind, grossCents: d.grossCents, netCents: d.netCents,
+    paidAt: iso(d.paidAt), sessionId: d.sessionId, chatterId: d.chatterId,
   };
 }

@@ -1,7 +1,18 @@
 // Pure folds from session events to read-model documents. A fold returns the document to
 // store, or undefined when the event does not change it (already applied, or not its concern).
 import { sessionAfter, type SessionEvent } from '../../machines/session-events.js';
-import { MESSAGES, PAYMENTS, SESSIONS, type MessageDoc, type PaymentDoc, type ReadModel, type SessionDoc } from './read-models.js';
+import { ACCOUNT_STATS, CHATS, MESSAGES, PAYMENTS, SESSIONS, type AccountStatsDoc, type ChatDoc, type MessageDoc, type PaymentDoc, type ReadModel, type SessionDoc } from './read-models.js';
+import { priorityAt } from './priority.js';
+
+/** Account-wide events (deletions, account status) use this chat id; it is not a fan's chat. */
+const ACCOUNT_CHAT = '_account';
+
+/** An event with where it sits in `session-events`, for documents that count per partition. */
+export interface Positioned {
+  readonly event: SessionEvent;
+  readonly partition: number;
+  readonly offset: number;
+}
 
 export interface DocTarget {
   readonly collection: ReadModel;
@@ -18,14 +29,108 @@ export function targetsOf(e: SessionEvent): DocTarget[] {
   if (session) t.push({ collection: SESSIONS, id: session.sessionId });
   if (e.type === 'MessageRecorded' || e.type === 'MessageAttributed' || e.type === 'MessageDeleted') t.push({ collection: MESSAGES, id: messageDocId(e.accountId, e.data.messageId) });
   if (e.type === 'PaymentRecorded') t.push({ collection: PAYMENTS, id: paymentDocId(e.accountId, e.data.paymentId) });
+  if (e.chatId !== ACCOUNT_CHAT) t.push({ collection: CHATS, id: e.chatKey });
+  t.push({ collection: ACCOUNT_STATS, id: e.accountId });
   return t;
+}
+
+function reportedSpend(e: SessionEvent): number | null | undefined {
+  return e.type === 'MessageRecorded' || e.type === 'PaymentRecorded' || e.type === 'FanSignalRecorded' ? e.data.fanSpendCents : undefined;
 }
 
 export function foldSession(doc: SessionDoc | undefined, e: SessionEvent): SessionDoc | undefined {
   if (doc && doc.lastSeq >= e.seq) return undefined;
   const session = sessionAfter(e);
   if (!session) return undefined;
-  return { _id: session.sessionId, accountId: e.accountId, chatId: e.chatId, chatKey: e.chatKey, ...session, lastSeq: e.seq };
+  const fanSpendCents = reportedSpend(e) ?? doc?.fanSpendCents ?? null;
+  return {
+    _id: session.sessionId, accountId: e.accountId, chatId: e.chatId, chatKey: e.chatKey, ...session,
+    fanSpendCents, priorityAt: priorityAt(session, fanSpendCents), lastSeq: e.seq,
+  };
+}
+
+function emptyChat(e: SessionEvent): ChatDoc {
+  return {
+    _id: e.chatKey, accountId: e.accountId, chatId: e.chatId, chatKey: e.chatKey, firstSeenAt: e.at, lastActivityAt: e.at,
+    lastMessageAt: null, lastMessageText: null, lastSender: null, messageCount: 0, fanMessageCount: 0, sessionCount: 0,
+    openSessionId: null, awaiting: false, waitingSince: null, paidCents: 0, paymentCount: 0, lastPaymentAt: null,
+    fanSpendCents: null, lifetimeSpendCents: null, lastSeq: 0,
+  };
+}
+
+export function lifetimeSpend(fanSpendCents: number | null, paidCents: number): number | null {
+  if (fanSpendCents === null && paidCents === 0) return null;
+  return Math.max(fanSpendCents ?? 0, paidCents);
+}
+
+export function foldChat(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | undefined {
+  const next = foldChatCounts(doc, e);
+  return next && { ...next, lifetimeSpendCents: lifetimeSpend(next.fanSpendCents, next.paidCents) };
+}
+
+function foldChatCounts(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | undefined {
+  if (e.chatId === ACCOUNT_CHAT) return undefined;
+  if (doc && doc.lastSeq >= e.seq) return undefined;
+  const c = doc ?? emptyChat(e);
+  let next: ChatDoc = { ...c, lastSeq: e.seq, fanSpendCents: reportedSpend(e) ?? c.fanSpendCents };
+  const session = sessionAfter(e);
+  if (session) {
+    const open = session.status === 'open';
+    next = { ...next, openSessionId: open ? session.sessionId : null, awaiting: open && session.awaiting, waitingSince: open ? session.waitingSince : null };
+  }
+  switch (e.type) {
+    case 'SessionOpened':
+      return { ...next, sessionCount: c.sessionCount + 1 };
+    case 'MessageRecorded': {
+      const newest = c.lastMessageAt === null || e.data.sentAt >= c.lastMessageAt;
+      return {
+        ...next,
+        messageCount: c.messageCount + 1,
+        fanMessageCount: c.fanMessageCount + (e.data.sender === 'fan' ? 1 : 0),
+        lastActivityAt: Math.max(c.lastActivityAt, e.data.sentAt),
+        lastMessageAt: newest ? e.data.sentAt : c.lastMessageAt,
+        lastMessageText: newest ? e.data.text : c.lastMessageText,
+        lastSender: newest ? e.data.sender : c.lastSender,
+      };
+    }
+    case 'PaymentRecorded':
+      return {
+        ...next,
+        paidCents: c.paidCents + e.data.grossCents,
+        paymentCount: c.paymentCount + 1,
+        lastActivityAt: Math.max(c.lastActivityAt, e.data.paidAt),
+        lastPaymentAt: Math.max(c.lastPaymentAt ?? 0, e.data.paidAt),
+      };
+    default:
+      return next;
+  }
+}
+
+export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned): AccountStatsDoc | undefined {
+  const { event: e, partition, offset } = p;
+  const applied = doc?.applied[String(partition)] ?? -1;
+  if (offset <= applied) return undefined;
+  const a: AccountStatsDoc = doc ?? {
+    _id: e.accountId, accountId: e.accountId, chats: 0, sessionsOpened: 0, sessionsClosed: 0, messages: 0, fanMessages: 0,
+    revenueCents: 0, paymentCount: 0, lastActivityAt: null, lastStatusEvent: null, lastStatusState: null, applied: {},
+  };
+  const next: AccountStatsDoc = { ...a, applied: { ...a.applied, [String(partition)]: offset } };
+  const active = (at: number) => Math.max(a.lastActivityAt ?? 0, at);
+  switch (e.type) {
+    case 'SessionOpened':
+      // A chat's first session is the first sign of that chat.
+      return { ...next, sessionsOpened: a.sessionsOpened + 1, chats: a.chats + (e.data.session.sessionId.endsWith(':1') ? 1 : 0) };
+    case 'SessionClosed':
+      return { ...next, sessionsClosed: a.sessionsClosed + 1 };
+    case 'MessageRecorded':
+      return { ...next, messages: a.messages + 1, fanMessages: a.fanMessages + (e.data.sender === 'fan' ? 1 : 0), lastActivityAt: active(e.data.sentAt) };
+    case 'PaymentRecorded':
+      return { ...next, revenueCents: a.revenueCents + e.data.grossCents, paymentCount: a.paymentCount + 1, lastActivityAt: active(e.data.paidAt) };
+    case 'AccountStatusChanged':
+      return { ...next, lastStatusEvent: e.data.event, lastStatusState: e.data.state };
+    default:
+      return next;
+  }
 }
 
 export function foldMessage(doc: MessageDoc | undefined, e: SessionEvent): MessageDoc | undefined {

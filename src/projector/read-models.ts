@@ -7,14 +7,63 @@ import type { SessionSummary } from '../../machines/session-events.js';
 export const SESSIONS = 'sessions';
 export const MESSAGES = 'messages';
 export const PAYMENTS = 'payments';
-export const READ_MODELS = [SESSIONS, MESSAGES, PAYMENTS] as const;
+export const CHATS = 'chats';
+export const ACCOUNT_STATS = 'account_stats';
+export const READ_MODELS = [SESSIONS, MESSAGES, PAYMENTS, CHATS, ACCOUNT_STATS] as const;
 export type ReadModel = (typeof READ_MODELS)[number];
 
 export interface SessionDoc extends Doc, SessionSummary {
   readonly accountId: string;
   readonly chatId: string;
   readonly chatKey: string;
+  /** The fan's lifetime spend as the platform last reported it (null: never reported). */
+  readonly fanSpendCents: number | null;
+  /** Sort key of the priority inbox while awaiting (see priority.ts); null otherwise. */
+  readonly priorityAt: number | null;
   readonly lastSeq: number;
+}
+
+/** One chat: one fan with one account. The fan CRM and the chat list read it. */
+export interface ChatDoc extends Doc {
+  readonly accountId: string;
+  readonly chatId: string;
+  readonly chatKey: string;
+  readonly firstSeenAt: number;
+  readonly lastActivityAt: number;
+  readonly lastMessageAt: number | null;
+  readonly lastMessageText: string | null;
+  readonly lastSender: MessageSender | null;
+  readonly messageCount: number;
+  readonly fanMessageCount: number;
+  readonly sessionCount: number;
+  readonly openSessionId: string | null;
+  readonly awaiting: boolean;
+  readonly waitingSince: number | null;
+  /** Sum of the fan's payments convops recorded (transactions only). */
+  readonly paidCents: number;
+  readonly paymentCount: number;
+  readonly lastPaymentAt: number | null;
+  readonly fanSpendCents: number | null;
+  /** The larger of the platform's lifetime figure and what convops recorded; null when neither is known. */
+  readonly lifetimeSpendCents: number | null;
+  readonly lastSeq: number;
+}
+
+/** Per-account totals. Many chats feed one document across partitions, so it remembers the
+ *  last offset it applied per partition of `session-events` instead of a chat sequence. */
+export interface AccountStatsDoc extends Doc {
+  readonly accountId: string;
+  readonly chats: number;
+  readonly sessionsOpened: number;
+  readonly sessionsClosed: number;
+  readonly messages: number;
+  readonly fanMessages: number;
+  readonly revenueCents: number;
+  readonly paymentCount: number;
+  readonly lastActivityAt: number | null;
+  readonly lastStatusEvent: string | null;
+  readonly lastStatusState: string | null;
+  readonly applied: Record<string, number>;
 }
 
 /** `_id` is `${accountId}:${messageId}`: the platform's deletion notice names only those two. */

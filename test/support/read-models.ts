@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { READ_MODELS } from '../../src/projector/read-models.js';
+import { ReadModelSet, collectionName } from '../../src/projector/read-model-set.js';
 import { eventually } from './wait.js';
 
 /** JSON with object keys sorted, so equal documents serialise equally whatever the store returns. */
@@ -15,7 +16,8 @@ function canonical(v: unknown): string {
 
 export async function readModelDocs(store: DocumentStore): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
-  for (const name of READ_MODELS) out[name] = await store.collection(name).find({}, { sort: { _id: 1 } });
+  const version = await new ReadModelSet(store).activeVersion();
+  for (const name of READ_MODELS) out[name] = await store.collection(collectionName(name, version)).find({}, { sort: { _id: 1 } });
   return out;
 }
 

@@ -4,7 +4,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { DocumentStore } from '../../adapters/store/store.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
-import { SESSIONS, type SessionDoc } from '../../projector/read-models.js';
+import { ReadModelSet } from '../../projector/read-model-set.js';
 import { ApiError } from '../errors.js';
 
 export interface AdminSessionOptions {
@@ -14,7 +14,7 @@ export interface AdminSessionOptions {
 }
 
 export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> = async (app, opts) => {
-  const sessions = opts.store.collection<SessionDoc>(SESSIONS);
+  const models = new ReadModelSet(opts.store);
 
   app.post('/api/admin/close-session', {
     preHandler: opts.adminGuard,
@@ -25,7 +25,7 @@ export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> 
     },
   }, async (request, reply) => {
     const { sessionId } = request.body;
-    const session = await sessions.findOne({ _id: sessionId });
+    const session = await (await models.active()).sessions.findOne({ _id: sessionId });
     if (!session) throw new ApiError('NOT_FOUND', `sessionId: no session ${sessionId}`);
     if (session.status === 'closed') {
       return reply.status(200).send({ status: 'already-closed', sessionId, closedAt: new Date(session.closedAt ?? session.lastActivityAt).toISOString(), closeReason: session.closeReason });

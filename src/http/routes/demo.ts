@@ -10,6 +10,7 @@ import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import type { PipelineControl } from '../../pipeline-control.js';
 import { CHAT_STATE_COLLECTION } from '../../processor/session-processor.js';
 import { READ_MODELS } from '../../projector/read-models.js';
+import { ReadModelSet, collectionName } from '../../projector/read-model-set.js';
 import { ApiError } from '../errors.js';
 
 export const DEMO_INGEST_MAX_RECORDS = 500;
@@ -87,7 +88,8 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
     }
     const accountIds = loadDemoAccounts().map((a) => a.id);
     const removed: Record<string, number> = {};
-    for (const name of READ_MODELS) removed[name] = await opts.store.collection(name).deleteMany({ accountId: { $in: accountIds } });
+    const version = await new ReadModelSet(opts.store).activeVersion();
+    for (const name of READ_MODELS) removed[name] = await opts.store.collection(collectionName(name, version)).deleteMany({ accountId: { $in: accountIds } });
     removed[CHAT_STATE_COLLECTION] = await opts.store.collection(CHAT_STATE_COLLECTION).deleteMany({ 'state.context.accountId': { $in: accountIds } });
     return { status: 'purged', accounts: accountIds, removed };
   });

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Log } from '../../adapters/log/log.js';
 import type { DocumentStore } from '../../adapters/store/store.js';
 import type { Topology } from '../../topology.js';
+import type { PlatformReadiness } from '../../adapters/platform/readiness.js';
 
 export interface HealthOptions {
   readonly log: Log;
@@ -12,6 +13,7 @@ export interface HealthOptions {
   readonly webhookSecretConfigured: boolean;
   readonly adminTokenConfigured: boolean;
   readonly counters: () => Record<string, unknown>;
+  readonly platform: PlatformReadiness;
 }
 
 async function lag(log: Log, groupId: string, topic: string): Promise<number | null> {
@@ -56,6 +58,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
         store: { ok: storeOk, kind: opts.store.kind },
         processor: { enabled: opts.roles.has('processor'), lag: processorLag },
         projector: { enabled: opts.roles.has('projector'), lag: projectorLag },
+        platformApi: { configured: opts.platform.configured, ready: await opts.platform.ready() },
       },
       config: { webhookSecretConfigured: opts.webhookSecretConfigured, adminTokenConfigured: opts.adminTokenConfigured },
       counters: opts.counters(),

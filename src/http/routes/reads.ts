@@ -1,39 +1,215 @@
-// Read routes of the skeleton: sessions and messages.
+// The read surface: everything a manager reads. Every query parameter has a schema; every
+// list has a documented default and maximum `limit`.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DocumentStore, Filter, SortSpec } from '../../adapters/store/store.js';
-import { MESSAGES, SESSIONS, type MessageDoc, type SessionDoc } from '../../projector/read-models.js';
-import { messageView, sessionView } from '../views.js';
+import { ReadModelSet } from '../../projector/read-model-set.js';
+import type { SessionDoc } from '../../projector/read-models.js';
+import { slaReport, slaFigures, slaOutcome, type SlaSession } from '../../queries/sla.js';
+import { scorecard, type ChatterRevenue } from '../../queries/scorecard.js';
+import { ApiError } from '../errors.js';
+import { accountStatsView, chatView, fanView, iso, messageView, sessionView } from '../views.js';
 
 export const LIST_LIMIT = { default: 50, max: 500 } as const;
 
 const Limit = Type.Integer({ minimum: 1, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default, description: `rows to return (default ${LIST_LIMIT.default}, max ${LIST_LIMIT.max})` });
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+const Threshold = (fallback: number) => Type.Integer({ minimum: 1, maximum: 86400, default: fallback, description: `first-response SLA threshold in seconds (default ${fallback})` });
 
-export const readRoutes: FastifyPluginAsyncTypebox<{ store: DocumentStore }> = async (app, { store }) => {
-  const sessions = store.collection<SessionDoc>(SESSIONS);
-  const messages = store.collection<MessageDoc>(MESSAGES);
+const SLA_FIELDS = { accountId: 1, status: 1, firstFanMessageAt: 1, firstResponseSec: 1, firstResponderId: 1, closedAt: 1 } as const;
 
-  app.get('/api/sessions', {
+export interface ReadRouteOptions {
+  readonly store: DocumentStore;
+  readonly slaThresholdSec: number;
+  readonly now?: () => number;
+}
+
+const startOfUtcDay = (now: number): number => now - (now % 86_400_000);
+
+export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (app, opts) => {
+  const models = new ReadModelSet(opts.store);
+  const clock = opts.now ?? Date.now;
+  const slaSessions = async (filter: Filter = {}): Promise<SlaSession[]> => {
+    const rm = await models.active();
+    const withFan: Filter = 'firstFanMessageAt' in filter ? filter : { ...filter, firstFanMessageAt: { $ne: null } };
+    return rm.sessions.find(withFan, { projection: SLA_FIELDS }) as Promise<SlaSession[]>;
+  };
+
+  app.get('/api/overview', {
+    schema: { summary: 'Session and message aggregates over all accounts' },
+  }, async () => {
+    const rm = await models.active();
+    const [accounts, open, awaiting, closed] = await Promise.all([
+      rm.account_stats.find({}),
+      rm.sessions.countDocuments({ status: 'open' }),
+      rm.sessions.countDocuments({ priorityAt: { $ne: null } }),
+      rm.sessions.countDocuments({ status: 'closed' }),
+    ]);
+    const sum = (f: (a: (typeof accounts)[number]) => number) => accounts.reduce((n, a) => n + f(a), 0);
+    return {
+      accounts: accounts.length,
+      chats: sum((a) => a.chats),
+      sessions: { total: open + closed, open, closed, awaiting },
+      messages: { total: sum((a) => a.messages), fromFans: sum((a) => a.fanMessages), outbound: sum((a) => a.messages - a.fanMessages) },
+      revenue: { cents: sum((a) => a.revenueCents), payments: sum((a) => a.paymentCount) },
+      readModelVersion: rm.version,
+    };
+  });
+
+  app.get('/api/stats', {
     schema: {
-      summary: 'Sessions: the priority inbox (awaiting first, longest wait first) or the recency view',
+      summary: 'Live analytics: who is waiting now, the longest wait, SLA breached and at risk now, % within threshold today',
+      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
+    },
+  }, async (request) => {
+    const { thresholdSec } = request.query;
+    const now = clock();
+    const rm = await models.active();
+    const waiting = await rm.sessions.find({ priorityAt: { $ne: null } }, { projection: { waitingSince: 1, accountId: 1 } });
+    const waits = waiting.map((s) => (now - (s.waitingSince ?? now)) / 1000);
+    const dayStart = startOfUtcDay(now);
+    const today = await slaSessions({ firstFanMessageAt: { $gte: dayStart } });
+    const figures = slaFigures(today, thresholdSec, now);
+    const [openSessions, revenueToday] = await Promise.all([
+      rm.sessions.countDocuments({ status: 'open' }),
+      rm.payments.find({ paidAt: { $gte: dayStart } }, { projection: { grossCents: 1 } }),
+    ]);
+    return {
+      at: iso(now),
+      thresholdSec,
+      openSessions,
+      awaitingReply: waiting.length,
+      longestWaitSec: waits.length ? Math.round(Math.max(...waits)) : 0,
+      breachedNow: waits.filter((w) => w > thresholdSec).length,
+      // At risk: past half the threshold, not breached yet.
+      atRiskNow: waits.filter((w) => w > thresholdSec / 2 && w <= thresholdSec).length,
+      today: {
+        since: iso(dayStart),
+        sessions: figures.sessions,
+        withinThreshold: figures.withinThreshold,
+        breaches: figures.breaches,
+        withinThresholdPct: figures.withinThresholdPct,
+        medianFirstResponseSec: figures.medianFirstResponseSec,
+        revenueCents: revenueToday.reduce((n, p) => n + p.grossCents, 0),
+      },
+    };
+  });
+
+  app.get('/api/sla', {
+    schema: {
+      summary: 'First-response SLA report: count, % within threshold, median and p90 FRT, breaches, by account and by chatter',
       querystring: Type.Object({
-        limit: Limit,
-        sort: Type.Union([Type.Literal('priority'), Type.Literal('opened')], { default: 'priority' }),
-        awaiting: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')])),
-        accountId: Type.Optional(Id('only sessions of this account')),
+        thresholdSec: Threshold(300),
+        accountId: Type.Optional(Id('only this account')),
       }, { additionalProperties: false }),
     },
   }, async (request) => {
-    const { limit, sort, awaiting, accountId } = request.query;
+    const { thresholdSec, accountId } = request.query;
+    const report = slaReport(await slaSessions(accountId ? { accountId } : {}), thresholdSec, clock());
+    return { ...report, accountId: accountId ?? null };
+  });
+
+  app.get('/api/fans', {
+    schema: {
+      summary: 'Fan CRM: one row per fan and account, with lifetime spend when known, highest spend first',
+      querystring: Type.Object({
+        accountId: Type.Optional(Id('only fans of this account')),
+        ofUserId: Type.Optional(Id("the fan's platform user id")),
+        sort: Type.Union([Type.Literal('spend'), Type.Literal('recent')], { default: 'spend', description: 'spend (default) or recent activity' }),
+        limit: Limit,
+      }, { additionalProperties: false }),
+    },
+  }, async (request) => {
+    const { accountId, ofUserId, sort, limit } = request.query;
     const filter: Filter = {};
-    if (awaiting === '1' || awaiting === 'true') filter.awaiting = true;
-    if (awaiting === '0' || awaiting === 'false') filter.awaiting = false;
     if (accountId) filter.accountId = accountId;
-    const order: SortSpec = sort === 'opened'
-      ? { openedAt: -1, _id: 1 }
-      : { awaiting: -1, waitingSince: 1, lastMessageAt: -1, _id: 1 };
-    const docs = await sessions.find(filter, { sort: order, limit });
-    return { items: docs.map(sessionView), count: docs.length, limit, sort };
+    if (ofUserId) filter.chatId = ofUserId;
+    const order: SortSpec = sort === 'recent' ? { lastActivityAt: -1, _id: 1 } : { lifetimeSpendCents: -1, lastActivityAt: -1, _id: 1 };
+    const docs = await (await models.active()).chats.find(filter, { sort: order, limit });
+    return { items: docs.map(fanView), count: docs.length, limit, sort };
+  });
+
+  app.get('/api/accounts', {
+    schema: { summary: 'Accounts seen by the pipeline, with session statistics' },
+  }, async () => {
+    const rm = await models.active();
+    const [stats, waiting] = await Promise.all([
+      rm.account_stats.find({}, { sort: { _id: 1 } }),
+      rm.sessions.find({ priorityAt: { $ne: null } }, { projection: { accountId: 1 } }),
+    ]);
+    const awaiting = new Map<string, number>();
+    for (const s of waiting) awaiting.set(s.accountId, (awaiting.get(s.accountId) ?? 0) + 1);
+    const items = stats.map((a) => ({ id: a.accountId, ...accountStatsView(a), awaiting: awaiting.get(a.accountId) ?? 0 }));
+    return { items, count: items.length };
+  });
+
+  app.get('/api/sessions', {
+    schema: {
+      summary: 'Sessions: the priority inbox (waiting fans by priority score, then the rest by last message) or the recency view',
+      querystring: Type.Object({
+        limit: Limit,
+        sort: Type.Union([Type.Literal('priority'), Type.Literal('opened')], { default: 'priority', description: 'priority (default) or opened (newest first)' }),
+        awaiting: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], { description: '1: only sessions whose fan is waiting; 0: only the others' })),
+        accountId: Type.Optional(Id('only sessions of this account')),
+        status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
+      }, { additionalProperties: false }),
+    },
+  }, async (request) => {
+    const { limit, sort, awaiting, accountId, status } = request.query;
+    const rm = await models.active();
+    const now = clock();
+    const base: Filter = {};
+    if (accountId) base.accountId = accountId;
+    if (status) base.status = status;
+    const onlyWaiting = awaiting === '1' || awaiting === 'true';
+    const noneWaiting = awaiting === '0' || awaiting === 'false';
+    let docs: SessionDoc[];
+    if (sort === 'opened') {
+      const filter: Filter = { ...base };
+      if (onlyWaiting) filter.priorityAt = { $ne: null };
+      if (noneWaiting) filter.priorityAt = null;
+      docs = await rm.sessions.find(filter, { sort: { openedAt: -1, _id: 1 }, limit });
+    } else {
+      docs = noneWaiting ? [] : await rm.sessions.find({ ...base, priorityAt: { $ne: null } }, { sort: { priorityAt: 1, _id: 1 }, limit });
+      if (!onlyWaiting && docs.length < limit) {
+        docs = docs.concat(await rm.sessions.find({ ...base, priorityAt: null }, { sort: { lastMessageAt: -1, _id: 1 }, limit: limit - docs.length }));
+      }
+    }
+    return { items: docs.map((d) => sessionView(d, now)), count: docs.length, limit, sort };
+  });
+
+  app.get('/api/sessions/:id/analysis', {
+    schema: {
+      summary: 'One session: metrics snapshot, alerts, model labels and recommendations',
+      params: Type.Object({ id: Id('session id') }),
+      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
+    },
+  }, async (request) => {
+    const { id } = request.params;
+    const rm = await models.active();
+    const session = await rm.sessions.findOne({ _id: id });
+    if (!session) throw new ApiError('NOT_FOUND', `id: no session ${id}`);
+    const now = clock();
+    const view = sessionView(session, now);
+    const end = session.closedAt ?? now;
+    return {
+      session: view,
+      metrics: {
+        durationSec: Math.max(0, Math.round((end - session.openedAt) / 1000)),
+        messageCount: session.messageCount,
+        fanMessageCount: session.fanMessageCount,
+        replyCount: session.replyCount,
+        firstResponseSec: session.firstResponseSec,
+        waitSec: view.waitSec,
+        slaThresholdSec: request.query.thresholdSec,
+        slaOutcome: slaOutcome(session, request.query.thresholdSec, now),
+        revenueCents: session.revenueCents,
+        paymentCount: session.paymentCount,
+        fanSpendCents: session.fanSpendCents ?? null,
+      },
+      alerts: [] as unknown[],
+      labels: [] as unknown[],
+      recommendations: [] as unknown[],
+    };
   });
 
   app.get('/api/messages', {
@@ -51,8 +227,64 @@ export const readRoutes: FastifyPluginAsyncTypebox<{ store: DocumentStore }> = a
     if (chatId) filter.chatId = chatId;
     if (accountId) filter.accountId = accountId;
     // The latest `limit` messages, returned oldest first as a conversation reads.
-    const docs = await messages.find(filter, { sort: { sentAt: -1, _id: -1 }, limit });
+    const docs = await (await models.active()).messages.find(filter, { sort: { sentAt: -1, _id: -1 }, limit });
     docs.reverse();
     return { items: docs.map(messageView), count: docs.length, limit };
+  });
+
+  app.get('/api/chats', {
+    schema: {
+      summary: 'Chats, newest activity first; with chatId, that chat with its sessions and messages',
+      querystring: Type.Object({
+        chatId: Type.Optional(Id('show this chat (the fan id) in detail')),
+        accountId: Type.Optional(Id('only chats of this account')),
+        limit: Limit,
+      }, { additionalProperties: false }),
+    },
+  }, async (request) => {
+    const { chatId, accountId, limit } = request.query;
+    const rm = await models.active();
+    if (!chatId) {
+      const docs = await rm.chats.find(accountId ? { accountId } : {}, { sort: { lastActivityAt: -1, _id: 1 }, limit });
+      return { items: docs.map(chatView), count: docs.length, limit };
+    }
+    const filter: Filter = { chatId };
+    if (accountId) filter.accountId = accountId;
+    const chats = await rm.chats.find(filter, { sort: { lastActivityAt: -1, _id: 1 } });
+    if (chats.length === 0) throw new ApiError('NOT_FOUND', `chatId: no chat ${chatId}${accountId ? ` with account ${accountId}` : ''}`);
+    const keys = chats.map((c) => c.chatKey);
+    const now = clock();
+    const [sessions, messages] = await Promise.all([
+      rm.sessions.find({ chatKey: { $in: keys } }, { sort: { openedAt: -1, _id: 1 }, limit }),
+      rm.messages.find({ chatKey: { $in: keys }, tombstone: false }, { sort: { sentAt: -1, _id: -1 }, limit }),
+    ]);
+    messages.reverse();
+    return {
+      chatId,
+      chats: chats.map(chatView),
+      sessions: sessions.map((s) => sessionView(s, now)),
+      messages: messages.map(messageView),
+      limit,
+    };
+  });
+
+  app.get('/api/chatters/scorecard', {
+    schema: {
+      summary: 'Per chatter: sessions first answered, revenue credited, SLA (median and p90 FRT, % within threshold), open alerts and coachPriority',
+      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
+    },
+  }, async (request) => {
+    const { thresholdSec } = request.query;
+    const rm = await models.active();
+    const [sessions, revenue] = await Promise.all([
+      slaSessions(),
+      rm.payments.aggregate<{ _id: string; revenueCents: number; paymentCount: number }>([
+        { $match: { chatterId: { $ne: null } } },
+        { $group: { _id: '$chatterId', revenueCents: { $sum: '$grossCents' }, paymentCount: { $sum: 1 } } },
+      ]),
+    ]);
+    const rows: ChatterRevenue[] = revenue.map((r) => ({ chatterId: r._id, revenueCents: r.revenueCents, paymentCount: r.paymentCount }));
+    const items = scorecard(sessions, rows, new Map(), thresholdSec, clock());
+    return { thresholdSec, items, count: items.length };
   });
 };

@@ -1,0 +1,87 @@
+// Read models live in versioned collections (`sessions_v3`, ...). One pointer document names
+// the version the API serves and the projector writes; a replay builds the next version
+// beside it and moves the pointer when it has caught up, so readers never see a half-built set.
+import type { Collection, DocumentStore } from '../adapters/store/store.js';
+import { READ_MODELS, type AccountStatsDoc, type ChatDoc, type MessageDoc, type PaymentDoc, type ReadModel, type SessionDoc } from './read-models.js';
+
+export const META_COLLECTION = 'meta';
+const POINTER_ID = 'read-models';
+
+interface PointerDoc {
+  _id: string;
+  version: number;
+  switchedAt: number | null;
+  [key: string]: unknown;
+}
+
+export interface ReadModelCollections {
+  readonly version: number;
+  readonly sessions: Collection<SessionDoc>;
+  readonly messages: Collection<MessageDoc>;
+  readonly payments: Collection<PaymentDoc>;
+  readonly chats: Collection<ChatDoc>;
+  readonly account_stats: Collection<AccountStatsDoc>;
+}
+
+export const collectionName = (model: ReadModel, version: number): string => `${model}_v${version}`;
+
+export class ReadModelSet {
+  private readonly pointers: Collection<PointerDoc>;
+
+  constructor(private readonly store: DocumentStore) {
+    this.pointers = store.collection<PointerDoc>(META_COLLECTION);
+  }
+
+  async activeVersion(): Promise<number> {
+    return (await this.pointers.findOne({ _id: POINTER_ID }))?.version ?? 1;
+  }
+
+  async active(): Promise<ReadModelCollections> {
+    return this.at(await this.activeVersion());
+  }
+
+  at(version: number): ReadModelCollections {
+    const name = (m: ReadModel) => collectionName(m, version);
+    return {
+      version,
+      sessions: this.store.collection<SessionDoc>(name('sessions')),
+      messages: this.store.collection<MessageDoc>(name('messages')),
+      payments: this.store.collection<PaymentDoc>(name('payments')),
+      chats: this.store.collection<ChatDoc>(name('chats')),
+      account_stats: this.store.collection<AccountStatsDoc>(name('account_stats')),
+    };
+  }
+
+  /** Indexes every list endpoint relies on. Idempotent. */
+  async ensureIndexes(version: number): Promise<void> {
+    const rm = this.at(version);
+    await Promise.all([
+      rm.sessions.createIndex({ keys: { priorityAt: 1 } }),
+      rm.sessions.createIndex({ keys: { openedAt: -1 } }),
+      rm.sessions.createIndex({ keys: { chatKey: 1, openedAt: 1 } }),
+      rm.messages.createIndex({ keys: { chatKey: 1, sentAt: 1 } }),
+      rm.messages.createIndex({ keys: { sentAt: -1 } }),
+      rm.payments.createIndex({ keys: { chatterId: 1, paidAt: 1 } }),
+      rm.chats.createIndex({ keys: { lastActivityAt: -1 } }),
+      rm.chats.createIndex({ keys: { lifetimeSpendCents: -1 } }),
+    ]);
+  }
+
+  async switchTo(version: number, now: number): Promise<void> {
+    await this.pointers.replaceOne({ _id: POINTER_ID }, { _id: POINTER_ID, version, switchedAt: now }, { upsert: true });
+  }
+
+  /** Every read-model collection of any version, for a full reset. */
+  async allCollections(): Promise<string[]> {
+    const names = await this.store.listCollections();
+    return names.filter((n) => READ_MODELS.some((m) => new RegExp(`^${m}_v\\d+$`).test(n)));
+  }
+
+  async dropVersion(version: number): Promise<void> {
+    for (const m of READ_MODELS) await this.store.collection(collectionName(m, version)).drop();
+  }
+
+  async resetPointer(): Promise<void> {
+    await this.pointers.deleteMany({ _id: POINTER_ID });
+  }
+}
