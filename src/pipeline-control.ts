@@ -9,6 +9,7 @@ import { Ticker } from './processor/ticker.js';
 import { Projector, type ProjectorCounters } from './projector/projector.js';
 import { ReadModelSet } from './projector/read-model-set.js';
 import type { Logger } from './support/logger.js';
+import { ReplayService, type ProjectionControl } from './projector/replay.js';
 import type { Topology } from './topology.js';
 
 export interface ResetOutcome {
@@ -16,7 +17,7 @@ export interface ResetOutcome {
   readonly skippedTo: Record<string, Record<number, number>>;
 }
 
-export class PipelineControl {
+export class PipelineControl implements ProjectionControl {
   private processor: SessionProcessor | null = null;
   private projector: Projector | null = null;
   private ticker: Ticker | null = null;
@@ -27,7 +28,24 @@ export class PipelineControl {
     private readonly store: DocumentStore,
     private readonly topology: Topology,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.replay = config.roles.has('projector') ? new ReplayService(log, store, topology, this, logger.child({ role: 'replay' })) : null;
+  }
+
+  /** Replays run in a process that runs the projector, so it can pause its own projection. */
+  readonly replay: ReplayService | null;
+
+  get runsProjector(): boolean {
+    return this.config.roles.has('projector');
+  }
+
+  async pause(): Promise<void> {
+    await this.projector?.stop();
+  }
+
+  async resume(): Promise<void> {
+    await this.projector?.start();
+  }
 
   get runsProcessing(): boolean {
     return this.config.roles.has('processor') && this.config.roles.has('projector');
@@ -52,6 +70,7 @@ export class PipelineControl {
   }
 
   async stop(): Promise<void> {
+    await this.replay?.abort();
     this.ticker?.stop();
     await this.processor?.stop();
     await this.projector?.stop();

@@ -17,6 +17,7 @@ import { webhookRoutes } from './routes/webhook.js';
 import { adminSessionRoutes } from './routes/admin-sessions.js';
 import { connectorRoutes } from './routes/connector.js';
 import { demoRoutes } from './routes/demo.js';
+import { adminReplayRoutes } from './routes/admin-replay.js';
 import type { PipelineControl } from '../pipeline-control.js';
 import { bearerGuard } from './admin-auth.js';
 import { BatchingAppender } from '../ingest/batching-appender.js';
@@ -71,6 +72,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
   await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec });
   await app.register(adminSessionRoutes, { store: deps.store, inbound, adminGuard });
+  await app.register(adminReplayRoutes, { pipeline: deps.pipeline, adminGuard });
   await app.register(demoRoutes, { store: deps.store, inbound, adminGuard, demoSecret: config.demoSecret, production: config.production, pipeline: deps.pipeline });
   await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });
   await app.register(healthRoutes, {

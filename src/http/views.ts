@@ -1,6 +1,7 @@
 // API views of read-model documents: epoch milliseconds become ISO-8601 strings and the
 // bookkeeping fields (lastSeq, applied offsets) stay inside.
-import type { AccountStatsDoc, ChatDoc, MessageDoc, PaymentDoc, SessionDoc } from '../projector/read-models.js';
+import type { ChatDoc, MessageDoc, PaymentDoc, SessionDoc } from '../projector/read-models.js';
+import type { AccountTotals } from '../queries/accounts.js';
 import { priorityScore } from '../projector/priority.js';
 
 export const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -84,7 +85,7 @@ export function fanView(d: ChatDoc) {
   };
 }
 
-export function accountStatsView(d: AccountStatsDoc) {
+export function accountStatsView(d: AccountTotals) {
   return {
     chats: d.chats,
     sessions: d.sessionsOpened,

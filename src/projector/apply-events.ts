@@ -2,7 +2,7 @@
 // the events touch, fold in memory, write what changed. The live projector and the replay
 // job both use it, so a replay builds exactly what live projection builds.
 import type { Collection, Doc } from '../adapters/store/store.js';
-import { foldAccountStats, foldChat, foldMessage, foldPayment, foldSession, targetsOf, type Positioned } from './folds.js';
+import { foldAccountStats, foldChat, foldMessage, foldPayment, foldSession, positionedTargets, type Positioned } from './folds.js';
 import { READ_MODELS, type ReadModel } from './read-models.js';
 import type { ReadModelCollections } from './read-model-set.js';
 
@@ -22,12 +22,12 @@ const WRITE_ORDER: readonly ReadModel[] = ['messages', 'payments', 'chats', 'ses
 export async function applyEvents(rm: ReadModelCollections, events: readonly Positioned[]): Promise<void> {
   if (events.length === 0) return;
   const ids = new Map<ReadModel, Set<string>>(READ_MODELS.map((m) => [m, new Set<string>()]));
-  for (const p of events) for (const t of targetsOf(p.event)) ids.get(t.collection)?.add(t.id);
+  for (const p of events) for (const t of positionedTargets(p)) ids.get(t.collection)?.add(t.id);
   const docs = new Map<ReadModel, Map<string, Doc>>();
   await Promise.all(READ_MODELS.map(async (m) => { docs.set(m, await load(rm[m] as unknown as Collection<Doc>, ids.get(m) ?? new Set())); }));
   const changed = new Map<ReadModel, Map<string, Doc>>(READ_MODELS.map((m) => [m, new Map()]));
   for (const p of events) {
-    for (const t of targetsOf(p.event)) {
+    for (const t of positionedTargets(p)) {
       const next = FOLDS[t.collection](docs.get(t.collection)?.get(t.id), p);
       if (!next) continue;
       docs.get(t.collection)?.set(t.id, next);

@@ -30,8 +30,14 @@ export function targetsOf(e: SessionEvent): DocTarget[] {
   if (e.type === 'MessageRecorded' || e.type === 'MessageAttributed' || e.type === 'MessageDeleted') t.push({ collection: MESSAGES, id: messageDocId(e.accountId, e.data.messageId) });
   if (e.type === 'PaymentRecorded') t.push({ collection: PAYMENTS, id: paymentDocId(e.accountId, e.data.paymentId) });
   if (e.chatId !== ACCOUNT_CHAT) t.push({ collection: CHATS, id: e.chatKey });
-  t.push({ collection: ACCOUNT_STATS, id: e.accountId });
   return t;
+}
+
+export const accountStatsDocId = (accountId: string, partition: number): string => `${accountId}#${partition}`;
+
+/** Every document a positioned event touches, including its account's row for its partition. */
+export function positionedTargets(p: Positioned): DocTarget[] {
+  return [...targetsOf(p.event), { collection: ACCOUNT_STATS, id: accountStatsDocId(p.event.accountId, p.partition) }];
 }
 
 function reportedSpend(e: SessionEvent): number | null | undefined {
@@ -108,13 +114,13 @@ function foldChatCounts(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | un
 
 export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned): AccountStatsDoc | undefined {
   const { event: e, partition, offset } = p;
-  const applied = doc?.applied[String(partition)] ?? -1;
-  if (offset <= applied) return undefined;
+  if (doc && offset <= doc.appliedOffset) return undefined;
   const a: AccountStatsDoc = doc ?? {
-    _id: e.accountId, accountId: e.accountId, chats: 0, sessionsOpened: 0, sessionsClosed: 0, messages: 0, fanMessages: 0,
-    revenueCents: 0, paymentCount: 0, lastActivityAt: null, lastStatusEvent: null, lastStatusState: null, applied: {},
+    _id: accountStatsDocId(e.accountId, partition), accountId: e.accountId, partition, appliedOffset: -1, chats: 0, sessionsOpened: 0,
+    sessionsClosed: 0, messages: 0, fanMessages: 0, revenueCents: 0, paymentCount: 0, lastActivityAt: null,
+    lastStatusEvent: null, lastStatusState: null, lastStatusAt: null,
   };
-  const next: AccountStatsDoc = { ...a, applied: { ...a.applied, [String(partition)]: offset } };
+  const next: AccountStatsDoc = { ...a, appliedOffset: offset };
   const active = (at: number) => Math.max(a.lastActivityAt ?? 0, at);
   switch (e.type) {
     case 'SessionOpened':
@@ -127,7 +133,7 @@ export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned
     case 'PaymentRecorded':
       return { ...next, revenueCents: a.revenueCents + e.data.grossCents, paymentCount: a.paymentCount + 1, lastActivityAt: active(e.data.paidAt) };
     case 'AccountStatusChanged':
-      return { ...next, lastStatusEvent: e.data.event, lastStatusState: e.data.state };
+      return { ...next, lastStatusEvent: e.data.event, lastStatusState: e.data.state, lastStatusAt: e.at };
     default:
       return next;
   }

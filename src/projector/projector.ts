@@ -52,7 +52,10 @@ export class Projector {
       onBatch: (batch) => new Promise<void>((resolve, reject) => {
         this.batches.next({ batch, done: (err) => (err === undefined ? resolve() : reject(err)) });
       }),
-      onError: (err, batch) => this.logger.error({ err, partition: batch.partition }, 'projector batch failed; retrying'),
+      onError: (err, batch) => {
+        if (err instanceof ProjectionPaused) this.logger.info({ partition: batch.partition }, 'read models are switching; batch held');
+        else this.logger.error({ err, partition: batch.partition }, 'projector batch failed; retrying');
+      },
     });
   }
 
@@ -69,11 +72,19 @@ export class Projector {
   }
 
   private async apply(batch: RecordBatch): Promise<void> {
-    const events = this.parse(batch);
     // The pointer is read per batch, so a replay's switch reaches every projector process.
-    await applyEvents(this.models.at(await this.models.activeVersion()), events);
+    const pointer = await this.models.pointer();
+    if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) throw new ProjectionPaused();
+    const events = this.parse(batch);
+    await applyEvents(this.models.at(pointer.version), events);
     this.counters.eventsApplied += events.length;
     this.counters.batches++;
+  }
+}
+
+class ProjectionPaused extends Error {
+  constructor() {
+    super('read models are switching versions');
   }
 }
 

@@ -11,7 +11,15 @@ interface PointerDoc {
   _id: string;
   version: number;
   switchedAt: number | null;
+  /** While a replay switches versions, projectors in every process hold their batches until then. */
+  pausedUntil?: number | null;
   [key: string]: unknown;
+}
+
+export interface Pointer {
+  readonly version: number;
+  readonly switchedAt: number | null;
+  readonly pausedUntil: number | null;
 }
 
 export interface ReadModelCollections {
@@ -32,8 +40,26 @@ export class ReadModelSet {
     this.pointers = store.collection<PointerDoc>(META_COLLECTION);
   }
 
+  async pointer(): Promise<Pointer> {
+    const p = await this.pointers.findOne({ _id: POINTER_ID });
+    return { version: p?.version ?? 1, switchedAt: p?.switchedAt ?? null, pausedUntil: p?.pausedUntil ?? null };
+  }
+
   async activeVersion(): Promise<number> {
-    return (await this.pointers.findOne({ _id: POINTER_ID }))?.version ?? 1;
+    return (await this.pointer()).version;
+  }
+
+  /** Asks every projector to hold its batches until `until` (or until the switch clears it). */
+  async pauseProjection(until: number): Promise<void> {
+    const p = await this.pointer();
+    await this.pointers.replaceOne({ _id: POINTER_ID }, { _id: POINTER_ID, version: p.version, switchedAt: p.switchedAt, pausedUntil: until }, { upsert: true });
+  }
+
+  /** Versions that have collections in the store (built, or left half-built by a crash). */
+  async storedVersions(): Promise<number[]> {
+    const versions = new Set<number>();
+    for (const name of await this.allCollections()) versions.add(Number(/_v(\d+)$/.exec(name)?.[1]));
+    return [...versions].filter(Number.isFinite).sort((a, b) => a - b);
   }
 
   async active(): Promise<ReadModelCollections> {
@@ -68,7 +94,7 @@ export class ReadModelSet {
   }
 
   async switchTo(version: number, now: number): Promise<void> {
-    await this.pointers.replaceOne({ _id: POINTER_ID }, { _id: POINTER_ID, version, switchedAt: now }, { upsert: true });
+    await this.pointers.replaceOne({ _id: POINTER_ID }, { _id: POINTER_ID, version, switchedAt: now, pausedUntil: null }, { upsert: true });
   }
 
   /** Every read-model collection of any version, for a full reset. */

@@ -49,10 +49,13 @@ export interface ChatDoc extends Doc {
   readonly lastSeq: number;
 }
 
-/** Per-account totals. Many chats feed one document across partitions, so it remembers the
- *  last offset it applied per partition of `session-events` instead of a chat sequence. */
+/** Per-account totals, one document per account and partition of `session-events`: each has a
+ *  single writer (the partition's owner) and remembers the last offset it applied, so
+ *  projectors in several processes never race on an account. Readers sum an account's rows. */
 export interface AccountStatsDoc extends Doc {
   readonly accountId: string;
+  readonly partition: number;
+  readonly appliedOffset: number;
   readonly chats: number;
   readonly sessionsOpened: number;
   readonly sessionsClosed: number;
@@ -63,7 +66,8 @@ export interface AccountStatsDoc extends Doc {
   readonly lastActivityAt: number | null;
   readonly lastStatusEvent: string | null;
   readonly lastStatusState: string | null;
-  readonly applied: Record<string, number>;
+  /** Time of the status event, to pick the newest across an account's rows. */
+  readonly lastStatusAt: number | null;
 }
 
 /** `_id` is `${accountId}:${messageId}`: the platform's deletion notice names only those two. */

@@ -48,3 +48,17 @@ export async function settledHash(url: string, store: DocumentStore, timeoutMs =
     return undefined;
   }, timeoutMs, 'read models to settle');
 }
+
+/** Documents that differ between two snapshots, a few per read model, to explain a hash mismatch. */
+export function differences(expected: Record<string, unknown[]>, actual: Record<string, unknown[]>, perModel = 3): string[] {
+  const out: string[] = [];
+  for (const name of Object.keys(expected)) {
+    const mine = new Map((actual[name] ?? []).map((d) => [(d as { _id: string })._id, canonical(d)]));
+    const theirs = new Set((expected[name] ?? []).map((d) => (d as { _id: string })._id));
+    const differing = (expected[name] ?? []).filter((d) => mine.get((d as { _id: string })._id) !== canonical(d)).slice(0, perModel);
+    for (const d of differing) out.push(`${name}: expected ${canonical(d)}\n   got ${mine.get((d as { _id: string })._id) ?? 'nothing'}`);
+    const extra = [...mine.keys()].filter((id) => !theirs.has(id)).slice(0, perModel);
+    for (const id of extra) out.push(`${name}: unexpected ${mine.get(id)}`);
+  }
+  return out;
+}

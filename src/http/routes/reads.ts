@@ -6,6 +6,7 @@ import { ReadModelSet } from '../../projector/read-model-set.js';
 import type { SessionDoc } from '../../projector/read-models.js';
 import { slaReport, slaFigures, slaOutcome, type SlaSession } from '../../queries/sla.js';
 import { scorecard, type ChatterRevenue } from '../../queries/scorecard.js';
+import { accountTotals } from '../../queries/accounts.js';
 import { ApiError } from '../errors.js';
 import { accountStatsView, chatView, fanView, iso, messageView, sessionView } from '../views.js';
 
@@ -46,7 +47,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     ]);
     const sum = (f: (a: (typeof accounts)[number]) => number) => accounts.reduce((n, a) => n + f(a), 0);
     return {
-      accounts: accounts.length,
+      accounts: new Set(accounts.map((a) => a.accountId)).size,
       chats: sum((a) => a.chats),
       sessions: { total: open + closed, open, closed, awaiting },
       messages: { total: sum((a) => a.messages), fromFans: sum((a) => a.fanMessages), outbound: sum((a) => a.messages - a.fanMessages) },
@@ -138,7 +139,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     ]);
     const awaiting = new Map<string, number>();
     for (const s of waiting) awaiting.set(s.accountId, (awaiting.get(s.accountId) ?? 0) + 1);
-    const items = stats.map((a) => ({ id: a.accountId, ...accountStatsView(a), awaiting: awaiting.get(a.accountId) ?? 0 }));
+    const items = accountTotals(stats).map((a) => ({ id: a.accountId, ...accountStatsView(a), awaiting: awaiting.get(a.accountId) ?? 0 }));
     return { items, count: items.length };
   });
 
