@@ -46,8 +46,12 @@ function fromFastify(err: FastifyError): ErrorBody | undefined {
     const first = err.validation[0];
     const where = err.validationContext ?? 'request';
     const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
-    const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
-    const field = [where, path || missing].filter(Boolean).join('.');
+    const params = first?.params as { missingProperty?: string; additionalProperty?: string } | undefined;
+    if (params?.additionalProperty) {
+      const field = [where, path, params.additionalProperty].filter(Boolean).join('.');
+      return errorBody('INVALID_INPUT', `${field}: is not a known ${where === 'querystring' ? 'parameter' : 'field'}`);
+    }
+    const field = [where, path || params?.missingProperty].filter(Boolean).join('.');
     return errorBody('INVALID_INPUT', `${field}: ${first?.message ?? 'is invalid'}`);
   }
   switch (err.code) {

@@ -36,7 +36,7 @@ export const adminReplayRoutes: FastifyPluginAsyncTypebox<AdminReplayOptions> = 
   };
 
   app.post('/api/admin/replay', {
-    preHandler: opts.adminGuard,
+    onRequest: opts.adminGuard,
     schema: {
       summary: 'Rebuild the read models from session-events into a new version, then switch (202 with a job id; 409 while one runs)',
       security: [{ adminToken: [] }],
@@ -61,7 +61,7 @@ export const adminReplayRoutes: FastifyPluginAsyncTypebox<AdminReplayOptions> = 
   });
 
   app.get('/api/admin/replay', {
-    preHandler: opts.adminGuard,
+    onRequest: opts.adminGuard,
     schema: {
       summary: 'Recent replay jobs, newest first',
       security: [{ adminToken: [] }],
@@ -73,7 +73,7 @@ export const adminReplayRoutes: FastifyPluginAsyncTypebox<AdminReplayOptions> = 
   });
 
   app.get('/api/admin/replay/:id', {
-    preHandler: opts.adminGuard,
+    onRequest: opts.adminGuard,
     schema: {
       summary: 'Progress of one replay: state, events applied, lag',
       security: [{ adminToken: [] }],

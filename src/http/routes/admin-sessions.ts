@@ -17,7 +17,7 @@ export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> 
   const models = new ReadModelSet(opts.store);
 
   app.post('/api/admin/close-session', {
-    preHandler: opts.adminGuard,
+    onRequest: opts.adminGuard,
     schema: {
       summary: 'Force-close a session: appends a close command to inbound; the machine emits SessionClosed (reason forced)',
       security: [{ adminToken: [] }],

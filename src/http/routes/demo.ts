@@ -62,7 +62,7 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
   });
 
   app.post('/api/admin/seed-demo', {
-    preHandler: opts.adminGuard,
+    onRequest: opts.adminGuard,
     schema: { summary: 'Load the shipped demo fixtures through the pipeline (development only)', security: [{ adminToken: [] }] },
   }, async (request) => {
     if (opts.production) throw new ApiError('FORBIDDEN', 'NODE_ENV: demo seeding is refused in production');
@@ -73,7 +73,7 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
   });
 
   app.post('/api/admin/purge-demo', {
-    preHandler: opts.adminGuard,
+    onRequest: opts.adminGuard,
     schema: {
       summary: "Remove the demo accounts' data; with full=true, reset the whole pipeline (consumers skip the existing log, read models are dropped)",
       security: [{ adminToken: [] }],

@@ -1,0 +1,134 @@
+// The read surface against the spec: the route catalogue, admin auth on every admin route,
+// query validation, docs, and the numbers on the demo dataset against an independent oracle.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningApp } from '../../src/app.js';
+import { loadDemoRecords } from '../../src/demo/fixtures.js';
+import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
+import { oracle } from '../support/oracle.js';
+import { settledHash } from '../support/read-models.js';
+
+const ADMIN = 'admin-token-for-read-surface-0000';
+
+// Routes of the spec's sections 4 and 5 that this service serves today.
+const SPEC_ROUTES = [
+  'GET /', 'GET /api', 'GET /api/health', 'GET /api/overview', 'GET /api/stats', 'GET /api/sla', 'GET /api/fans',
+  'GET /api/accounts', 'GET /api/sessions', 'GET /api/messages', 'GET /api/chats', 'GET /api/sessions/:id/analysis',
+  'GET /api/chatters/scorecard', 'POST /api/admin/replay', 'POST /api/admin/close-session', 'POST /api/admin/seed-demo',
+  'POST /api/admin/purge-demo', 'POST /webhooks/platform', 'POST /api/demo/ingest', 'POST /api/connector/ingest',
+];
+
+async function get<T = Record<string, unknown>>(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${url}${path}`, { headers });
+  const text = await res.text();
+  return { status: res.status, body: (text.startsWith('{') ? JSON.parse(text) : text) as T };
+}
+
+describe('read surface', () => {
+  let app: RunningApp;
+  let url = '';
+  beforeAll(async () => {
+    app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN }));
+    url = app.url ?? '';
+    const seeded = await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(seeded.status).toBe(200);
+    await settledHash(url, app.store);
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop();
+    removeDataDirs();
+  });
+
+  it('lists every route in the catalogue at / and /api, with metadata and no secret', async () => {
+    for (const path of ['/', '/api']) {
+      const { status, body } = await get<{ service: string; pipelineReady: boolean; platformApi: { configured: boolean; ready: boolean }; docs: string; goLive: string; routes: Record<string, string> }>(url, path);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ service: 'convops', pipelineReady: true, platformApi: { configured: false, ready: false }, docs: '/docs', goLive: '/go-live' });
+      for (const r of SPEC_ROUTES) expect(body.routes, r).toHaveProperty([r]);
+      expect(JSON.stringify(body)).not.toContain(ADMIN);
+    }
+    const health = await get(url, '/api/health');
+    expect(health.status).toBe(200);
+    expect(JSON.stringify(health.body)).not.toContain(ADMIN);
+  });
+
+  it('answers 401 on every admin route of the catalogue without a token and with a wrong one', async () => {
+    const { body } = await get<{ routes: Record<string, string> }>(url, '/api');
+    const admin = Object.keys(body.routes).filter((r) => r.includes(' /api/admin/') || /^POST \/api\/alerts\/:id\/ack$/.test(r));
+    expect(admin.length).toBeGreaterThanOrEqual(5);
+    for (const route of admin) {
+      const [method, path] = route.split(' ') as [string, string];
+      const target = `${url}${path.replace(/:[a-zA-Z]+/g, 'x')}`;
+      for (const headers of [{}, { authorization: 'Bearer not-the-admin-token-at-all' }]) {
+        const res = await fetch(target, { method, headers: { 'content-type': 'application/json', ...headers }, body: method === 'GET' ? undefined : '{}' });
+        expect(res.status, `${route} ${JSON.stringify(headers)}`).toBe(401);
+        expect(await res.json()).toMatchObject({ statusCode: 401, code: 'UNAUTHORIZED' });
+      }
+    }
+  });
+
+  it('refuses bad query values with a 400 naming the field', async () => {
+    for (const [path, field] of [
+      ['/api/sessions?limit=0', 'limit'], ['/api/sessions?limit=501', 'limit'], ['/api/sessions?sort=newest', 'sort'],
+      ['/api/messages?limit=abc', 'limit'], ['/api/sla?thresholdSec=-5', 'thresholdSec'], ['/api/fans?colour=red', 'colour'],
+      ['/api/chats?limit=1.5', 'limit'], ['/api/stats?thresholdSec=0', 'thresholdSec'],
+    ] as const) {
+      const res = await get<{ code: string; message: string }>(url, path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.code).toBe('INVALID_INPUT');
+      expect(res.body.message, path).toContain(field);
+    }
+  });
+
+  it('serves OpenAPI with a UI at the docs URL and the go-live guide', async () => {
+    const ui = await fetch(`${url}/docs`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toMatch(/swagger/i);
+    const spec = await get<{ openapi: string; paths: Record<string, unknown> }>(url, '/docs/json');
+    expect(spec.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/api/sessions', '/api/sla', '/api/admin/replay']));
+    const guide = await get<string>(url, '/go-live');
+    expect(guide.status).toBe(200);
+    expect(guide.body).toContain('PLATFORMAPI_WEBHOOK_SECRET');
+  });
+
+  it('numbers on the demo dataset equal an independent reading of the fixtures', async () => {
+    const now = Date.now();
+    const o = oracle(loadDemoRecords(), 300, now);
+    const sla = (await get<{ sessions: number; withinThreshold: number; breaches: number; withinThresholdPct: number; medianFirstResponseSec: number; p90FirstResponseSec: number; byAccount: Record<string, unknown>[]; byChatter: Record<string, unknown>[] }>(url, '/api/sla')).body;
+    const pick = (f: { sessions: number; withinThreshold: number; breaches: number; withinThresholdPct: number | null; medianFirstResponseSec: number | null; p90FirstResponseSec: number | null }) =>
+      ({ sessions: f.sessions, within: f.withinThreshold, breaches: f.breaches, pct: f.withinThresholdPct, median: f.medianFirstResponseSec, p90: f.p90FirstResponseSec });
+    expect(o.sessionCount).toBeGreaterThan(100);
+    expect(pick(sla)).toEqual(o.sla);
+    expect(Object.fromEntries(sla.byAccount.map((a) => [a.accountId, pick(a as never)]))).toEqual(o.slaByAccount);
+    expect(Object.fromEntries(sla.byChatter.map((c) => [c.chatterId, pick(c as never)]))).toEqual(o.slaByChatter);
+
+    const stats = (await get<{ openSessions: number; awaitingReply: number; breachedNow: number }>(url, '/api/stats')).body;
+    expect(stats).toMatchObject({ openSessions: o.openSessions, awaitingReply: o.awaiting, breachedNow: o.awaiting });
+    const overview = (await get<{ sessions: { total: number } }>(url, '/api/overview')).body;
+    expect(overview.sessions.total).toBe(o.sessionCount);
+
+    const fans = (await get<{ items: { accountId: string; fanId: string; lifetimeSpendCents: number | null }[] }>(url, '/api/fans?limit=500')).body.items;
+    expect(Object.fromEntries(fans.map((f) => [`${f.accountId}:${f.fanId}`, f.lifetimeSpendCents]))).toEqual(o.lifetimeSpend);
+
+    const cards = (await get<{ items: { chatterId: string; sessions: number; revenueCents: number; sla: Parameters<typeof pick>[0] }[] }>(url, '/api/chatters/scorecard')).body.items;
+    expect(Object.fromEntries(cards.map((c) => [c.chatterId, c.revenueCents]))).toEqual(o.revenueByChatter);
+    expect(Object.fromEntries(cards.map((c) => [c.chatterId, c.sessions]))).toEqual(o.sessionsByChatter);
+    for (const c of cards) expect(pick(c.sla), c.chatterId).toEqual(o.slaByChatter[c.chatterId]);
+  });
+
+  it('answers the analysis of a known session and 404 for an unknown one; a chat in detail', async () => {
+    const sessions = (await get<{ items: { id: string; chatId: string; accountId: string }[] }>(url, '/api/sessions?limit=1')).body.items;
+    const first = sessions[0];
+    expect(first).toBeDefined();
+    const analysis = await get<{ session: { id: string }; metrics: Record<string, unknown>; alerts: unknown[]; labels: unknown[]; recommendations: unknown[] }>(url, `/api/sessions/${encodeURIComponent(first?.id ?? '')}/analysis`);
+    expect(analysis.status).toBe(200);
+    expect(analysis.body).toMatchObject({ session: { id: first?.id }, alerts: expect.any(Array), labels: expect.any(Array), recommendations: expect.any(Array) });
+    expect(analysis.body.metrics).toHaveProperty('firstResponseSec');
+    expect(await get(url, '/api/sessions/acct_nope%3A1%3A1/analysis')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    const chat = await get<{ chats: unknown[]; sessions: { id: string }[]; messages: unknown[] }>(url, `/api/chats?chatId=${first?.chatId}&accountId=${first?.accountId}`);
+    expect(chat.status).toBe(200);
+    expect(chat.body.sessions.map((s) => s.id)).toContain(first?.id);
+    expect(chat.body.messages.length).toBeGreaterThan(0);
+    expect(await get(url, '/api/chats?chatId=999999999999')).toMatchObject({ status: 404 });
+  });
+});
