@@ -81,15 +81,18 @@ export class ReadModelSet {
   /** Indexes every list endpoint relies on. Idempotent. */
   async ensureIndexes(version: number): Promise<void> {
     const rm = this.at(version);
+    // Each serves a list endpoint's filter and sort (see http/routes/reads.ts).
     await Promise.all([
-      rm.sessions.createIndex({ keys: { priorityAt: 1 } }),
-      rm.sessions.createIndex({ keys: { openedAt: -1 } }),
+      rm.sessions.createIndex({ keys: { priorityAt: 1, lastMessageAt: 1 } }),
+      rm.sessions.createIndex({ keys: { openedAt: 1 } }),
       rm.sessions.createIndex({ keys: { chatKey: 1, openedAt: 1 } }),
       rm.messages.createIndex({ keys: { chatKey: 1, sentAt: 1 } }),
-      rm.messages.createIndex({ keys: { sentAt: -1 } }),
-      rm.payments.createIndex({ keys: { chatterId: 1, paidAt: 1 } }),
-      rm.chats.createIndex({ keys: { lastActivityAt: -1 } }),
-      rm.chats.createIndex({ keys: { lifetimeSpendCents: -1 } }),
+      rm.messages.createIndex({ keys: { chatId: 1, sentAt: 1 } }),
+      rm.messages.createIndex({ keys: { sentAt: 1 } }),
+      rm.payments.createIndex({ keys: { paidAt: 1 } }),
+      rm.chats.createIndex({ keys: { lastActivityAt: 1 } }),
+      rm.chats.createIndex({ keys: { lifetimeSpendCents: 1, lastActivityAt: 1 } }),
+      rm.chats.createIndex({ keys: { chatId: 1 } }),
     ]);
   }
 

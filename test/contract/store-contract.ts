@@ -158,5 +158,42 @@ export function storeContract(name: string, makeStore: () => Promise<DocumentSto
       expect(await c.countDocuments()).toBe(0);
       expect(await store.ping()).toBe(true);
     });
+
+    it('answers sorted, limited and ranged queries the same with secondary indexes, as documents change', async () => {
+      const c = store.collection<Row & { p: number | null; k: string }>(uniqueName('ix'));
+      await c.createIndex({ keys: { p: 1 } });
+      await c.createIndex({ keys: { k: 1, n: -1 } });
+      const docs = Array.from({ length: 60 }, (_, i) => ({
+        _id: `d${String(i).padStart(2, '0')}`, p: i % 3 === 0 ? null : (i * 7) % 20, k: i % 2 ? 'odd' : 'even', n: i % 5,
+      }));
+      await c.bulkWrite(docs.map((d) => ({ insertOne: { document: d } })));
+      const check = async () => {
+        const all = await c.find({}, { sort: { _id: 1 } });
+        const expectOrder = (rows: typeof all, sort: [keyof (typeof all)[number], 1 | -1][]) => [...rows].sort((a, b) => {
+          for (const [f, d] of sort) {
+            const x = a[f] as number | string;
+            const y = b[f] as number | string;
+            if (x !== y) return (x < y ? -1 : 1) * d;
+          }
+          return 0;
+        });
+        const waiting = all.filter((d) => d.p !== null);
+        expect((await c.find({ p: { $ne: null } }, { sort: { p: 1, _id: 1 }, limit: 7 })).map((d) => d._id))
+          .toEqual(expectOrder(waiting, [['p', 1], ['_id', 1]]).slice(0, 7).map((d) => d._id));
+        expect((await c.find({ p: { $ne: null } }, { sort: { p: -1, _id: 1 }, limit: 9 })).map((d) => d._id))
+          .toEqual(expectOrder(waiting, [['p', -1], ['_id', 1]]).slice(0, 9).map((d) => d._id));
+        expect((await c.find({ p: { $gte: 5, $lt: 12 } }, { sort: { p: 1, _id: -1 } })).map((d) => d._id))
+          .toEqual(expectOrder(all.filter((d) => d.p !== null && d.p >= 5 && d.p < 12), [['p', 1], ['_id', -1]]).map((d) => d._id));
+        expect((await c.find({ k: 'odd' }, { sort: { n: -1, _id: 1 }, limit: 5, skip: 2 })).map((d) => d._id))
+          .toEqual(expectOrder(all.filter((d) => d.k === 'odd'), [['n', -1], ['_id', 1]]).slice(2, 7).map((d) => d._id));
+        expect(await c.countDocuments({ p: null })).toBe(all.filter((d) => d.p === null).length);
+      };
+      await check();
+      // Moving documents between index positions, and deleting some, keeps every answer right.
+      await c.bulkWrite(docs.slice(0, 30).map((d, i) => ({ replaceOne: { filter: { _id: d._id }, replacement: { ...d, p: i % 4 === 0 ? null : 19 - (i % 11), n: 4 - d.n } } })));
+      await c.updateOne({ _id: 'd40' }, { $set: { p: null, k: 'odd' } });
+      await c.deleteMany({ n: 2 });
+      await check();
+    });
   });
 }

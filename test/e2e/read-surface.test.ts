@@ -58,7 +58,7 @@ describe('read surface', () => {
     for (const route of admin) {
       const [method, path] = route.split(' ') as [string, string];
       const target = `${url}${path.replace(/:[a-zA-Z]+/g, 'x')}`;
-      for (const headers of [{}, { authorization: 'Bearer not-the-admin-token-at-all' }]) {
+      for (const headers of [{}, { authorization: 'Bearer not-the-admin-token-at-all' }] as Record<string, string>[]) {
         const res = await fetch(target, { method, headers: { 'content-type': 'application/json', ...headers }, body: method === 'GET' ? undefined : '{}' });
         expect(res.status, `${route} ${JSON.stringify(headers)}`).toBe(401);
         expect(await res.json()).toMatchObject({ statusCode: 401, code: 'UNAUTHORIZED' });

@@ -6,8 +6,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { Aggregator, Query, update as applyUpdate } from 'mingo';
-import type { BulkOp, Collection, Doc, DocumentStore, Filter, FindOptions, IndexSpec, UpdateOutcome, UpdateSpec } from './store.js';
+import type { BulkOp, Collection, Doc, DocumentStore, Filter, FindOptions, IndexSpec, SortSpec, UpdateOutcome, UpdateSpec } from './store.js';
 import { DuplicateKeyError } from './store.js';
+import { indexKey, indexName, plan, type KeyPart } from './embedded-index.js';
 
 type AnyObject = Record<string, unknown>;
 
@@ -67,15 +68,37 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return Array.from(this.db.getRange(), ({ value }) => value);
   }
 
-  /** Candidates for a filter: direct gets for an _id equality or $in, a scan otherwise. */
-  private candidates(filter: Filter): T[] {
+  /**
+   * Documents matching `filter`, read through the best index when one applies. With a sort the
+   * index follows and a limit, reading stops once `want` documents and their ties are in.
+   */
+  private indexed(filter: Filter, sort: SortSpec | undefined, want: number): T[] | undefined {
+    const p = plan(this.store.indexes(this.name), filter, sort);
+    if (!p) return undefined;
+    const index = this.store.indexDb(this.name, p.spec);
+    const q = new Query(filter);
+    const out: T[] = [];
+    let boundary: string | undefined;
+    const range = p.reverse ? { start: p.end, end: p.start, reverse: true } : { start: p.start, end: p.end };
+    for (const key of index.getKeys(range) as Iterable<KeyPart[]>) {
+      if (boundary !== undefined && JSON.stringify(key.slice(...p.sortParts)) !== boundary) break;
+      const doc = this.db.get(String(key[key.length - 1]));
+      if (!doc || !q.test(doc)) continue;
+      out.push(doc);
+      if (p.sorted && boundary === undefined && out.length >= want) boundary = JSON.stringify(key.slice(...p.sortParts));
+    }
+    return out;
+  }
+
+  /** Candidates for a filter: direct gets for an _id equality or $in, an index, or a scan. */
+  private candidates(filter: Filter, sort?: SortSpec, want = Infinity): T[] {
     const id = filter._id;
     let ids: unknown[] | undefined;
     if (typeof id === 'string') ids = [id];
     else if (typeof id === 'object' && id !== null && Array.isArray((id as { $in?: unknown }).$in) && Object.keys(id).length === 1) {
       ids = (id as { $in: unknown[] }).$in;
     }
-    if (!ids) return this.all();
+    if (!ids) return this.indexed(filter, sort, want) ?? this.all();
     const out: T[] = [];
     for (const k of new Set(ids)) {
       if (typeof k !== 'string') continue;
@@ -95,7 +118,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    let cursor = new Query(filter).find<T>(this.candidates(filter), options.projection as never);
+    const want = options.limit ? (options.skip ?? 0) + options.limit : Infinity;
+    let cursor = new Query(filter).find<T>(this.candidates(filter, options.sort, want), options.projection as never);
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
@@ -121,7 +145,18 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   /** Writes inside the current LMDB transaction; throwing aborts the whole transaction. */
   private put(doc: T): void {
     this.checkUnique(doc);
+    const before = this.db.get(doc._id);
+    for (const spec of this.store.indexes(this.name)) {
+      const index = this.store.indexDb(this.name, spec);
+      if (before) index.remove(indexKey(spec, before));
+      index.put(indexKey(spec, doc), 1);
+    }
     this.db.put(doc._id, doc);
+  }
+
+  private removeDoc(doc: T): void {
+    for (const spec of this.store.indexes(this.name)) this.store.indexDb(this.name, spec).remove(indexKey(spec, doc));
+    this.db.remove(doc._id);
   }
 
   private insertSync(doc: T): void {
@@ -187,7 +222,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   deleteMany(filter: Filter): Promise<number> {
     return this.write(() => {
       const victims = this.matching(filter);
-      for (const d of victims) this.db.remove(d._id);
+      for (const d of victims) this.removeDoc(d);
       return victims.length;
     });
   }
@@ -201,7 +236,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         else if ('insertOne' in op) this.insertSync(op.insertOne.document);
         else {
           const victim = this.matching(op.deleteOne.filter)[0];
-          if (victim) this.db.remove(victim._id);
+          if (victim) this.removeDoc(victim);
         }
       }
     });
@@ -212,11 +247,17 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
-    await this.store.recordIndex(this.name, spec);
+    if (!(await this.store.recordIndex(this.name, spec))) return;
+    // Built over the documents already there, in one transaction.
+    const index = this.store.indexDb(this.name, spec);
+    await this.write(() => {
+      for (const { value } of this.db.getRange()) index.put(indexKey(spec, value), 1);
+    });
   }
 
   async drop(): Promise<void> {
     // Cleared rather than dropped, so handles to this collection held elsewhere stay valid.
+    for (const spec of this.store.indexes(this.name)) await this.store.indexDb(this.name, spec).clearAsync();
     await this.db.clearAsync();
     await this.store.forget(this.name);
   }
@@ -231,6 +272,7 @@ export class EmbeddedStore implements DocumentStore {
   private readonly root: RootDatabase;
   private readonly meta: Database<CollectionMeta, string>;
   private readonly open = new Map<string, EmbeddedCollection<Doc>>();
+  private readonly indexDbs = new Map<string, Database<number, KeyPart[]>>();
 
   constructor(dataDir: string) {
     const path = join(dataDir, 'store');
@@ -257,14 +299,31 @@ export class EmbeddedStore implements DocumentStore {
   }
 
   uniqueIndexes(name: string): IndexSpec[] {
-    return (this.meta.get(name)?.indexes ?? []).filter((i) => i.unique);
+    return this.indexes(name).filter((i) => i.unique);
   }
 
-  async recordIndex(name: string, spec: IndexSpec): Promise<void> {
+  indexes(name: string): IndexSpec[] {
+    return this.meta.get(name)?.indexes ?? [];
+  }
+
+  indexDb(collection: string, spec: IndexSpec): Database<number, KeyPart[]> {
+    const name = `x:${collection}:${indexName(spec)}`;
+    let db = this.indexDbs.get(name);
+    if (!db) {
+      db = this.root.openDB<number, KeyPart[]>({ name, keyEncoding: 'ordered-binary', encoding: 'msgpack' });
+      this.indexDbs.set(name, db);
+    }
+    return db;
+  }
+
+  /** False when the index is recorded and built already; data stores from before indexes were built get them now. */
+  async recordIndex(name: string, spec: IndexSpec): Promise<boolean> {
     const meta = this.meta.get(name) ?? { indexes: [] };
-    if (meta.indexes.some((i) => sameDoc(i.keys, spec.keys))) return;
-    meta.indexes.push(spec);
+    const existing = meta.indexes.find((i) => sameDoc(i.keys, spec.keys)) as (IndexSpec & { built?: boolean }) | undefined;
+    if (existing?.built) return false;
+    meta.indexes = [...meta.indexes.filter((i) => i !== existing), { ...spec, built: true } as IndexSpec];
     await this.meta.put(name, meta);
+    return true;
   }
 
   async forget(name: string): Promise<void> {

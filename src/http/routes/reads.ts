@@ -253,12 +253,14 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     if (accountId) filter.accountId = accountId;
     const chats = await rm.chats.find(filter, { sort: { lastActivityAt: -1, _id: 1 } });
     if (chats.length === 0) throw new ApiError('NOT_FOUND', `chatId: no chat ${chatId}${accountId ? ` with account ${accountId}` : ''}`);
-    const keys = chats.map((c) => c.chatKey);
     const now = clock();
-    const [sessions, messages] = await Promise.all([
-      rm.sessions.find({ chatKey: { $in: keys } }, { sort: { openedAt: -1, _id: 1 }, limit }),
-      rm.messages.find({ chatKey: { $in: keys }, tombstone: false }, { sort: { sentAt: -1, _id: -1 }, limit }),
-    ]);
+    // One query per chat (usually one), so each follows its chatKey index.
+    const perChat = await Promise.all(chats.map(async (c) => ({
+      sessions: await rm.sessions.find({ chatKey: c.chatKey }, { sort: { openedAt: -1, _id: 1 }, limit }),
+      messages: await rm.messages.find({ chatKey: c.chatKey, tombstone: false }, { sort: { sentAt: -1, _id: -1 }, limit }),
+    })));
+    const sessions = perChat.flatMap((p) => p.sessions).sort((a, b) => b.openedAt - a.openedAt || a._id.localeCompare(b._id)).slice(0, limit);
+    const messages = perChat.flatMap((p) => p.messages).sort((a, b) => (b.sentAt ?? 0) - (a.sentAt ?? 0) || b._id.localeCompare(a._id)).slice(0, limit);
     messages.reverse();
     return {
       chatId,
