@@ -34,10 +34,7 @@ export async function applyEvents(rm: ReadModelCollections, events: readonly Pos
       changed.get(t.collection)?.set(t.id, next);
     }
   }
-  for (const m of WRITE_ORDER) {
-    const c = rm[m] as unknown as Collection<Doc>;
-    await c.bulkWrite([...(changed.get(m)?.values() ?? [])].map(replaceOp));
-  }
+  await rm.replaceAll(WRITE_ORDER.map((model) => ({ model, docs: [...(changed.get(model)?.values() ?? [])] })));
 }
 
 async function load(c: Collection<Doc>, ids: Set<string>): Promise<Map<string, Doc>> {
@@ -45,8 +42,4 @@ async function load(c: Collection<Doc>, ids: Set<string>): Promise<Map<string, D
   if (ids.size === 0) return out;
   for (const d of await c.find({ _id: { $in: [...ids] } })) out.set(d._id, d);
   return out;
-}
-
-function replaceOp(d: Doc) {
-  return { replaceOne: { filter: { _id: d._id }, replacement: d, upsert: true } } as const;
 }

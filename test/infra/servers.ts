@@ -146,10 +146,11 @@ export async function startKafka(): Promise<RunningServer> {
   };
 }
 
-export async function startMongo(): Promise<RunningServer> {
+/** `heapMb`: the benchmarks hold a million documents; tests need far less. */
+export async function startMongo(heapMb = 768): Promise<RunningServer> {
   const lib = ensureJars('mongo');
   const port = await freePort();
-  const child = startJava(['-Xms128m', '-Xmx768m', '-XX:+UseSerialGC', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-cp', `${lib}/*`,
+  const child = startJava(['-Xms128m', `-Xmx${heapMb}m`, '-XX:+UseSerialGC', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-cp', `${lib}/*`,
     join(here, 'MongoLauncher.java'), '127.0.0.1', String(port)], 'mongo-java-server', root);
   const url = `mongodb://127.0.0.1:${port}`;
   await waitFor('mongo-java-server', child, 60_000, async () => {

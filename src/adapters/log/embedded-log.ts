@@ -22,7 +22,7 @@ type PartitionKey = [string, number];
 type RecordKey = [string, number, number];
 type GroupKey = [string, string, number];
 
-const BATCH_SIZE = 500;
+const BATCH_SIZE = 5000;
 const IDLE_POLL_MS = 100;
 const RETRY_PAUSE_MS = 500;
 

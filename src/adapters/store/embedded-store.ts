@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { Aggregator, Query, update as applyUpdate } from 'mingo';
-import type { BulkOp, Collection, Doc, DocumentStore, Filter, FindOptions, IndexSpec, SortSpec, UpdateOutcome, UpdateSpec } from './store.js';
+import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, SortSpec, UpdateOutcome, UpdateSpec } from './store.js';
 import { DuplicateKeyError } from './store.js';
 import { indexKey, indexName, plan, type KeyPart } from './embedded-index.js';
 
@@ -52,6 +52,16 @@ function setPath(doc: AnyObject, path: string, value: unknown): void {
   cur[parts[parts.length - 1] as string] = value;
 }
 
+/** The ids an `_id` equality or `$in` names, or undefined when the filter is not of that form. */
+function idsOf(filter: Filter): unknown[] | undefined {
+  const id = filter._id;
+  if (typeof id === 'string') return [id];
+  if (typeof id === 'object' && id !== null && Array.isArray((id as { $in?: unknown }).$in) && Object.keys(id).length === 1) {
+    return (id as { $in: unknown[] }).$in;
+  }
+  return undefined;
+}
+
 function sameDoc(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -92,12 +102,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   /** Candidates for a filter: direct gets for an _id equality or $in, an index, or a scan. */
   private candidates(filter: Filter, sort?: SortSpec, want = Infinity): T[] {
-    const id = filter._id;
-    let ids: unknown[] | undefined;
-    if (typeof id === 'string') ids = [id];
-    else if (typeof id === 'object' && id !== null && Array.isArray((id as { $in?: unknown }).$in) && Object.keys(id).length === 1) {
-      ids = (id as { $in: unknown[] }).$in;
-    }
+    const ids = idsOf(filter);
     if (!ids) return this.indexed(filter, sort, want) ?? this.all();
     const out: T[] = [];
     for (const k of new Set(ids)) {
@@ -109,6 +114,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   private matching(filter: Filter): T[] {
+    // Writes address documents by _id; those need no query evaluation at all.
+    if (Object.keys(filter).length === 1 && idsOf(filter)) return this.candidates(filter);
     const q = new Query(filter);
     return this.candidates(filter).filter((d) => q.test(d));
   }
@@ -119,7 +126,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const want = options.limit ? (options.skip ?? 0) + options.limit : Infinity;
-    let cursor = new Query(filter).find<T>(this.candidates(filter, options.sort, want), options.projection as never);
+    const candidates = this.candidates(filter, options.sort, want);
+    // A filter on _id alone was answered exactly by direct gets; re-testing a large $in per
+    // document would cost O(n²) (the projector loads its documents this way).
+    if (Object.keys(filter).length === 1 && idsOf(filter) && !options.sort && !options.projection && !options.skip && !options.limit) return candidates;
+    let cursor = new Query(filter).find<T>(candidates, options.projection as never);
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
@@ -143,9 +154,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   /** Writes inside the current LMDB transaction; throwing aborts the whole transaction. */
-  private put(doc: T): void {
+  private put(doc: T, known?: T | null): void {
     this.checkUnique(doc);
-    const before = this.db.get(doc._id);
+    // `known`: the stored version the caller already read (null: none), saving a second read.
+    const before = known === undefined ? this.db.get(doc._id) : known;
     for (const spec of this.store.indexes(this.name)) {
       const index = this.store.indexDb(this.name, spec);
       if (before) index.remove(indexKey(spec, before));
@@ -162,7 +174,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private insertSync(doc: T): void {
     const withId = (doc._id === undefined ? { ...doc, _id: randomBytes(12).toString('hex') } : doc) as T;
     if (this.db.get(withId._id) !== undefined) throw new DuplicateKeyError(this.name, `_id ${withId._id}`);
-    this.put(withId);
+    this.put(withId, null);
   }
 
   private updateSync(filter: Filter, update: UpdateSpec, upsert: boolean): UpdateOutcome {
@@ -193,7 +205,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       }
       const next = { ...replacement, _id: target._id } as T;
       const changed = !sameDoc(target, next);
-      if (changed) this.put(next);
+      if (changed) this.put(next, target);
       return { matched: 1, modified: changed ? 1 : 0, upserted: false };
     }
     if (!upsert) return { matched: 0, modified: 0, upserted: false };
@@ -229,17 +241,20 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   bulkWrite(ops: readonly BulkOp<T>[]): Promise<void> {
     if (ops.length === 0) return Promise.resolve();
-    return this.write(() => {
-      for (const op of ops) {
-        if ('updateOne' in op) this.updateSync(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert ?? false);
-        else if ('replaceOne' in op) this.replaceSync(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert ?? false);
-        else if ('insertOne' in op) this.insertSync(op.insertOne.document);
-        else {
-          const victim = this.matching(op.deleteOne.filter)[0];
-          if (victim) this.removeDoc(victim);
-        }
+    return this.write(() => this.applyOps(ops));
+  }
+
+  /** Runs inside a transaction the caller opened. */
+  applyOps(ops: readonly BulkOp<T>[]): void {
+    for (const op of ops) {
+      if ('updateOne' in op) this.updateSync(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert ?? false);
+      else if ('replaceOne' in op) this.replaceSync(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert ?? false);
+      else if ('insertOne' in op) this.insertSync(op.insertOne.document);
+      else {
+        const victim = this.matching(op.deleteOne.filter)[0];
+        if (victim) this.removeDoc(victim);
       }
-    });
+    }
   }
 
   async aggregate<R>(pipeline: readonly Record<string, unknown>[]): Promise<R[]> {
@@ -273,6 +288,7 @@ export class EmbeddedStore implements DocumentStore {
   private readonly meta: Database<CollectionMeta, string>;
   private readonly open = new Map<string, EmbeddedCollection<Doc>>();
   private readonly indexDbs = new Map<string, Database<number, KeyPart[]>>();
+  private indexWrites: Promise<unknown> = Promise.resolve();
 
   constructor(dataDir: string) {
     const path = join(dataDir, 'store');
@@ -291,6 +307,15 @@ export class EmbeddedStore implements DocumentStore {
     }
     this.register(name);
     return c as unknown as Collection<T>;
+  }
+
+  async bulkWriteMany(writes: readonly CollectionWrite[]): Promise<void> {
+    const targets = writes.filter((w) => w.ops.length > 0).map((w) => ({ c: this.collection(w.collection) as unknown as EmbeddedCollection<Doc>, ops: w.ops }));
+    if (targets.length === 0) return;
+    await this.root.transaction(() => {
+      for (const t of targets) t.c.applyOps(t.ops);
+    });
+    await this.root.flushed;
   }
 
   /** Listed once it exists, as MongoDB lists a collection once it is first used. */
@@ -317,7 +342,14 @@ export class EmbeddedStore implements DocumentStore {
   }
 
   /** False when the index is recorded and built already; data stores from before indexes were built get them now. */
-  async recordIndex(name: string, spec: IndexSpec): Promise<boolean> {
+  recordIndex(name: string, spec: IndexSpec): Promise<boolean> {
+    // One at a time: concurrent createIndex calls would each read the list and drop the others'.
+    const next = this.indexWrites.then(() => this.recordIndexNow(name, spec));
+    this.indexWrites = next.catch(() => undefined);
+    return next;
+  }
+
+  private async recordIndexNow(name: string, spec: IndexSpec): Promise<boolean> {
     const meta = this.meta.get(name) ?? { indexes: [] };
     const existing = meta.indexes.find((i) => sameDoc(i.keys, spec.keys)) as (IndexSpec & { built?: boolean }) | undefined;
     if (existing?.built) return false;

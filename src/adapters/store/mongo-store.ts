@@ -1,6 +1,6 @@
 // The document store on MongoDB (or any Mongo-wire server) through the official driver.
 import { MongoClient, MongoServerError, type Db, type AnyBulkWriteOperation } from 'mongodb';
-import type { BulkOp, Collection, Doc, DocumentStore, Filter, FindOptions, IndexSpec, UpdateOutcome, UpdateSpec } from './store.js';
+import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, UpdateOutcome, UpdateSpec } from './store.js';
 import { DuplicateKeyError } from './store.js';
 
 function isDuplicate(err: unknown): boolean {
@@ -93,6 +93,10 @@ export class MongoStore implements DocumentStore {
 
   collection<T extends Doc>(name: string): Collection<T> {
     return new MongoCollection<T>(this.db, name);
+  }
+
+  async bulkWriteMany(writes: readonly CollectionWrite[]): Promise<void> {
+    for (const w of writes) await this.collection(w.collection).bulkWrite(w.ops);
   }
 
   async listCollections(): Promise<string[]> {

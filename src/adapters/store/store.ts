@@ -47,9 +47,19 @@ export interface Collection<T extends Doc> {
   drop(): Promise<void>;
 }
 
+export interface CollectionWrite {
+  readonly collection: string;
+  readonly ops: readonly BulkOp<Doc>[];
+}
+
 export interface DocumentStore {
   readonly kind: 'mongo' | 'embedded';
   collection<T extends Doc>(name: string): Collection<T>;
+  /**
+   * Ordered bulk writes to several collections, in the order given. The embedded store makes
+   * them one transaction (one disk flush); MongoDB runs them one collection after another.
+   */
+  bulkWriteMany(writes: readonly CollectionWrite[]): Promise<void>;
   listCollections(): Promise<string[]>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
