@@ -1,4 +1,5 @@
 // Wires the roles this process runs (api, processor, projector) onto the chosen adapters.
+import { createIntelligence } from './intelligence/index.js';
 import type { FastifyInstance } from 'fastify';
 import { createLog, createStore } from './adapters/index.js';
 import type { Log } from './adapters/log/log.js';
@@ -26,13 +27,14 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     { name: topology.inbound, partitions: config.inboundPartitions },
     { name: topology.sessionEvents, partitions: config.inboundPartitions },
   ]);
-  const pipeline = new PipelineControl(config, log, store, topology, logger);
+  const intelligence = createIntelligence(config, store, logger);
+  const pipeline = new PipelineControl(config, log, store, topology, logger, intelligence.intelligence);
   await pipeline.start();
 
   let server: FastifyInstance | null = null;
   let url: string | null = null;
   if (config.roles.has('api')) {
-    server = await buildServer({ config, logger, log, store, topology, pipeline });
+    server = await buildServer({ config, logger, log, store, topology, pipeline, intelligence });
     await server.listen({ port: config.port, host: config.host });
     const addr = server.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;

@@ -2,8 +2,8 @@ import { DEFAULT_DEMO_SECRET } from './demo/demo-records.js';
 
 // Configuration comes only from environment variables, validated at start with a message
 // that names the variable at fault.
-export type Role = 'api' | 'processor' | 'projector';
-const ALL_ROLES: readonly Role[] = ['api', 'processor', 'projector'];
+export type Role = 'api' | 'processor' | 'projector' | 'intelligence';
+const ALL_ROLES: readonly Role[] = ['api', 'processor', 'projector', 'intelligence'];
 
 export interface Config {
   readonly port: number;
@@ -30,6 +30,17 @@ export interface Config {
   readonly platformApiBaseUrl: string;
   /** First-response SLA threshold used where a request does not name one. */
   readonly slaThresholdSec: number;
+  readonly model: {
+    readonly baseUrl: string | null;
+    readonly apiKey: string | null;
+    readonly name: string | null;
+    readonly timeoutMs: number;
+    readonly maxRetries: number;
+    readonly concurrency: number;
+  };
+  readonly floorRateLimit: { readonly max: number; readonly windowSec: number };
+  readonly alertSweepSec: number;
+  readonly vipSpendCents: number;
 }
 
 export class ConfigError extends Error {
@@ -134,5 +145,16 @@ export function loadConfig(env: Env = process.env): Config {
     platformApiKey: str(env, 'PLATFORMAPI_KEY'),
     platformApiBaseUrl: httpUrl(env, 'PLATFORMAPI_BASE_URL', 'https://app.onlyfansapi.com'),
     slaThresholdSec: int(env, 'SLA_THRESHOLD_SEC', 300, 1, 86400),
+    model: {
+      baseUrl: str(env, 'MODEL_BASE_URL') === null ? null : httpUrl(env, 'MODEL_BASE_URL', ''),
+      apiKey: str(env, 'MODEL_API_KEY'),
+      name: str(env, 'MODEL_NAME'),
+      timeoutMs: int(env, 'MODEL_TIMEOUT_MS', 15_000, 100, 300_000),
+      maxRetries: int(env, 'MODEL_MAX_RETRIES', 2, 0, 10),
+      concurrency: int(env, 'MODEL_CONCURRENCY', 2, 1, 64),
+    },
+    floorRateLimit: { max: int(env, 'FLOOR_RATE_LIMIT_MAX', 60, 1, 1_000_000), windowSec: int(env, 'FLOOR_RATE_LIMIT_WINDOW_SEC', 60, 1, 86400) },
+    alertSweepSec: int(env, 'ALERT_SWEEP_SEC', 30, 0, 86400),
+    vipSpendCents: int(env, 'VIP_SPEND_DOLLARS', 100, 0, 10_000_000) * 100,
   };
 }

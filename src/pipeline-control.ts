@@ -10,6 +10,8 @@ import { Projector, type ProjectorCounters } from './projector/projector.js';
 import { ReadModelSet } from './projector/read-model-set.js';
 import type { Logger } from './support/logger.js';
 import { ReplayService, type ProjectionControl } from './projector/replay.js';
+import type { Intelligence } from './intelligence/intelligence.js';
+import { IntelligenceConsumer } from './intelligence/intelligence-consumer.js';
 import type { Topology } from './topology.js';
 
 export interface ResetOutcome {
@@ -21,6 +23,7 @@ export class PipelineControl implements ProjectionControl {
   private processor: SessionProcessor | null = null;
   private projector: Projector | null = null;
   private ticker: Ticker | null = null;
+  private intelligenceConsumer: IntelligenceConsumer | null = null;
 
   constructor(
     private readonly config: Config,
@@ -28,6 +31,7 @@ export class PipelineControl implements ProjectionControl {
     private readonly store: DocumentStore,
     private readonly topology: Topology,
     private readonly logger: Logger,
+    private readonly intelligence: Intelligence,
   ) {
     this.replay = config.roles.has('projector') ? new ReplayService(log, store, topology, this, logger.child({ role: 'replay' })) : null;
   }
@@ -67,6 +71,10 @@ export class PipelineControl implements ProjectionControl {
       this.projector = new Projector(log, store, topology, logger.child({ role: 'projector' }));
       await this.projector.start();
     }
+    if (config.roles.has('intelligence')) {
+      this.intelligenceConsumer = new IntelligenceConsumer(log, topology, this.intelligence, config.alertSweepSec * 1000, logger.child({ role: 'intelligence' }));
+      await this.intelligenceConsumer.start();
+    }
   }
 
   async stop(): Promise<void> {
@@ -74,6 +82,8 @@ export class PipelineControl implements ProjectionControl {
     this.ticker?.stop();
     await this.processor?.stop();
     await this.projector?.stop();
+    await this.intelligenceConsumer?.stop();
+    this.intelligenceConsumer = null;
     this.ticker = null;
     this.processor = null;
     this.projector = null;

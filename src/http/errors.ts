@@ -77,6 +77,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     else {
       const mapped = fromFastify(err);
       if (mapped) body = mapped;
+      else if (err.statusCode === 429) body = errorBody('RATE_LIMITED', err.message || 'rate limited; retry later');
       else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
         body = { statusCode: err.statusCode, error: STATUS_CODES[err.statusCode] ?? 'Error', code: 'INVALID_INPUT', message: err.message };
       } else {

@@ -18,6 +18,8 @@ import { adminSessionRoutes } from './routes/admin-sessions.js';
 import { connectorRoutes } from './routes/connector.js';
 import { demoRoutes } from './routes/demo.js';
 import { adminReplayRoutes } from './routes/admin-replay.js';
+import { alertRoutes } from './routes/alerts.js';
+import type { IntelligenceSetup } from '../intelligence/index.js';
 import type { PipelineControl } from '../pipeline-control.js';
 import { bearerGuard } from './admin-auth.js';
 import { BatchingAppender } from '../ingest/batching-appender.js';
@@ -31,6 +33,7 @@ export interface ServerDeps {
   readonly store: DocumentStore;
   readonly topology: Topology;
   readonly pipeline: PipelineControl;
+  readonly intelligence: IntelligenceSetup;
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -70,7 +73,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const inbound = new BatchingAppender(deps.log, deps.topology.inbound);
   const adminGuard = bearerGuard(config.adminToken, 'ADMIN_TOKEN');
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
-  await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec });
+  await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, setup: deps.intelligence });
+  await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence, adminGuard, floorLimit: config.floorRateLimit });
   await app.register(adminSessionRoutes, { store: deps.store, inbound, adminGuard });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline, adminGuard });
   await app.register(demoRoutes, { store: deps.store, inbound, adminGuard, demoSecret: config.demoSecret, production: config.production, pipeline: deps.pipeline });
@@ -84,6 +88,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     adminTokenConfigured: config.adminToken !== null,
     counters: () => deps.pipeline.counters(),
     platform,
+    intelligence: { enabled: config.roles.has('intelligence'), model: deps.intelligence.model },
   });
   return app;
 }

@@ -92,6 +92,7 @@ export class ReadModelSet {
       rm.sessions.createIndex({ keys: { priorityAt: 1, lastMessageAt: 1 } }),
       rm.sessions.createIndex({ keys: { openedAt: 1 } }),
       rm.sessions.createIndex({ keys: { chatKey: 1, openedAt: 1 } }),
+      rm.sessions.createIndex({ keys: { firstResponderId: 1, firstResponseAt: 1 } }),
       rm.messages.createIndex({ keys: { chatKey: 1, sentAt: 1 } }),
       rm.messages.createIndex({ keys: { chatId: 1, sentAt: 1 } }),
       rm.messages.createIndex({ keys: { sentAt: 1 } }),

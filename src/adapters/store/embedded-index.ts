@@ -93,7 +93,8 @@ export function plan(indexes: readonly IndexSpec[], filter: Filter, sort: SortSp
     }
     const next = rest[0];
     const range = next ? rangeOf(filter[next[0]]) : undefined;
-    const score = eq * 2 + (sorted && sortFields.length > 0 ? 3 : 0) + (range ? 1 : 0);
+    // Equality narrows most (an id, a chat), so it outweighs following the sort.
+    const score = eq * 4 + (sorted && sortFields.length > 0 ? 3 : 0) + (range ? 1 : 0);
     if (score === 0) continue;
     const p: IndexPlan = {
       spec,

@@ -4,6 +4,7 @@ import type { Log } from '../../adapters/log/log.js';
 import type { DocumentStore } from '../../adapters/store/store.js';
 import type { Topology } from '../../topology.js';
 import type { PlatformReadiness } from '../../adapters/platform/readiness.js';
+import type { ModelStatus } from '../../intelligence/model-provider.js';
 
 export interface HealthOptions {
   readonly log: Log;
@@ -14,6 +15,7 @@ export interface HealthOptions {
   readonly adminTokenConfigured: boolean;
   readonly counters: () => Record<string, unknown>;
   readonly platform: PlatformReadiness;
+  readonly intelligence: { readonly enabled: boolean; readonly model: ModelStatus };
 }
 
 async function lag(log: Log, groupId: string, topic: string): Promise<number | null> {
@@ -59,6 +61,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
         processor: { enabled: opts.roles.has('processor'), lag: processorLag },
         projector: { enabled: opts.roles.has('projector'), lag: projectorLag },
         platformApi: { configured: opts.platform.configured, ready: await opts.platform.ready() },
+        intelligence: { enabled: opts.intelligence.enabled, rules: true, model: opts.intelligence.model },
       },
       config: { webhookSecretConfigured: opts.webhookSecretConfigured, adminTokenConfigured: opts.adminTokenConfigured },
       counters: opts.counters(),

@@ -7,6 +7,11 @@ import type { SessionDoc } from '../../projector/read-models.js';
 import { slaReport, slaFigures, slaOutcome, type SlaSession } from '../../queries/sla.js';
 import { scorecard, type ChatterRevenue } from '../../queries/scorecard.js';
 import { accountTotals } from '../../queries/accounts.js';
+import type { IntelligenceSetup } from '../../intelligence/index.js';
+import { sessionFacts } from '../../intelligence/intelligence.js';
+import { mergeAlerts } from '../../intelligence/alert-merge.js';
+import { evaluateSession } from '../../intelligence/rules.js';
+import { alertView } from './alerts.js';
 import { ApiError } from '../errors.js';
 import { accountStatsView, chatView, fanView, iso, messageView, sessionView } from '../views.js';
 
@@ -21,6 +26,7 @@ const SLA_FIELDS = { accountId: 1, status: 1, firstFanMessageAt: 1, firstRespons
 export interface ReadRouteOptions {
   readonly store: DocumentStore;
   readonly slaThresholdSec: number;
+  readonly setup: IntelligenceSetup;
   readonly now?: () => number;
 }
 
@@ -29,6 +35,35 @@ const startOfUtcDay = (now: number): number => now - (now % 86_400_000);
 export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (app, opts) => {
   const models = new ReadModelSet(opts.store);
   const clock = opts.now ?? Date.now;
+  const { intelligence, settings } = opts.setup;
+
+  /** Stored and live alerts of one session, its labels (rules and model, with versions) and recommendations. */
+  const analysisParts = async (session: SessionDoc, now: number) => {
+    const [stored, analysis] = await Promise.all([intelligence.alerts.find({ sessionId: session._id }), intelligence.analyses.findOne({ _id: session._id })]);
+    const alerts = mergeAlerts(stored, evaluateSession(sessionFacts(session), now, settings, true), now);
+    const ruleLabels = new Set([...(analysis?.rules.labels ?? []), ...alerts.filter((a) => a.status !== 'resolved').flatMap((a) => a.labels)]);
+    return {
+      alerts: alerts.map(alertView),
+      labels: [
+        ...[...ruleLabels].sort().map((label) => ({ label, source: 'rules', confidence: 1 })),
+        ...(analysis?.model?.labels ?? []).map((l) => ({ label: l.label, source: 'model', confidence: l.confidence, model: analysis?.model?.model, promptVersion: analysis?.model?.promptVersion })),
+      ],
+      recommendations: [...new Set([...alerts.filter((a) => a.status !== 'resolved').map((a) => a.recommendation), ...(analysis?.model?.recommendations ?? [])])],
+      summary: analysis?.model?.summary ?? null,
+      analysedAt: iso(analysis?.at ?? null),
+      modelError: analysis?.modelError ?? null,
+    };
+  };
+
+  const openAlertsByChatter = async (now: number): Promise<Map<string, number>> => {
+    const rm = await models.active();
+    const [stored, waiting] = await Promise.all([intelligence.alerts.find({ status: 'open' }), rm.sessions.find({ priorityAt: { $ne: null } })]);
+    const open = mergeAlerts(stored, waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, settings, true)), now).filter((a) => a.status === 'open');
+    const out = new Map<string, number>();
+    for (const a of open) if (a.chatterId) out.set(a.chatterId, (out.get(a.chatterId) ?? 0) + 1);
+    return out;
+  };
+
   const slaSessions = async (filter: Filter = {}): Promise<SlaSession[]> => {
     const rm = await models.active();
     const withFan: Filter = 'firstFanMessageAt' in filter ? filter : { ...filter, firstFanMessageAt: { $ne: null } };
@@ -207,9 +242,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         paymentCount: session.paymentCount,
         fanSpendCents: session.fanSpendCents ?? null,
       },
-      alerts: [] as unknown[],
-      labels: [] as unknown[],
-      recommendations: [] as unknown[],
+      ...(await analysisParts(session, now)),
     };
   });
 
@@ -287,7 +320,9 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
       ]),
     ]);
     const rows: ChatterRevenue[] = revenue.map((r) => ({ chatterId: r._id, revenueCents: r.revenueCents, paymentCount: r.paymentCount }));
-    const items = scorecard(sessions, rows, new Map(), thresholdSec, clock());
+    const now = clock();
+    const open = await openAlertsByChatter(now);
+    const items = scorecard(sessions, rows, open, thresholdSec, now);
     return { thresholdSec, items, count: items.length };
   });
 };

@@ -1,0 +1,22 @@
+// GET /api/alerts shows durable alert records merged with alerts evaluated live over waiting
+// fans. Ids are stable, so a live alert and its stored record collide by design: the stored
+// record wins (it carries the acknowledgement and the history).
+import { findingToAlert, type AlertDoc, type AlertStatus } from './intelligence.js';
+import type { Finding } from './rules.js';
+
+export interface MergedAlert extends AlertDoc {
+  readonly origin: 'stored' | 'live';
+}
+
+const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
+
+export function mergeAlerts(stored: readonly AlertDoc[], live: readonly Finding[], now: number): MergedAlert[] {
+  const byId = new Map<string, MergedAlert>();
+  for (const f of live) byId.set(f.alertId, { ...findingToAlert(f, now), origin: 'live' });
+  for (const a of stored) byId.set(a._id, { ...a, origin: 'stored' });
+  return [...byId.values()].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.openedAt - b.openedAt || a._id.localeCompare(b._id));
+}
+
+export function withStatus(alerts: readonly MergedAlert[], status: AlertStatus | 'all'): MergedAlert[] {
+  return status === 'all' ? [...alerts] : alerts.filter((a) => a.status === status);
+}

@@ -1,0 +1,228 @@
+// Runs intelligence for sessions: the rules always, the model provider when configured, and
+// persists what they find: durable alerts (with their lifecycle) and one analysis per session.
+// It never runs on the ingest path; its triggers are its own consumer, a sweep, and the admin.
+import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import type { ReadModelSet } from '../projector/read-model-set.js';
+import type { SessionDoc } from '../projector/read-models.js';
+import type { Logger } from '../support/logger.js';
+import type { HttpModelProvider, ModelLabels } from './model-provider.js';
+import { evaluateChatter, evaluateSession, RULES, type Finding, type RuleSettings, type SessionFacts, type Severity } from './rules.js';
+
+export const ALERTS_COLLECTION = 'alerts';
+export const ANALYSES_COLLECTION = 'analyses';
+const MESSAGES_PER_ANALYSIS = 50;
+
+export type AlertStatus = 'open' | 'acked' | 'resolved';
+
+export interface AlertDoc extends Doc {
+  readonly ruleId: string;
+  readonly ruleVersion: number;
+  severity: Severity;
+  reason: string;
+  readonly labels: readonly string[];
+  readonly recommendation: string;
+  readonly sessionId: string | null;
+  readonly accountId: string | null;
+  readonly chatId: string | null;
+  readonly chatterId: string | null;
+  status: AlertStatus;
+  readonly openedAt: number;
+  updatedAt: number;
+  ackedAt: number | null;
+  ackedBy: string | null;
+  resolvedAt: number | null;
+}
+
+export interface AnalysisDoc extends Doc {
+  readonly sessionId: string;
+  readonly at: number;
+  readonly rules: { readonly labels: readonly string[]; readonly recommendations: readonly string[]; readonly alertIds: readonly string[]; readonly versions: Record<string, number> };
+  readonly model: (ModelLabels & { readonly at: number }) | null;
+  readonly modelError: string | null;
+}
+
+export function findingToAlert(f: Finding, now: number): AlertDoc {
+  return {
+    _id: f.alertId, ruleId: f.ruleId, ruleVersion: f.ruleVersion, severity: f.severity, reason: f.reason, labels: f.labels,
+    recommendation: f.recommendation, sessionId: f.sessionId, accountId: f.accountId, chatId: f.chatId, chatterId: f.chatterId,
+    status: 'open', openedAt: now, updatedAt: now, ackedAt: null, ackedBy: null, resolvedAt: null,
+  };
+}
+
+export function sessionFacts(s: SessionDoc, messages?: SessionFacts['messages']): SessionFacts {
+  return {
+    sessionId: s._id, accountId: s.accountId, chatId: s.chatId, status: s.status, openedAt: s.openedAt, awaiting: s.awaiting,
+    waitingSince: s.waitingSince, replyCount: s.replyCount, lastHumanChatterId: s.lastHumanChatterId, fanSpendCents: s.fanSpendCents ?? null,
+    ...(messages ? { messages } : {}),
+  };
+}
+
+export interface IntelligenceCounters {
+  analyses: number;
+  modelCalls: number;
+  modelFailures: number;
+  alertsOpened: number;
+  alertsResolved: number;
+}
+
+export class Intelligence {
+  readonly alerts: Collection<AlertDoc>;
+  readonly analyses: Collection<AnalysisDoc>;
+  readonly counters: IntelligenceCounters = { analyses: 0, modelCalls: 0, modelFailures: 0, alertsOpened: 0, alertsResolved: 0 };
+
+  constructor(
+    store: DocumentStore,
+    private readonly models: ReadModelSet,
+    private readonly settings: RuleSettings,
+    private readonly provider: HttpModelProvider | null,
+    private readonly logger: Logger,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.alerts = store.collection<AlertDoc>(ALERTS_COLLECTION);
+    this.analyses = store.collection<AnalysisDoc>(ANALYSES_COLLECTION);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.alerts.createIndex({ keys: { status: 1, openedAt: 1 } });
+    await this.alerts.createIndex({ keys: { sessionId: 1 } });
+  }
+
+  private async facts(sessionId: string): Promise<{ session: SessionDoc; facts: SessionFacts } | null> {
+    const rm = await this.models.active();
+    const session = await rm.sessions.findOne({ _id: sessionId });
+    if (!session) return null;
+    const messages = await rm.messages.find({ sessionId, tombstone: false }, { sort: { sentAt: -1, _id: -1 }, limit: MESSAGES_PER_ANALYSIS });
+    messages.reverse();
+    return {
+      session,
+      facts: sessionFacts(session, messages.map((m) => ({
+        messageId: m.messageId, sender: m.sender ?? 'fan', chatterId: m.chatterId ?? null, text: m.text ?? '', priceCents: m.priceCents ?? 0, sentAt: m.sentAt ?? 0,
+      }))),
+    };
+  }
+
+  private async chatterFindings(chatterId: string | null): Promise<Finding[]> {
+    if (!chatterId) return [];
+    const rm = await this.models.active();
+    const recent = await rm.sessions.find({ firstResponderId: chatterId, firstResponseSec: { $ne: null } }, { sort: { firstResponseAt: -1 }, limit: this.settings.slowStreak });
+    return evaluateChatter({ chatterId, recentFirstResponseSec: recent.map((s) => s.firstResponseSec ?? 0) }, this.settings);
+  }
+
+  /** Rules (and the model when asked and configured) for one session; persists alerts and the analysis. */
+  async analyse(sessionId: string, withModel: boolean): Promise<AnalysisDoc | null> {
+    const loaded = await this.facts(sessionId);
+    if (!loaded) return null;
+    const now = this.clock();
+    const findings = [
+      ...evaluateSession(loaded.facts, now, this.settings),
+      ...(await this.chatterFindings(loaded.session.firstResponderId)),
+    ];
+    let model: AnalysisDoc['model'] = null;
+    let modelError: string | null = null;
+    if (withModel && this.provider && (loaded.facts.messages?.length ?? 0) > 0) {
+      this.counters.modelCalls++;
+      try {
+        model = { ...(await this.provider.label(loaded.facts.messages ?? [])), at: now };
+      } catch (err) {
+        this.counters.modelFailures++;
+        modelError = err instanceof Error ? err.message : String(err);
+        this.logger.warn({ sessionId, err: modelError }, 'model provider failed; rules results kept');
+      }
+    }
+    await this.persistFindings(findings, now);
+    await this.resolveCleared({ sessionId }, new Set(findings.map((f) => f.alertId)), now);
+    const previous = await this.analyses.findOne({ _id: sessionId });
+    const analysis: AnalysisDoc = {
+      _id: sessionId, sessionId, at: now,
+      rules: {
+        labels: [...new Set(findings.flatMap((f) => f.labels))].sort(),
+        recommendations: [...new Set(findings.map((f) => f.recommendation))],
+        alertIds: findings.map((f) => f.alertId),
+        versions: Object.fromEntries(RULES.map((r) => [r.id, r.version])),
+      },
+      // A failed or skipped model run keeps the labels of the last good one.
+      model: model ?? previous?.model ?? null,
+      modelError,
+    };
+    await this.analyses.replaceOne({ _id: sessionId }, analysis, { upsert: true });
+    this.counters.analyses++;
+    return analysis;
+  }
+
+  /** Open sessions, most urgent first, up to `limit`. */
+  async analyseOpen(limit: number, withModel: boolean): Promise<AnalysisDoc[]> {
+    const rm = await this.models.active();
+    const waiting = await rm.sessions.find({ priorityAt: { $ne: null } }, { sort: { priorityAt: 1, _id: 1 }, limit });
+    const rest = waiting.length < limit ? await rm.sessions.find({ priorityAt: null, status: 'open' }, { sort: { lastMessageAt: -1, _id: 1 }, limit: limit - waiting.length }) : [];
+    const out: AnalysisDoc[] = [];
+    for (const s of [...waiting, ...rest]) {
+      const a = await this.analyse(s._id, withModel);
+      if (a) out.push(a);
+    }
+    return out;
+  }
+
+  /**
+   * Keeps durable alerts true to the present: time-based rules over waiting fans are stored
+   * (so pre-breach alerts exist without a reader), and stored alerts whose condition has
+   * cleared are resolved.
+   */
+  async sweep(): Promise<void> {
+    const now = this.clock();
+    const rm = await this.models.active();
+    const waiting = await rm.sessions.find({ priorityAt: { $ne: null } });
+    const live = waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, this.settings, true));
+    await this.persistFindings(live, now);
+    const stored = await this.alerts.find({ status: { $in: ['open', 'acked'] } });
+    const sessions = new Set(stored.map((a) => a.sessionId).filter((id): id is string => id !== null));
+    for (const id of sessions) {
+      const loaded = await this.facts(id);
+      const still = loaded ? evaluateSession(loaded.facts, now, this.settings) : [];
+      await this.resolveCleared({ sessionId: id }, new Set(still.map((f) => f.alertId)), now);
+    }
+    for (const chatterId of new Set(stored.filter((a) => a.ruleId === 'chatter.slow-streak').map((a) => a.chatterId))) {
+      const still = await this.chatterFindings(chatterId);
+      await this.resolveCleared({ ruleId: 'chatter.slow-streak', chatterId }, new Set(still.map((f) => f.alertId)), now);
+    }
+  }
+
+  private async persistFindings(findings: readonly Finding[], now: number): Promise<void> {
+    if (findings.length === 0) return;
+    const existing = new Map((await this.alerts.find({ _id: { $in: findings.map((f) => f.alertId) } })).map((a) => [a._id, a]));
+    const writes = findings.map((f) => {
+      const before = existing.get(f.alertId);
+      if (!before) {
+        this.counters.alertsOpened++;
+        return findingToAlert(f, now);
+      }
+      // The same condition again: fresher wording and severity; an acknowledgement stands,
+      // and an alert that had resolved opens again.
+      return { ...before, severity: f.severity, reason: f.reason, updatedAt: now, status: before.status === 'resolved' ? 'open' as const : before.status, resolvedAt: before.status === 'resolved' ? null : before.resolvedAt };
+    });
+    await this.alerts.bulkWrite(writes.map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: d, upsert: true } })));
+  }
+
+  private async resolveCleared(scope: Record<string, unknown>, firing: ReadonlySet<string>, now: number): Promise<void> {
+    const stored = await this.alerts.find({ ...scope, status: { $in: ['open', 'acked'] } });
+    const cleared = stored.filter((a) => !firing.has(a._id));
+    if (cleared.length === 0) return;
+    this.counters.alertsResolved += cleared.length;
+    await this.alerts.bulkWrite(cleared.map((a) => ({ updateOne: { filter: { _id: a._id }, update: { $set: { status: 'resolved', resolvedAt: now, updatedAt: now } } } })));
+  }
+
+  /** Acknowledges a stored alert, or stores a live one as acknowledged. Idempotent. */
+  async ack(id: string, by: string, liveFinding: Finding | undefined): Promise<AlertDoc | null> {
+    const now = this.clock();
+    const stored = await this.alerts.findOne({ _id: id });
+    if (stored) {
+      if (stored.ackedAt !== null) return stored;
+      const next: AlertDoc = { ...stored, status: stored.status === 'resolved' ? 'resolved' : 'acked', ackedAt: now, ackedBy: by, updatedAt: now };
+      await this.alerts.replaceOne({ _id: id }, next);
+      return next;
+    }
+    if (!liveFinding) return null;
+    const doc: AlertDoc = { ...findingToAlert(liveFinding, now), status: 'acked', ackedAt: now, ackedBy: by };
+    await this.alerts.replaceOne({ _id: id }, doc, { upsert: true });
+    return doc;
+  }
+}
