@@ -117,7 +117,7 @@ async function seedReadModels(store: DocumentStore): Promise<void> {
   await rm.account_stats.bulkWrite(ACCOUNTS.map((a) => ({
     insertOne: {
       document: {
-        _id: `${a}#0`, accountId: a, partition: 0, appliedOffset: 0, chats: Math.floor(CHATS / 3), sessionsOpened: Math.floor(SESSIONS / 3),
+        _id: `${a}#0`, accountId: a, partition: 0, appliedOffset: 0, appliedIds: [], chats: Math.floor(CHATS / 3), sessionsOpened: Math.floor(SESSIONS / 3),
         sessionsClosed: Math.floor((SESSIONS - CHATS) / 3), messages: Math.floor((SESSIONS * PER_SESSION) / 3), fanMessages: 0, revenueCents: 0,
         paymentCount: 0, lastActivityAt: T0, lastStatusEvent: null, lastStatusState: null, lastStatusAt: null,
       } as Doc & Record<string, unknown>,

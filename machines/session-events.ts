@@ -42,6 +42,14 @@ interface Envelope<T extends string, D> {
   /** Record time (epoch ms) of the input that caused the event. */
   readonly at: number;
   readonly data: D;
+  /** The `inbound` record that caused it; set by the processor, not the machine. Re-running
+   *  that record re-emits the same events with the same source. */
+  readonly source?: EventSource;
+}
+
+export interface EventSource {
+  readonly partition: number;
+  readonly offset: number;
 }
 
 export type SessionOpened = Envelope<'SessionOpened', { readonly session: SessionSummary }>;

@@ -115,7 +115,7 @@ export class SessionProcessor {
       const next: ChatStateDoc = { _id: key, state: result.state, partition, offset, deadline: deadlineOf(result.state) };
       states.set(key, next);
       touched.set(key, next);
-      for (const e of result.events) out.push(eventRecord(key, e));
+      for (const e of result.events) out.push(eventRecord(key, { ...e, source: { partition, offset } }));
     };
     for (const rec of batch.records) {
       const meta = readInboundMeta(rec.headers);

@@ -35,9 +35,14 @@ export function targetsOf(e: SessionEvent): DocTarget[] {
 
 export const accountStatsDocId = (accountId: string, partition: number): string => `${accountId}#${partition}`;
 
+/** The input record an event came from; events from before sources were recorded fall back to their own position. */
+function sourceOf(p: Positioned): { partition: number; offset: number } {
+  return p.event.source ?? { partition: p.partition, offset: p.offset };
+}
+
 /** Every document a positioned event touches, including its account's row for its partition. */
 export function positionedTargets(p: Positioned): DocTarget[] {
-  return [...targetsOf(p.event), { collection: ACCOUNT_STATS, id: accountStatsDocId(p.event.accountId, p.partition) }];
+  return [...targetsOf(p.event), { collection: ACCOUNT_STATS, id: accountStatsDocId(p.event.accountId, sourceOf(p).partition) }];
 }
 
 function reportedSpend(e: SessionEvent): number | null | undefined {
@@ -113,14 +118,15 @@ function foldChatCounts(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | un
 }
 
 export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned): AccountStatsDoc | undefined {
-  const { event: e, partition, offset } = p;
-  if (doc && offset <= doc.appliedOffset) return undefined;
+  const e = p.event;
+  const { partition, offset } = sourceOf(p);
+  if (doc && (offset < doc.appliedOffset || (offset === doc.appliedOffset && doc.appliedIds.includes(e.id)))) return undefined;
   const a: AccountStatsDoc = doc ?? {
-    _id: accountStatsDocId(e.accountId, partition), accountId: e.accountId, partition, appliedOffset: -1, chats: 0, sessionsOpened: 0,
+    _id: accountStatsDocId(e.accountId, partition), accountId: e.accountId, partition, appliedOffset: -1, appliedIds: [], chats: 0, sessionsOpened: 0,
     sessionsClosed: 0, messages: 0, fanMessages: 0, revenueCents: 0, paymentCount: 0, lastActivityAt: null,
     lastStatusEvent: null, lastStatusState: null, lastStatusAt: null,
   };
-  const next: AccountStatsDoc = { ...a, appliedOffset: offset };
+  const next: AccountStatsDoc = { ...a, appliedOffset: offset, appliedIds: offset === a.appliedOffset ? [...a.appliedIds, e.id] : [e.id] };
   const active = (at: number) => Math.max(a.lastActivityAt ?? 0, at);
   switch (e.type) {
     case 'SessionOpened':

@@ -49,13 +49,16 @@ export interface ChatDoc extends Doc {
   readonly lastSeq: number;
 }
 
-/** Per-account totals, one document per account and partition of `session-events`: each has a
- *  single writer (the partition's owner) and remembers the last offset it applied, so
- *  projectors in several processes never race on an account. Readers sum an account's rows. */
+/** Per-account totals, one document per account and partition: each has a single writer (the
+ *  partition's owner), so projectors in several processes never race on an account. Events
+ *  of many chats feed it, so instead of a chat sequence it remembers the last `inbound` offset
+ *  it applied and which events of that record it has seen: an event appended twice (a
+ *  processor re-running a record after a crash) counts once. Readers sum an account's rows. */
 export interface AccountStatsDoc extends Doc {
   readonly accountId: string;
   readonly partition: number;
   readonly appliedOffset: number;
+  readonly appliedIds: readonly string[];
   readonly chats: number;
   readonly sessionsOpened: number;
   readonly sessionsClosed: number;

@@ -15,6 +15,7 @@ const SPEC_ROUTES = [
   'GET /api/accounts', 'GET /api/sessions', 'GET /api/messages', 'GET /api/chats', 'GET /api/sessions/:id/analysis',
   'GET /api/chatters/scorecard', 'POST /api/admin/replay', 'POST /api/admin/close-session', 'POST /api/admin/seed-demo',
   'POST /api/admin/purge-demo', 'POST /webhooks/platform', 'POST /api/demo/ingest', 'POST /api/connector/ingest',
+  'GET /api/floor', 'GET /api/alerts', 'POST /api/alerts/:id/ack', 'POST /api/admin/intelligence/run',
 ];
 
 async function get<T = Record<string, unknown>>(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
