@@ -28,6 +28,7 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly platformApiKey: string | null;
   readonly platformApiBaseUrl: string;
+  readonly platformRateWindowSec: number;
   /** First-response SLA threshold used where a request does not name one. */
   readonly slaThresholdSec: number;
   readonly model: {
@@ -144,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     platformApiKey: str(env, 'PLATFORMAPI_KEY'),
     platformApiBaseUrl: httpUrl(env, 'PLATFORMAPI_BASE_URL', 'https://app.onlyfansapi.com'),
+    platformRateWindowSec: int(env, 'PLATFORMAPI_RATE_WINDOW_SEC', 60, 1, 3600),
     slaThresholdSec: int(env, 'SLA_THRESHOLD_SEC', 300, 1, 86400),
     model: {
       baseUrl: str(env, 'MODEL_BASE_URL') === null ? null : httpUrl(env, 'MODEL_BASE_URL', ''),

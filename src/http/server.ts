@@ -25,6 +25,9 @@ import { bearerGuard } from './admin-auth.js';
 import { BatchingAppender } from '../ingest/batching-appender.js';
 import { collectRoutes, discoveryRoutes, DOCS_PATH } from './routes/discovery.js';
 import { platformReadiness } from '../adapters/platform/readiness.js';
+import { PlatformClient } from '../adapters/platform/platform-client.js';
+import { BackfillJobs } from '../backfill/backfill-jobs.js';
+import { adminAccountRoutes } from './routes/admin-accounts.js';
 
 export interface ServerDeps {
   readonly config: Config;
@@ -77,6 +80,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence, adminGuard, floorLimit: config.floorRateLimit });
   await app.register(adminSessionRoutes, { store: deps.store, inbound, adminGuard });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline, adminGuard });
+  const client = new PlatformClient({ baseUrl: config.platformApiBaseUrl, apiKey: config.platformApiKey, rateWindowMs: config.platformRateWindowSec * 1000 });
+  const backfill = new BackfillJobs(deps.store, client, async (records) => { await deps.log.append(deps.topology.inbound, records); }, deps.logger.child({ role: 'backfill' }));
+  await app.register(adminAccountRoutes, { store: deps.store, client, backfill, adminGuard });
+  // Jobs whose process stopped are picked up once their heartbeat is stale.
+  const resumer = setInterval(() => { backfill.resumeStale().catch((err: unknown) => deps.logger.error({ err }, 'backfill resume failed')); }, 10_000);
+  resumer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(resumer);
+    await backfill.stop();
+  });
   await app.register(demoRoutes, { store: deps.store, inbound, adminGuard, demoSecret: config.demoSecret, production: config.production, pipeline: deps.pipeline });
   await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });
   await app.register(healthRoutes, {

@@ -100,6 +100,10 @@ export function accountStatsView(d: AccountTotals) {
   };
 }
 
+export function emptyAccountStats() {
+  return { chats: 0, sessions: 0, openSessions: 0, messages: 0, fanMessages: 0, revenueCents: 0, paymentCount: 0, lastActivityAt: null, lastStatusEvent: null, lastStatusState: null };
+}
+
 export function paymentView(d: PaymentDoc) {
   return {
     id: d.paymentId, accountId: d.accountId, chatId: d.chatId, kind: d.kind, grossCents: d.grossCents, netCents: d.netCents,

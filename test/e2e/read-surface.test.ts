@@ -16,6 +16,9 @@ const SPEC_ROUTES = [
   'GET /api/chatters/scorecard', 'POST /api/admin/replay', 'POST /api/admin/close-session', 'POST /api/admin/seed-demo',
   'POST /api/admin/purge-demo', 'POST /webhooks/platform', 'POST /api/demo/ingest', 'POST /api/connector/ingest',
   'GET /api/floor', 'GET /api/alerts', 'POST /api/alerts/:id/ack', 'POST /api/admin/intelligence/run',
+  'POST /api/admin/accounts', 'POST /api/admin/accounts/seed', 'POST /api/admin/accounts/sync', 'POST /api/admin/accounts/auth/start',
+  'POST /api/admin/accounts/auth/poll', 'POST /api/admin/accounts/auth/2fa', 'POST /api/admin/accounts/:id/disconnect',
+  'POST /api/admin/backfill', 'POST /api/admin/backfill-transactions',
 ];
 
 async function get<T = Record<string, unknown>>(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {

@@ -7,13 +7,14 @@ import type { SessionDoc } from '../../projector/read-models.js';
 import { slaReport, slaFigures, slaOutcome, type SlaSession } from '../../queries/sla.js';
 import { scorecard, type ChatterRevenue } from '../../queries/scorecard.js';
 import { accountTotals } from '../../queries/accounts.js';
+import { AccountRegistry } from '../../accounts/registry.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { sessionFacts } from '../../intelligence/intelligence.js';
 import { mergeAlerts } from '../../intelligence/alert-merge.js';
 import { evaluateSession } from '../../intelligence/rules.js';
 import { alertView } from './alerts.js';
 import { ApiError } from '../errors.js';
-import { accountStatsView, chatView, fanView, iso, messageView, sessionView } from '../views.js';
+import { accountStatsView, emptyAccountStats, chatView, fanView, iso, messageView, sessionView } from '../views.js';
 
 export const LIST_LIMIT = { default: 50, max: 500 } as const;
 
@@ -36,6 +37,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   const models = new ReadModelSet(opts.store);
   const clock = opts.now ?? Date.now;
   const { intelligence, settings } = opts.setup;
+  const registry = new AccountRegistry(opts.store);
 
   /** Stored and live alerts of one session, its labels (rules and model, with versions) and recommendations. */
   const analysisParts = async (session: SessionDoc, now: number) => {
@@ -174,7 +176,17 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     ]);
     const awaiting = new Map<string, number>();
     for (const s of waiting) awaiting.set(s.accountId, (awaiting.get(s.accountId) ?? 0) + 1);
-    const items = accountTotals(stats).map((a) => ({ id: a.accountId, ...accountStatsView(a), awaiting: awaiting.get(a.accountId) ?? 0 }));
+    const registered = new Map((await registry.all()).map((a) => [a._id, a]));
+    const totals = new Map(accountTotals(stats).map((a) => [a.accountId, a]));
+    const ids = [...new Set([...registered.keys(), ...totals.keys()])].sort();
+    const items = ids.map((id) => {
+      const r = registered.get(id);
+      const t = totals.get(id) ?? accountTotals([])[0];
+      return {
+        id, displayName: r?.displayName ?? null, status: r?.status ?? 'unregistered', source: r?.source ?? 'webhook',
+        ...(t ? accountStatsView(t) : emptyAccountStats()), awaiting: awaiting.get(id) ?? 0,
+      };
+    });
     return { items, count: items.length };
   });
 

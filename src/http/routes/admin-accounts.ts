@@ -1,0 +1,209 @@
+// Admin: the account registry, the platform's connection flow, and backfill jobs. Every route
+// needs the admin token; the ones that talk to the platform also need PLATFORMAPI_KEY and say
+// so when it is missing. Platform failures map to our error catalogue, and a job is only
+// created once the platform has answered, so a wrong key or a platform that is down leaves
+// nothing behind.
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { AccountRegistry, type AccountDoc } from '../../accounts/registry.js';
+import { PlatformError, type PlatformClient } from '../../adapters/platform/platform-client.js';
+import { BackfillConflict, type BackfillJobDoc, type BackfillJobs, type BackfillKind } from '../../backfill/backfill-jobs.js';
+import { loadDemoAccounts } from '../../demo/fixtures.js';
+import { idString, isObject } from '../../domain/json.js';
+import type { DocumentStore } from '../../adapters/store/store.js';
+import { ApiError } from '../errors.js';
+import { iso } from '../views.js';
+
+export interface AdminAccountOptions {
+  readonly store: DocumentStore;
+  readonly client: PlatformClient;
+  readonly backfill: BackfillJobs;
+  readonly adminGuard: (request: FastifyRequest) => Promise<void>;
+}
+
+const ACCOUNT_ID = '^(fansly_)?acct_[0-9a-f]{32}$';
+const DEFAULT_BACKFILL_DAYS = 30;
+
+/** Platform failures in our catalogue: what to fix is in the message. */
+export function fromPlatform(err: unknown): never {
+  if (!(err instanceof PlatformError)) throw err;
+  switch (err.kind) {
+    case 'missing-key': throw new ApiError('NOT_READY', err.message);
+    case 'unavailable': throw new ApiError('NOT_READY', err.message);
+    case 'rate-limited': throw new ApiError('RATE_LIMITED', err.message);
+    case 'not-found': throw new ApiError('NOT_FOUND', err.message);
+    default: throw new ApiError('PLATFORM_ERROR', err.message);
+  }
+}
+
+export function accountView(a: AccountDoc) {
+  return { id: a._id, displayName: a.displayName, status: a.status, source: a.source, username: a.username, createdAt: iso(a.createdAt), updatedAt: iso(a.updatedAt) };
+}
+
+function jobView(j: BackfillJobDoc) {
+  return {
+    id: j._id, kind: j.kind, state: j.state, accountIds: j.accountIds, since: iso(j.since), progress: j.progress, errors: j.errors.map((e) => ({ at: iso(e.at), message: e.message })),
+    startedAt: iso(j.startedAt), updatedAt: iso(j.heartbeatAt), finishedAt: iso(j.finishedAt), statusUrl: `/api/admin/backfill/${encodeURIComponent(j._id)}`,
+  };
+}
+
+export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> = async (app, opts) => {
+  const registry = new AccountRegistry(opts.store);
+  const guarded = { onRequest: opts.adminGuard };
+  const security = [{ adminToken: [] }];
+
+  app.post('/api/admin/accounts', {
+    ...guarded,
+    schema: {
+      summary: 'Register (or update) an account by hand: 201 when new, 200 when it existed',
+      security,
+      body: Type.Object({
+        id: Type.String({ pattern: ACCOUNT_ID, description: 'the platform account id, acct_ and 32 hex digits' }),
+        displayName: Type.String({ minLength: 1, maxLength: 200 }),
+        status: Type.Optional(Type.Union([Type.Literal('connected'), Type.Literal('pending-auth'), Type.Literal('disconnected')])),
+      }, { additionalProperties: false }),
+    },
+  }, async (request, reply) => {
+    const { id, displayName, status } = request.body;
+    const { created, account } = await registry.upsert(id, { displayName, source: 'manual', ...(status ? { status } : {}) });
+    return reply.status(created ? 201 : 200).send(accountView(account));
+  });
+
+  app.post('/api/admin/accounts/seed', {
+    ...guarded,
+    schema: { summary: 'Register the demo accounts (source demo)', security },
+  }, async () => {
+    const seeded = [];
+    for (const a of loadDemoAccounts()) seeded.push(accountView((await registry.upsert(a.id, { displayName: a.displayName, source: 'demo' })).account));
+    return { seeded: seeded.length, accounts: seeded };
+  });
+
+  app.post('/api/admin/accounts/sync', {
+    ...guarded,
+    schema: { summary: "Pull the accounts connected on the platform (needs PLATFORMAPI_KEY)", security },
+  }, async () => {
+    const remote = await opts.client.accounts().catch(fromPlatform);
+    const synced = [];
+    for (const r of remote) {
+      const id = idString(r.id);
+      if (!id) continue;
+      const { account } = await registry.upsert(id, {
+        displayName: String(r.display_name ?? r.onlyfans_username ?? id), source: 'synced',
+        status: r.is_authenticated === true ? 'connected' : 'pending-auth', username: typeof r.onlyfans_username === 'string' ? r.onlyfans_username : null,
+      });
+      synced.push(accountView(account));
+    }
+    return { synced: synced.length, accounts: synced };
+  });
+
+  app.post('/api/admin/accounts/auth/start', {
+    ...guarded,
+    schema: {
+      summary: "Start the platform's connection flow for an account (needs PLATFORMAPI_KEY)",
+      security,
+      body: Type.Object({
+        email: Type.String({ minLength: 3, maxLength: 320 }),
+        password: Type.String({ minLength: 1, maxLength: 500 }),
+        name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      }, { additionalProperties: false }),
+    },
+  }, async (request) => {
+    const started = await opts.client.startAuth({ email: request.body.email, password: request.body.password, ...(request.body.name ? { name: request.body.name } : {}) }).catch(fromPlatform);
+    const attemptId = idString(started.attempt_id);
+    if (!attemptId) throw new ApiError('PLATFORM_ERROR', 'the platform started no authentication attempt (no attempt_id)');
+    return { attemptId, message: started.message ?? null, next: 'POST /api/admin/accounts/auth/poll' };
+  });
+
+  app.post('/api/admin/accounts/auth/poll', {
+    ...guarded,
+    schema: {
+      summary: 'Poll an authentication attempt; registers the account once it is connected (needs PLATFORMAPI_KEY)',
+      security,
+      body: Type.Object({ attemptId: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+    },
+  }, async (request) => {
+    const polled = await opts.client.pollAuth(request.body.attemptId).catch(fromPlatform);
+    const last = isObject(polled.lastAttempt) ? polled.lastAttempt : {};
+    const needsOtp = last.needs_otp === true || polled.twoFactorPending === true;
+    const account = isObject(polled.account) ? polled.account : null;
+    const accountId = account ? idString(account.id) : undefined;
+    let registered = null;
+    if (polled.state === 'authenticated' && accountId) {
+      registered = accountView((await registry.upsert(accountId, { displayName: String(account?.display_name ?? accountId), source: 'synced', status: 'connected', authAttemptId: request.body.attemptId })).account);
+    }
+    return { state: polled.state ?? null, progress: polled.progress ?? null, needsOtp, account: registered, next: needsOtp ? 'POST /api/admin/accounts/auth/2fa' : registered ? null : 'POST /api/admin/accounts/auth/poll' };
+  });
+
+  app.post('/api/admin/accounts/auth/2fa', {
+    ...guarded,
+    schema: {
+      summary: 'Submit the two-factor code of an authentication attempt (needs PLATFORMAPI_KEY)',
+      security,
+      body: Type.Object({ attemptId: Type.String({ minLength: 1, maxLength: 200 }), code: Type.String({ pattern: '^[0-9A-Za-z]{4,12}$' }) }, { additionalProperties: false }),
+    },
+  }, async (request) => {
+    const answer = await opts.client.submit2fa(request.body.attemptId, request.body.code).catch(fromPlatform);
+    return { submitted: true, message: answer.message ?? null, next: 'POST /api/admin/accounts/auth/poll' };
+  });
+
+  app.post('/api/admin/accounts/:id/disconnect', {
+    ...guarded,
+    schema: { summary: 'Mark an account disconnected; its history stays', security, params: Type.Object({ id: Type.String({ pattern: ACCOUNT_ID }) }) },
+  }, async (request) => {
+    const existing = await registry.get(request.params.id);
+    if (!existing) throw new ApiError('NOT_FOUND', `id: no registered account ${request.params.id}`);
+    return accountView((await registry.upsert(existing._id, { displayName: existing.displayName, source: existing.source, status: 'disconnected' })).account);
+  });
+
+  const startJob = async (kind: BackfillKind, body: { accountId?: string; since?: string } = {}) => {
+    const since = body.since ? Date.parse(body.since) : Date.now() - DEFAULT_BACKFILL_DAYS * 86_400_000;
+    // Ask the platform first: a missing or wrong key, or a platform that is down, is answered
+    // now and leaves no job behind.
+    const remote = await opts.client.accounts().catch(fromPlatform);
+    const known = new Set(remote.map((r) => idString(r.id)).filter((x): x is string => x !== undefined));
+    let accountIds: string[];
+    if (body.accountId) {
+      if (!known.has(body.accountId)) throw new ApiError('NOT_FOUND', `accountId: ${body.accountId} is not an account of this platform API key`);
+      accountIds = [body.accountId];
+    } else {
+      accountIds = remote.filter((r) => r.is_authenticated === true).map((r) => idString(r.id)).filter((x): x is string => x !== undefined);
+    }
+    try {
+      return jobView(await opts.backfill.start(kind, accountIds, since));
+    } catch (err) {
+      if (err instanceof BackfillConflict) throw new ApiError('CONFLICT', err.message);
+      throw err;
+    }
+  };
+  const backfillBody = Type.Optional(Type.Object({
+    accountId: Type.Optional(Type.String({ pattern: ACCOUNT_ID, description: 'one account (default: every authenticated account of the key)' })),
+    since: Type.Optional(Type.String({ format: 'date-time', description: `from this time (default: ${DEFAULT_BACKFILL_DAYS} days ago)` })),
+  }, { additionalProperties: false }));
+
+  app.post('/api/admin/backfill', {
+    ...guarded,
+    schema: { summary: 'Pull chats and messages (with their transactions, in time order) from the platform into inbound; 202 with a job id (needs PLATFORMAPI_KEY)', security, body: backfillBody },
+  }, async (request, reply) => reply.status(202).send(await startJob('backfill', request.body)));
+
+  app.post('/api/admin/backfill-transactions', {
+    ...guarded,
+    schema: { summary: 'Pull tips, pay-per-view purchases and subscriptions from the platform into inbound; 202 with a job id (needs PLATFORMAPI_KEY)', security, body: backfillBody },
+  }, async (request, reply) => reply.status(202).send(await startJob('backfill-transactions', request.body)));
+
+  app.get('/api/admin/backfill', {
+    ...guarded,
+    schema: { summary: 'Recent backfill jobs, newest first', security, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }, { additionalProperties: false }) },
+  }, async (request) => {
+    const jobs = await opts.backfill.list(request.query.limit);
+    return { items: jobs.map(jobView), count: jobs.length };
+  });
+
+  app.get('/api/admin/backfill/:id', {
+    ...guarded,
+    schema: { summary: 'Progress and errors of one backfill job', security, params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }) },
+  }, async (request) => {
+    const job = await opts.backfill.get(request.params.id);
+    if (!job) throw new ApiError('NOT_FOUND', `id: no backfill job ${request.params.id}`);
+    return jobView(job);
+  });
+};
