@@ -14,17 +14,10 @@ const MESSAGES_PER_ANALYSIS = 50;
 
 export type AlertStatus = 'open' | 'acked' | 'resolved';
 
-export interface AlertDoc extends Doc {
-  readonly ruleId: string;
-  readonly ruleVersion: number;
+/** A stored alert: what the rule found, plus its lifecycle. */
+export interface AlertDoc extends Doc, Omit<Finding, 'alertId' | 'severity' | 'reason'> {
   severity: Severity;
   reason: string;
-  readonly labels: readonly string[];
-  readonly recommendation: string;
-  readonly sessionId: string | null;
-  readonly accountId: string | null;
-  readonly chatId: string | null;
-  readonly chatterId: string | null;
   status: AlertStatus;
   readonly openedAt: number;
   updatedAt: number;
