@@ -29,6 +29,7 @@ export interface Config {
   readonly platformApiKey: string | null;
   readonly platformApiBaseUrl: string;
   readonly platformRateWindowSec: number;
+  readonly backfillStaleSec: number;
   /** First-response SLA threshold used where a request does not name one. */
   readonly slaThresholdSec: number;
   readonly model: {
@@ -146,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     platformApiKey: str(env, 'PLATFORMAPI_KEY'),
     platformApiBaseUrl: httpUrl(env, 'PLATFORMAPI_BASE_URL', 'https://app.onlyfansapi.com'),
     platformRateWindowSec: int(env, 'PLATFORMAPI_RATE_WINDOW_SEC', 60, 1, 3600),
+    backfillStaleSec: int(env, 'BACKFILL_STALE_SEC', 30, 1, 3600),
     slaThresholdSec: int(env, 'SLA_THRESHOLD_SEC', 300, 1, 86400),
     model: {
       baseUrl: str(env, 'MODEL_BASE_URL') === null ? null : httpUrl(env, 'MODEL_BASE_URL', ''),

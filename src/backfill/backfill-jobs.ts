@@ -40,7 +40,6 @@ export interface BackfillJobDoc extends Doc {
   finishedAt: number | null;
 }
 
-const STALE_MS = 30_000;
 
 export class BackfillConflict extends Error {}
 
@@ -54,6 +53,8 @@ export class BackfillJobs {
     private readonly client: PlatformClient,
     private readonly append: (records: AppendRecord[]) => Promise<void>,
     private readonly logger: Logger,
+    /** A running job whose heartbeat is older than this died with its process. */
+    readonly staleMs = 30_000,
   ) {
     this.jobs = store.collection<BackfillJobDoc>(JOBS_COLLECTION);
   }
@@ -69,7 +70,7 @@ export class BackfillJobs {
   async start(kind: BackfillKind, accountIds: readonly string[], since: number): Promise<BackfillJobDoc> {
     const identity = `${kind}|${[...accountIds].sort().join(',')}|${since}`;
     const same = await this.jobs.find({ kind, identity, state: 'running' });
-    if (same.some((j) => this.running.has(j._id) || Date.now() - j.heartbeatAt < STALE_MS)) {
+    if (same.some((j) => this.running.has(j._id) || Date.now() - j.heartbeatAt < this.staleMs)) {
       throw new BackfillConflict(`an identical ${kind} job is still running (${same[0]?._id}); wait for it or follow its progress`);
     }
     const now = Date.now();
@@ -86,7 +87,7 @@ export class BackfillJobs {
   /** Picks up jobs whose process stopped, from where they stopped. */
   async resumeStale(): Promise<string[]> {
     const stale = (await this.jobs.find({ kind: { $in: ['backfill', 'backfill-transactions'] }, state: 'running' }))
-      .filter((j) => !this.running.has(j._id) && Date.now() - j.heartbeatAt >= STALE_MS);
+      .filter((j) => !this.running.has(j._id) && Date.now() - j.heartbeatAt >= this.staleMs);
     for (const j of stale) this.launch(j);
     return stale.map((j) => j._id);
   }

@@ -81,10 +81,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(adminSessionRoutes, { store: deps.store, inbound, adminGuard });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline, adminGuard });
   const client = new PlatformClient({ baseUrl: config.platformApiBaseUrl, apiKey: config.platformApiKey, rateWindowMs: config.platformRateWindowSec * 1000 });
-  const backfill = new BackfillJobs(deps.store, client, async (records) => { await deps.log.append(deps.topology.inbound, records); }, deps.logger.child({ role: 'backfill' }));
+  const backfill = new BackfillJobs(deps.store, client, async (records) => { await deps.log.append(deps.topology.inbound, records); }, deps.logger.child({ role: 'backfill' }), config.backfillStaleSec * 1000);
   await app.register(adminAccountRoutes, { store: deps.store, client, backfill, adminGuard });
   // Jobs whose process stopped are picked up once their heartbeat is stale.
-  const resumer = setInterval(() => { backfill.resumeStale().catch((err: unknown) => deps.logger.error({ err }, 'backfill resume failed')); }, 10_000);
+  const resumer = setInterval(() => { backfill.resumeStale().catch((err: unknown) => deps.logger.error({ err }, 'backfill resume failed')); }, Math.min(10_000, backfill.staleMs));
   resumer.unref();
   app.addHook('onClose', async () => {
     clearInterval(resumer);

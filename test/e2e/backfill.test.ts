@@ -141,4 +141,27 @@ describe('accounts and backfill', () => {
     await settledHash(both.url, both.app.store, 240_000);
     expect(differences(expected, await comparable(both.app))).toEqual([]);
   }, 900_000);
+
+  it('resumes a job whose process stopped, from the chat it was on, and counts nothing twice', async () => {
+    const env = deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, PLATFORMAPI_BASE_URL: base, PLATFORMAPI_KEY: fake.apiKey, PLATFORMAPI_RATE_WINDOW_SEC: '1', BACKFILL_STALE_SEC: '1' });
+    const first = await startWithEnv(env);
+    const url = first.url ?? '';
+    fake.faults.slowMs = 40;
+    let job: Job;
+    try {
+      job = (await call<Job>(url, 'POST', '/api/admin/backfill', { since: '2026-01-01T00:00:00Z' })).body;
+      await eventually(async () => ((await call<Job>(url, 'GET', job.statusUrl)).body.progress.chats >= 5 ? true : undefined), 60_000, 'some chats done');
+      await first.stop();
+    } finally {
+      fake.faults.slowMs = 0;
+    }
+    const second = await startWithEnv(env);
+    apps.push(second);
+    const done = await finished(second.url ?? '', job);
+    expect(done.progress.chats).toBe(SIZE.chats);
+    await settledHash(second.url ?? '', second.store, 240_000);
+    const docs = await comparable(second);
+    expect(docs.messages).toHaveLength(SIZE.chats * SIZE.messages);
+    expect(docs.payments).toHaveLength(SIZE.chats * SIZE.transactions);
+  }, 600_000);
 });
