@@ -96,6 +96,8 @@ export class ReadModelSet {
       rm.messages.createIndex({ keys: { chatKey: 1, sentAt: 1 } }),
       rm.messages.createIndex({ keys: { chatId: 1, sentAt: 1 } }),
       rm.messages.createIndex({ keys: { sentAt: 1 } }),
+      // Intelligence reads a session's latest messages.
+      rm.messages.createIndex({ keys: { sessionId: 1, sentAt: 1 } }),
       rm.payments.createIndex({ keys: { paidAt: 1 } }),
       rm.chats.createIndex({ keys: { lastActivityAt: 1 } }),
       rm.chats.createIndex({ keys: { lifetimeSpendCents: 1, lastActivityAt: 1 } }),
