@@ -37,11 +37,8 @@ async function finished(url: string, job: Job): Promise<Job> {
   }, 240_000, 'backfill job');
 }
 
-// The full size (200 chats, 20,000 messages, 5,000 transactions) runs with
-// CONVOPS_BACKFILL_FULL=1; the default keeps every paging style and the rate limit busy in
-// a fraction of the time.
-const FULL = process.env.CONVOPS_BACKFILL_FULL === '1';
-const SIZE = FULL ? { chats: 200, messages: 100, transactions: 25 } : { chats: 120, messages: 30, transactions: 6 };
+// The size: 200 chats, 20,000 messages, 5,000 transactions (about two minutes).
+const SIZE = { chats: 200, messages: 100, transactions: 25 };
 
 describe('accounts and backfill', () => {
   const fake = new FakePlatform({ accounts: 1, chatsPerAccount: SIZE.chats, messagesPerChat: SIZE.messages, transactionsPerChat: SIZE.transactions, rateLimit: 25, rateWindowMs: 1000 });
