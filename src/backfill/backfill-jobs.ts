@@ -92,17 +92,6 @@ export class BackfillJobs {
     return stale.map((j) => j._id);
   }
 
-  /** Resumes every job left running by a process that is gone, whatever its heartbeat says. */
-  async resumeAfterRestart(): Promise<string[]> {
-    const left = (await this.jobs.find({ kind: { $in: ['backfill', 'backfill-transactions'] }, state: 'running' })).filter((j) => !this.running.has(j._id));
-    for (const j of left) this.launch(j);
-    return left.map((j) => j._id);
-  }
-
-  async settled(): Promise<void> {
-    await Promise.all(this.running.values());
-  }
-
   async stop(): Promise<void> {
     this.stopping = true;
     await Promise.allSettled(this.running.values());

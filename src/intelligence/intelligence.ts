@@ -101,6 +101,13 @@ export class Intelligence {
     return evaluateChatter({ chatterId, recentFirstResponseSec: recent.map((s) => s.firstResponseSec ?? 0) }, this.settings);
   }
 
+  /** The rules that need only the session document, over every fan who waits now (indexed by priorityAt). */
+  async liveFindings(now: number): Promise<Finding[]> {
+    const rm = await this.models.active();
+    const waiting = await rm.sessions.find({ priorityAt: { $ne: null } });
+    return waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, this.settings, true));
+  }
+
   /** Rules (and the model when asked and configured) for one session; persists alerts and the analysis. */
   async analyse(sessionId: string, withModel: boolean): Promise<AnalysisDoc | null> {
     const loaded = await this.facts(sessionId);
@@ -162,10 +169,7 @@ export class Intelligence {
    */
   async sweep(): Promise<void> {
     const now = this.clock();
-    const rm = await this.models.active();
-    const waiting = await rm.sessions.find({ priorityAt: { $ne: null } });
-    const live = waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, this.settings, true));
-    await this.persistFindings(live, now);
+    await this.persistFindings(await this.liveFindings(now), now);
     const stored = await this.alerts.find({ status: { $in: ['open', 'acked'] } });
     const sessions = new Set(stored.map((a) => a.sessionId).filter((id): id is string => id !== null));
     for (const id of sessions) {

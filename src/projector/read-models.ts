@@ -54,11 +54,17 @@ export interface ChatDoc extends Doc {
  *  of many chats feed it, so instead of a chat sequence it remembers the last `inbound` offset
  *  it applied and which events of that record it has seen: an event appended twice (a
  *  processor re-running a record after a crash) counts once. Readers sum an account's rows. */
-export interface AccountStatsDoc extends Doc {
-  readonly accountId: string;
+export interface AccountStatsDoc extends Doc, AccountCounters {
   readonly partition: number;
   readonly appliedOffset: number;
   readonly appliedIds: readonly string[];
+  /** Time of the status event, to pick the newest across an account's rows. */
+  readonly lastStatusAt: number | null;
+}
+
+/** What an account's rows count; the totals readers see are these, added up. */
+export interface AccountCounters {
+  readonly accountId: string;
   readonly chats: number;
   readonly sessionsOpened: number;
   readonly sessionsClosed: number;
@@ -69,8 +75,6 @@ export interface AccountStatsDoc extends Doc {
   readonly lastActivityAt: number | null;
   readonly lastStatusEvent: string | null;
   readonly lastStatusState: string | null;
-  /** Time of the status event, to pick the newest across an account's rows. */
-  readonly lastStatusAt: number | null;
 }
 
 /** `_id` is `${accountId}:${messageId}`: the platform's deletion notice names only those two. */

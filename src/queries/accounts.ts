@@ -1,19 +1,7 @@
 // An account's totals are kept as one row per partition; readers add them up.
-import type { AccountStatsDoc } from '../projector/read-models.js';
+import type { AccountCounters, AccountStatsDoc } from '../projector/read-models.js';
 
-export interface AccountTotals {
-  readonly accountId: string;
-  readonly chats: number;
-  readonly sessionsOpened: number;
-  readonly sessionsClosed: number;
-  readonly messages: number;
-  readonly fanMessages: number;
-  readonly revenueCents: number;
-  readonly paymentCount: number;
-  readonly lastActivityAt: number | null;
-  readonly lastStatusEvent: string | null;
-  readonly lastStatusState: string | null;
-}
+export type AccountTotals = AccountCounters;
 
 export function accountTotals(rows: readonly AccountStatsDoc[]): AccountTotals[] {
   const byAccount = new Map<string, AccountTotals & { lastStatusAt: number | null }>();

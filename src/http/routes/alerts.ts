@@ -6,8 +6,6 @@ import type { DocumentStore } from '../../adapters/store/store.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
 import { mergeAlerts, withStatus, type MergedAlert } from '../../intelligence/alert-merge.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
-import { sessionFacts } from '../../intelligence/intelligence.js';
-import { evaluateSession, type Finding } from '../../intelligence/rules.js';
 import { accountTotals } from '../../queries/accounts.js';
 import { ApiError } from '../errors.js';
 import { iso } from '../views.js';
@@ -36,14 +34,8 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
   const { intelligence, settings } = opts.setup;
   const clock = opts.now ?? Date.now;
 
-  /** Rules that need only the session, over every fan who waits now. */
-  const liveFindings = async (now: number): Promise<Finding[]> => {
-    const rm = await models.active();
-    const waiting = await rm.sessions.find({ priorityAt: { $ne: null } });
-    return waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, settings, true));
-  };
   const merged = async (now: number, storedFilter: Record<string, unknown>): Promise<MergedAlert[]> => {
-    const [stored, live] = await Promise.all([intelligence.alerts.find(storedFilter, { sort: { openedAt: -1 }, limit: 5000 }), liveFindings(now)]);
+    const [stored, live] = await Promise.all([intelligence.alerts.find(storedFilter, { sort: { openedAt: -1 }, limit: 5000 }), intelligence.liveFindings(now)]);
     return mergeAlerts(stored, live, now);
   };
 
@@ -76,7 +68,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
     },
   }, async (request) => {
     const { id } = request.params;
-    const live = (await liveFindings(clock())).find((f) => f.alertId === id);
+    const live = (await intelligence.liveFindings(clock())).find((f) => f.alertId === id);
     const alert = await intelligence.ack(id, 'admin', live);
     if (!alert) throw new ApiError('NOT_FOUND', `id: no alert ${id}`);
     return alertView({ ...alert, origin: 'stored' });

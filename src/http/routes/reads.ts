@@ -58,9 +58,8 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   };
 
   const openAlertsByChatter = async (now: number): Promise<Map<string, number>> => {
-    const rm = await models.active();
-    const [stored, waiting] = await Promise.all([intelligence.alerts.find({ status: 'open' }), rm.sessions.find({ priorityAt: { $ne: null } })]);
-    const open = mergeAlerts(stored, waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, settings, true)), now).filter((a) => a.status === 'open');
+    const [stored, live] = await Promise.all([intelligence.alerts.find({ status: 'open' }), intelligence.liveFindings(now)]);
+    const open = mergeAlerts(stored, live, now).filter((a) => a.status === 'open');
     const out = new Map<string, number>();
     for (const a of open) if (a.chatterId) out.set(a.chatterId, (out.get(a.chatterId) ?? 0) + 1);
     return out;
@@ -181,7 +180,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const ids = [...new Set([...registered.keys(), ...totals.keys()])].sort();
     const items = ids.map((id) => {
       const r = registered.get(id);
-      const t = totals.get(id) ?? accountTotals([])[0];
+      const t = totals.get(id);
       return {
         id, displayName: r?.displayName ?? null, status: r?.status ?? 'unregistered', source: r?.source ?? 'webhook',
         ...(t ? accountStatsView(t) : emptyAccountStats()), awaiting: awaiting.get(id) ?? 0,
