@@ -3,13 +3,13 @@
 // The service runs as its own process with all roles; this process only generates load.
 //   node --import tsx bench/ingest.ts [--seconds 10] [--concurrency 32] [--rate 1000] [--only embedded|kafka]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { onDeployments } from './deployments.js';
 import { Agent, request } from 'node:http';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { signBody } from '../src/ingest/signature.js';
-import { freePort, startKafka, startMongo, type RunningServer } from '../test/infra/servers.js';
+import { freePort } from '../test/infra/servers.js';
 import { messageBody } from '../test/support/platform.js';
 
 const { values: args } = parseArgs({
@@ -140,22 +140,5 @@ async function runDeployment(name: string, env: Record<string, string>): Promise
 }
 
 console.log(`ingest benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, ${SECONDS}s per phase`);
-if (args.only !== 'kafka') {
-  const dir = mkdtempSync(join(tmpdir(), 'convops-bench-'));
-  try {
-    await runDeployment('embedded', { DATA_DIR: dir });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-if (args.only !== 'embedded') {
-  const servers: RunningServer[] = [];
-  try {
-    const [kafka, mongo] = await Promise.all([startKafka(), startMongo()]);
-    servers.push(kafka, mongo);
-    await runDeployment('kafka+mongo', { KAFKA_BROKERS: kafka.url, MONGO_URL: mongo.url, MONGO_DB: 'bench' });
-  } finally {
-    await Promise.all(servers.map((s) => s.stop()));
-  }
-}
+await onDeployments(args.only, runDeployment);
 agent.destroy();

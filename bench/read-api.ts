@@ -4,8 +4,8 @@
 //   node --import tsx bench/read-api.ts [--sessions 100000] [--messages-per-session 10]
 //        [--requests 200] [--replay-events 200000] [--only embedded|kafka]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { onDeployments } from './deployments.js';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLog, createStore } from '../src/adapters/index.js';
@@ -20,7 +20,7 @@ import { createLogger } from '../src/support/logger.js';
 import { topology } from '../src/topology.js';
 import { initialChatState, step, type ChatState } from '../machines/step.js';
 import type { ChatInput } from '../machines/chat-input.js';
-import { freePort, startKafka, startMongo, type RunningServer } from '../test/infra/servers.js';
+import { freePort } from '../test/infra/servers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -252,21 +252,4 @@ async function runDeployment(name: string, env: Record<string, string>): Promise
 }
 
 console.log(`read benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; ${REQUESTS} requests per endpoint after 20 warm-up`);
-if (args.only !== 'kafka') {
-  const dir = mkdtempSync(join(tmpdir(), 'convops-bench-read-'));
-  try {
-    await runDeployment('embedded', { DATA_DIR: dir });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-if (args.only !== 'embedded') {
-  const servers: RunningServer[] = [];
-  try {
-    const [kafka, mongo] = await Promise.all([startKafka(), startMongo(6144)]);
-    servers.push(kafka, mongo);
-    await runDeployment('kafka+mongo', { KAFKA_BROKERS: kafka.url, MONGO_URL: mongo.url, MONGO_DB: 'bench' });
-  } finally {
-    await Promise.all(servers.map((s) => s.stop()));
-  }
-}
+await onDeployments(args.only, runDeployment, 6144);
