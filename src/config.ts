@@ -26,6 +26,10 @@ export interface Config {
   readonly kafkaSessionTimeoutMs: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly bodyLimitBytes: number;
+  /** How long a request may take, from its first byte to the answer (slow clients are cut off). */
+  readonly requestTimeoutMs: number;
+  /** How long ingest waits for the log to take a record before answering 503. */
+  readonly appendTimeoutMs: number;
   readonly platformApiKey: string | null;
   readonly platformApiBaseUrl: string;
   readonly platformRateWindowSec: number;
@@ -144,6 +148,8 @@ export function loadConfig(env: Env = process.env): Config {
     kafkaSessionTimeoutMs: int(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 300_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    appendTimeoutMs: int(env, 'APPEND_TIMEOUT_MS', 5_000, 100, 120_000),
     platformApiKey: str(env, 'PLATFORMAPI_KEY'),
     platformApiBaseUrl: httpUrl(env, 'PLATFORMAPI_BASE_URL', 'https://app.onlyfansapi.com'),
     platformRateWindowSec: int(env, 'PLATFORMAPI_RATE_WINDOW_SEC', 60, 1, 3600),

@@ -2,6 +2,7 @@
 // no stack traces, no secret values.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { StoreUnavailableError } from '../adapters/store/store.js';
 
 export const ERROR_CATALOGUE = {
   INVALID_INPUT: 400,
@@ -75,6 +76,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     let body: ErrorBody;
     if (err instanceof ApiError) body = errorBody(err.code, err.message);
+    else if (err instanceof StoreUnavailableError) {
+      request.log.warn({ err }, 'store unavailable');
+      body = errorBody('NOT_READY', 'store: unavailable; retry later (see /api/health)');
+    }
     else {
       const mapped = fromFastify(err);
       if (mapped) body = mapped;

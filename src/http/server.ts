@@ -44,8 +44,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
-    requestTimeout: 30_000,
-    connectionTimeout: 30_000,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs,
     // Bodies like {"__proto__": ...} are refused rather than silently merged.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -73,7 +73,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   };
   await app.register(discoveryRoutes, { routes, platform, pipelineReady });
   // One appender for every route that writes to inbound, so their records share log writes.
-  const inbound = new BatchingAppender(deps.log, deps.topology.inbound);
+  const inbound = new BatchingAppender(deps.log, deps.topology.inbound, { timeoutMs: config.appendTimeoutMs });
   const adminGuard = bearerGuard(config.adminToken, 'ADMIN_TOKEN');
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
   await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, setup: deps.intelligence });

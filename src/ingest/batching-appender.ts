@@ -1,23 +1,62 @@
 // Coalesces concurrent appends into one log write. While a write is in flight, new records
 // wait and go out together in the next one, so batching adds no delay at low load and
 // amortises broker round-trips at high load. Each caller still learns its own outcome.
+// A caller waits at most `timeoutMs`: when the log is down, ingest must answer 503 promptly
+// (the platform retries) instead of holding connections while the client library retries.
 import type { AppendRecord, AppendResult, Log } from '../adapters/log/log.js';
+
+export class AppendTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`the log did not take the record within ${ms} ms`);
+    this.name = 'AppendTimeoutError';
+  }
+}
 
 interface Pending {
   readonly record: AppendRecord;
-  readonly resolve: (r: AppendResult) => void;
-  readonly reject: (err: unknown) => void;
+  resolve(r: AppendResult): void;
+  reject(err: unknown): void;
+}
+
+export interface BatchingAppenderOptions {
+  readonly maxBatch?: number;
+  readonly timeoutMs?: number;
 }
 
 export class BatchingAppender {
   private queue: Pending[] = [];
   private inFlight = false;
+  private readonly maxBatch: number;
+  private readonly timeoutMs: number;
 
-  constructor(private readonly log: Log, private readonly topic: string, private readonly maxBatch = 500) {}
+  constructor(private readonly log: Log, private readonly topic: string, options: BatchingAppenderOptions = {}) {
+    this.maxBatch = options.maxBatch ?? 500;
+    this.timeoutMs = options.timeoutMs ?? 5_000;
+  }
 
   append(record: AppendRecord): Promise<AppendResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ record, resolve, reject });
+      let done = false;
+      const settle = (): boolean => {
+        if (done) return false;
+        done = true;
+        clearTimeout(timer);
+        return true;
+      };
+      const pending: Pending = {
+        record,
+        resolve: (r) => { if (settle()) resolve(r); },
+        reject: (err) => { if (settle()) reject(err); },
+      };
+      const timer = setTimeout(() => {
+        // Not yet handed to the log: drop it, so an outage does not pile up records whose
+        // senders were told to retry. One already in a write may still land; its retry is
+        // deduplicated by the session machine.
+        const i = this.queue.indexOf(pending);
+        if (i >= 0) this.queue.splice(i, 1);
+        pending.reject(new AppendTimeoutError(this.timeoutMs));
+      }, this.timeoutMs);
+      this.queue.push(pending);
       if (!this.inFlight) void this.flush();
     });
   }

@@ -2,7 +2,8 @@
 // (mongo-java-server) on free loopback ports, for machines without Docker.
 // Jars come from Maven Central through mvn into the git-ignored .cache/ folder.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync, rmSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync, rmSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -17,6 +18,12 @@ const cacheDir = join(root, '.cache');
 export interface RunningServer {
   readonly url: string;
   stop(): Promise<void>;
+}
+
+/** A server that fault tests can take down and bring back on the same address with its data. */
+export interface RestartableServer extends RunningServer {
+  halt(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 export function freePort(): Promise<number> {
@@ -36,7 +43,10 @@ export function freePort(): Promise<number> {
 export function ensureJars(profile: 'kafka' | 'mongo'): string {
   const lib = join(cacheDir, `${profile}-lib`);
   const marker = join(lib, '.complete');
-  if (existsSync(marker)) return lib;
+  // The marker holds the pom's hash, so a changed dependency list fetches again.
+  const pomHash = createHash('sha256').update(readFileSync(join(here, 'pom.xml'))).digest('hex');
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === pomHash) return lib;
+  rmSync(lib, { recursive: true, force: true });
   mkdirSync(lib, { recursive: true });
   process.stderr.write(`[test-servers] fetching ${profile} jars from Maven Central into ${lib}\n`);
   execFileSync(
@@ -48,7 +58,7 @@ export function ensureJars(profile: 'kafka' | 'mongo'): string {
   if (readdirSync(lib).filter((f) => f.endsWith('.jar')).length === 0) {
     throw new Error(`mvn fetched no jars for ${profile}`);
   }
-  writeFileSync(marker, new Date().toISOString());
+  writeFileSync(marker, pomHash);
   return lib;
 }
 
@@ -94,7 +104,7 @@ async function waitFor(what: string, child: ChildProcess, timeoutMs: number, pro
   throw new Error(`${what} not ready after ${timeoutMs} ms`);
 }
 
-export async function startKafka(): Promise<RunningServer> {
+export async function startKafka(): Promise<RestartableServer> {
   const lib = ensureJars('kafka');
   const port = await freePort();
   const controllerPort = await freePort();
@@ -124,21 +134,27 @@ export async function startKafka(): Promise<RunningServer> {
     `-Dlog4j.configuration=file:${join(here, 'log4j.properties')}`, '-cp', `${lib}/*`];
   execFileSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', 'convopsTestCluster00000', '-c', props],
     { stdio: ['ignore', 'ignore', 'inherit'] });
-  const child = startJava([...jvm, 'kafka.Kafka', props], 'kafka', dir);
   const url = `127.0.0.1:${port}`;
   const kafka = new Kafka({ clientId: 'readiness', brokers: [url], logLevel: logLevel.NOTHING, retry: { retries: 0 } });
-  await waitFor('kafka', child, 90_000, async () => {
-    const admin = kafka.admin();
-    try {
-      await admin.connect();
-      const meta = await admin.describeCluster();
-      return meta.brokers.length > 0 && meta.controller !== null;
-    } finally {
-      await admin.disconnect().catch(() => undefined);
-    }
-  });
+  const launch = async (): Promise<ChildProcess> => {
+    const child = startJava([...jvm, 'kafka.Kafka', props], 'kafka', dir);
+    await waitFor('kafka', child, 90_000, async () => {
+      const admin = kafka.admin();
+      try {
+        await admin.connect();
+        const meta = await admin.describeCluster();
+        return meta.brokers.length > 0 && meta.controller !== null;
+      } finally {
+        await admin.disconnect().catch(() => undefined);
+      }
+    });
+    return child;
+  };
+  let child = await launch();
   return {
     url,
+    async halt() { await stopChild(child); },
+    async resume() { child = await launch(); },
     async stop() {
       await stopChild(child);
       rmSync(dir, { recursive: true, force: true });
@@ -146,22 +162,38 @@ export async function startKafka(): Promise<RunningServer> {
   };
 }
 
-/** `heapMb`: the benchmarks hold a million documents; tests need far less. */
-export async function startMongo(heapMb = 768): Promise<RunningServer> {
+/**
+ * `heapMb`: the benchmarks hold a million documents; tests need far less. In memory by default;
+ * `persistent` keeps the data in an H2 file, so the server can be halted and resumed.
+ */
+export async function startMongo(heapMb = 768, persistent = false): Promise<RestartableServer> {
   const lib = ensureJars('mongo');
   const port = await freePort();
-  const child = startJava(['-Xms128m', `-Xmx${heapMb}m`, '-XX:+UseSerialGC', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-cp', `${lib}/*`,
-    join(here, 'MongoLauncher.java'), '127.0.0.1', String(port)], 'mongo-java-server', root);
+  const dir = persistent ? mkdtempSync(join(tmpdir(), 'convops-mongo-')) : undefined;
   const url = `mongodb://127.0.0.1:${port}`;
-  await waitFor('mongo-java-server', child, 60_000, async () => {
-    const client = new MongoClient(url, { serverSelectionTimeoutMS: 500, directConnection: true });
-    try {
-      await client.connect();
-      await client.db('admin').command({ ping: 1 });
-      return true;
-    } finally {
-      await client.close().catch(() => undefined);
-    }
-  });
-  return { url, stop: () => stopChild(child) };
+  const launch = async (): Promise<ChildProcess> => {
+    const child = startJava(['-Xms128m', `-Xmx${heapMb}m`, '-XX:+UseSerialGC', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-cp', `${lib}/*`,
+      join(here, 'MongoLauncher.java'), '127.0.0.1', String(port), ...(dir ? [join(dir, 'data.mv')] : [])], 'mongo-java-server', root);
+    await waitFor('mongo-java-server', child, 60_000, async () => {
+      const client = new MongoClient(url, { serverSelectionTimeoutMS: 500, directConnection: true });
+      try {
+        await client.connect();
+        await client.db('admin').command({ ping: 1 });
+        return true;
+      } finally {
+        await client.close().catch(() => undefined);
+      }
+    });
+    return child;
+  };
+  let child = await launch();
+  return {
+    url,
+    async halt() { await stopChild(child); },
+    async resume() { child = await launch(); },
+    async stop() {
+      await stopChild(child);
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

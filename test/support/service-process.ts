@@ -28,8 +28,9 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const port = await freePort();
+/** `port`: a restarted API comes back on the address its clients know. */
+export async function startServiceProcess(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
+  port ??= await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },

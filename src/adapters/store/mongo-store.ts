@@ -1,7 +1,26 @@
 // The document store on MongoDB (or any Mongo-wire server) through the official driver.
-import { MongoClient, MongoServerError, type Db, type AnyBulkWriteOperation } from 'mongodb';
+import {
+  MongoClient, MongoNetworkError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError,
+  type Db, type AnyBulkWriteOperation,
+} from 'mongodb';
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, UpdateOutcome, UpdateSpec } from './store.js';
-import { DuplicateKeyError } from './store.js';
+import { DuplicateKeyError, StoreUnavailableError } from './store.js';
+
+function isUnreachable(err: unknown): boolean {
+  return err instanceof MongoServerSelectionError || err instanceof MongoNetworkError
+    || err instanceof MongoNotConnectedError || err instanceof MongoTopologyClosedError;
+}
+
+/** Translates driver failures into the store seam's errors. */
+async function guarded<R>(collection: string, op: () => Promise<R>): Promise<R> {
+  try {
+    return await op();
+  } catch (err) {
+    if (isDuplicate(err)) throw new DuplicateKeyError(collection, err instanceof Error ? err.message : String(err));
+    if (isUnreachable(err)) throw new StoreUnavailableError(err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+}
 
 function isDuplicate(err: unknown): boolean {
   if (err instanceof MongoServerError && err.code === 11000) return true;
@@ -16,17 +35,12 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return this.db.collection<Doc>(this.name);
   }
 
-  private async guard<R>(op: () => Promise<R>): Promise<R> {
-    try {
-      return await op();
-    } catch (err) {
-      if (isDuplicate(err)) throw new DuplicateKeyError(this.name, err instanceof Error ? err.message : String(err));
-      throw err;
-    }
+  private guard<R>(op: () => Promise<R>): Promise<R> {
+    return guarded(this.name, op);
   }
 
   async findOne(filter: Filter): Promise<T | null> {
-    return (await this.c.findOne(filter)) as unknown as T | null;
+    return (await this.guard(() => this.c.findOne(filter))) as unknown as T | null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
@@ -35,11 +49,11 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
-    return (await cursor.toArray()) as unknown as T[];
+    return (await this.guard(() => cursor.toArray())) as unknown as T[];
   }
 
   countDocuments(filter: Filter = {}): Promise<number> {
-    return this.c.countDocuments(filter);
+    return this.guard(() => this.c.countDocuments(filter));
   }
 
   async insertOne(doc: T): Promise<void> {
@@ -57,7 +71,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    return (await this.c.deleteMany(filter)).deletedCount;
+    return (await this.guard(() => this.c.deleteMany(filter))).deletedCount;
   }
 
   async bulkWrite(ops: readonly BulkOp<T>[]): Promise<void> {
@@ -66,11 +80,11 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async aggregate<R>(pipeline: readonly Record<string, unknown>[]): Promise<R[]> {
-    return (await this.c.aggregate([...pipeline]).toArray()) as unknown as R[];
+    return (await this.guard(() => this.c.aggregate([...pipeline]).toArray())) as unknown as R[];
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
-    await this.c.createIndex(spec.keys, { unique: spec.unique ?? false, ...(spec.name ? { name: spec.name } : {}) });
+    await this.guard(() => this.c.createIndex(spec.keys, { unique: spec.unique ?? false, ...(spec.name ? { name: spec.name } : {}) }));
   }
 
   async drop(): Promise<void> {
@@ -100,7 +114,7 @@ export class MongoStore implements DocumentStore {
   }
 
   async listCollections(): Promise<string[]> {
-    return (await this.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    return (await guarded('*', () => this.db.listCollections({}, { nameOnly: true }).toArray())).map((c) => c.name);
   }
 
   async ping(): Promise<boolean> {

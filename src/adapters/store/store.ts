@@ -71,3 +71,11 @@ export class DuplicateKeyError extends Error {
     this.name = 'DuplicateKeyError';
   }
 }
+
+/** The store cannot be reached (down, restarting, network): callers answer 503, not 500. */
+export class StoreUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`the store is unavailable: ${reason}`);
+    this.name = 'StoreUnavailableError';
+  }
+}
