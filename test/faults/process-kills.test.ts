@@ -10,6 +10,7 @@ import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { loadConfig } from '../../src/config.js';
 import { topology } from '../../src/topology.js';
 import { freePort } from '../infra/servers.js';
+import { cleanRun, type Snapshot } from '../support/clean-run.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv, type Deployment } from '../support/deployments.js';
 import { faultDeliveries } from '../support/fault-input.js';
 import { differences, readModelDocs, settledHash } from '../support/read-models.js';
@@ -20,22 +21,11 @@ import { eventually } from '../support/wait.js';
 const KILLS_PER_ROLE = 2;
 const { deliveries } = faultDeliveries(2000, 11);
 
-interface Snapshot { readonly hash: string; readonly docs: Record<string, unknown[]> }
 const cleanRuns = new Map<Deployment, Promise<Snapshot>>();
-
-/** The same deliveries through one process that nothing disturbs, once per deployment. */
-function cleanRun(kind: Deployment): Promise<Snapshot> {
+function clean(kind: Deployment): Promise<Snapshot> {
   let run = cleanRuns.get(kind);
   if (!run) {
-    run = (async () => {
-      const app = await startWithEnv(deploymentEnv(kind));
-      try {
-        await deliverAll(() => app.url ?? '', deliveries);
-        return { hash: await settledHash(app.url ?? '', app.store), docs: await readModelDocs(app.store) };
-      } finally {
-        await app.stop();
-      }
-    })();
+    run = cleanRun(kind, deliveries);
     cleanRuns.set(kind, run);
   }
   return run;
@@ -48,17 +38,17 @@ afterAll(async () => {
 });
 
 async function expectCleanHash(kind: Deployment, url: string, store: DocumentStore): Promise<void> {
-  const clean = await cleanRun(kind);
+  const reference = await clean(kind);
   const hash = await settledHash(url, store, 180_000);
-  if (hash !== clean.hash) console.error(differences(clean.docs, await readModelDocs(store)).join('\n'));
-  expect(hash).toBe(clean.hash);
+  if (hash !== reference.hash) console.error(differences(reference.docs, await readModelDocs(store)).join('\n'));
+  expect(hash).toBe(reference.hash);
 }
 
 type Role = 'api' | 'processor' | 'projector';
 type Running = ServiceProcess | WorkerProcess;
 
 describe.each(DEPLOYMENTS)('SIGKILLed processes on %s', (kind) => {
-  beforeAll(async () => { await cleanRun(kind); }, 180_000);
+  beforeAll(async () => { await clean(kind); }, 180_000);
 
   it(`api, processor and projector each killed ${KILLS_PER_ROLE}+ times mid-ingest: nothing lost, nothing counted twice`, async () => {
     const env = deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
@@ -103,7 +93,7 @@ describe.each(DEPLOYMENTS)('SIGKILLed processes on %s', (kind) => {
 
 describe('a processor rebalance on kafka+mongo', () => {
   const kind: Deployment = 'kafka+mongo';
-  beforeAll(async () => { await cleanRun(kind); }, 180_000);
+  beforeAll(async () => { await clean(kind); }, 180_000);
 
   it('two processors share the partitions; one is SIGKILLed and the other takes over', async () => {
     const env = deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });

@@ -1,14 +1,16 @@
 // The document store on MongoDB (or any Mongo-wire server) through the official driver.
 import {
-  MongoClient, MongoNetworkError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError,
+  MongoBulkWriteError, MongoClient, MongoNetworkError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError,
   type Db, type AnyBulkWriteOperation,
 } from 'mongodb';
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, UpdateOutcome, UpdateSpec } from './store.js';
 import { DuplicateKeyError, StoreUnavailableError } from './store.js';
 
 function isUnreachable(err: unknown): boolean {
-  return err instanceof MongoServerSelectionError || err instanceof MongoNetworkError
-    || err instanceof MongoNotConnectedError || err instanceof MongoTopologyClosedError;
+  if (err instanceof MongoServerSelectionError || err instanceof MongoNetworkError
+    || err instanceof MongoNotConnectedError || err instanceof MongoTopologyClosedError) return true;
+  // A bulk write wraps the failure of its command.
+  return err instanceof MongoBulkWriteError && isUnreachable(err.errorResponse);
 }
 
 /** Translates driver failures into the store seam's errors. */
