@@ -1,7 +1,7 @@
 // Routing facts of a platform webhook body: which account and chat it belongs to, and the
 // dedupe id. This is all the request path computes; everything else happens in the machine.
 import { createHash } from 'node:crypto';
-import { idString, isObject, type JsonObject } from './json.js';
+import { idString, isObject, unsafeStructure, type JsonObject } from './json.js';
 
 /** Ephemeral events that the platform may send without an idempotency key. */
 const KEYLESS_EVENTS = new Set(['users.typing', 'users.online', 'users.offline']);
@@ -44,6 +44,8 @@ export function fanIdOf(event: string, payload: JsonObject): string | undefined 
 
 export function routeWebhook(body: unknown, idempotencyKey: string | undefined, rawBody: Buffer): RouteResult {
   if (!isObject(body)) return { ok: false, field: 'body', reason: 'must be a JSON object' };
+  const unsafe = unsafeStructure(body);
+  if (unsafe) return { ok: false, field: 'body', reason: unsafe };
   const { event, account_id: accountId, payload } = body;
   if (typeof event !== 'string' || event.length === 0 || event.length > 100) {
     return { ok: false, field: 'event', reason: 'must be a non-empty string of at most 100 characters' };

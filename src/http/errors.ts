@@ -54,7 +54,9 @@ function fromFastify(err: FastifyError): ErrorBody | undefined {
       return errorBody('INVALID_INPUT', `${field}: is not a known ${where === 'querystring' ? 'parameter' : 'field'}`);
     }
     const field = [where, path || params?.missingProperty].filter(Boolean).join('.');
-    return errorBody('INVALID_INPUT', `${field}: ${first?.message ?? 'is invalid'}`);
+    // An optional body is "object or null" to the validator; to a caller it is a JSON object.
+    const message = first?.keyword === 'type' && first.message === 'must be object,null' ? 'must be a JSON object' : first?.message;
+    return errorBody('INVALID_INPUT', `${field}: ${message ?? 'is invalid'}`);
   }
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -13,7 +13,7 @@ import type { Topology } from '../topology.js';
 import { installErrorHandling } from './errors.js';
 import { healthRoutes } from './routes/health.js';
 import { readRoutes } from './routes/reads.js';
-import { webhookRoutes } from './routes/webhook.js';
+import { webhookRoutes, WEBHOOK_PATH } from './routes/webhook.js';
 import { adminSessionRoutes } from './routes/admin-sessions.js';
 import { connectorRoutes } from './routes/connector.js';
 import { demoRoutes } from './routes/demo.js';
@@ -39,6 +39,27 @@ export interface ServerDeps {
   readonly intelligence: IntelligenceSetup;
 }
 
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Write routes and their bodies: one that declares no body takes none, so a body sent anyway
+ * (say, `{"full": true}` to the wrong route) gets a 400 naming the field, not a silent
+ * success; one whose body requires no field may be sent without any (Fastify would validate
+ * the missing body as null). The webhook reads its raw bytes itself.
+ */
+function normaliseWriteBodies(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (route.url === WEBHOOK_PATH || !methods.some((m) => WRITE_METHODS.has(m))) return;
+    const body = route.schema?.body as { type?: unknown; required?: unknown[] } | undefined;
+    if (!body) {
+      route.schema = { ...route.schema, body: { type: ['object', 'null'], additionalProperties: false, properties: {} } };
+    } else if (body.type === 'object' && (body.required ?? []).length === 0) {
+      route.schema = { ...route.schema, body: { ...body, type: ['object', 'null'] } };
+    }
+  });
+}
+
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
@@ -58,6 +79,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   addFormats.default(exact);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
   installErrorHandling(app);
+  normaliseWriteBodies(app);
   const routes = collectRoutes(app);
   await app.register(swagger, {
     openapi: {

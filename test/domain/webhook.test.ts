@@ -52,6 +52,20 @@ describe('routing real platform bodies', () => {
     expect(routeWebhook({ event: 'x', account_id: 'acct_1', payload: 3 }, 'k', raw)).toMatchObject({ ok: false, field: 'payload' });
   });
 
+  it('refuses prototype-polluting keys and absurd nesting, wherever they sit, but not the words inside text', () => {
+    const wrap = (payload: string): Buffer => Buffer.from(`{"event":"messages.received","account_id":"acct_1","payload":${payload}}`);
+    const route = (raw: Buffer) => routeWebhook(parseJson(raw.toString()), 'k', raw);
+    expect(route(wrap('{"fromUser":{"id":1,"__proto__":{"admin":true}}}'))).toMatchObject({ ok: false, field: 'body', reason: expect.stringMatching(/__proto__/) });
+    expect(route(wrap('{"id":12345678901234567890,"__proto__":{}}'))).toMatchObject({ ok: false, field: 'body' });
+    expect(route(wrap('{"a":{"constructor":{"prototype":{"x":1}}}}'))).toMatchObject({ ok: false, reason: expect.stringMatching(/constructor/) });
+    const deep = 5000;
+    expect(route(wrap(`{"a":${'['.repeat(deep)}${']'.repeat(deep)}}`))).toMatchObject({ ok: false, field: 'body', reason: expect.stringMatching(/nested deeper/) });
+    // A fan may type anything; only keys count.
+    const text = route(wrap('{"fromUser":{"id":7},"text":"\\"__proto__\\": {} and constructor.prototype","constructor":"fine"}'));
+    expect(text.ok).toBe(true);
+    expect(routeWebhook({ event: 'x', account_id: 'a', payload: { a: Object.fromEntries([['constructor', { prototype: 1 }]]) } }, 'k', Buffer.from('{}')).ok).toBe(false);
+  });
+
   it('keeps ids beyond 2^53 exact', () => {
     const raw = Buffer.from('{"event":"messages.received","account_id":"acct_1","payload":{"id":123456789012345678901,"fromUser":{"id":98765432109876543210}}}');
     const r = routeWebhook(parseJson(raw.toString()), 'evt_1', raw);

@@ -8,6 +8,7 @@ import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { verifySignature } from '../../ingest/signature.js';
 import { ApiError, invalidInput } from '../errors.js';
 
+export const WEBHOOK_PATH = '/webhooks/platform';
 export const IDEMPOTENCY_HEADER = 'x-ofapi-idempotency-key';
 export const SIGNATURE_HEADER = 'signature';
 
@@ -28,7 +29,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
     done(null, body);
   });
 
-  app.post('/webhooks/platform', {
+  app.post(WEBHOOK_PATH, {
     schema: {
       summary: 'Platform webhook: verified, deduplicated by its idempotency key, appended to the inbound log',
       headers: {
