@@ -67,6 +67,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
+    // Node checks request and header deadlines on this interval (30 s by default), which
+    // would let a slow client hold a connection far past REQUEST_TIMEOUT_MS.
+    http: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs), headersTimeout: config.requestTimeoutMs },
     // Bodies like {"__proto__": ...} are refused rather than silently merged.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
