@@ -1,9 +1,15 @@
-// Ingest benchmark: verified webhooks per second and time-to-2xx percentiles, for the
-// embedded default and for Kafka + Mongo-wire (provisioned like the tests do).
-// The service runs as its own process with all roles; this process only generates load.
-//   node --import tsx bench/ingest.ts [--seconds 10] [--concurrency 32] [--rate 1000] [--only embedded|kafka]
-import { spawn } from 'node:child_process';
-import { onDeployments } from './deployments.js';
+// Ingest and end-to-end benchmark, on the embedded default and on Kafka + Mongo-wire
+// (provisioned like the tests). Each deployment, side by side with its limits:
+//   1. the limit: a bare route that only appends the raw body to the same log (max rate);
+//   2. the signed webhook route in an API-only process: max rate, its ratio to the limit, and
+//      time-to-2xx at a fixed rate;
+//   3. end to end at a fixed rate with the pipeline running, in one process (all roles) and
+//      split (API process + worker process): time-to-2xx, and webhook received → visible in
+//      the read models (the projector's freshness, reported in health).
+// The load generator is this process; everything shares the machine's cores.
+//   node --import tsx bench/ingest.ts [--seconds 10] [--concurrency 64] [--rate 1000] [--only embedded|kafka]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -11,11 +17,12 @@ import { parseArgs } from 'node:util';
 import { signBody } from '../src/ingest/signature.js';
 import { freePort } from '../test/infra/servers.js';
 import { messageBody } from '../test/support/platform.js';
+import { onDeployments } from './deployments.js';
 
 const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
-    concurrency: { type: 'string', default: '32' },
+    concurrency: { type: 'string', default: '64' },
     rate: { type: 'string', default: '1000' },
     only: { type: 'string' },
   },
@@ -25,6 +32,7 @@ const CONCURRENCY = Number(args.concurrency);
 const RATE = Number(args.rate);
 const SECRET = 'whsec_bench';
 const root = join(import.meta.dirname, '..');
+const TARGET_MAX: Record<string, number> = { embedded: 5000, 'kafka+mongo': 3000 };
 
 interface Delivery { body: string; signature: string; key: string }
 
@@ -41,13 +49,13 @@ function nextDelivery(): Delivery {
   return { body, signature: signBody(SECRET, body), key: `evt_bench_${n}` };
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 
-function post(port: number, d: Delivery): Promise<{ status: number; ms: number }> {
+function post(port: number, path: string, d: Delivery): Promise<{ status: number; ms: number }> {
   const started = process.hrtime.bigint();
   return new Promise((resolve) => {
     const req = request({
-      host: '127.0.0.1', port, path: '/webhooks/platform', method: 'POST', agent,
+      host: '127.0.0.1', port, path, method: 'POST', agent,
       headers: { 'content-type': 'application/json', signature: d.signature, 'x-ofapi-idempotency-key': d.key, 'content-length': Buffer.byteLength(d.body) },
     }, (res) => {
       res.resume();
@@ -72,12 +80,12 @@ function summarise(results: { status: number; ms: number }[], seconds: number): 
 }
 
 /** As fast as the service answers, with a fixed number of requests in flight. */
-async function closedLoop(port: number, seconds: number): Promise<PhaseResult> {
+async function closedLoop(port: number, path: string, seconds: number): Promise<PhaseResult> {
   const results: { status: number; ms: number }[] = [];
   const deadline = Date.now() + seconds * 1000;
   const started = Date.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < deadline) results.push(await post(port, nextDelivery()));
+    while (Date.now() < deadline) results.push(await post(port, path, nextDelivery()));
   }));
   return summarise(results, (Date.now() - started) / 1000);
 }
@@ -91,51 +99,110 @@ async function openLoop(port: number, seconds: number, rate: number): Promise<Ph
     const due = start + (i * 1000) / rate;
     const wait = due - Date.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    pending.push(post(port, nextDelivery()));
+    pending.push(post(port, '/webhooks/platform', nextDelivery()));
   }
   const results = await Promise.all(pending);
   return summarise(results, (Date.now() - start) / 1000);
 }
 
+interface Health {
+  components: Record<string, { lag?: number | null; enabled?: boolean }>;
+  counters: { projector: { freshness: { samples: number; p50Ms: number | null; p99Ms: number | null; maxMs: number | null } } | null };
+}
+
+const health = (port: number): Promise<Health | undefined> =>
+  fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.json() as Promise<Health>, () => undefined);
+
 async function waitForZeroLag(port: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const health = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.json() as Promise<{ components: Record<string, { lag?: number | null; enabled?: boolean }> }>, () => undefined);
-    const c = health?.components;
-    const settled = (role: { lag?: number | null; enabled?: boolean } | undefined): boolean => role?.enabled === false || role?.lag === 0;
-    if (c && settled(c.processor) && settled(c.projector)) return true;
-    await new Promise((r) => setTimeout(r, 250));
+    const c = (await health(port))?.components;
+    if (c && c.processor?.lag === 0 && c.projector?.lag === 0) return true;
+    await new Promise((r) => setTimeout(r, 100));
   }
   return false;
 }
 
-async function runDeployment(name: string, env: Record<string, string>): Promise<void> {
+interface Proc { port: number; stop(): Promise<void> }
+
+async function startProcess(script: string, env: Record<string, string>, readyPath: string): Promise<Proc> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, script)], {
     cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PLATFORMAPI_WEBHOOK_SECRET: SECRET },
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PLATFORMAPI_WEBHOOK_SECRET: SECRET, TICK_INTERVAL_SEC: '0' },
   });
-  try {
-    for (let i = 0; i < 300; i++) {
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
-      if (ok) break;
-      await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    if (await fetch(`http://127.0.0.1:${port}${readyPath}`).then(() => true, () => false)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    port,
+    async stop() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+const f1 = (n: number | null): string => (n === null || Number.isNaN(n) ? '-' : n.toFixed(1));
+const mark = (ok: boolean): string => (ok ? 'meets' : 'MISSES');
+
+async function runDeployment(name: string, base: Record<string, string>): Promise<void> {
+  // Each phase gets fresh state, so no phase inherits another's backlog.
+  let phase = 0;
+  const fresh = (): Record<string, string> => {
+    phase++;
+    return base.DATA_DIR
+      ? { ...base, DATA_DIR: mkdtempSync(join(base.DATA_DIR, `phase${phase}-`)) }
+      : { ...base, TOPIC_PREFIX: `bench${phase}.`, MONGO_DB: `bench${phase}` };
+  };
+  const label = name.padEnd(12);
+
+  const bare = await startProcess('bench/bare-append-server.ts', fresh(), '/');
+  await closedLoop(bare.port, '/append', 2);
+  const limit = await closedLoop(bare.port, '/append', SECONDS);
+  await bare.stop();
+  console.log(`${label} limit (bare append route): ${limit.perSec}/s (p50 ${f1(limit.p50)} ms, p99 ${f1(limit.p99)} ms)`);
+
+  const api = await startProcess('src/main.ts', { ...fresh(), ROLES: 'api' }, '/api/health');
+  await closedLoop(api.port, '/webhooks/platform', 2);
+  const max = await closedLoop(api.port, '/webhooks/platform', SECONDS);
+  const fixedApi = await openLoop(api.port, SECONDS, RATE);
+  await api.stop();
+  const ratio = max.perSec / limit.perSec;
+  console.log(`${label} webhook route, API-only process: ${max.perSec}/s (${max.ok}/${max.sent} 2xx, concurrency ${CONCURRENCY}, p99 ${f1(max.p99)} ms); target ≥ ${TARGET_MAX[name]}/s: ${mark(max.perSec >= (TARGET_MAX[name] ?? 0))}`);
+  console.log(`${label}   ratio to the bare append route: ${ratio.toFixed(2)}; target ≥ 0.60: ${mark(ratio >= 0.6)}`);
+  console.log(`${label}   at ${RATE}/s: ${fixedApi.ok}/${fixedApi.sent} 2xx, time-to-2xx p50 ${f1(fixedApi.p50)} ms, p99 ${f1(fixedApi.p99)} ms; target p99 ≤ 50 ms: ${mark(fixedApi.p99 <= 50)}`);
+
+  for (const layout of ['one process', 'api + worker'] as const) {
+    const env = fresh();
+    const procs: Proc[] = [];
+    let ingestPort: number;
+    let projectorPort: number;
+    if (layout === 'one process') {
+      const all = await startProcess('src/main.ts', env, '/api/health');
+      procs.push(all);
+      ingestPort = projectorPort = all.port;
+    } else {
+      const apiOnly = await startProcess('src/main.ts', { ...env, ROLES: 'api' }, '/api/health');
+      // The worker serves health too (idle API), so its projector's freshness can be read.
+      const worker = await startProcess('src/main.ts', { ...env, ROLES: 'api,processor,projector' }, '/api/health');
+      procs.push(apiOnly, worker);
+      ingestPort = apiOnly.port;
+      projectorPort = worker.port;
     }
-    await closedLoop(port, 2); // warm-up
-    const max = await closedLoop(port, SECONDS);
-    // The pipeline works through the backlog before the fixed-rate phase, so that phase
-    // measures ingest next to steady processing, not next to a catch-up.
+    await openLoop(ingestPort, 2, RATE);
+    await waitForZeroLag(projectorPort, 120_000);
+    const fixed = await openLoop(ingestPort, SECONDS, RATE);
     const drainStarted = Date.now();
-    const drained = await waitForZeroLag(port, 300_000);
+    const drained = await waitForZeroLag(projectorPort, 300_000);
     const drainSec = (Date.now() - drainStarted) / 1000;
-    const fixed = await openLoop(port, SECONDS, RATE);
-    const f = (n: number) => n.toFixed(1);
-    console.log(`${name.padEnd(12)} max: ${String(max.perSec).padStart(6)}/s (concurrency ${CONCURRENCY}, ${max.ok}/${max.sent} 2xx, p50 ${f(max.p50)} ms, p99 ${f(max.p99)} ms)`);
-    console.log(`${name.padEnd(12)} backlog after the max phase processed end to end in ${drainSec.toFixed(1)} s${drained ? '' : ' (gave up waiting)'}`);
-    console.log(`${name.padEnd(12)} at ${RATE}/s: ${fixed.ok}/${fixed.sent} 2xx, time-to-2xx p50 ${f(fixed.p50)} ms, p99 ${f(fixed.p99)} ms, max ${f(fixed.max)} ms`);
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    const fresh10s = (await health(projectorPort))?.counters.projector?.freshness;
+    for (const p of procs.reverse()) await p.stop();
+    const e2eOk = (fresh10s?.p50Ms ?? Infinity) <= 30 && (fresh10s?.p99Ms ?? Infinity) <= 200;
+    console.log(`${label} end to end at ${RATE}/s, ${layout}: time-to-2xx p50 ${f1(fixed.p50)} ms, p99 ${f1(fixed.p99)} ms (${fixed.ok}/${fixed.sent} 2xx; target p99 ≤ 50 ms: ${mark(fixed.p99 <= 50)})`);
+    console.log(`${label}   received → visible (last ${fresh10s?.samples ?? 0} records): p50 ${f1(fresh10s?.p50Ms ?? null)} ms, p99 ${f1(fresh10s?.p99Ms ?? null)} ms, max ${f1(fresh10s?.maxMs ?? null)} ms; target p50 ≤ 30, p99 ≤ 200: ${mark(e2eOk)}; caught up ${drainSec.toFixed(1)} s after the last send${drained ? '' : ' (gave up waiting)'}`);
   }
 }
 

@@ -6,7 +6,7 @@ import type { DocumentStore } from './adapters/store/store.js';
 import type { Config } from './config.js';
 import { SessionProcessor, CHAT_STATE_COLLECTION, type ProcessorCounters } from './processor/session-processor.js';
 import { Ticker } from './processor/ticker.js';
-import { Projector, type ProjectorCounters } from './projector/projector.js';
+import { Projector, type ProjectorStatus } from './projector/projector.js';
 import { ReadModelSet } from './projector/read-model-set.js';
 import type { Logger } from './support/logger.js';
 import { ReplayService, type ProjectionControl } from './projector/replay.js';
@@ -55,8 +55,8 @@ export class PipelineControl implements ProjectionControl {
     return this.config.roles.has('processor') && this.config.roles.has('projector');
   }
 
-  counters(): { processor: ProcessorCounters | null; projector: ProjectorCounters | null } {
-    return { processor: this.processor?.counters ?? null, projector: this.projector?.counters ?? null };
+  counters(): { processor: ProcessorCounters | null; projector: ProjectorStatus | null } {
+    return { processor: this.processor?.counters ?? null, projector: this.projector?.status() ?? null };
   }
 
   async start(): Promise<void> {

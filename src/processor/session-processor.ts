@@ -10,7 +10,7 @@ import type { ChatInput } from '../../machines/chat-input.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import { tickDeadline } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
-import { readInboundMeta } from '../domain/inbound-record.js';
+import { H, readInboundMeta } from '../domain/inbound-record.js';
 import { normalise } from '../domain/normalise.js';
 import { LruMap } from '../support/lru.js';
 import type { Logger } from '../support/logger.js';
@@ -110,12 +110,12 @@ export class SessionProcessor {
     const states = await this.loadStates([...new Set(batch.records.map((r) => r.key))]);
     const touched = new Map<string, ChatStateDoc>();
     const out: AppendRecord[] = [];
-    const apply = (key: string, partition: number, offset: number, state: ChatState, input: ChatInput): void => {
+    const apply = (key: string, partition: number, offset: number, state: ChatState, input: ChatInput, receivedAt: number): void => {
       const result = step(state, input);
       const next: ChatStateDoc = { _id: key, state: result.state, partition, offset, deadline: deadlineOf(result.state) };
       states.set(key, next);
       touched.set(key, next);
-      for (const e of result.events) out.push(eventRecord(key, { ...e, source: { partition, offset } }));
+      for (const e of result.events) out.push(eventRecord(key, { ...e, source: { partition, offset } }, receivedAt));
     };
     for (const rec of batch.records) {
       const meta = readInboundMeta(rec.headers);
@@ -127,7 +127,7 @@ export class SessionProcessor {
         // A tick steps every chat of its partition whose idle deadline it passed.
         for (const due of await this.dueChats(rec.partition, meta.receivedAt, states)) {
           if (due.offset >= rec.offset) continue;
-          apply(due._id, rec.partition, rec.offset, due.state, { type: 'chat.tick', dedupeKey: meta.dedupeKey, at: meta.receivedAt });
+          apply(due._id, rec.partition, rec.offset, due.state, { type: 'chat.tick', dedupeKey: meta.dedupeKey, at: meta.receivedAt }, meta.receivedAt);
         }
         this.counters.ticks++;
         continue;
@@ -138,7 +138,7 @@ export class SessionProcessor {
         continue;
       }
       const state = current?.state ?? initialChatState({ accountId: meta.accountId, chatId: meta.chatId, idleMs: this.opts.idleMs });
-      apply(rec.key, rec.partition, rec.offset, state, normalise(meta, rec.value));
+      apply(rec.key, rec.partition, rec.offset, state, normalise(meta, rec.value), meta.receivedAt);
       this.counters.recordsApplied++;
     }
     try {
@@ -158,7 +158,8 @@ export class SessionProcessor {
 }
 
 // No record timestamp: log time is append time on both adapters (what replay-from-time seeks by);
-// the event's own time travels in the value.
-function eventRecord(key: string, e: SessionEvent): AppendRecord {
-  return { key, value: JSON.stringify(e), headers: { 'convops-event-type': e.type, 'convops-event-id': e.id } };
+// the event's own time travels in the value. When ingest received the input rides in a header
+// (not in the event, which must be the same on every replay), for the projector's freshness.
+function eventRecord(key: string, e: SessionEvent, receivedAt: number): AppendRecord {
+  return { key, value: JSON.stringify(e), headers: { 'convops-event-type': e.type, 'convops-event-id': e.id, [H.receivedAt]: String(receivedAt) } };
 }

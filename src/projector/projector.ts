@@ -10,6 +10,8 @@ import type { Topology } from '../topology.js';
 import type { Positioned } from './folds.js';
 import { applyEvents } from './apply-events.js';
 import { ReadModelSet } from './read-model-set.js';
+import { Freshness, type FreshnessSummary } from './freshness.js';
+import { H } from '../domain/inbound-record.js';
 
 interface PendingBatch {
   readonly batch: RecordBatch;
@@ -22,12 +24,18 @@ export interface ProjectorCounters {
   batches: number;
 }
 
+export interface ProjectorStatus extends ProjectorCounters {
+  /** Webhook received → its events written to the read models, over the last seconds. */
+  readonly freshness: FreshnessSummary;
+}
+
 export class Projector {
   private readonly models: ReadModelSet;
   private readonly batches = new Subject<PendingBatch>();
   private subscription?: Subscription;
   private consumer?: Consumer;
   readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, batches: 0 };
+  private readonly freshness = new Freshness();
 
   constructor(private readonly log: Log, store: DocumentStore, private readonly topology: Topology, private readonly logger: Logger) {
     this.models = new ReadModelSet(store);
@@ -79,6 +87,12 @@ export class Projector {
     await applyEvents(this.models.at(pointer.version), events);
     this.counters.eventsApplied += events.length;
     this.counters.batches++;
+    const visibleAt = Date.now();
+    for (const r of batch.records) this.freshness.record(Number(r.headers[H.receivedAt]), visibleAt);
+  }
+
+  status(): ProjectorStatus {
+    return { ...this.counters, freshness: this.freshness.summary() };
   }
 }
 
