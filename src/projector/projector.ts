@@ -1,6 +1,8 @@
 // Folds `session-events` into the read models. Batches arrive as an RxJS stream and are
-// applied strictly one after another; a batch's offsets are committed only once its
-// documents are written, and every document skips events it has already applied.
+// applied strictly one after another; batches that arrive (from other partitions) while one
+// is being applied are applied together next, so a backlog costs one round of reads and
+// writes, not one per partition. A batch's offsets are committed only once its documents
+// are written, and every document skips events it has already applied.
 import { Subject, concatMap, defer, catchError, EMPTY, tap, type Subscription } from 'rxjs';
 import type { Consumer, Log, RecordBatch } from '../adapters/log/log.js';
 import type { DocumentStore } from '../adapters/store/store.js';
@@ -31,7 +33,8 @@ export interface ProjectorStatus extends ProjectorCounters {
 
 export class Projector {
   private readonly models: ReadModelSet;
-  private readonly batches = new Subject<PendingBatch>();
+  private readonly arrivals = new Subject<void>();
+  private pending: PendingBatch[] = [];
   private subscription?: Subscription;
   private consumer?: Consumer;
   readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, batches: 0 };
@@ -43,14 +46,17 @@ export class Projector {
 
   async start(): Promise<void> {
     await this.models.ensureIndexes(await this.models.activeVersion());
-    this.subscription = this.batches
+    this.subscription = this.arrivals
       .pipe(
-        concatMap(({ batch, done }) =>
-          defer(() => this.apply(batch)).pipe(
-            tap({ next: () => done(), error: (err: unknown) => done(err) }),
+        concatMap(() => {
+          // Whatever has arrived by now goes in one application; later arrivals find it empty.
+          const taken = this.pending.splice(0);
+          if (taken.length === 0) return EMPTY;
+          return defer(() => this.apply(taken.map((t) => t.batch))).pipe(
+            tap({ next: () => { for (const t of taken) t.done(); }, error: (err: unknown) => { for (const t of taken) t.done(err); } }),
             catchError(() => EMPTY),
-          ),
-        ),
+          );
+        }),
       )
       .subscribe();
     this.consumer = await this.log.consume({
@@ -58,7 +64,8 @@ export class Projector {
       topics: [this.topology.sessionEvents],
       fromBeginning: true,
       onBatch: (batch) => new Promise<void>((resolve, reject) => {
-        this.batches.next({ batch, done: (err) => (err === undefined ? resolve() : reject(err)) });
+        this.pending.push({ batch, done: (err) => (err === undefined ? resolve() : reject(err)) });
+        this.arrivals.next();
       }),
       onError: (err, batch) => {
         if (err instanceof ProjectionPaused) this.logger.info({ partition: batch.partition }, 'read models are switching; batch held');
@@ -79,16 +86,17 @@ export class Projector {
     });
   }
 
-  private async apply(batch: RecordBatch): Promise<void> {
-    // The pointer is read per batch, so a replay's switch reaches every projector process.
+  /** Batches of different partitions (one each at most: a partition's next batch waits for this one). */
+  private async apply(batches: readonly RecordBatch[]): Promise<void> {
+    // The pointer is read per application, so a replay's switch reaches every projector process.
     const pointer = await this.models.pointer();
     if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) throw new ProjectionPaused();
-    const events = this.parse(batch);
+    const events = batches.flatMap((b) => this.parse(b));
     await applyEvents(this.models.at(pointer.version), events);
     this.counters.eventsApplied += events.length;
-    this.counters.batches++;
+    this.counters.batches += batches.length;
     const visibleAt = Date.now();
-    for (const r of batch.records) this.freshness.record(Number(r.headers[H.receivedAt]), visibleAt);
+    for (const b of batches) for (const r of b.records) this.freshness.record(Number(r.headers[H.receivedAt]), visibleAt);
   }
 
   status(): ProjectorStatus {

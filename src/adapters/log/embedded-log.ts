@@ -23,7 +23,7 @@ type RecordKey = [string, number, number];
 type GroupKey = [string, string, number];
 
 const BATCH_SIZE = 5000;
-const IDLE_POLL_MS = 100;
+const IDLE_POLL_MS = 20;
 const RETRY_PAUSE_MS = 500;
 
 export class EmbeddedLog implements Log {
@@ -40,7 +40,7 @@ export class EmbeddedLog implements Log {
   constructor(dataDir: string) {
     const path = join(dataDir, 'log');
     mkdirSync(path, { recursive: true });
-    this.root = open({ path, maxDbs: 8, mapSize: 2 ** 34 });
+    this.root = open({ path, maxDbs: 8, mapSize: 2 ** 34, overlappingSync: false });
     this.records = this.root.openDB<StoredRecord, RecordKey>({ name: 'records', encoding: 'msgpack' });
     this.topics = this.root.openDB<number, string>({ name: 'topics', encoding: 'msgpack' });
     this.heads = this.root.openDB<number, PartitionKey>({ name: 'heads', encoding: 'msgpack' });
@@ -138,27 +138,32 @@ export class EmbeddedLog implements Log {
     this.activeGroups.add(groupId);
     let active = true;
     const loop = (async () => {
+      // Rounds over all partitions at once (as Kafka consumers run here), one batch each: a
+      // record does not wait for every other partition's turn, and the batches' commits share
+      // disk flushes.
+      const partitionOnce = async (topic: string, p: number): Promise<boolean> => {
+        const from = this.groups.get([groupId, topic, p]) ?? 0;
+        const records = this.read(topic, p, from, BATCH_SIZE);
+        const last = records[records.length - 1];
+        if (!last) return false;
+        const batch: RecordBatch = { topic, partition: p, records };
+        try {
+          await options.onBatch(batch);
+        } catch (err) {
+          options.onError?.(err, batch);
+          await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
+          return false;
+        }
+        if (!active) return false;
+        await this.groups.put([groupId, topic, p], last.offset + 1);
+        return true;
+      };
       while (active) {
         let progressed = false;
         for (let i = 0; i < topics.length && active; i++) {
           const topic = topics[i] as string;
-          for (let p = 0; p < (counts[i] ?? 0) && active; p++) {
-            const from = this.groups.get([groupId, topic, p]) ?? 0;
-            const records = this.read(topic, p, from, BATCH_SIZE);
-            const last = records[records.length - 1];
-            if (!last) continue;
-            const batch: RecordBatch = { topic, partition: p, records };
-            try {
-              await options.onBatch(batch);
-            } catch (err) {
-              options.onError?.(err, batch);
-              await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
-              continue;
-            }
-            if (!active) break;
-            await this.groups.put([groupId, topic, p], last.offset + 1);
-            progressed = true;
-          }
+          const outcomes = await Promise.all(Array.from({ length: counts[i] ?? 0 }, (_, p) => partitionOnce(topic, p)));
+          if (outcomes.some(Boolean)) progressed = true;
         }
         if (!progressed && active) await this.waitForAppend(IDLE_POLL_MS);
       }

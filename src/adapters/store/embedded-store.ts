@@ -293,7 +293,7 @@ export class EmbeddedStore implements DocumentStore {
   constructor(dataDir: string) {
     const path = join(dataDir, 'store');
     mkdirSync(path, { recursive: true });
-    this.root = open({ path, maxDbs: 256, mapSize: 2 ** 35 });
+    this.root = open({ path, maxDbs: 256, mapSize: 2 ** 35, overlappingSync: false });
     this.meta = this.root.openDB<CollectionMeta, string>({ name: '$meta', encoding: 'msgpack' });
   }
 
