@@ -1,4 +1,5 @@
-// 10,000 hostile requests against every ingest and admin route: each gets a 4xx with the error
+// 10,000 hostile requests against every ingest and admin route (bodies to the write routes,
+// query strings and ids to the admin reads): each gets a 4xx with the error
 // shape, the process keeps serving, its heap does not grow with the requests, and nothing
 // from a rejected request reaches the log or the store.
 import { createHash } from 'node:crypto';
@@ -9,7 +10,7 @@ import type { RunningApp } from '../../src/app.js';
 import { topology } from '../../src/topology.js';
 import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { faultDeliveries } from '../support/fault-input.js';
-import { hostileRequests, WRITE_ROUTE_TEMPLATES, type HostileRequest } from '../support/hostile-input.js';
+import { ADMIN_READ_ROUTES, hostileRequests, WRITE_ROUTE_TEMPLATES, type HostileRequest } from '../support/hostile-input.js';
 import { sample } from '../support/platform.js';
 import { settledHash } from '../support/read-models.js';
 import { deliverAll } from '../support/sender.js';
@@ -69,13 +70,15 @@ async function send(url: string, r: HostileRequest): Promise<{ status: number; b
 }
 
 describe('hostile input', () => {
-  it('the generator covers every write route the service registers', async () => {
+  it('the generator covers every write route and every admin route the service registers', async () => {
     const catalogue = (await (await fetch(`${app.url}/api`)).json()) as { routes: Record<string, string> };
     const writes = Object.keys(catalogue.routes).filter((r) => !r.startsWith('GET ') && !r.startsWith('HEAD '));
     expect(writes.sort()).toEqual(Object.keys(WRITE_ROUTE_TEMPLATES).sort());
+    const adminReads = Object.keys(catalogue.routes).filter((r) => r.startsWith('GET /api/admin'));
+    expect(adminReads.sort()).toEqual([...ADMIN_READ_ROUTES].sort());
   });
 
-  it(`${COUNT} generated bodies: only 4xx, no crash, heap flat, nothing stored`, async () => {
+  it(`${COUNT} generated hostile requests: only 4xx, no crash, heap flat, nothing stored`, async () => {
     const url = app.url ?? '';
     const requests = hostileRequests(COUNT, {
       adminToken: ADMIN_TOKEN, connectorToken: CONNECTOR_TOKEN, webhookSecret: SECRET, bodyLimitBytes: BODY_LIMIT,
@@ -100,7 +103,7 @@ describe('hostile input', () => {
     if (unexpected.length > 0) console.error(unexpected.slice(0, 20));
     expect(unexpected).toEqual([]);
     // Every family of refusal showed up, not just one that short-circuits the rest.
-    for (const status of [400, 401, 413, 415]) expect(byStatus.get(status) ?? 0, `answers with ${status}`).toBeGreaterThan(100);
+    for (const status of [400, 401, 404, 413, 415]) expect(byStatus.get(status) ?? 0, `answers with ${status}`).toBeGreaterThan(100);
     // Heap (after a full GC) from request 2,000 to the last: within a few MiB (no retained bodies).
     const [early = 0, late = 0] = [heap[1], heap[heap.length - 1]];
     expect(late - early).toBeLessThan(16 * 1024 * 1024);

@@ -6,7 +6,7 @@ import { mulberry32 } from '../../src/demo/random.js';
 
 export interface HostileRequest {
   readonly kind: string;
-  readonly method: 'POST';
+  readonly method: 'POST' | 'GET';
   readonly path: string;
   readonly headers: Record<string, string>;
   /** Bytes, built up front: a string built by concatenation is flattened when first sent, which would look like heap growth on the server's side. */
@@ -39,6 +39,14 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
   'POST /api/demo/ingest': { records: [{ body: '{}', signature: 'ab', idempotencyKey: 'k' }] },
   'POST /webhooks/platform': null,
 };
+
+/** Admin routes that read: attacked through their query strings and path ids. */
+export const ADMIN_READ_ROUTES = [
+  'GET /api/admin/backfill',
+  'GET /api/admin/backfill/:id',
+  'GET /api/admin/replay',
+  'GET /api/admin/replay/:id',
+] as const;
 
 export interface HostileOptions {
   readonly adminToken: string;
@@ -151,6 +159,24 @@ export function hostileRequests(count: number, opts: HostileOptions, seed = 42):
 
   const out: HostileRequest[] = [];
   for (let i = 0; i < count; i++) {
+    if (rand() < 0.08) {
+      const route = pick(ADMIN_READ_ROUTES);
+      const [, rawPath = ''] = route.split(' ');
+      const hasId = rawPath.includes(':id');
+      const path = rawPath.replace(':id', encodeURIComponent(pick(['nope', '../admin', 'x'.repeat(int(1, 300)), '__proto__', '%00'])));
+      const query = pick([
+        `limit=${pick(['abc', '-1', '0', '101', '1e9', '9'.repeat(40), '', '[]', '{"$gt":0}'])}`,
+        `${pick(['x', '__proto__[admin]', 'constructor[prototype][x]', 'limit[$ne]', 'where'])}=1`,
+        `limit=5&limit=${'A'.repeat(int(1000, 6000))}`,
+      ]);
+      const auth = rand();
+      const headers: Record<string, string> = {};
+      if (auth < 0.85) headers.authorization = `Bearer ${opts.adminToken}`;
+      else if (auth < 0.93) headers.authorization = `Bearer ${opts.adminToken.slice(0, -1)}x`;
+      // A path id is looked up (404) before any query matters; without one, the query is what is refused.
+      out.push({ kind: `read:${hasId ? 'id' : 'query'}${auth >= 0.85 ? '+bad-token' : ''}`, method: 'GET', path: `${path}?${query}`, headers, body: undefined });
+      continue;
+    }
     const route = pick(routes);
     const [, rawPath = ''] = route.split(' ');
     const path = rawPath.replace(':id', encodeURIComponent(pick(['acct_x', 'alert_1', '../../etc/passwd', 'x'.repeat(int(1, 300)), '%00', '__proto__'])));
