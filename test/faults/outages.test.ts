@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { startKafka, startMongo, type RestartableServer } from '../infra/servers.js';
-import { cleanRun, type Snapshot } from '../support/clean-run.js';
+import { cleanRun, expectSameAsClean, type Snapshot } from '../support/clean-run.js';
 import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { faultDeliveries } from '../support/fault-input.js';
 import { postWebhook } from '../support/platform.js';
-import { differences, readModelDocs, settledHash } from '../support/read-models.js';
 import { deliverAll } from '../support/sender.js';
 import { eventually } from '../support/wait.js';
 
@@ -35,11 +34,7 @@ afterAll(async () => {
   removeDataDirs();
 });
 
-async function expectCleanHash(app: RunningApp): Promise<void> {
-  const hash = await settledHash(app.url ?? '', app.store, 240_000);
-  if (hash !== reference.hash) console.error(differences(reference.docs, await readModelDocs(app.store)).join('\n'));
-  expect(hash).toBe(reference.hash);
-}
+const expectCleanHash = (app: RunningApp): Promise<void> => expectSameAsClean(reference, app.url ?? '', app.store);
 
 /** Sends every delivery (paced), taking `server` down for a while once a third are in; `whileDown` runs during the outage. */
 async function ingestAcrossOutage(app: RunningApp, server: RestartableServer, whileDown: () => Promise<void>) {

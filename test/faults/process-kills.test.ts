@@ -10,10 +10,9 @@ import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { loadConfig } from '../../src/config.js';
 import { topology } from '../../src/topology.js';
 import { freePort } from '../infra/servers.js';
-import { cleanRun, type Snapshot } from '../support/clean-run.js';
+import { cleanRun, expectSameAsClean, type Snapshot } from '../support/clean-run.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv, type Deployment } from '../support/deployments.js';
 import { faultDeliveries } from '../support/fault-input.js';
-import { differences, readModelDocs, settledHash } from '../support/read-models.js';
 import { deliverAll } from '../support/sender.js';
 import { startServiceProcess, startWorkerProcess, type ServiceProcess, type WorkerProcess } from '../support/service-process.js';
 import { eventually } from '../support/wait.js';
@@ -38,10 +37,7 @@ afterAll(async () => {
 });
 
 async function expectCleanHash(kind: Deployment, url: string, store: DocumentStore): Promise<void> {
-  const reference = await clean(kind);
-  const hash = await settledHash(url, store, 180_000);
-  if (hash !== reference.hash) console.error(differences(reference.docs, await readModelDocs(store)).join('\n'));
-  expect(hash).toBe(reference.hash);
+  await expectSameAsClean(await clean(kind), url, store);
 }
 
 type Role = 'api' | 'processor' | 'projector';
