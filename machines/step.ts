@@ -1,5 +1,5 @@
 // Drives the session machine one input at a time from a plain, storable state.
-import { initialTransition, transition } from 'xstate';
+import { createActor, initialTransition, type ActorScope, type ExecutableActionObject } from 'xstate';
 import type { ChatInput } from './chat-input.js';
 import type { SessionEvent } from './session-events.js';
 import { sessionMachine, type ChatContext, type ChatMachineInput } from './session-machine.js';
@@ -15,11 +15,33 @@ export function initialChatState(input: ChatMachineInput): ChatState {
   return { value: snapshot.value as string, context: snapshot.context };
 }
 
+// XState's transition() builds a throwaway actor for every call, and that actor eagerly makes
+// an initial snapshot, which fails without our required input and allocates an error each
+// time: that was most of a step's cost. This is the same inert scope transition() builds
+// (xstate 5.33, createInertActorScope), made once: the machine spawns no children, schedules
+// nothing and runs no side effects, so the scope keeps no state between steps. Actions are
+// collected per step, as transition() collects them.
+let collected: ExecutableActionObject[] = [];
+const self = createActor(sessionMachine, { input: { accountId: '_', chatId: '_', idleMs: 1 } });
+const scope = {
+  self,
+  defer: () => undefined,
+  id: '',
+  logger: () => undefined,
+  sessionId: '',
+  stopChild: () => undefined,
+  system: self.system,
+  emit: () => undefined,
+  actionExecutor: (action: ExecutableActionObject) => { collected.push(action); },
+} as unknown as ActorScope<ReturnType<typeof sessionMachine.resolveState>, ChatInput>;
+
 export function step(state: ChatState, input: ChatInput): { state: ChatState; events: SessionEvent[] } {
   const snapshot = sessionMachine.resolveState({ value: state.value, context: state.context });
-  const [next, actions] = transition(sessionMachine, snapshot, input);
+  const actions: ExecutableActionObject[] = [];
+  collected = actions;
+  const next = sessionMachine.transition(snapshot, input, scope as never);
   const events: SessionEvent[] = [];
-  // XState's action typing does not list emit actions, though transition() returns them.
+  // XState's action typing does not list emit actions, though the executor receives them.
   for (const a of actions as readonly { type: string; params?: unknown }[]) {
     if (a.type === 'xstate.emit') events.push((a.params as { event: SessionEvent }).event);
   }
