@@ -1,4 +1,4 @@
-// The per-chat session machine: a pure XState v5 machine, driven with `transition()`.
+// The per-chat session machine: a pure XState v5 machine, driven by its pure `transition` (see step.ts).
 // No timers and no clock: an idle session closes when a later record (or a tick record)
 // carries a time past its deadline, so live processing and replay take the same steps.
 import { and, enqueueActions, not, raise, setup } from 'xstate';
