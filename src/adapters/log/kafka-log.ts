@@ -212,6 +212,24 @@ export class KafkaLog implements Log {
     let restartTimer: NodeJS.Timeout | undefined;
     const timeout = this.options.sessionTimeoutMs ?? 30_000;
 
+    // A restart can fail too (the broker may still be down): keep trying, backing off, until
+    // it works or the consumer is stopped. Giving up here once left a pipeline dead for good.
+    const relaunch = (delayMs: number): void => {
+      clearTimeout(restartTimer);
+      restartTimer = setTimeout(() => {
+        if (stopped) return;
+        launch().catch((err: unknown) => {
+          const next = Math.min(30_000, delayMs * 2);
+          this.options.logger?.error({ err, groupId: options.groupId, retryInMs: next }, 'consumer restart failed; trying again');
+          if (current) {
+            this.consumers.delete(current);
+            void current.disconnect().catch(() => undefined);
+          }
+          relaunch(next);
+        });
+      }, delayMs);
+    };
+
     const launch = async (): Promise<void> => {
       const consumer = this.kafka.consumer({
         groupId: options.groupId,
@@ -230,9 +248,7 @@ export class KafkaLog implements Log {
         if (event.payload.restart || stopped) return;
         this.options.logger?.error({ err: event.payload.error, groupId: options.groupId }, 'consumer crashed; starting it again');
         this.consumers.delete(consumer);
-        restartTimer = setTimeout(() => {
-          if (!stopped) launch().catch((err: unknown) => this.options.logger?.error({ err }, 'consumer restart failed'));
-        }, 1000);
+        relaunch(1000);
       });
       await consumer.connect();
       for (const topic of options.topics) {
