@@ -9,7 +9,7 @@ import type { RunningApp } from '../../src/app.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { faultDeliveries, type Delivery } from '../support/fault-input.js';
 import { postWebhook } from '../support/platform.js';
-import { readModelDocs, settledHash } from '../support/read-models.js';
+import { differences, readModelDocs, settledHash } from '../support/read-models.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/service-process.js';
 
 const KILLS = 5;
@@ -67,15 +67,8 @@ describe.each(DEPLOYMENTS)('exactly-once effects on %s', (kind) => {
     await killer;
     expect(kills).toBeGreaterThanOrEqual(KILLS);
     const faultyHash = await settledHash(api.url ?? '', api.store, 180_000);
-    if (faultyHash !== cleanHash) {
-      // Say which documents differ before failing, so a failure can be traced to its chat.
-      const docs = await readModelDocs(api.store);
-      for (const name of Object.keys(cleanDocs)) {
-        const mine = new Map((docs[name] ?? []).map((d) => [(d as { _id: string })._id, JSON.stringify(d)]));
-        const differing = (cleanDocs[name] ?? []).filter((d) => mine.get((d as { _id: string })._id) !== JSON.stringify(d)).slice(0, 5);
-        if (differing.length > 0) console.error(`${name} differ from the clean run:`, differing, differing.map((d) => mine.get((d as { _id: string })._id)));
-      }
-    }
+    // Say which documents differ before failing, so a failure can be traced to its chat.
+    if (faultyHash !== cleanHash) console.error(differences(cleanDocs, await readModelDocs(api.store), 5).join('\n'));
     expect(faultyHash).toBe(cleanHash);
 
     // Replay: everything re-derived from the inbound log, from offset 0, into fresh state.

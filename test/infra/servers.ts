@@ -104,6 +104,20 @@ async function waitFor(what: string, child: ChildProcess, timeoutMs: number, pro
   throw new Error(`${what} not ready after ${timeoutMs} ms`);
 }
 
+/** Launches a server; halt and resume stop and relaunch it on the same address and data; stop also removes `dir`. */
+async function restartable(url: string, launch: () => Promise<ChildProcess>, dir: string | undefined): Promise<RestartableServer> {
+  let child = await launch();
+  return {
+    url,
+    async halt() { await stopChild(child); },
+    async resume() { child = await launch(); },
+    async stop() {
+      await stopChild(child);
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function startKafka(): Promise<RestartableServer> {
   const lib = ensureJars('kafka');
   const port = await freePort();
@@ -150,16 +164,7 @@ export async function startKafka(): Promise<RestartableServer> {
     });
     return child;
   };
-  let child = await launch();
-  return {
-    url,
-    async halt() { await stopChild(child); },
-    async resume() { child = await launch(); },
-    async stop() {
-      await stopChild(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return restartable(url, launch, dir);
 }
 
 /**
@@ -186,14 +191,5 @@ export async function startMongo(heapMb = 768, persistent = false): Promise<Rest
     });
     return child;
   };
-  let child = await launch();
-  return {
-    url,
-    async halt() { await stopChild(child); },
-    async resume() { child = await launch(); },
-    async stop() {
-      await stopChild(child);
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return restartable(url, launch, dir);
 }
