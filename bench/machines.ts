@@ -23,7 +23,7 @@ let events = 0;
 const started = process.hrtime.bigint();
 for (let i = 0; i < INPUTS; i++) {
   const chat = i % 1000;
-  const state = hot.get(chat) ?? initialChatState({ accountId: 'acct_b', chatId: String(chat), idleMs: 1_800_000 });
+  const state = hot.get(chat) ?? initialChatState({ accountId: 'acct_b', chatId: String(chat), idleMs: 1_800_000, lateMs: 300_000 });
   const r = step(state, input(i, chat));
   hot.set(chat, r.state);
   events += r.events.length;
@@ -35,7 +35,7 @@ gc?.();
 const before = process.memoryUsage();
 const states: ChatState[] = new Array(CHATS);
 for (let c = 0; c < CHATS; c++) {
-  let s = initialChatState({ accountId: 'acct_b', chatId: String(c), idleMs: 1_800_000 });
+  let s = initialChatState({ accountId: 'acct_b', chatId: String(c), idleMs: 1_800_000, lateMs: 300_000 });
   for (let k = 0; k < 3; k++) s = step(s, input(c * 3 + k, c)).state;
   states[c] = s;
 }

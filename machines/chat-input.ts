@@ -21,6 +21,14 @@ export interface ChatMessageInput extends InputBase {
   readonly fanSpendCents?: number;
 }
 
+/** A second copy of a message recorded without a chatter (the webhook's), naming the chatter
+ *  (the connector's copy). The dedupe ledger turns such a copy into this input. */
+export interface ChatAttributionInput extends InputBase {
+  readonly type: 'chat.attribution';
+  readonly messageId: string;
+  readonly chatterId: string;
+}
+
 export interface ChatMessageDeletedInput extends InputBase {
   readonly type: 'chat.messageDeleted';
   readonly messageId: string;
@@ -85,6 +93,7 @@ export interface ChatSkippedInput extends InputBase {
 
 export type ChatInput =
   | ChatMessageInput
+  | ChatAttributionInput
   | ChatMessageDeletedInput
   | ChatPaymentInput
   | ChatSignalInput
@@ -93,3 +102,6 @@ export type ChatInput =
   | ChatTickInput
   | ChatCloseInput
   | ChatSkippedInput;
+
+/** Records that belong to a session by their time: they wait for the watermark when their place is not yet certain. */
+export type TimedRecord = ChatMessageInput | ChatPaymentInput | ChatSignalInput;

@@ -28,6 +28,8 @@ export interface SessionSummary {
   readonly lastHumanChatterId: string | null;
   readonly revenueCents: number;
   readonly paymentCount: number;
+  /** The fan's lifetime spend as the platform last reported it (latest record time wins). */
+  readonly fanSpendCents: number | null;
 }
 
 interface Envelope<T extends string, D> {
@@ -65,6 +67,8 @@ export type MessageRecorded = Envelope<'MessageRecorded', {
   /** The session after this message; null for an outbound message outside any session. */
   readonly session: SessionSummary | null;
   readonly fanSpendCents: number | null;
+  /** Arrived later than the allowed lateness where its place was already settled: counted, outside any session. */
+  readonly late?: boolean;
 }>;
 
 /** The connector named the chatter of a message first recorded without one. */
@@ -89,6 +93,16 @@ export type PaymentRecorded = Envelope<'PaymentRecorded', {
   readonly chatterId: string | null;
   readonly session: SessionSummary | null;
   readonly fanSpendCents: number | null;
+  readonly late?: boolean;
+}>;
+
+/** A payment's credit moved: a reply that came before it in time arrived after it, or its
+ *  reply's chatter was named later. Revenue totals do not change, only who is credited. */
+export type PaymentCredited = Envelope<'PaymentCredited', {
+  readonly paymentId: string;
+  readonly sessionId: string;
+  readonly chatterId: string | null;
+  readonly session: SessionSummary;
 }>;
 
 export type FanSignalRecorded = Envelope<'FanSignalRecorded', {
@@ -97,6 +111,7 @@ export type FanSignalRecorded = Envelope<'FanSignalRecorded', {
   readonly amountCents: number | null;
   readonly sessionId: string | null;
   readonly fanSpendCents: number | null;
+  readonly late?: boolean;
 }>;
 
 export type AccountStatusChanged = Envelope<'AccountStatusChanged', { readonly event: string; readonly state: string | null }>;
@@ -109,13 +124,14 @@ export type SessionEvent =
   | MessageAttributed
   | MessageDeleted
   | PaymentRecorded
+  | PaymentCredited
   | FanSignalRecorded
   | AccountStatusChanged
   | SessionClosed;
 export type SessionEventType = SessionEvent['type'];
 
 export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
-  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageDeleted', 'PaymentRecorded', 'FanSignalRecorded', 'AccountStatusChanged', 'SessionClosed',
+  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'SessionClosed',
 ];
 
 /** The session as it stands after the event, for events that carry one. */
@@ -126,6 +142,7 @@ export function sessionAfter(e: SessionEvent): SessionSummary | null {
     case 'MessageRecorded':
     case 'MessageAttributed':
     case 'PaymentRecorded':
+    case 'PaymentCredited':
       return e.data.session;
     default:
       return null;

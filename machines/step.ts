@@ -22,7 +22,7 @@ export function initialChatState(input: ChatMachineInput): ChatState {
 // nothing and runs no side effects, so the scope keeps no state between steps. Actions are
 // collected per step, as transition() collects them.
 let collected: ExecutableActionObject[] = [];
-const self = createActor(sessionMachine, { input: { accountId: '_', chatId: '_', idleMs: 1 } });
+const self = createActor(sessionMachine, { input: { accountId: '_', chatId: '_', idleMs: 1, lateMs: 0 } });
 const scope = {
   self,
   defer: () => undefined,

@@ -19,6 +19,8 @@ export interface Config {
   readonly demoSecret: string;
   readonly production: boolean;
   readonly sessionIdleSec: number;
+  /** How far behind a chat's latest record a record may arrive and still be placed exactly (less than the idle gap). */
+  readonly allowedLatenessSec: number;
   readonly tickIntervalSec: number;
   readonly inboundPartitions: number;
   readonly topicPrefix: string;
@@ -127,6 +129,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (roles.size === 0) throw new ConfigError('ROLES', 'must name at least one role');
   const adminToken = token(env, 'ADMIN_TOKEN');
+  const sessionIdleSec = int(env, 'SESSION_IDLE_SEC', 1800, 1, 30 * 86400);
+  // Shorter than the idle gap, so a record within it can never bridge two sessions.
+  const allowedLatenessSec = int(env, 'ALLOWED_LATENESS_SEC', Math.min(300, Math.floor(sessionIdleSec / 2)), 0, 7 * 86400);
+  if (allowedLatenessSec >= sessionIdleSec) throw new ConfigError('ALLOWED_LATENESS_SEC', `must be less than SESSION_IDLE_SEC (${sessionIdleSec})`);
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
@@ -140,7 +146,8 @@ export function loadConfig(env: Env = process.env): Config {
     connectorToken: token(env, 'CONNECTOR_TOKEN'),
     demoSecret: str(env, 'DEMO_SECRET') ?? DEFAULT_DEMO_SECRET,
     production: str(env, 'NODE_ENV') === 'production',
-    sessionIdleSec: int(env, 'SESSION_IDLE_SEC', 1800, 1, 30 * 86400),
+    sessionIdleSec,
+    allowedLatenessSec,
     tickIntervalSec: int(env, 'TICK_INTERVAL_SEC', 30, 0, 86400),
     inboundPartitions: int(env, 'INBOUND_PARTITIONS', 12, 1, 1024),
     topicPrefix: prefix(env),

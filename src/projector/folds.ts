@@ -28,7 +28,7 @@ export function targetsOf(e: SessionEvent): DocTarget[] {
   const session = sessionAfter(e);
   if (session) t.push({ collection: SESSIONS, id: session.sessionId });
   if (e.type === 'MessageRecorded' || e.type === 'MessageAttributed' || e.type === 'MessageDeleted') t.push({ collection: MESSAGES, id: messageDocId(e.accountId, e.data.messageId) });
-  if (e.type === 'PaymentRecorded') t.push({ collection: PAYMENTS, id: paymentDocId(e.accountId, e.data.paymentId) });
+  if (e.type === 'PaymentRecorded' || e.type === 'PaymentCredited') t.push({ collection: PAYMENTS, id: paymentDocId(e.accountId, e.data.paymentId) });
   if (e.chatId !== ACCOUNT_CHAT) t.push({ collection: CHATS, id: e.chatKey });
   return t;
 }
@@ -45,6 +45,10 @@ export function positionedTargets(p: Positioned): DocTarget[] {
   return [...targetsOf(p.event), { collection: ACCOUNT_STATS, id: accountStatsDocId(p.event.accountId, sourceOf(p).partition) }];
 }
 
+function isLate(e: SessionEvent): boolean {
+  return (e.type === 'MessageRecorded' || e.type === 'PaymentRecorded' || e.type === 'FanSignalRecorded') && e.data.late === true;
+}
+
 function reportedSpend(e: SessionEvent): number | null | undefined {
   return e.type === 'MessageRecorded' || e.type === 'PaymentRecorded' || e.type === 'FanSignalRecorded' ? e.data.fanSpendCents : undefined;
 }
@@ -53,7 +57,8 @@ export function foldSession(doc: SessionDoc | undefined, e: SessionEvent): Sessi
   if (doc && doc.lastSeq >= e.seq) return undefined;
   const session = sessionAfter(e);
   if (!session) return undefined;
-  const fanSpendCents = reportedSpend(e) ?? doc?.fanSpendCents ?? null;
+  // Summaries carry the spend since events record order-independent figures; older ones did not.
+  const fanSpendCents = session.fanSpendCents ?? reportedSpend(e) ?? doc?.fanSpendCents ?? null;
   return {
     _id: session.sessionId, accountId: e.accountId, chatId: e.chatId, chatKey: e.chatKey, ...session,
     fanSpendCents, priorityAt: priorityAt(session, fanSpendCents), lastSeq: e.seq,
@@ -63,9 +68,9 @@ export function foldSession(doc: SessionDoc | undefined, e: SessionEvent): Sessi
 function emptyChat(e: SessionEvent): ChatDoc {
   return {
     _id: e.chatKey, accountId: e.accountId, chatId: e.chatId, chatKey: e.chatKey, firstSeenAt: e.at, lastActivityAt: e.at,
-    lastMessageAt: null, lastMessageText: null, lastSender: null, messageCount: 0, fanMessageCount: 0, sessionCount: 0,
+    lastMessageAt: null, lastMessageId: null, lastMessageText: null, lastSender: null, messageCount: 0, fanMessageCount: 0, sessionCount: 0,
     openSessionId: null, awaiting: false, waitingSince: null, paidCents: 0, paymentCount: 0, lastPaymentAt: null,
-    fanSpendCents: null, lifetimeSpendCents: null, lastSeq: 0,
+    fanSpendCents: null, lifetimeSpendCents: null, lateRecords: 0, lastSeq: 0,
   };
 }
 
@@ -83,7 +88,14 @@ function foldChatCounts(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | un
   if (e.chatId === ACCOUNT_CHAT) return undefined;
   if (doc && doc.lastSeq >= e.seq) return undefined;
   const c = doc ?? emptyChat(e);
-  let next: ChatDoc = { ...c, lastSeq: e.seq, fanSpendCents: reportedSpend(e) ?? c.fanSpendCents };
+  // Times are minima and maxima over the events' own times, so arrival order does not matter;
+  // a close's time is the idle deadline, not activity.
+  let next: ChatDoc = {
+    ...c, lastSeq: e.seq, fanSpendCents: reportedSpend(e) ?? c.fanSpendCents,
+    firstSeenAt: Math.min(c.firstSeenAt, e.at),
+    lastActivityAt: e.type === 'SessionClosed' ? c.lastActivityAt : Math.max(c.lastActivityAt, e.at),
+    lateRecords: (c.lateRecords ?? 0) + (isLate(e) ? 1 : 0),
+  };
   const session = sessionAfter(e);
   if (session) {
     const open = session.status === 'open';
@@ -93,13 +105,13 @@ function foldChatCounts(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | un
     case 'SessionOpened':
       return { ...next, sessionCount: c.sessionCount + 1 };
     case 'MessageRecorded': {
-      const newest = c.lastMessageAt === null || e.data.sentAt >= c.lastMessageAt;
+      const newest = c.lastMessageAt === null || e.data.sentAt > c.lastMessageAt || (e.data.sentAt === c.lastMessageAt && e.data.messageId > (c.lastMessageId ?? ''));
       return {
         ...next,
         messageCount: c.messageCount + 1,
         fanMessageCount: c.fanMessageCount + (e.data.sender === 'fan' ? 1 : 0),
-        lastActivityAt: Math.max(c.lastActivityAt, e.data.sentAt),
         lastMessageAt: newest ? e.data.sentAt : c.lastMessageAt,
+        lastMessageId: newest ? e.data.messageId : c.lastMessageId ?? null,
         lastMessageText: newest ? e.data.text : c.lastMessageText,
         lastSender: newest ? e.data.sender : c.lastSender,
       };
@@ -109,7 +121,6 @@ function foldChatCounts(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | un
         ...next,
         paidCents: c.paidCents + e.data.grossCents,
         paymentCount: c.paymentCount + 1,
-        lastActivityAt: Math.max(c.lastActivityAt, e.data.paidAt),
         lastPaymentAt: Math.max(c.lastPaymentAt ?? 0, e.data.paidAt),
       };
     default:
@@ -123,10 +134,13 @@ export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned
   if (doc && (offset < doc.appliedOffset || (offset === doc.appliedOffset && doc.appliedIds.includes(e.id)))) return undefined;
   const a: AccountStatsDoc = doc ?? {
     _id: accountStatsDocId(e.accountId, partition), accountId: e.accountId, partition, appliedOffset: -1, appliedIds: [], chats: 0, sessionsOpened: 0,
-    sessionsClosed: 0, messages: 0, fanMessages: 0, revenueCents: 0, paymentCount: 0, lastActivityAt: null,
+    sessionsClosed: 0, messages: 0, fanMessages: 0, revenueCents: 0, paymentCount: 0, lateRecords: 0, lastActivityAt: null,
     lastStatusEvent: null, lastStatusState: null, lastStatusAt: null,
   };
-  const next: AccountStatsDoc = { ...a, appliedOffset: offset, appliedIds: offset === a.appliedOffset ? [...a.appliedIds, e.id] : [e.id] };
+  const next: AccountStatsDoc = {
+    ...a, appliedOffset: offset, appliedIds: offset === a.appliedOffset ? [...a.appliedIds, e.id] : [e.id],
+    lateRecords: (a.lateRecords ?? 0) + (isLate(e) ? 1 : 0),
+  };
   const active = (at: number) => Math.max(a.lastActivityAt ?? 0, at);
   switch (e.type) {
     case 'SessionOpened':
@@ -138,8 +152,12 @@ export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned
       return { ...next, messages: a.messages + 1, fanMessages: a.fanMessages + (e.data.sender === 'fan' ? 1 : 0), lastActivityAt: active(e.data.sentAt) };
     case 'PaymentRecorded':
       return { ...next, revenueCents: a.revenueCents + e.data.grossCents, paymentCount: a.paymentCount + 1, lastActivityAt: active(e.data.paidAt) };
-    case 'AccountStatusChanged':
-      return { ...next, lastStatusEvent: e.data.event, lastStatusState: e.data.state, lastStatusAt: e.at };
+    case 'AccountStatusChanged': {
+      // The newest status by its own time, whatever order the notices arrived in.
+      const prev = a.lastStatusAt;
+      const newer = prev === null || e.at > prev || (e.at === prev && e.data.event > (a.lastStatusEvent ?? ''));
+      return newer ? { ...next, lastStatusEvent: e.data.event, lastStatusState: e.data.state, lastStatusAt: e.at } : next;
+    }
     default:
       return next;
   }
@@ -180,6 +198,11 @@ export function foldMessage(doc: MessageDoc | undefined, e: SessionEvent): Messa
 }
 
 export function foldPayment(doc: PaymentDoc | undefined, e: SessionEvent): PaymentDoc | undefined {
+  if (e.type === 'PaymentCredited') {
+    // Its PaymentRecorded has a lower sequence in the same chat, so the document exists.
+    if (!doc || doc.lastSeq >= e.seq) return undefined;
+    return { ...doc, chatterId: e.data.chatterId, lastSeq: e.seq };
+  }
   if (e.type !== 'PaymentRecorded') return undefined;
   if (doc && doc.lastSeq >= e.seq) return undefined;
   const d = e.data;
@@ -195,6 +218,7 @@ export function foldPayment(doc: PaymentDoc | undefined, e: SessionEvent): Payme
     paidAt: d.paidAt,
     sessionId: d.sessionId,
     chatterId: d.chatterId,
+    late: d.late === true,
     lastSeq: e.seq,
   };
 }

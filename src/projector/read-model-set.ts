@@ -1,7 +1,7 @@
 // Read models live in versioned collections (`sessions_v3`, ...). One pointer document names
 // the version the API serves and the projector writes; a replay builds the next version
 // beside it and moves the pointer when it has caught up, so readers never see a half-built set.
-import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import type { BulkOp, Collection, Doc, DocumentStore } from '../adapters/store/store.js';
 import { READ_MODELS, type AccountStatsDoc, type ChatDoc, type MessageDoc, type PaymentDoc, type ReadModel, type SessionDoc } from './read-models.js';
 
 export const META_COLLECTION = 'meta';
@@ -29,8 +29,8 @@ export interface ReadModelCollections {
   readonly payments: Collection<PaymentDoc>;
   readonly chats: Collection<ChatDoc>;
   readonly account_stats: Collection<AccountStatsDoc>;
-  /** Replaces (upserting) documents in several read models, in the order given, as one store write. */
-  replaceAll(writes: readonly { readonly model: ReadModel; readonly docs: readonly Doc[] }[]): Promise<void>;
+  /** Bulk writes to several read models, in the order given, as one store write (one transaction on the embedded store). */
+  writeAll(writes: readonly { readonly model: ReadModel; readonly ops: readonly BulkOp<Doc>[] }[]): Promise<void>;
 }
 
 export const collectionName = (model: ReadModel, version: number): string => `${model}_v${version}`;
@@ -77,10 +77,7 @@ export class ReadModelSet {
       payments: this.store.collection<PaymentDoc>(name('payments')),
       chats: this.store.collection<ChatDoc>(name('chats')),
       account_stats: this.store.collection<AccountStatsDoc>(name('account_stats')),
-      replaceAll: (writes) => this.store.bulkWriteMany(writes.map((w) => ({
-        collection: name(w.model),
-        ops: w.docs.map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: d, upsert: true } })),
-      }))),
+      writeAll: (writes) => this.store.bulkWriteMany(writes.map((w) => ({ collection: name(w.model), ops: w.ops }))),
     };
   }
 

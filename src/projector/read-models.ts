@@ -1,5 +1,6 @@
 // Read-model documents. Each remembers the last per-chat event sequence it has applied, so a
-// redelivered event changes nothing.
+// redelivered event changes nothing, and carries a revision (`_rev`) that every write is
+// conditional on, so a projector that lost its partition cannot put back an older document.
 import type { Doc } from '../adapters/store/store.js';
 import type { MessageSender, PaymentKind } from '../../machines/chat-input.js';
 import type { SessionSummary } from '../../machines/session-events.js';
@@ -31,6 +32,8 @@ export interface ChatDoc extends Doc {
   readonly firstSeenAt: number;
   readonly lastActivityAt: number;
   readonly lastMessageAt: number | null;
+  /** Breaks ties between messages of the same millisecond, so the last message does not depend on arrival order. */
+  readonly lastMessageId?: string | null;
   readonly lastMessageText: string | null;
   readonly lastSender: MessageSender | null;
   readonly messageCount: number;
@@ -46,6 +49,8 @@ export interface ChatDoc extends Doc {
   readonly fanSpendCents: number | null;
   /** The larger of the platform's lifetime figure and what convops recorded; null when neither is known. */
   readonly lifetimeSpendCents: number | null;
+  /** Records that arrived later than the allowed lateness (counted, outside any session). */
+  readonly lateRecords?: number;
   readonly lastSeq: number;
 }
 
@@ -72,6 +77,8 @@ export interface AccountCounters {
   readonly fanMessages: number;
   readonly revenueCents: number;
   readonly paymentCount: number;
+  /** Records that arrived later than the allowed lateness (counted, outside any session). */
+  readonly lateRecords?: number;
   readonly lastActivityAt: number | null;
   readonly lastStatusEvent: string | null;
   readonly lastStatusState: string | null;
@@ -107,5 +114,7 @@ export interface PaymentDoc extends Doc {
   readonly paidAt: number;
   readonly sessionId: string | null;
   readonly chatterId: string | null;
+  /** Arrived later than the allowed lateness: counted as revenue, credited to nobody. */
+  readonly late?: boolean;
   readonly lastSeq: number;
 }

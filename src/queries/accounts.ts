@@ -10,7 +10,7 @@ export function accountTotals(rows: readonly AccountStatsDoc[]): AccountTotals[]
     if (!t) {
       byAccount.set(r.accountId, {
         accountId: r.accountId, chats: r.chats, sessionsOpened: r.sessionsOpened, sessionsClosed: r.sessionsClosed, messages: r.messages,
-        fanMessages: r.fanMessages, revenueCents: r.revenueCents, paymentCount: r.paymentCount, lastActivityAt: r.lastActivityAt,
+        fanMessages: r.fanMessages, revenueCents: r.revenueCents, paymentCount: r.paymentCount, lateRecords: r.lateRecords ?? 0, lastActivityAt: r.lastActivityAt,
         lastStatusEvent: r.lastStatusEvent, lastStatusState: r.lastStatusState, lastStatusAt: r.lastStatusAt ?? null,
       });
       continue;
@@ -25,6 +25,7 @@ export function accountTotals(rows: readonly AccountStatsDoc[]): AccountTotals[]
       fanMessages: t.fanMessages + r.fanMessages,
       revenueCents: t.revenueCents + r.revenueCents,
       paymentCount: t.paymentCount + r.paymentCount,
+      lateRecords: (t.lateRecords ?? 0) + (r.lateRecords ?? 0),
       lastActivityAt: Math.max(t.lastActivityAt ?? 0, r.lastActivityAt ?? 0) || null,
       lastStatusEvent: newerStatus ? r.lastStatusEvent : t.lastStatusEvent,
       lastStatusState: newerStatus ? r.lastStatusState : t.lastStatusState,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatInput } from '../../machines/chat-input.js';
 import { sessionAfter, type SessionEvent, type SessionSummary } from '../../machines/session-events.js';
 import { initialChatState, step } from '../../machines/step.js';
+import { MemoryLedger } from '../../machines/ledger.js';
 
 type FixtureInput = Record<string, unknown> & { type?: string; atSec: number };
 
@@ -12,6 +13,8 @@ interface Sequence {
   description: string;
   start: string;
   idleSec: number;
+  /** Allowed lateness; 300 s when absent. */
+  lateSec?: number;
   inputs: FixtureInput[];
   expectedEvents: string[];
   expectedSessions: (Partial<SessionSummary> & { closedAtSec?: number })[];
@@ -38,10 +41,13 @@ describe('session machine on fixture sequences', () => {
   it.each(files)('%s', (file) => {
     const seq = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Sequence;
     const t0 = Date.parse(seq.start);
-    let state = initialChatState({ accountId: 'acct_f', chatId: '1', idleMs: seq.idleSec * 1000 });
+    let state = initialChatState({ accountId: 'acct_f', chatId: '1', idleMs: seq.idleSec * 1000, lateMs: (seq.lateSec ?? 300) * 1000 });
     const events: SessionEvent[] = [];
+    const ledger = new MemoryLedger();
     seq.inputs.forEach((inp, i) => {
-      const r = step(state, toInput(i, inp, t0));
+      const admitted = ledger.admit(toInput(i, inp, t0));
+      if (!admitted) return;
+      const r = step(state, admitted);
       state = r.state;
       events.push(...r.events);
     });

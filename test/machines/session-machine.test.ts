@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatInput, ChatMessageInput } from '../../machines/chat-input.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
+import { MemoryLedger } from '../../machines/ledger.js';
 import { SESSION_EVENT_TYPES, type SessionEvent } from '../../machines/session-events.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,10 +13,12 @@ function msg(n: number, sender: ChatMessageInput['sender'], atSec: number, extra
   return { type: 'chat.message', dedupeKey: `evt_${n}`, messageId: `m${n}`, sender, at: T0 + atSec * 1000, text: `t${n}`, priceCents: 0, chatterId: sender === 'human' ? 'alice' : null, ...extra };
 }
 
-function run(inputs: ChatInput[], from?: ChatState): { state: ChatState; events: SessionEvent[] } {
-  let state = from ?? initialChatState({ accountId: 'acct_1', chatId: '42', idleMs });
+function run(inputs: ChatInput[], from?: ChatState, ledger = new MemoryLedger()): { state: ChatState; events: SessionEvent[] } {
+  let state = from ?? initialChatState({ accountId: 'acct_1', chatId: '42', idleMs, lateMs: 300_000 });
   const events: SessionEvent[] = [];
-  for (const i of inputs) {
+  for (const input of inputs) {
+    const i = ledger.admit(input);
+    if (!i) continue;
     const r = step(state, i);
     state = r.state;
     events.push(...r.events);
@@ -48,16 +51,19 @@ describe('session machine', () => {
   });
 
   it('closes an idle session when a later record passes the deadline, then opens a new one', () => {
-    const { events, state } = run([msg(1, 'fan', 0), msg(2, 'human', 60), msg(3, 'fan', 60 + 1801)]);
+    const { events, state } = run([msg(1, 'fan', 0), msg(2, 'human', 60), msg(3, 'fan', 60 + 1800 + 301)]);
     expect(events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded', 'SessionClosed', 'SessionOpened', 'MessageRecorded']);
     const closed = events[3];
     expect(closed?.type === 'SessionClosed' && closed.data.session).toMatchObject({ sessionId: 'acct_1:42:1', closeReason: 'idle', closedAt: T0 + 60_000 + idleMs });
-    expect(state.context.session?.sessionId).toBe('acct_1:42:2');
+    expect(state.context.session?.summary.sessionId).toBe('acct_1:42:2');
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('records an outbound message outside any session without opening one', () => {
-    const { events, state } = run([msg(1, 'automated', 0)]);
+  it('records an outbound message outside any session without opening one, once no fan message before it can still arrive', () => {
+    const waiting = run([msg(1, 'automated', 0)]);
+    expect(waiting.events).toEqual([]);
+    expect(waiting.state.context.pending).toHaveLength(1);
+    const { events, state } = run([msg(1, 'automated', 0), { type: 'chat.tick', dedupeKey: 'tick', at: T0 + 301_000 }]);
     expect(events.map((e) => e.type)).toEqual(['MessageRecorded']);
     expect(events[0]?.type === 'MessageRecorded' && events[0].data.sessionId).toBeNull();
     expect(state.value).toBe('noSession');
@@ -74,7 +80,9 @@ describe('session machine', () => {
     const whole = run(inputs);
     const first = run(inputs.slice(0, 2));
     const stored = JSON.parse(JSON.stringify(first.state)) as ChatState;
-    const rest = run(inputs.slice(2), stored);
+    const ledger = new MemoryLedger();
+    for (const i of inputs.slice(0, 2)) ledger.admit(i);
+    const rest = run(inputs.slice(2), stored, ledger);
     expect([...first.events, ...rest.events]).toEqual(whole.events);
     expect(rest.state).toEqual(whole.state);
   });

@@ -7,7 +7,7 @@ import { eventually } from './wait.js';
 
 // Idempotence bookkeeping (the last input offset a row applied), not meaning: a webhook the
 // platform had to send twice shifts later offsets without changing any count.
-const BOOKKEEPING = new Set(['appliedOffset', 'appliedIds']);
+const BOOKKEEPING = new Set(['appliedOffset', 'appliedIds', '_rev']);
 
 /** JSON with object keys sorted, so equal documents serialise equally whatever the store returns. */
 function canonical(v: unknown): string {

@@ -146,7 +146,7 @@ export class EmbeddedLog implements Log {
         const records = this.read(topic, p, from, BATCH_SIZE);
         const last = records[records.length - 1];
         if (!last) return false;
-        const batch: RecordBatch = { topic, partition: p, records };
+        const batch: RecordBatch = { topic, partition: p, records, owned: () => active };
         try {
           await options.onBatch(batch);
         } catch (err) {

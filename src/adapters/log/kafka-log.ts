@@ -269,7 +269,7 @@ export class KafkaLog implements Log {
             headers: headersToStrings(m.headers),
             timestamp: Number(m.timestamp),
           }));
-          const slice = { topic: batch.topic, partition: batch.partition, records };
+          const slice = { topic: batch.topic, partition: batch.partition, records, owned: () => isRunning() && !isStale() };
           try {
             await options.onBatch(slice);
           } catch (err) {

@@ -35,6 +35,8 @@ export interface RecordBatch {
   readonly topic: string;
   readonly partition: number;
   readonly records: readonly LogRecord[];
+  /** False once this consumer no longer owns the partition (a rebalance moved it, or it is stopping): the handler must not write. */
+  readonly owned?: () => boolean;
 }
 
 export interface ConsumeOptions {

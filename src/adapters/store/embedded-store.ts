@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { Aggregator, Query, update as applyUpdate } from 'mingo';
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, SortSpec, UpdateOutcome, UpdateSpec } from './store.js';
-import { DuplicateKeyError } from './store.js';
+import { DuplicateKeyError, WriteConflictError } from './store.js';
 import { indexKey, indexName, plan, type KeyPart } from './embedded-index.js';
 
 type AnyObject = Record<string, unknown>;
@@ -116,6 +116,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private matching(filter: Filter): T[] {
     // Writes address documents by _id; those need no query evaluation at all.
     if (Object.keys(filter).length === 1 && idsOf(filter)) return this.candidates(filter);
+    // Conditional writes add plain equalities (a revision, an offset): compare them directly.
+    const extra = Object.entries(filter).filter(([k]) => k !== '_id');
+    if (idsOf(filter) && extra.every(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) {
+      return this.candidates(filter).filter((d) => extra.every(([k, v]) => (d as AnyObject)[k] === v || (v === null && (d as AnyObject)[k] === undefined)));
+    }
     const q = new Query(filter);
     return this.candidates(filter).filter((d) => q.test(d));
   }
@@ -247,8 +252,13 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   /** Runs inside a transaction the caller opened. */
   applyOps(ops: readonly BulkOp<T>[]): void {
     for (const op of ops) {
-      if ('updateOne' in op) this.updateSync(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert ?? false);
-      else if ('replaceOne' in op) this.replaceSync(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert ?? false);
+      if ('updateOne' in op) {
+        const r = this.updateSync(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert ?? false);
+        if (op.updateOne.requireMatch && r.matched === 0) throw new WriteConflictError(this.name, JSON.stringify(op.updateOne.filter));
+      } else if ('replaceOne' in op) {
+        const r = this.replaceSync(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert ?? false);
+        if (op.replaceOne.requireMatch && r.matched === 0) throw new WriteConflictError(this.name, JSON.stringify(op.replaceOne.filter));
+      }
       else if ('insertOne' in op) this.insertSync(op.insertOne.document);
       else {
         const victim = this.matching(op.deleteOne.filter)[0];

@@ -4,7 +4,7 @@ import {
   type Db, type AnyBulkWriteOperation,
 } from 'mongodb';
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, UpdateOutcome, UpdateSpec } from './store.js';
-import { DuplicateKeyError, StoreUnavailableError } from './store.js';
+import { DuplicateKeyError, StoreUnavailableError, WriteConflictError } from './store.js';
 
 function isUnreachable(err: unknown): boolean {
   if (err instanceof MongoServerSelectionError || err instanceof MongoNetworkError
@@ -78,7 +78,15 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   async bulkWrite(ops: readonly BulkOp<T>[]): Promise<void> {
     if (ops.length === 0) return;
-    await this.guard(() => this.c.bulkWrite(ops as unknown as AnyBulkWriteOperation<Doc>[], { ordered: true }));
+    const required = ops.filter((op) => ('updateOne' in op && op.updateOne.requireMatch) || ('replaceOne' in op && op.replaceOne.requireMatch)).length;
+    // The driver does not know requireMatch; strip it.
+    const plain = required === 0 ? ops : ops.map((op) => {
+      if ('updateOne' in op) { const { requireMatch: _r, ...rest } = op.updateOne; return { updateOne: rest }; }
+      if ('replaceOne' in op) { const { requireMatch: _r, ...rest } = op.replaceOne; return { replaceOne: rest }; }
+      return op;
+    });
+    const r = await this.guard(() => this.c.bulkWrite(plain as unknown as AnyBulkWriteOperation<Doc>[], { ordered: true }));
+    if (r.matchedCount < required) throw new WriteConflictError(this.name, `${required - r.matchedCount} of ${required} conditional writes found their document changed`);
   }
 
   async aggregate<R>(pipeline: readonly Record<string, unknown>[]): Promise<R[]> {

@@ -19,9 +19,17 @@ export interface UpdateOutcome {
   readonly upserted: boolean;
 }
 
+/**
+ * A conditional write (`requireMatch`) fails the whole bulk write with WriteConflictError when
+ * its filter matches nothing: the document changed since it was read (a writer that lost its
+ * partition, or a concurrent one). On the embedded store the write is one transaction and
+ * nothing of it lands; on MongoDB the ops before it may have landed, so callers retry from a
+ * fresh read. Conditional ops may share a bulk write only with inserts and other conditional
+ * ops (MongoDB reports matches for the whole write, not per op).
+ */
 export type BulkOp<T extends Doc> =
-  | { readonly updateOne: { readonly filter: Filter; readonly update: UpdateSpec; readonly upsert?: boolean } }
-  | { readonly replaceOne: { readonly filter: Filter; readonly replacement: T; readonly upsert?: boolean } }
+  | { readonly updateOne: { readonly filter: Filter; readonly update: UpdateSpec; readonly upsert?: boolean; readonly requireMatch?: boolean } }
+  | { readonly replaceOne: { readonly filter: Filter; readonly replacement: T; readonly upsert?: boolean; readonly requireMatch?: boolean } }
   | { readonly insertOne: { readonly document: T } }
   | { readonly deleteOne: { readonly filter: Filter } };
 
@@ -69,6 +77,14 @@ export class DuplicateKeyError extends Error {
   constructor(readonly collection: string, readonly key: string) {
     super(`duplicate key in ${collection}: ${key}`);
     this.name = 'DuplicateKeyError';
+  }
+}
+
+/** A conditional write found its document changed since it was read: re-read and retry, or stop writing. */
+export class WriteConflictError extends Error {
+  constructor(readonly collection: string, detail: string) {
+    super(`write conflict in ${collection}: ${detail}`);
+    this.name = 'WriteConflictError';
   }
 }
 

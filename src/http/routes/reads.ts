@@ -88,6 +88,8 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
       sessions: { total: open + closed, open, closed, awaiting },
       messages: { total: sum((a) => a.messages), fromFans: sum((a) => a.fanMessages), outbound: sum((a) => a.messages - a.fanMessages) },
       revenue: { cents: sum((a) => a.revenueCents), payments: sum((a) => a.paymentCount) },
+      // Records that came later than ALLOWED_LATENESS_SEC: counted above, outside any session.
+      lateRecords: sum((a) => a.lateRecords ?? 0),
       readModelVersion: rm.version,
     };
   });
