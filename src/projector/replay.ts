@@ -6,9 +6,11 @@
 //   3. the replay consumer reads the short tail and stops, the pointer moves to N+1, and
 //      projection resumes in N+1 from where it was, skipping what the replay already applied.
 // A crash at any step leaves the pointer on N: the served read models are never touched.
+// One replay at a time, across every process sharing the store: a replay runs only while it
+// holds the lock document, taken by one conditional write (see ReplayService.claim).
 import { randomUUID } from 'node:crypto';
 import type { Log, GroupPosition } from '../adapters/log/log.js';
-import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { applyEvents } from './apply-events.js';
@@ -16,8 +18,10 @@ import { parseEvents } from './projector.js';
 import { ReadModelSet } from './read-model-set.js';
 
 export const JOBS_COLLECTION = 'jobs';
+/** The one document whose holder may run a replay (in the jobs collection, kind `replay-lock`). */
+export const REPLAY_LOCK_ID = 'replay-lock';
 const HEARTBEAT_MS = 2_000;
-/** A job whose heartbeat is older than this died with its process. */
+/** A replay whose heartbeat is older than this died with its process. */
 const STALE_MS = 15_000;
 const PAUSE_MS = 60_000;
 
@@ -42,6 +46,13 @@ export interface ReplayJobDoc extends Doc {
   error: string | null;
 }
 
+/** `jobId` null: free. Beaten together with its job's heartbeat, with the same time. */
+interface ReplayLockDoc extends Doc {
+  readonly kind: 'replay-lock';
+  jobId: string | null;
+  heartbeatAt: number;
+}
+
 export class ReplayConflict extends Error {
   constructor(readonly running: ReplayJobDoc | null) {
     super(running ? `replay ${running._id} is still ${running.state}` : 'a replay is still running');
@@ -56,9 +67,12 @@ export interface ProjectionControl {
 
 export class ReplayService {
   private readonly jobs: Collection<ReplayJobDoc>;
+  private readonly locks: Collection<ReplayLockDoc>;
   private readonly models: ReadModelSet;
   private current: Promise<void> | null = null;
   private aborted = false;
+  /** Set by the heartbeat when another replay took the lock: this one must stop before switching. */
+  private lost = false;
 
   constructor(
     private readonly log: Log,
@@ -69,6 +83,7 @@ export class ReplayService {
     private readonly clock: () => number = Date.now,
   ) {
     this.jobs = store.collection<ReplayJobDoc>(JOBS_COLLECTION);
+    this.locks = store.collection<ReplayLockDoc>(JOBS_COLLECTION);
     this.models = new ReadModelSet(store);
   }
 
@@ -80,36 +95,82 @@ export class ReplayService {
     return this.jobs.find({ kind: 'replay' }, { sort: { startedAt: -1 }, limit });
   }
 
-  private async running(): Promise<ReplayJobDoc | null> {
-    const live = await this.jobs.find({ kind: 'replay', state: { $in: ['building', 'switching'] } });
-    const now = this.clock();
-    for (const job of live) {
-      if (now - job.heartbeatAt <= STALE_MS) return job;
-      // Its process died: record that, so its half-built version is known to be garbage.
-      await this.jobs.updateOne({ _id: job._id }, { $set: { state: 'failed', error: 'interrupted: the process running it stopped', finishedAt: now } });
+  /**
+   * Takes the replay lock for `jobId` in one conditional write: it matches only a free lock or
+   * one whose holder stopped beating, and when no lock document exists the upsert creates it.
+   * Of concurrent claims exactly one matches or inserts; the others match nothing, try to
+   * insert the same _id and fail with DuplicateKeyError, whichever process they run in.
+   */
+  private async claim(jobId: string, now: number): Promise<boolean> {
+    try {
+      const r = await this.locks.updateOne(
+        { _id: REPLAY_LOCK_ID, $or: [{ jobId: null }, { heartbeatAt: { $lt: now - STALE_MS } }] },
+        { $set: { kind: 'replay-lock', jobId, heartbeatAt: now } },
+        { upsert: true },
+      );
+      return r.matched === 1 || r.upserted;
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) return false;
+      throw err;
     }
-    return null;
+  }
+
+  /** Frees the lock if `jobId` still holds it (a replay that lost it must not free its successor's). */
+  private async release(jobId: string): Promise<void> {
+    await this.locks.updateOne({ _id: REPLAY_LOCK_ID, jobId }, { $set: { jobId: null, heartbeatAt: this.clock() } });
+  }
+
+  /** False when another replay took the lock over (this one was presumed dead). */
+  private async beat(jobId: string): Promise<boolean> {
+    const now = this.clock();
+    const r = await this.locks.updateOne({ _id: REPLAY_LOCK_ID, jobId }, { $set: { heartbeatAt: now } });
+    if (r.matched === 0) return false;
+    await this.jobs.updateOne({ _id: jobId, state: { $in: ['building', 'switching'] } }, { $set: { heartbeatAt: now } });
+    return true;
+  }
+
+  private async holder(): Promise<ReplayJobDoc | null> {
+    const lock = await this.locks.findOne({ _id: REPLAY_LOCK_ID });
+    return lock?.jobId ? this.get(lock.jobId) : null;
   }
 
   /** Starts a replay and returns its job at once; refuses while another one runs. */
   async start(from: ReplayFrom): Promise<ReplayJobDoc> {
-    const busy = await this.running();
-    if (busy || this.current) throw new ReplayConflict(busy ?? (await this.list(1))[0] ?? null);
-    const fromVersion = await this.models.activeVersion();
-    const stored = await this.models.storedVersions();
-    const targetVersion = Math.max(fromVersion, ...stored) + 1;
     const now = this.clock();
-    const job: ReplayJobDoc = {
-      _id: `replay-${now}-${randomUUID().slice(0, 8)}`, kind: 'replay', state: 'building', from, fromVersion, targetVersion,
-      eventsApplied: 0, lag: null, startedAt: now, heartbeatAt: now, finishedAt: null, error: null,
-    };
-    await this.jobs.insertOne(job);
+    const id = `replay-${now}-${randomUUID().slice(0, 8)}`;
+    if (this.current || !(await this.claim(id, now))) {
+      const running = await this.holder();
+      throw new ReplayConflict(running && (running.state === 'building' || running.state === 'switching') ? running : null);
+    }
+    let job: ReplayJobDoc;
+    try {
+      // The lock is ours, so replays still marked as running lost it with their process: their
+      // half-built versions are garbage (the next target version is above them anyway).
+      for (const dead of await this.jobs.find({ kind: 'replay', state: { $in: ['building', 'switching'] } })) {
+        await this.jobs.updateOne({ _id: dead._id, state: { $in: ['building', 'switching'] } }, { $set: { state: 'failed', error: 'interrupted: the process running it stopped', finishedAt: now } });
+      }
+      const fromVersion = await this.models.activeVersion();
+      const stored = await this.models.storedVersions();
+      const targetVersion = Math.max(fromVersion, ...stored) + 1;
+      job = {
+        _id: id, kind: 'replay', state: 'building', from, fromVersion, targetVersion,
+        eventsApplied: 0, lag: null, startedAt: now, heartbeatAt: now, finishedAt: null, error: null,
+      };
+      await this.jobs.insertOne(job);
+    } catch (err) {
+      await this.release(id).catch(() => undefined);
+      throw err;
+    }
     this.current = this.run(job).catch(async (err: unknown) => {
       const interrupted = err instanceof Error && err.message.startsWith('interrupted');
-      if (interrupted) this.logger.warn({ job: job._id }, 'replay interrupted; the served read models are unchanged');
+      if (interrupted) this.logger.warn({ job: job._id, reason: err.message }, 'replay interrupted; the served read models are unchanged');
       else this.logger.error({ err, job: job._id }, 'replay failed');
       await this.jobs.updateOne({ _id: job._id }, { $set: { state: 'failed', error: err instanceof Error ? err.message : String(err), finishedAt: this.clock() } }).catch(() => undefined);
-    }).finally(() => { this.current = null; });
+    }).finally(async () => {
+      // After the job's final state is stored, so whoever takes the lock next sees it finished.
+      await this.release(job._id).catch((err: unknown) => this.logger.warn({ err, job: job._id }, 'replay lock not released; it frees itself once stale'));
+      this.current = null;
+    });
     return job;
   }
 
@@ -126,6 +187,26 @@ export class ReplayService {
   }
 
   private async run(job: ReplayJobDoc): Promise<void> {
+    this.lost = false;
+    // Beats on a timer rather than per batch: a Kafka group join or a long batch must not make
+    // a live replay look dead to a start in another process.
+    let beating: Promise<void> | null = null;
+    const timer = setInterval(() => {
+      beating ??= this.beat(job._id)
+        .then((held) => { if (!held) this.lost = true; })
+        .catch((err: unknown) => this.logger.warn({ err, job: job._id }, 'replay heartbeat failed'))
+        .finally(() => { beating = null; });
+    }, HEARTBEAT_MS);
+    timer.unref();
+    try {
+      await this.build(job);
+    } finally {
+      clearInterval(timer);
+      await beating;
+    }
+  }
+
+  private async build(job: ReplayJobDoc): Promise<void> {
     const target = this.models.at(job.targetVersion);
     await this.models.dropVersion(job.targetVersion);
     await this.models.ensureIndexes(job.targetVersion);
@@ -160,11 +241,15 @@ export class ReplayService {
       await this.catchUp(job, groupId, () => applied, hold);
       await consumer.stop();
       stopped = true;
+      // The last moment to find out that another replay took over: it must not be switched under.
+      if (!(await this.beat(job._id))) this.lost = true;
+      this.checkHeld();
       await this.models.switchTo(job.targetVersion, this.clock());
       paused = false;
     } finally {
       if (!stopped) await consumer.stop();
-      if (paused) await this.models.pauseProjection(0);
+      // A replay that lost the lock leaves the hold to lapse: lifting it could cut into its successor's switch.
+      if (paused && !this.lost) await this.models.pauseProjection(0);
       if (localPaused) await this.projection.resume();
     }
     await this.jobs.updateOne({ _id: job._id }, { $set: { state: 'done', eventsApplied: applied, lag: 0, finishedAt: this.clock(), heartbeatAt: this.clock() } });
@@ -182,17 +267,21 @@ export class ReplayService {
     return { kind: 'offsets', offsets: Object.fromEntries(Object.entries(ends).map(([p, end]) => [p, Math.min(from.offset, end)])) };
   }
 
+  private checkHeld(): void {
+    if (this.lost) throw new Error('interrupted: its heartbeat lapsed and another replay took over');
+  }
+
   private async catchUp(job: ReplayJobDoc, groupId: string, applied: () => number, each?: () => Promise<void>): Promise<void> {
     for (;;) {
       if (this.aborted) throw new Error('interrupted: the service is stopping');
+      this.checkHeld();
       await each?.();
       const [ends, committed] = await Promise.all([
         this.log.endOffsets(this.topology.sessionEvents),
         this.log.committedOffsets(groupId, this.topology.sessionEvents),
       ]);
       const lag = Object.entries(ends).reduce((sum, [p, end]) => sum + Math.max(0, end - (committed[Number(p)] ?? 0)), 0);
-      const now = this.clock();
-      await this.jobs.updateOne({ _id: job._id }, { $set: { eventsApplied: applied(), lag, heartbeatAt: now } });
+      await this.jobs.updateOne({ _id: job._id }, { $set: { eventsApplied: applied(), lag } });
       if (lag === 0) {
         if (this.aborted) throw new Error('interrupted: the service is stopping');
         return;
