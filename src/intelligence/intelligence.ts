@@ -1,7 +1,7 @@
 // Runs intelligence for sessions: the rules always, the model provider when configured, and
 // persists what they find: durable alerts (with their lifecycle) and one analysis per session.
 // It never runs on the ingest path; its triggers are its own consumer, a sweep, and the admin.
-import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
 import type { ReadModelSet } from '../projector/read-model-set.js';
 import type { SessionDoc } from '../projector/read-models.js';
 import type { Logger } from '../support/logger.js';
@@ -183,20 +183,25 @@ export class Intelligence {
     }
   }
 
+  /**
+   * Stores what the rules found. Writes only the fields the rules own (wording, severity, and
+   * the open/resolved lifecycle) and never a whole document: an acknowledgement that lands
+   * between this read and these writes stays.
+   */
   private async persistFindings(findings: readonly Finding[], now: number): Promise<void> {
     if (findings.length === 0) return;
-    const existing = new Map((await this.alerts.find({ _id: { $in: findings.map((f) => f.alertId) } })).map((a) => [a._id, a]));
-    const writes = findings.map((f) => {
-      const before = existing.get(f.alertId);
-      if (!before) {
-        this.counters.alertsOpened++;
-        return findingToAlert(f, now);
-      }
-      // The same condition again: fresher wording and severity; an acknowledgement stands,
-      // and an alert that had resolved opens again.
-      return { ...before, severity: f.severity, reason: f.reason, updatedAt: now, status: before.status === 'resolved' ? 'open' as const : before.status, resolvedAt: before.status === 'resolved' ? null : before.resolvedAt };
-    });
-    await this.alerts.bulkWrite(writes.map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: d, upsert: true } })));
+    // Read only to count new alerts; the writes below do not depend on it.
+    const known = new Set((await this.alerts.find({ _id: { $in: findings.map((f) => f.alertId) } }, { projection: { _id: 1 } })).map((a) => a._id));
+    this.counters.alertsOpened += findings.filter((f) => !known.has(f.alertId)).length;
+    await this.alerts.bulkWrite(findings.flatMap((f) => {
+      const { _id, severity, reason, updatedAt, ...onInsert } = findingToAlert(f, now);
+      return [
+        // The same condition again: fresher wording and severity; a new one is stored open.
+        { updateOne: { filter: { _id }, update: { $set: { severity, reason, updatedAt }, $setOnInsert: onInsert }, upsert: true } },
+        // One that had resolved opens again; conditional, so it only ever moves resolved → open.
+        { updateOne: { filter: { _id, status: 'resolved' }, update: { $set: { status: 'open', resolvedAt: null } } } },
+      ];
+    }));
   }
 
   private async resolveCleared(scope: Record<string, unknown>, firing: ReadonlySet<string>, now: number): Promise<void> {
@@ -204,22 +209,40 @@ export class Intelligence {
     const cleared = stored.filter((a) => !firing.has(a._id));
     if (cleared.length === 0) return;
     this.counters.alertsResolved += cleared.length;
-    await this.alerts.bulkWrite(cleared.map((a) => ({ updateOne: { filter: { _id: a._id }, update: { $set: { status: 'resolved', resolvedAt: now, updatedAt: now } } } })));
+    // Each resolution applies only to the alert as it was read: one acknowledged or reopened
+    // since is left for the next sweep to judge again.
+    await this.alerts.bulkWrite(cleared.map((a) => ({
+      updateOne: { filter: { _id: a._id, status: a.status, updatedAt: a.updatedAt }, update: { $set: { status: 'resolved', resolvedAt: now, updatedAt: now } } },
+    })));
   }
 
-  /** Acknowledges a stored alert, or stores a live one as acknowledged. Idempotent. */
+  /**
+   * Acknowledges a stored alert, or stores a live one as acknowledged. Idempotent: the first
+   * acknowledgement stands. Each attempt is one conditional write on the alert as read (not
+   * acknowledged, same status), so a sweep resolving or reopening it in between is kept and
+   * the acknowledgement is applied to what the sweep left.
+   */
   async ack(id: string, by: string, liveFinding: Finding | undefined): Promise<AlertDoc | null> {
-    const now = this.clock();
-    const stored = await this.alerts.findOne({ _id: id });
-    if (stored) {
-      if (stored.ackedAt !== null) return stored;
-      const next: AlertDoc = { ...stored, status: stored.status === 'resolved' ? 'resolved' : 'acked', ackedAt: now, ackedBy: by, updatedAt: now };
-      await this.alerts.replaceOne({ _id: id }, next);
-      return next;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const now = this.clock();
+      const stored = await this.alerts.findOne({ _id: id });
+      if (stored) {
+        if (stored.ackedAt !== null) return stored;
+        const status: AlertStatus = stored.status === 'resolved' ? 'resolved' : 'acked';
+        const r = await this.alerts.updateOne({ _id: id, ackedAt: null, status: stored.status }, { $set: { status, ackedAt: now, ackedBy: by, updatedAt: now } });
+        if (r.matched === 1) return { ...stored, status, ackedAt: now, ackedBy: by, updatedAt: now };
+        continue;
+      }
+      if (!liveFinding) return null;
+      const doc: AlertDoc = { ...findingToAlert(liveFinding, now), status: 'acked', ackedAt: now, ackedBy: by };
+      try {
+        await this.alerts.insertOne(doc);
+        return doc;
+      } catch (err) {
+        // A sweep stored it meanwhile: acknowledge that record.
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
     }
-    if (!liveFinding) return null;
-    const doc: AlertDoc = { ...findingToAlert(liveFinding, now), status: 'acked', ackedAt: now, ackedBy: by };
-    await this.alerts.replaceOne({ _id: id }, doc, { upsert: true });
-    return doc;
+    throw new Error(`alert ${id} changed on every attempt to acknowledge it`);
   }
 }
