@@ -3,9 +3,13 @@
 // whose process stopped resumes where it stopped (re-appending a chat already sent is
 // harmless: the machine counts a message or a payment once), and a second identical job
 // while one runs is refused.
+// One runner per job: a runner owns a job by one conditional write (creating it, or claiming
+// it once stale), beats its heartbeat on a timer (so rate-limit waits do not make it look
+// dead), and writes progress only while it is still the owner, stopping once it is not.
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { AppendRecord } from '../adapters/log/log.js';
-import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
 import type { PlatformClient } from '../adapters/platform/platform-client.js';
 import { messageRecord, transactionRecord } from '../domain/backfill-records.js';
 import { idString, isObject, type JsonObject } from '../domain/json.js';
@@ -38,15 +42,33 @@ export interface BackfillJobDoc extends Doc {
   readonly startedAt: number;
   heartbeatAt: number;
   finishedAt: number | null;
+  /** The runner that may write it; absent on jobs from before owners were recorded. */
+  owner?: string | null;
 }
 
+/** One per identity, naming the latest job of that identity: starting a job takes it over. */
+interface BackfillLockDoc extends Doc {
+  readonly kind: 'backfill-lock';
+  jobId: string;
+  at: number;
+}
+
+/** A job this runner runs, and whether it still owns it. */
+interface Run {
+  readonly job: BackfillJobDoc;
+  lost: boolean;
+}
 
 export class BackfillConflict extends Error {}
 
 export class BackfillJobs {
   private readonly jobs: Collection<BackfillJobDoc>;
+  private readonly locks: Collection<BackfillLockDoc>;
   private readonly running = new Map<string, Promise<void>>();
   private stopping = false;
+  /** This runner's identity in `owner`. */
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly beatMs: number;
 
   constructor(
     store: DocumentStore,
@@ -57,6 +79,8 @@ export class BackfillJobs {
     readonly staleMs = 30_000,
   ) {
     this.jobs = store.collection<BackfillJobDoc>(JOBS_COLLECTION);
+    this.locks = store.collection<BackfillLockDoc>(JOBS_COLLECTION);
+    this.beatMs = Math.max(50, Math.min(10_000, Math.floor(staleMs / 3)));
   }
 
   get(id: string): Promise<BackfillJobDoc | null> {
@@ -69,27 +93,59 @@ export class BackfillJobs {
 
   async start(kind: BackfillKind, accountIds: readonly string[], since: number): Promise<BackfillJobDoc> {
     const identity = `${kind}|${[...accountIds].sort().join(',')}|${since}`;
-    const same = await this.jobs.find({ kind, identity, state: 'running' });
-    if (same.some((j) => this.running.has(j._id) || Date.now() - j.heartbeatAt < this.staleMs)) {
-      throw new BackfillConflict(`an identical ${kind} job is still running (${same[0]?._id}); wait for it or follow its progress`);
-    }
     const now = Date.now();
     const job: BackfillJobDoc = {
       _id: `${kind}-${now}-${randomUUID().slice(0, 8)}`, kind, state: 'running', identity, accountIds: [...accountIds], since,
       progress: { accountIndex: 0, chatsPage: null, chatIndex: 0, chats: 0, messages: 0, transactions: 0, requests: 0, waitedMs: 0 },
-      errors: [], startedAt: now, heartbeatAt: now, finishedAt: null,
+      errors: [], startedAt: now, heartbeatAt: now, finishedAt: null, owner: this.owner,
     };
+    await this.takeIdentity(kind, identity, job._id, now);
     await this.jobs.insertOne(job);
     this.launch(job);
     return job;
   }
 
-  /** Picks up jobs whose process stopped, from where they stopped. */
+  /**
+   * Makes `jobId` the job of `identity`, or refuses with BackfillConflict while another job of
+   * it runs (or, stale, waits to be resumed). Each way in is one conditional write: inserting
+   * the identity's lock, or moving it from the job read to this one.
+   */
+  private async takeIdentity(kind: BackfillKind, identity: string, jobId: string, now: number): Promise<void> {
+    const _id = `backfill-lock:${identity}`;
+    try {
+      await this.locks.insertOne({ _id, kind: 'backfill-lock', jobId, at: now });
+      return;
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
+    const lock = await this.locks.findOne({ _id });
+    const holder = lock ? await this.get(lock.jobId) : null;
+    const conflict = () => new BackfillConflict(`an identical ${kind} job is still running (${lock?.jobId ?? 'just started'}); wait for it or follow its progress`);
+    if (!lock || holder?.state === 'running') throw conflict();
+    // A lock without its job: a start that is writing it now, or one that died before it could.
+    if (!holder && now - lock.at < this.staleMs) throw conflict();
+    const r = await this.locks.updateOne({ _id, jobId: lock.jobId }, { $set: { jobId, at: now } });
+    if (r.matched !== 1) throw conflict();
+  }
+
+  /**
+   * Picks up jobs whose process stopped, from where they stopped. A claim is one conditional
+   * write on the owner and heartbeat it read: of runners that see the same stale job, one claims it.
+   */
   async resumeStale(): Promise<string[]> {
+    const now = Date.now();
     const stale = (await this.jobs.find({ kind: { $in: ['backfill', 'backfill-transactions'] }, state: 'running' }))
-      .filter((j) => !this.running.has(j._id) && Date.now() - j.heartbeatAt >= this.staleMs);
-    for (const j of stale) this.launch(j);
-    return stale.map((j) => j._id);
+      .filter((j) => !this.running.has(j._id) && now - j.heartbeatAt >= this.staleMs);
+    const claimed: string[] = [];
+    for (const j of stale) {
+      const at = Date.now();
+      const r = await this.jobs.updateOne({ _id: j._id, state: 'running', owner: j.owner ?? null, heartbeatAt: j.heartbeatAt }, { $set: { owner: this.owner, heartbeatAt: at } });
+      if (r.matched !== 1 || this.running.has(j._id)) continue;
+      this.logger.info({ job: j._id, previousOwner: j.owner ?? null }, 'resuming a backfill job whose runner stopped');
+      this.launch({ ...j, owner: this.owner, heartbeatAt: at });
+      claimed.push(j._id);
+    }
+    return claimed;
   }
 
   async stop(): Promise<void> {
@@ -97,44 +153,75 @@ export class BackfillJobs {
     await Promise.allSettled(this.running.values());
   }
 
+  /** The filter of every write a runner makes: the job, still running, still its own. */
+  private mine(job: BackfillJobDoc): Record<string, unknown> {
+    return { _id: job._id, state: 'running', owner: this.owner };
+  }
+
   private launch(job: BackfillJobDoc): void {
-    const run = this.run(job)
+    const run: Run = { job, lost: false };
+    let beating: Promise<void> | null = null;
+    const timer = setInterval(() => {
+      beating ??= this.jobs.updateOne(this.mine(job), { $set: { heartbeatAt: Date.now() } })
+        .then((r) => { if (r.matched === 0) run.lost = true; })
+        .catch((err: unknown) => this.logger.warn({ job: job._id, err: err instanceof Error ? err.message : String(err) }, 'backfill heartbeat failed'))
+        .finally(() => { beating = null; });
+    }, this.beatMs);
+    timer.unref();
+    const done = this.run(run)
       .catch(async (err: unknown) => {
         if (err instanceof Stopping) return;
+        if (err instanceof LostClaim) {
+          this.logger.warn({ job: job._id }, 'backfill job claimed by another runner; this one stops');
+          return;
+        }
         const message = err instanceof Error ? err.message : String(err);
         this.logger.error({ job: job._id, err: message }, 'backfill failed');
         job.errors.push({ at: Date.now(), message });
-        await this.jobs.updateOne({ _id: job._id }, { $set: { state: 'failed', errors: job.errors.slice(-20), finishedAt: Date.now(), heartbeatAt: Date.now() } });
+        await this.jobs.updateOne(this.mine(job), { $set: { state: 'failed', errors: job.errors.slice(-20), finishedAt: Date.now(), heartbeatAt: Date.now() } });
       })
-      .finally(() => this.running.delete(job._id));
-    this.running.set(job._id, run);
+      .finally(async () => {
+        clearInterval(timer);
+        await beating;
+        this.running.delete(job._id);
+      });
+    this.running.set(job._id, done);
   }
 
-  private async save(job: BackfillJobDoc): Promise<void> {
+  private async save(run: Run): Promise<void> {
     if (this.stopping) throw new Stopping();
+    if (run.lost) throw new LostClaim();
+    const { job } = run;
     job.progress.requests = this.client.requests;
     job.progress.waitedMs = this.client.waitedMs;
     job.heartbeatAt = Date.now();
-    await this.jobs.updateOne({ _id: job._id }, { $set: { progress: job.progress, heartbeatAt: job.heartbeatAt, errors: job.errors.slice(-20) } });
+    const r = await this.jobs.updateOne(this.mine(job), { $set: { progress: job.progress, heartbeatAt: job.heartbeatAt, errors: job.errors.slice(-20) } });
+    if (r.matched === 0) {
+      run.lost = true;
+      throw new LostClaim();
+    }
   }
 
-  private async run(job: BackfillJobDoc): Promise<void> {
+  private async run(run: Run): Promise<void> {
+    const { job } = run;
     for (; job.progress.accountIndex < job.accountIds.length; job.progress.accountIndex++) {
       const account = job.accountIds[job.progress.accountIndex] as string;
       // Transactions first: each chat's payments then go to inbound in time order with its messages.
       const payments = await this.transactionsByFan(account, job.since);
+      if (run.lost) throw new LostClaim();
       if (job.kind === 'backfill-transactions') {
         const all = [...payments.values()].flat().sort((a, b) => a.at - b.at);
         await this.appendAll(all.map((p) => transactionRecord(account, p.raw, Date.now())));
         job.progress.transactions += all.length;
       } else {
-        await this.chatsOf(job, account, payments);
+        await this.chatsOf(run, account, payments);
       }
       job.progress.chatsPage = null;
       job.progress.chatIndex = 0;
-      await this.save(job);
+      await this.save(run);
     }
-    await this.jobs.updateOne({ _id: job._id }, { $set: { state: 'done', progress: { ...job.progress, requests: this.client.requests, waitedMs: this.client.waitedMs }, finishedAt: Date.now(), heartbeatAt: Date.now() } });
+    const r = await this.jobs.updateOne(this.mine(job), { $set: { state: 'done', progress: { ...job.progress, requests: this.client.requests, waitedMs: this.client.waitedMs }, finishedAt: Date.now(), heartbeatAt: Date.now() } });
+    if (r.matched === 0) throw new LostClaim();
   }
 
   private async transactionsByFan(account: string, since: number): Promise<Map<string, { at: number; raw: JsonObject }[]>> {
@@ -152,7 +239,8 @@ export class BackfillJobs {
     return byFan;
   }
 
-  private async chatsOf(job: BackfillJobDoc, account: string, payments: Map<string, { at: number; raw: JsonObject }[]>): Promise<void> {
+  private async chatsOf(run: Run, account: string, payments: Map<string, { at: number; raw: JsonObject }[]>): Promise<void> {
+    const { job } = run;
     let page: string | null = job.progress.chatsPage ?? `api/${encodeURIComponent(account)}/chats?limit=100&offset=0&order=recent`;
     while (page) {
       const current: string = page;
@@ -160,11 +248,13 @@ export class BackfillJobs {
       for (let i = job.progress.chatIndex; i < chats.length; i++) {
         const chat = chats[i] as JsonObject;
         const chatId = isObject(chat.fan) ? idString(chat.fan.id) : undefined;
+        // A runner that lost the job appends no more of it.
+        if (run.lost) throw new LostClaim();
         if (chatId) await this.chat(job, account, chatId, payments.get(chatId) ?? []);
         job.progress.chatIndex = i + 1;
         job.progress.chatsPage = current;
         job.progress.chats++;
-        await this.save(job);
+        await this.save(run);
       }
       page = next;
       job.progress.chatsPage = next;
@@ -205,3 +295,6 @@ export class BackfillJobs {
 }
 
 class Stopping extends Error {}
+
+/** Another runner owns the job now: stop without writing anything more to it. */
+class LostClaim extends Error {}

@@ -21,6 +21,11 @@ export interface FakeFaults {
   /** Accounts whose requests answer 503 while they re-authenticate. */
   reauthenticating: Set<string>;
   down: boolean;
+  /**
+   * Transactions pages that say `hasMore: true` but leave out `_pagination.next_page`
+   * (`no-next-page`, the marker is still in `data.nextMarker`) or both (`no-next-page-or-marker`).
+   */
+  transactionPaging: 'normal' | 'no-next-page' | 'no-next-page-or-marker';
 }
 
 export interface FakePlatformOptions {
@@ -87,9 +92,11 @@ const DESCRIPTIONS = { tip: 'Tip from', message: 'Payment for message from', sub
 
 export class FakePlatform {
   readonly data: FakeAccount[];
-  readonly faults: FakeFaults = { fail5xxEvery: 0, fail429Every: 0, slowMs: 0, reauthenticating: new Set(), down: false };
+  readonly faults: FakeFaults = { fail5xxEvery: 0, fail429Every: 0, slowMs: 0, reauthenticating: new Set(), down: false, transactionPaging: 'normal' };
   readonly apiKey: string;
   requests = 0;
+  /** Requests answered 200, by path and query as sent (which pages were fetched, and how often). */
+  readonly served = new Map<string, number>();
   limited = 0;
   private server?: Server;
   private window = { startedAt: 0, used: 0 };
@@ -140,7 +147,15 @@ export class FakePlatform {
     return sent;
   }
 
+  /** How many times pages whose path starts with `prefix` were served. */
+  servedUnder(prefix: string): number {
+    let n = 0;
+    for (const [path, count] of this.served) if (path.startsWith(prefix)) n += count;
+    return n;
+  }
+
   private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    if (status === 200 && res.req.url) this.served.set(res.req.url, (this.served.get(res.req.url) ?? 0) + 1);
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   }
@@ -202,6 +217,7 @@ export class FakePlatform {
         id: '__ID__', text: `<p>${m.text}</p>`, price: m.price, isFree: m.price === 0, createdAt: m.createdAt, isSentByMe: m.sentByMe, isFromQueue: false,
         fromUser: { id: '__FROM__', _view: 's' }, mediaCount: 0, media: [],
       }).replace('"__ID__"', m.id).replace('"__FROM__"', m.sentByMe ? '500000' : m.chatId)).join(',')}],"_pagination":{"next_page":${JSON.stringify(next)}},"_meta":${JSON.stringify(meta)}}`;
+      this.served.set(req.url ?? '', (this.served.get(req.url ?? '') ?? 0) + 1);
       res.writeHead(200, { 'content-type': 'application/json', ...h });
       return void res.end(raw);
     }
@@ -220,7 +236,11 @@ export class FakePlatform {
           description: `${DESCRIPTIONS[t.type]} ${t.chatId}`, status: 'done', createdAt: t.createdAt, payoutPendingDays: 7, user: { id: Number(t.chatId), name: `Fan ${t.chatId}`, username: `u${t.chatId}` },
         };
       });
-      return this.send(res, 200, { data: { list, hasMore: nextMarker !== null, marker: marker ?? null, nextMarker }, _pagination: { next_page: next }, _meta: meta }, h);
+      const paging = this.faults.transactionPaging;
+      return this.send(res, 200, {
+        data: { list, hasMore: nextMarker !== null, marker: marker ?? null, nextMarker: paging === 'no-next-page-or-marker' ? null : nextMarker },
+        _pagination: { next_page: paging === 'normal' ? next : null }, _meta: meta,
+      }, h);
     }
     return this.send(res, 404, { error: 'NOT_FOUND', message: 'no such route' }, h);
   }
