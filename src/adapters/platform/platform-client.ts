@@ -2,7 +2,7 @@
 // its exceptions, the three paging styles, rate-limit headers honoured before a 429 happens,
 // 429/5xx retried with backoff and jitter, timeouts, ids kept as strings (bodies are parsed
 // without losing integers beyond 2^53), and requests only ever to the configured base URL.
-import { isObject, parseJson, type JsonObject } from '../../domain/json.js';
+import { idString, isObject, parseJson, type JsonObject } from '../../domain/json.js';
 
 export interface PlatformClientOptions {
   readonly baseUrl: string;
@@ -50,7 +50,7 @@ export class PlatformClient {
   /** GET or send a request; `path` is under the base URL or a full next-page URL on the same origin. */
   async request(method: string, path: string, body?: unknown): Promise<unknown> {
     if (this.options.apiKey === null) throw new PlatformError('missing-key', 'PLATFORMAPI_KEY is not set: configure the platform API key to use this operation');
-    const url = new URL(path, `${this.options.baseUrl.replace(/\/+$/, '')}/`);
+    const url = this.resolve(path);
     if (url.origin !== this.origin) throw new PlatformError('refused', `refusing to call ${url.origin}: only the configured PLATFORMAPI_BASE_URL (${this.origin}) is used`);
     const maxRetries = this.options.maxRetries ?? 5;
     for (let attempt = 0; ; attempt++) {
@@ -85,6 +85,10 @@ export class PlatformClient {
       }
       throw this.errorFor(res.status, text, `${method} ${url.pathname}`);
     }
+  }
+
+  private resolve(path: string): URL {
+    return new URL(path, `${this.options.baseUrl.replace(/\/+$/, '')}/`);
   }
 
   private errorFor(status: number, text: string, what: string): PlatformError {
@@ -134,22 +138,43 @@ export class PlatformClient {
     await (this.options.sleep ?? sleeper)(ms);
   }
 
-  /** Unwraps `{data, _pagination}`; `data` may itself be `{list, hasMore}` (transactions, fans). */
-  private parsePage(body: unknown): Page<JsonObject> {
-    if (!isObject(body)) throw new PlatformError('bad-response', 'the platform answered without the {data} envelope');
+  /**
+   * Unwraps `{data, _pagination}`; `data` may itself be `{list, hasMore}` (transactions, fans).
+   * The next page is `_pagination.next_page`; where `hasMore` is present it is authoritative,
+   * and a page that says there is more without a link is followed by its marker, or refused:
+   * taking it for the last page would report a partial history as complete.
+   */
+  private parsePage(body: unknown, url: URL): Page<JsonObject> {
+    const what = `GET ${url.pathname}`;
+    if (!isObject(body)) throw new PlatformError('bad-response', `${what}: the platform answered without the {data} envelope`);
     const data = body.data;
     const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.list) ? data.list : null;
-    if (!list) throw new PlatformError('bad-response', 'the platform answered without a list in data');
+    if (!list) throw new PlatformError('bad-response', `${what}: the platform answered without a list in data`);
+    const items = list.filter(isObject);
     const pagination = isObject(body._pagination) ? body._pagination : {};
-    let next = typeof pagination.next_page === 'string' && pagination.next_page.length > 0 ? pagination.next_page : null;
-    // hasMore is authoritative where present.
-    if (isObject(data) && data.hasMore === false) next = null;
-    return { items: list.filter(isObject), next };
+    const link = typeof pagination.next_page === 'string' && pagination.next_page.length > 0 ? pagination.next_page : null;
+    const hasMore = isObject(data) && typeof data.hasMore === 'boolean' ? data.hasMore : null;
+    if (hasMore === false) return { items, next: null };
+    if (link) return { items, next: link };
+    if (hasMore !== true) return { items, next: null };
+    const marker = isObject(data) ? idString(data.nextMarker) : undefined;
+    if (marker) {
+      const next = new URL(url);
+      next.searchParams.set('marker', marker);
+      return { items, next: next.toString() };
+    }
+    throw new PlatformError('bad-response', `${what} answered hasMore: true but gave no next page link (_pagination.next_page) and no data.nextMarker: the rest cannot be fetched, so the result would be incomplete`);
   }
 
   /** One page and the link to the next, for callers that keep their place between pages. */
   async page(path: string): Promise<Page<JsonObject>> {
-    return this.parsePage(await this.request('GET', path));
+    const url = this.resolve(path);
+    const page = this.parsePage(await this.request('GET', path), url);
+    // A link back to the same page would loop forever and never finish.
+    if (page.next !== null && this.resolve(page.next).toString() === url.toString()) {
+      throw new PlatformError('bad-response', `GET ${url.pathname} gave its own address as the next page link: the rest cannot be fetched`);
+    }
+    return page;
   }
 
   async *pages(firstPath: string): AsyncGenerator<JsonObject[]> {
