@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { buildServer } from './http/server.js';
 import { PipelineControl } from './pipeline-control.js';
 import type { Logger } from './support/logger.js';
-import { topology as makeTopology } from './topology.js';
+import { checkPartitions, topology as makeTopology } from './topology.js';
 
 export interface RunningApp {
   readonly log: Log;
@@ -23,10 +23,17 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const log = createLog(config, logger);
   const store = await createStore(config);
   const topology = makeTopology(config.topicPrefix, config.inboundTopic ?? undefined);
-  await log.createTopics([
-    { name: topology.inbound, partitions: config.inboundPartitions },
-    { name: topology.sessionEvents, partitions: config.inboundPartitions },
-  ]);
+  try {
+    await log.createTopics([
+      { name: topology.inbound, partitions: config.inboundPartitions },
+      { name: topology.sessionEvents, partitions: config.inboundPartitions },
+    ]);
+    await checkPartitions(log, topology, config);
+  } catch (err) {
+    // Nothing runs yet; a refusal must not leave connections or files open behind it.
+    await Promise.allSettled([log.close(), store.close()]);
+    throw err;
+  }
   const intelligence = createIntelligence(config, store, logger);
   const pipeline = new PipelineControl(config, log, store, topology, logger, intelligence.intelligence);
   await pipeline.start();

@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { startApp } from './app.js';
 import { createLogger } from './support/logger.js';
+import { TopologyError } from './topology.js';
 
 async function main(): Promise<void> {
   let config;
@@ -15,7 +16,17 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
-  const app = await startApp(config, logger);
+  let app;
+  try {
+    app = await startApp(config, logger);
+  } catch (err) {
+    // Settings that do not fit the topics as they exist: a message to act on, not a stack.
+    if (err instanceof TopologyError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
   logger.info({
     url: app.url,
     roles: [...config.roles],
