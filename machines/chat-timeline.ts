@@ -9,8 +9,12 @@
 // - A record inside the open session's span is applied at once, whatever its order.
 // - A fan message just before the open session extends it backwards (the gap is at most the
 //   lateness, which is shorter than the idle gap, so it could only have been the same session).
-// - Anything else whose session is not certain yet (after the open session's idle deadline, or
-//   an outbound record with no session around it) waits in `pending` until W passes it.
+// - A reply, payment or signal with no session around it is recorded at once outside any
+//   session; while W has not passed it (`loose`), a session that opens or grows over it takes
+//   it in (MessageMoved, PaymentCredited).
+// - A fan message after the open session's idle deadline waits in `pending` until W passes
+//   the deadline (an earlier record could still extend the session over it), so a fan who
+//   returns after a pause shows up at most the lateness later.
 // - The idle close is emitted when W passes the open session's deadline, never earlier.
 //
 // So for any arrival order in which no record is later than the allowed lateness, the events
@@ -62,8 +66,10 @@ export interface ChatContext extends ChatMachineInput {
   readonly maxSeenAt: number | null;
   /** Records older than this are settled; null before the first record. */
   readonly watermark: number | null;
-  /** Records waiting for the watermark, in time order. */
+  /** Fan messages after the open session's deadline, waiting for the watermark, in time order. */
   readonly pending: readonly TimedRecord[];
+  /** Messages and payments recorded outside any session at or after the watermark: a session may still take them in. */
+  readonly loose: readonly (ChatMessageInput | ChatPaymentInput)[];
   /** The fan's lifetime spend as the platform last reported it, by record time. */
   readonly fanSpendCents: number | null;
   readonly fanSpendAt: number | null;
@@ -92,6 +98,7 @@ export function initialContext(input: ChatMachineInput): ChatContext {
     maxSeenAt: null,
     watermark: null,
     pending: [],
+    loose: [],
     fanSpendCents: null,
     fanSpendAt: null,
     presence: null,
@@ -201,7 +208,7 @@ function withSession(ctx: ChatContext, s: OpenSession): ChatContext {
   return { ...ctx, session: refigure(s, ctx.fanSpendCents) };
 }
 
-function applyMessage(ctx: ChatContext, m: ChatMessageInput, emit: Emit): ChatContext {
+function applyMessage(ctx: ChatContext, m: ChatMessageInput, emit: Emit, moved = false): ChatContext {
   const s0 = ctx.session as OpenSession;
   const sum = s0.summary;
   const isFanMsg = m.sender === 'fan';
@@ -235,13 +242,14 @@ function applyMessage(ctx: ChatContext, m: ChatMessageInput, emit: Emit): ChatCo
   let c = withSession(noteSpend(ctx, m), s);
   if (isHuman) c = recredit(c, emit);
   const after = (c.session as OpenSession).summary;
+  if (moved) return emitNext(c, emit, 'MessageMoved', m.at, { messageId: m.messageId, sessionId: after.sessionId, session: after });
   return emitNext(c, emit, 'MessageRecorded', m.at, {
     messageId: m.messageId, sessionId: after.sessionId, sender: m.sender, chatterId: m.chatterId, text: m.text,
     priceCents: m.priceCents, sentAt: m.at, session: after, fanSpendCents: c.fanSpendCents,
   });
 }
 
-function applyPayment(ctx: ChatContext, p: ChatPaymentInput, emit: Emit): ChatContext {
+function applyPayment(ctx: ChatContext, p: ChatPaymentInput, emit: Emit, moved = false): ChatContext {
   const s0 = ctx.session as OpenSession;
   const chatterId = creditAt(s0.replies, p.at)?.chatterId ?? null;
   const s: OpenSession = {
@@ -256,6 +264,7 @@ function applyPayment(ctx: ChatContext, p: ChatPaymentInput, emit: Emit): ChatCo
   };
   const c = withSession(noteSpend(ctx, p), s);
   const after = (c.session as OpenSession).summary;
+  if (moved) return emitNext(c, emit, 'PaymentCredited', p.at, { paymentId: p.paymentId, sessionId: after.sessionId, chatterId, session: after });
   return emitNext(c, emit, 'PaymentRecorded', p.at, {
     paymentId: p.paymentId, kind: p.kind, grossCents: p.grossCents, netCents: p.netCents, paidAt: p.at,
     // Credit goes to whoever sent the last human message of this session before the payment.
@@ -271,10 +280,23 @@ function applySignal(ctx: ChatContext, sig: ChatSignalInput, sessionId: string |
 }
 
 function applyToSession(ctx: ChatContext, r: TimedRecord, emit: Emit): ChatContext {
-  if (r.type === 'chat.message') return applyMessage(ctx, r, emit);
-  if (r.type === 'chat.payment') return applyPayment(ctx, r, emit);
+  if (r.type === 'chat.message') return absorb(applyMessage(ctx, r, emit), emit);
+  if (r.type === 'chat.payment') return absorb(applyPayment(ctx, r, emit), emit);
   const s = ctx.session as OpenSession;
   return applySignal(ctx, r, s.summary.sessionId, emit);
+}
+
+/** Takes in the loose records the open session's span now covers; its span may grow as it does. */
+function absorb(ctx: ChatContext, emit: Emit): ChatContext {
+  let c = ctx;
+  for (;;) {
+    const s = c.session;
+    if (!s || c.loose.length === 0) return c;
+    const r = c.loose.find((l) => l.at >= s.summary.openedAt && l.at <= deadlineOf(c, s));
+    if (!r) return c;
+    c = { ...c, loose: c.loose.filter((l) => l !== r) };
+    c = r.type === 'chat.message' ? applyMessage(c, r, emit, true) : applyPayment(c, r, emit, true);
+  }
 }
 
 /** A record with no session around it: settled outside every session, or late. */
@@ -284,14 +306,16 @@ function applyOutside(ctx: ChatContext, r: TimedRecord, emit: Emit, late: boolea
   if (r.type === 'chat.signal') return applySignal(base, r, null, emit, late);
   const c = noteSpend(base, r);
   if (r.type === 'chat.message') {
-    return emitNext(c, emit, 'MessageRecorded', r.at, {
+    const kept = late ? c : { ...c, loose: insertSorted(c.loose, r, compareRecords) };
+    return emitNext(kept, emit, 'MessageRecorded', r.at, {
       messageId: r.messageId, sessionId: null, sender: r.sender, chatterId: r.chatterId, text: r.text,
       priceCents: r.priceCents, sentAt: r.at, session: null, fanSpendCents: c.fanSpendCents, ...flag,
     });
   }
-  return emitNext(c, emit, 'PaymentRecorded', r.at, {
+  const kept = late ? c : { ...c, loose: insertSorted(c.loose, r, compareRecords) };
+  return emitNext(kept, emit, 'PaymentRecorded', r.at, {
     paymentId: r.paymentId, kind: r.kind, grossCents: r.grossCents, netCents: r.netCents, paidAt: r.at,
-    sessionId: null, chatterId: null, session: null, fanSpendCents: c.fanSpendCents, ...flag,
+    sessionId: null, chatterId: null, session: null, fanSpendCents: kept.fanSpendCents, ...flag,
   });
 }
 
@@ -321,7 +345,7 @@ function openWith(ctx: ChatContext, m: ChatMessageInput, emit: Emit): ChatContex
   };
   const session: OpenSession = { summary, unanswered: [], first: null, replies: [], credits: [] };
   const opened = emitNext({ ...ctx, sessionCount, session }, emit, 'SessionOpened', m.at, { session: summary });
-  return applyMessage(opened, m, emit);
+  return absorb(applyMessage(opened, m, emit), emit);
 }
 
 function close(ctx: ChatContext, reason: 'idle' | 'forced', at: number, requestedBy: string | null, emit: Emit): ChatContext {
@@ -333,9 +357,12 @@ function close(ctx: ChatContext, reason: 'idle' | 'forced', at: number, requeste
 }
 
 /** Keeps only what a record at or after the watermark can still change. */
-function prune(ctx: ChatContext): ChatContext {
+function prune(ctx0: ChatContext): ChatContext {
+  const w = ctx0.watermark;
+  // Loose records before the watermark can no longer be taken in: nothing that could open or
+  // extend a session over them may still arrive.
+  const ctx = w !== null && ctx0.loose.some((l) => l.at < w) ? { ...ctx0, loose: ctx0.loose.filter((l) => l.at >= w) } : ctx0;
   const s = ctx.session;
-  const w = ctx.watermark;
   if (!s || w === null) return ctx;
   const firstUnanswered = s.unanswered[0];
   const unanswered = s.unanswered.filter((t, i) => i === 0 || t >= w);
@@ -382,12 +409,12 @@ function drain(ctx: ChatContext, emit: Emit): ChatContext {
         moved = true;
       } else if (isFan(r) && open && open.summary.openedAt - r.at <= c.idleMs) {
         // Just before the open session: the lateness is shorter than the idle gap, so it opened it.
-        c = applyMessage(c, r, emit);
+        c = absorb(applyMessage(c, r, emit), emit);
         moved = true;
       } else if (isFan(r) && !open) {
         c = openWith(c, r, emit);
         moved = true;
-      } else if (r.at < w) {
+      } else if (!isFan(r) || r.at < w) {
         c = applyOutside(c, r, emit, false);
         moved = true;
       } else {
@@ -412,19 +439,19 @@ function advance(ctx: ChatContext, watermark: number, emit: Emit): ChatContext {
 function receive(ctx: ChatContext, r: TimedRecord, emit: Emit): ChatContext {
   const w = ctx.watermark;
   const s = ctx.session;
-  const extendsBack = isFan(r) && s !== null && r.at < s.summary.openedAt && s.summary.openedAt - r.at <= ctx.idleMs;
-  if (w !== null && r.at < w && !inOpenSpan(ctx, r.at) && !extendsBack) return applyOutside(ctx, r, emit, true);
+  if (w !== null && r.at < w && !inOpenSpan(ctx, r.at)) return applyOutside(ctx, r, emit, true);
   const maxSeenAt = Math.max(ctx.maxSeenAt ?? r.at, r.at);
-  const c: ChatContext = { ...ctx, maxSeenAt, pending: insertSorted(ctx.pending, r, compareRecords) };
+  let c: ChatContext = { ...ctx, maxSeenAt };
+  if (isFan(r)) c = { ...c, pending: insertSorted(c.pending, r, compareRecords) };
+  else if (s && inOpenSpan(c, r.at)) c = applyToSession(c, r, emit);
+  else c = applyOutside(c, r, emit, false);
   return advance(c, maxSeenAt - ctx.lateMs, emit);
 }
 
 function attribute(ctx: ChatContext, a: ChatAttributionInput, emit: Emit): ChatContext {
-  // Still waiting for its place: the record itself will carry the chatter.
-  if (ctx.pending.some((r) => r.type === 'chat.message' && r.messageId === a.messageId)) {
-    return { ...ctx, pending: ctx.pending.map((r) => (r.type === 'chat.message' && r.messageId === a.messageId ? { ...r, chatterId: a.chatterId } : r)) };
-  }
-  let c = ctx;
+  // Outside any session for now: if a session takes it in, it comes with its chatter.
+  const named = (r: ChatMessageInput | ChatPaymentInput) => (r.type === 'chat.message' && r.messageId === a.messageId ? { ...r, chatterId: a.chatterId } : r);
+  let c: ChatContext = ctx.loose.some((r) => r.type === 'chat.message' && r.messageId === a.messageId) ? { ...ctx, loose: ctx.loose.map(named) } : ctx;
   const s = c.session;
   const name = (r: Reply): Reply => (r.messageId === a.messageId ? { ...r, chatterId: a.chatterId } : r);
   const inSession = s !== null && (s.replies.some((r) => r.messageId === a.messageId) || s.first?.messageId === a.messageId);
@@ -446,13 +473,11 @@ function forceClose(ctx: ChatContext, cmd: ChatCloseInput, emit: Emit): ChatCont
   return advance(c, Math.max(cmd.at, s.summary.lastActivityAt) + 1, emit);
 }
 
-/** The clock time after which a tick would settle something in this chat; null when nothing waits. */
+/** The clock time after which a tick would settle something in this chat (close its idle session); null when nothing waits. */
 export function tickDue(ctx: ChatContext): number | null {
   const s = ctx.session;
-  const firstPending = ctx.pending[0];
-  if (!s && !firstPending) return null;
-  const need = Math.min(s ? deadlineOf(ctx, s) : Number.POSITIVE_INFINITY, firstPending ? firstPending.at : Number.POSITIVE_INFINITY);
-  return Math.max(need + ctx.lateMs, (ctx.lastArrivalAt ?? Number.NEGATIVE_INFINITY) + ctx.idleMs + ctx.lateMs);
+  if (!s) return null;
+  return Math.max(deadlineOf(ctx, s) + ctx.lateMs, (ctx.lastArrivalAt ?? Number.NEGATIVE_INFINITY) + ctx.lateMs);
 }
 
 function arrived(ctx: ChatContext, input: ChatInput): ChatContext {
@@ -479,8 +504,9 @@ export function applyInput(ctx: ChatContext, input: ChatInput, emit: Emit): Chat
     }
     case 'chat.tick': {
       // A tick promises that nothing older than its clock less the lateness is still coming,
-      // but only for chats whose arrivals are idle: a backfill streaming history is not cut up.
-      if (ctx.lastArrivalAt !== null && input.at <= ctx.lastArrivalAt + ctx.idleMs + ctx.lateMs) return ctx;
+      // but only for chats that received nothing for as long: a backfill streaming a chat's
+      // history (record times far behind the clock) is not cut up between its pages.
+      if (ctx.lastArrivalAt !== null && input.at <= ctx.lastArrivalAt + ctx.lateMs) return ctx;
       return advance(ctx, input.at - ctx.lateMs, emit);
     }
     case 'chat.close':

@@ -80,6 +80,14 @@ export type MessageAttributed = Envelope<'MessageAttributed', {
   readonly session: SessionSummary | null;
 }>;
 
+/** A message recorded outside any session belongs to one after all: a fan message stamped
+ *  before it arrived after it, so the session it opened (or grew) takes the message in. */
+export type MessageMoved = Envelope<'MessageMoved', {
+  readonly messageId: string;
+  readonly sessionId: string;
+  readonly session: SessionSummary;
+}>;
+
 export type MessageDeleted = Envelope<'MessageDeleted', { readonly messageId: string; readonly deletedAt: number }>;
 
 export type PaymentRecorded = Envelope<'PaymentRecorded', {
@@ -96,8 +104,9 @@ export type PaymentRecorded = Envelope<'PaymentRecorded', {
   readonly late?: boolean;
 }>;
 
-/** A payment's credit moved: a reply that came before it in time arrived after it, or its
- *  reply's chatter was named later. Revenue totals do not change, only who is credited. */
+/** A payment's session or credit moved: a reply (or a fan message opening its session) that
+ *  came before it in time arrived after it, or its reply's chatter was named later. Revenue
+ *  totals do not change, only where they are credited. */
 export type PaymentCredited = Envelope<'PaymentCredited', {
   readonly paymentId: string;
   readonly sessionId: string;
@@ -122,6 +131,7 @@ export type SessionEvent =
   | SessionOpened
   | MessageRecorded
   | MessageAttributed
+  | MessageMoved
   | MessageDeleted
   | PaymentRecorded
   | PaymentCredited
@@ -131,7 +141,7 @@ export type SessionEvent =
 export type SessionEventType = SessionEvent['type'];
 
 export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
-  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'SessionClosed',
+  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageMoved', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'SessionClosed',
 ];
 
 /** The session as it stands after the event, for events that carry one. */
@@ -141,6 +151,7 @@ export function sessionAfter(e: SessionEvent): SessionSummary | null {
     case 'SessionClosed':
     case 'MessageRecorded':
     case 'MessageAttributed':
+    case 'MessageMoved':
     case 'PaymentRecorded':
     case 'PaymentCredited':
       return e.data.session;

@@ -108,6 +108,8 @@ function httpUrl(env: Env, name: string, fallback: string): string {
 function prefix(env: Env): string {
   const p = str(env, 'TOPIC_PREFIX') ?? '';
   if (!/^[A-Za-z0-9._-]{0,100}$/.test(p)) throw new ConfigError('TOPIC_PREFIX', 'may only contain letters, digits, dot, underscore and dash');
+  // It prefixes the store's collections too, and MongoDB keeps these names for itself.
+  if (p.startsWith('system.')) throw new ConfigError('TOPIC_PREFIX', 'may not start with "system." (MongoDB reserves those collection names)');
   return p;
 }
 
@@ -131,7 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
   const adminToken = token(env, 'ADMIN_TOKEN');
   const sessionIdleSec = int(env, 'SESSION_IDLE_SEC', 1800, 1, 30 * 86400);
   // Shorter than the idle gap, so a record within it can never bridge two sessions.
-  const allowedLatenessSec = int(env, 'ALLOWED_LATENESS_SEC', Math.min(300, Math.floor(sessionIdleSec / 2)), 0, 7 * 86400);
+  const allowedLatenessSec = int(env, 'ALLOWED_LATENESS_SEC', Math.min(120, Math.floor(sessionIdleSec / 2)), 0, 7 * 86400);
   if (allowedLatenessSec >= sessionIdleSec) throw new ConfigError('ALLOWED_LATENESS_SEC', `must be less than SESSION_IDLE_SEC (${sessionIdleSec})`);
   return {
     port: int(env, 'PORT', 3000, 0, 65535),

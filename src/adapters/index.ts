@@ -5,6 +5,7 @@ import { KafkaLog } from './log/kafka-log.js';
 import type { Log } from './log/log.js';
 import { EmbeddedStore } from './store/embedded-store.js';
 import { MongoStore } from './store/mongo-store.js';
+import { withPrefix } from './store/prefixed-store.js';
 import type { DocumentStore } from './store/store.js';
 import type { Logger } from '../support/logger.js';
 
@@ -12,6 +13,8 @@ export function createLog(config: Config, logger: Logger): Log {
   return config.kafkaBrokers ? new KafkaLog({ brokers: config.kafkaBrokers, logger, sessionTimeoutMs: config.kafkaSessionTimeoutMs }) : new EmbeddedLog(config.dataDir);
 }
 
+/** The store as this deployment sees it: collections named under its TOPIC_PREFIX, like its topics. */
 export async function createStore(config: Config): Promise<DocumentStore> {
-  return config.mongoUrl ? MongoStore.connect(config.mongoUrl, config.mongoDb) : new EmbeddedStore(config.dataDir);
+  const store = config.mongoUrl ? await MongoStore.connect(config.mongoUrl, config.mongoDb) : new EmbeddedStore(config.dataDir);
+  return withPrefix(store, config.topicPrefix);
 }

@@ -27,7 +27,7 @@ export function targetsOf(e: SessionEvent): DocTarget[] {
   const t: DocTarget[] = [];
   const session = sessionAfter(e);
   if (session) t.push({ collection: SESSIONS, id: session.sessionId });
-  if (e.type === 'MessageRecorded' || e.type === 'MessageAttributed' || e.type === 'MessageDeleted') t.push({ collection: MESSAGES, id: messageDocId(e.accountId, e.data.messageId) });
+  if (e.type === 'MessageRecorded' || e.type === 'MessageAttributed' || e.type === 'MessageMoved' || e.type === 'MessageDeleted') t.push({ collection: MESSAGES, id: messageDocId(e.accountId, e.data.messageId) });
   if (e.type === 'PaymentRecorded' || e.type === 'PaymentCredited') t.push({ collection: PAYMENTS, id: paymentDocId(e.accountId, e.data.paymentId) });
   if (e.chatId !== ACCOUNT_CHAT) t.push({ collection: CHATS, id: e.chatKey });
   return t;
@@ -170,6 +170,10 @@ export function foldMessage(doc: MessageDoc | undefined, e: SessionEvent): Messa
     if (doc) return { ...doc, deleted: true, deletedAt: e.data.deletedAt };
     return { _id: messageDocId(e.accountId, e.data.messageId), messageId: e.data.messageId, accountId: e.accountId, deleted: true, deletedAt: e.data.deletedAt, tombstone: true, lastSeq: 0 };
   }
+  if (e.type === 'MessageMoved') {
+    if (!doc || doc.lastSeq >= e.seq) return undefined;
+    return { ...doc, sessionId: e.data.sessionId, lastSeq: e.seq };
+  }
   if (e.type === 'MessageAttributed') {
     // Its MessageRecorded has a lower sequence in the same chat, so the document exists.
     if (!doc || doc.lastSeq >= e.seq) return undefined;
@@ -201,7 +205,7 @@ export function foldPayment(doc: PaymentDoc | undefined, e: SessionEvent): Payme
   if (e.type === 'PaymentCredited') {
     // Its PaymentRecorded has a lower sequence in the same chat, so the document exists.
     if (!doc || doc.lastSeq >= e.seq) return undefined;
-    return { ...doc, chatterId: e.data.chatterId, lastSeq: e.seq };
+    return { ...doc, sessionId: e.data.sessionId, chatterId: e.data.chatterId, lastSeq: e.seq };
   }
   if (e.type !== 'PaymentRecorded') return undefined;
   if (doc && doc.lastSeq >= e.seq) return undefined;

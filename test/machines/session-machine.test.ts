@@ -59,14 +59,26 @@ describe('session machine', () => {
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('records an outbound message outside any session without opening one, once no fan message before it can still arrive', () => {
-    const waiting = run([msg(1, 'automated', 0)]);
-    expect(waiting.events).toEqual([]);
-    expect(waiting.state.context.pending).toHaveLength(1);
-    const { events, state } = run([msg(1, 'automated', 0), { type: 'chat.tick', dedupeKey: 'tick', at: T0 + 301_000 }]);
+  it('records an outbound message outside any session without opening one', () => {
+    const { events, state } = run([msg(1, 'automated', 0)]);
     expect(events.map((e) => e.type)).toEqual(['MessageRecorded']);
     expect(events[0]?.type === 'MessageRecorded' && events[0].data.sessionId).toBeNull();
     expect(state.value).toBe('noSession');
+  });
+
+  it('moves a reply recorded outside any session into the session a fan message stamped before it opens', () => {
+    const { events } = run([msg(2, 'human', 60), msg(1, 'fan', 0)]);
+    expect(events.map((e) => e.type)).toEqual(['MessageRecorded', 'SessionOpened', 'MessageRecorded', 'MessageMoved']);
+    const moved = events[3];
+    expect(moved?.type === 'MessageMoved' && moved.data).toMatchObject({ messageId: 'm2', sessionId: 'acct_1:42:1' });
+    expect(moved?.type === 'MessageMoved' && moved.data.session).toMatchObject({ awaiting: false, firstResponseSec: 60, messageCount: 2, replyCount: 1 });
+  });
+
+  it('holds a fan who returns after the idle gap until the lateness has passed, then closes the first session and opens the next', () => {
+    const held = run([msg(1, 'fan', 0), msg(2, 'fan', 1800 + 60)]);
+    expect(held.events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded']);
+    const { events } = run([msg(1, 'fan', 0), msg(2, 'fan', 1800 + 60), { type: 'chat.tick', dedupeKey: 'tick', at: T0 + (1800 + 60 + 301) * 1000 }]);
+    expect(events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'SessionClosed', 'SessionOpened', 'MessageRecorded']);
   });
 
   it('counts skipped inputs without emitting', () => {
