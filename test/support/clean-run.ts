@@ -1,30 +1,50 @@
-// The reference a fault test compares against: the same deliveries through one process that
-// nothing disturbs.
+// What a fault test compares against: the reference model's reading of the deliveries (each
+// fact once, in time order), not a second run of the system, which would share its
+// assumptions. Before comparing, a clock tick past the lateness settles every chat, as the
+// ticker does live, so sessions whose idle gap has passed are closed on both sides.
 import { expect } from 'vitest';
+import { createLog } from '../../src/adapters/index.js';
+import type { Log } from '../../src/adapters/log/log.js';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
-import { deploymentEnv, startWithEnv, type Deployment } from './deployments.js';
+import { loadConfig } from '../../src/config.js';
+import { tickRecords } from '../../src/processor/ticker.js';
+import { createLogger } from '../../src/support/logger.js';
+import { topology } from '../../src/topology.js';
+import { compareWithReference } from './compare-reference.js';
 import type { Delivery } from './fault-input.js';
-import { differences, readModelDocs, settledHash } from './read-models.js';
-import { deliverAll } from './sender.js';
+import { readModelDocs, settledHash } from './read-models.js';
+import { reference, type Reference } from './reference-model.js';
+import { factsOf } from './webhook-facts.js';
 
-export interface Snapshot {
-  readonly hash: string;
-  readonly docs: Record<string, unknown[]>;
+export type Snapshot = Reference;
+
+const IDLE_MS = 1800_000;
+
+/** Every session of the deliveries is closed by the settling tick: their times lie months back. */
+export function referenceOf(deliveries: readonly Delivery[], idleMs = IDLE_MS): Reference {
+  return reference(factsOf(deliveries.map((d) => d.body)), idleMs, Number.POSITIVE_INFINITY);
 }
 
-export async function cleanRun(kind: Deployment, deliveries: readonly Delivery[]): Promise<Snapshot> {
-  const app = await startWithEnv(deploymentEnv(kind));
+/** Appends a clock tick past the allowed lateness to every inbound partition of the deployment `env` describes (through `log` when the test holds one). */
+export async function settleChats(env: Record<string, string>, held?: Log): Promise<void> {
+  const config = loadConfig(env);
+  const log = held ?? createLog(config, createLogger('silent'));
   try {
-    await deliverAll(() => app.url ?? '', deliveries);
-    return { hash: await settledHash(app.url ?? '', app.store), docs: await readModelDocs(app.store) };
+    const inbound = topology(config.topicPrefix, config.inboundTopic ?? undefined).inbound;
+    const now = Date.now() + (config.allowedLatenessSec + 1) * 1000;
+    await log.append(inbound, tickRecords(await log.partitionCount(inbound), now));
   } finally {
-    await app.stop();
+    if (!held) await log.close();
   }
 }
 
-/** Once the pipeline has settled, the read models equal the reference's; on a mismatch, the differing documents are printed first. */
-export async function expectSameAsClean(reference: Snapshot, url: string, store: DocumentStore, timeoutMs = 240_000): Promise<void> {
-  const hash = await settledHash(url, store, timeoutMs);
-  if (hash !== reference.hash) console.error(differences(reference.docs, await readModelDocs(store)).join('\n'));
-  expect(hash).toBe(reference.hash);
+/** Settles the chats, waits for the pipeline, then compares every figure with the reference. */
+export async function expectSameAsReference(ref: Reference, url: string, store: DocumentStore, env: Record<string, string>, timeoutMs = 240_000, log?: Log): Promise<void> {
+  await settledHash(url, store, timeoutMs);
+  await settleChats(env, log);
+  await new Promise((r) => setTimeout(r, 500));
+  await settledHash(url, store, timeoutMs);
+  const docs = await readModelDocs(store);
+  const problems = compareWithReference(ref, docs as never);
+  expect(problems).toEqual([]);
 }

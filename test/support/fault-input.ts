@@ -1,6 +1,6 @@
 // A fixed, seeded delivery sequence for fault tests: webhooks for many chats, with 10% of
-// deliveries repeated later (platform redelivery) and 10% swapped with their neighbour
-// (out-of-order delivery).
+// deliveries repeated later (platform redelivery), some delivered up to 90 s of record time
+// late, and 10% swapped with their neighbour (out-of-order delivery).
 import { messageWebhook, transactionWebhook } from '../../src/demo/platform-bodies.js';
 import { mulberry32 } from '../../src/demo/random.js';
 
@@ -30,8 +30,21 @@ export function faultDeliveries(baseCount = 4600, seed = 7): { deliveries: Deliv
     base.push({ at, d: { key: `evt_fault_${i.toString(16).padStart(36, '0')}`, body } });
   }
   base.sort((a, b) => a.at - b.at);
-  const deliveries = base.map((b) => b.d);
   let reordered = 0;
+  // Late deliveries (a platform retry): some records arrive after later ones, up to 90 s of
+  // record time behind, inside the allowed lateness; a reply stamped before a fan's next
+  // message can arrive after it.
+  for (let i = 0; i + 1 < base.length; i++) {
+    if (rand() >= 0.05) continue;
+    const item = base[i] as { at: number; d: Delivery };
+    let j = i;
+    while (j + 1 < base.length && (base[j + 1] as { at: number }).at - item.at < 90_000 && j - i < 40) j++;
+    if (j === i) continue;
+    base.splice(i, 1);
+    base.splice(j, 0, item);
+    reordered++;
+  }
+  const deliveries = base.map((b) => b.d);
   for (let i = 0; i + 1 < deliveries.length; i++) {
     if (rand() < 0.13) {
       const a = deliveries[i] as Delivery;

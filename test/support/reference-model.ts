@@ -7,7 +7,7 @@ export type Sender = 'fan' | 'human' | 'automated';
 
 export type Fact =
   | { readonly kind: 'message'; readonly account: string; readonly chat: string; readonly id: string; readonly at: number; readonly sender: Sender; readonly chatter: string | null; readonly spend?: number }
-  | { readonly kind: 'payment'; readonly account: string; readonly chat: string; readonly id: string; readonly at: number; readonly cents: number }
+  | { readonly kind: 'payment'; readonly account: string; readonly chat: string; readonly id: string; readonly at: number; readonly cents: number; readonly spend?: number }
   | { readonly kind: 'close'; readonly account: string; readonly chat: string; readonly at: number };
 
 export interface RefSession {
@@ -139,13 +139,14 @@ function walkChat(ref: Reference, chatKey: string, facts: readonly Fact[], idleM
       closeOpen('forced', f.at);
       continue;
     }
+    // The fan's lifetime spend as last reported: the report with the latest time wins.
+    if (f.spend !== undefined && (!spend || f.at > spend.at || (f.at === spend.at && f.spend > spend.cents))) spend = { at: f.at, cents: f.spend };
     if (f.kind === 'message') {
       chat.messageCount++;
       totals.messages++;
       if (f.sender === 'fan') {
         chat.fanMessageCount++;
         totals.fanMessages++;
-        if (f.spend !== undefined && (!spend || f.at > spend.at || (f.at === spend.at && f.spend > spend.cents))) spend = { at: f.at, cents: f.spend };
       }
       if (f.sender === 'fan' && !open) {
         chat.sessionCount++;

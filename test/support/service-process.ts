@@ -7,6 +7,13 @@ import { eventually } from './wait.js';
 
 const root = join(import.meta.dirname, '../..');
 
+/** The child's environment: the deployment's own settings only. KAFKA_BROKERS or MONGO_URL
+ *  exported in the shell (to share test servers) must not turn an embedded child distributed. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const { KAFKA_BROKERS: _k, MONGO_URL: _m, ...rest } = process.env;
+  return { ...rest, ...env };
+}
+
 function controls(child: ChildProcess, exited: Promise<void>) {
   return {
     child,
@@ -33,7 +40,7 @@ export async function startServiceProcess(env: Record<string, string>, port?: nu
   port ??= await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...childEnv(env), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -61,7 +68,7 @@ export interface WorkerProcess {
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
     cwd: root,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    env: { ...childEnv(env), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
