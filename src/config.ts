@@ -21,6 +21,8 @@ export interface Config {
   readonly sessionIdleSec: number;
   /** How far behind a chat's latest record a record may arrive and still be placed exactly (less than the idle gap). */
   readonly allowedLatenessSec: number;
+  /** Fault injection for tests: the processor waits this long between computing a batch and writing it (a hung store call). */
+  readonly failpointStallBeforeWriteMs: number;
   readonly tickIntervalSec: number;
   readonly inboundPartitions: number;
   readonly topicPrefix: string;
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     production: str(env, 'NODE_ENV') === 'production',
     sessionIdleSec,
     allowedLatenessSec,
+    failpointStallBeforeWriteMs: int(env, 'CONVOPS_FAILPOINT_STALL_BEFORE_WRITE_MS', 0, 0, 600_000),
     tickIntervalSec: int(env, 'TICK_INTERVAL_SEC', 30, 0, 86400),
     inboundPartitions: int(env, 'INBOUND_PARTITIONS', 12, 1, 1024),
     topicPrefix: prefix(env),

@@ -62,7 +62,7 @@ export class PipelineControl implements ProjectionControl {
   async start(): Promise<void> {
     const { config, log, store, topology, logger } = this;
     if (config.roles.has('processor')) {
-      this.processor = new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, logger: logger.child({ role: 'processor' }) });
+      this.processor = new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, stallBeforeWriteMs: config.failpointStallBeforeWriteMs, logger: logger.child({ role: 'processor' }) });
       await this.processor.start();
       this.ticker = new Ticker(log, topology.inbound, config.tickIntervalSec * 1000, logger.child({ role: 'ticker' }));
       this.ticker.start();

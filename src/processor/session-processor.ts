@@ -40,6 +40,8 @@ export interface ProcessorOptions {
   readonly lateMs: number;
   readonly logger: Logger;
   readonly cacheSize?: number;
+  /** Fault injection (tests): wait between computing a batch and writing it, as a hung store call would. */
+  readonly stallBeforeWriteMs?: number;
 }
 
 export interface ProcessorCounters {
@@ -195,6 +197,7 @@ export class SessionProcessor {
       apply(n.key, n.partition, n.offset, state, admission.input, n.receivedAt);
       this.counters.recordsApplied++;
     }
+    if (this.opts.stallBeforeWriteMs) await new Promise((r) => setTimeout(r, this.opts.stallBeforeWriteMs));
     try {
       if (batch.owned && !batch.owned()) throw new BatchFencedError(batch.partition, 'the partition is no longer assigned to this processor');
       await this.opts.log.append(this.opts.topology.sessionEvents, out);
