@@ -2,7 +2,7 @@
 // suite runs against the embedded store, the Mongo-wire test server, and a real MongoDB.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Doc, DocumentStore } from '../../src/adapters/store/store.js';
-import { DuplicateKeyError } from '../../src/adapters/store/store.js';
+import { DuplicateKeyError, WriteConflictError } from '../../src/adapters/store/store.js';
 import { uniqueName } from '../support/wait.js';
 
 interface Row extends Doc {
@@ -86,6 +86,37 @@ export function storeContract(name: string, makeStore: () => Promise<DocumentSto
       const fresh2 = await c.updateOne({ _id: 's1', seq: { $lt: 2 } }, { $set: { seq: 2, n: 11 } });
       expect(fresh2.modified).toBe(1);
       expect((await c.findOne({ _id: 's1' }))?.n).toBe(11);
+    });
+
+    it('fences writes: a conditional replace on a changed revision fails the bulk write with WriteConflictError; a null condition matches a missing field', async () => {
+      const name = uniqueName('c');
+      const c = store.collection<Row>(name);
+      await c.insertOne({ _id: 'legacy', n: 1 });
+      // Documents written before revisions existed have none: `_rev: null` must match them.
+      await c.bulkWrite([{ replaceOne: { filter: { _id: 'legacy', _rev: null }, replacement: { _id: 'legacy', n: 2, _rev: 1 }, requireMatch: true } }]);
+      expect(await c.findOne({ _id: 'legacy' })).toEqual({ _id: 'legacy', n: 2, _rev: 1 });
+      // A writer that read revision 1 after another moved it to 2 is refused, and changes nothing it conditioned.
+      await c.bulkWrite([{ replaceOne: { filter: { _id: 'legacy', _rev: 1 }, replacement: { _id: 'legacy', n: 3, _rev: 2 }, requireMatch: true } }]);
+      await expect(c.bulkWrite([{ replaceOne: { filter: { _id: 'legacy', _rev: 1 }, replacement: { _id: 'legacy', n: 99, _rev: 2 }, requireMatch: true } }])).rejects.toBeInstanceOf(WriteConflictError);
+      expect((await c.findOne({ _id: 'legacy' }))?.n).toBe(3);
+      // An insert of a document someone else created first is refused the same way callers recognise.
+      await expect(c.bulkWrite([{ insertOne: { document: { _id: 'legacy', n: 4 } } }])).rejects.toBeInstanceOf(DuplicateKeyError);
+      // Across collections in one bulkWriteMany: the conflict surfaces (the embedded store lands none of it).
+      const other = uniqueName('c');
+      await expect(store.bulkWriteMany([
+        { collection: other, ops: [{ insertOne: { document: { _id: 'x', n: 1 } } }] },
+        { collection: name, ops: [{ updateOne: { filter: { _id: 'legacy', _rev: 0 }, update: { $set: { n: 5 } }, requireMatch: true } }] },
+      ])).rejects.toBeInstanceOf(WriteConflictError);
+      expect((await c.findOne({ _id: 'legacy' }))?.n).toBe(3);
+    });
+
+    it('upserts with $setOnInsert and $set together: the first write inserts both, a repeat keeps what was inserted (the chat ledger)', async () => {
+      const c = store.collection<Row>(uniqueName('c'));
+      await c.bulkWrite([{ updateOne: { filter: { _id: 'k' }, update: { $setOnInsert: { offset: 5, unattributed: true } }, upsert: true } }]);
+      await c.bulkWrite([{ updateOne: { filter: { _id: 'k' }, update: { $setOnInsert: { offset: 9, unattributed: false }, $set: { attributedOffset: 7 } }, upsert: true } }]);
+      expect(await c.findOne({ _id: 'k' })).toEqual({ _id: 'k', offset: 5, unattributed: true, attributedOffset: 7 });
+      await c.bulkWrite([{ updateOne: { filter: { _id: 'n' }, update: { $setOnInsert: { offset: 1 }, $set: { attributedOffset: 2 } }, upsert: true } }]);
+      expect(await c.findOne({ _id: 'n' })).toEqual({ _id: 'n', offset: 1, attributedOffset: 2 });
     });
 
     it('replaces with upsert, deletes, and reports duplicate _id as DuplicateKeyError', async () => {
