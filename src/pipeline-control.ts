@@ -5,6 +5,7 @@ import type { Log } from './adapters/log/log.js';
 import type { DocumentStore } from './adapters/store/store.js';
 import type { Config } from './config.js';
 import { SessionProcessor, CHAT_STATE_COLLECTION, type ProcessorCounters } from './processor/session-processor.js';
+import { CHAT_LEDGER_COLLECTION } from './processor/chat-ledger.js';
 import { Ticker } from './processor/ticker.js';
 import { Projector, type ProjectorStatus } from './projector/projector.js';
 import { ReadModelSet } from './projector/read-model-set.js';
@@ -99,7 +100,7 @@ export class PipelineControl implements ProjectionControl {
       skippedTo[topic] = ends;
     }
     const models = new ReadModelSet(this.store);
-    const dropped = [...await models.allCollections(), CHAT_STATE_COLLECTION];
+    const dropped = [...await models.allCollections(), CHAT_STATE_COLLECTION, CHAT_LEDGER_COLLECTION];
     for (const name of dropped) await this.store.collection(name).drop();
     await models.resetPointer();
     await this.start();

@@ -79,6 +79,10 @@ describe('demo data', () => {
     expect(purged).toMatchObject({ status: 200, body: { status: 'purged', accounts: loadDemoAccounts().map((x) => x.id) } });
     expect(((purged.body.removed as Record<string, number>).sessions ?? 0)).toBeGreaterThan(0);
     expect((await getJson<{ items: unknown[] }>(url, '/api/sessions')).body.items).toEqual([]);
+    // Seeding again brings the data back: the purge forgot the chats' dedupe ledger too.
+    expect((await post(url, '/api/admin/seed-demo', {}, auth(ADMIN))).status).toBe(200);
+    await settledHash(url, app.store);
+    expect((await getJson<{ items: unknown[] }>(url, '/api/sessions')).body.items.length).toBeGreaterThan(0);
 
     const reset = await post(url, '/api/admin/purge-demo', { full: true }, auth(ADMIN));
     expect(reset).toMatchObject({ status: 200, body: { status: 'reset' } });

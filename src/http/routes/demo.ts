@@ -9,6 +9,9 @@ import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import type { PipelineControl } from '../../pipeline-control.js';
 import { CHAT_STATE_COLLECTION } from '../../processor/session-processor.js';
+import { CHAT_LEDGER_COLLECTION } from '../../processor/chat-ledger.js';
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 import { READ_MODELS } from '../../projector/read-models.js';
 import { ReadModelSet, collectionName } from '../../projector/read-model-set.js';
 import { ApiError } from '../errors.js';
@@ -91,6 +94,8 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
     const version = await new ReadModelSet(opts.store).activeVersion();
     for (const name of READ_MODELS) removed[name] = await opts.store.collection(collectionName(name, version)).deleteMany({ accountId: { $in: accountIds } });
     removed[CHAT_STATE_COLLECTION] = await opts.store.collection(CHAT_STATE_COLLECTION).deleteMany({ 'state.context.accountId': { $in: accountIds } });
+    // Their dedupe ledger too, or demo records seeded again would all be taken for redeliveries.
+    removed[CHAT_LEDGER_COLLECTION] = await opts.store.collection(CHAT_LEDGER_COLLECTION).deleteMany({ chatKey: { $regex: `^(${accountIds.map(escapeRegex).join('|')}):` } });
     return { status: 'purged', accounts: accountIds, removed };
   });
 };
