@@ -111,6 +111,13 @@ export class SessionProcessor {
   private async loadStates(keys: string[]): Promise<Map<string, ChatStateDoc>> {
     const found = new Map<string, ChatStateDoc>();
     const missing: string[] = [];
+    // The cache is trusted only where the store still holds the offset it remembers: another
+    // processor may have moved a state on, or an admin purge removed it. One light read.
+    const cachedKeys = keys.filter((k) => this.cache.get(k) !== undefined);
+    if (cachedKeys.length > 0) {
+      const stored = new Map((await this.states.find({ _id: { $in: cachedKeys } }, { projection: { offset: 1 } })).map((d) => [d._id, d.offset]));
+      for (const k of cachedKeys) if (stored.get(k) !== this.cache.get(k)?.offset) this.cache.delete(k);
+    }
     for (const k of keys) {
       const cached = this.cache.get(k);
       if (cached) found.set(k, cached);

@@ -134,7 +134,15 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const candidates = this.candidates(filter, options.sort, want);
     // A filter on _id alone was answered exactly by direct gets; re-testing a large $in per
     // document would cost O(n²) (the projector loads its documents this way).
-    if (Object.keys(filter).length === 1 && idsOf(filter) && !options.sort && !options.projection && !options.skip && !options.limit) return candidates;
+    if (Object.keys(filter).length === 1 && idsOf(filter) && !options.sort && !options.skip && !options.limit) {
+      const p = options.projection;
+      if (!p) return candidates;
+      // An inclusion projection by _id (the processor checks its cache this way): pick the fields.
+      const fields = Object.entries(p).filter(([, v]) => v === 1).map(([k]) => k);
+      if (fields.length === Object.keys(p).length && fields.every((f) => !f.includes('.'))) {
+        return candidates.map((d) => Object.fromEntries([['_id', d._id], ...fields.filter((f) => f in d).map((f) => [f, (d as AnyObject)[f]])]) as T);
+      }
+    }
     let cursor = new Query(filter).find<T>(candidates, options.projection as never);
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
