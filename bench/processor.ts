@@ -1,6 +1,6 @@
 // Session processor throughput over a backlog of `inbound` (re-deriving, or catching up after
-// an outage), and what the durable dedupe ledger costs in it: the time spent in its one read
-// and one write per batch, as a share of the whole. Half the backlog is redelivered
+// an outage), and what the durable dedupe ledger costs in it: the same backlog with the
+// ledger in the store (one read and one write per batch) and kept in memory instead. Half the backlog is redelivered
 // (duplicates by key), as platform retries and a second backfill would make it.
 //   node --import tsx bench/processor.ts [--records 100000] [--chats 2000] [--only embedded|kafka]
 import { parseArgs } from 'node:util';
@@ -9,7 +9,7 @@ import { createLog, createStore } from '../src/adapters/index.js';
 import { loadConfig } from '../src/config.js';
 import { messageWebhook } from '../src/demo/platform-bodies.js';
 import { inboundRecord } from '../src/domain/inbound-record.js';
-import { ChatLedger } from '../src/processor/chat-ledger.js';
+import { BatchLedger, ChatLedger } from '../src/processor/chat-ledger.js';
 import { SessionProcessor } from '../src/processor/session-processor.js';
 import { createLogger } from '../src/support/logger.js';
 import { topology } from '../src/topology.js';
@@ -23,21 +23,33 @@ const CHATS = Number(args.chats);
 const ACCOUNT = 'acct_00000000000000000000000000000b01';
 const T0 = Date.parse('2026-06-01T08:00:00Z');
 
-// Time spent in the ledger, measured around its two calls.
-let ledgerMs = 0;
-for (const name of ['lookup', 'write'] as const) {
-  const original = ChatLedger.prototype[name] as (...a: unknown[]) => Promise<unknown>;
-  (ChatLedger.prototype as unknown as Record<string, unknown>)[name] = async function timed(this: ChatLedger, ...a: unknown[]) {
-    const t = performance.now();
-    try {
-      return await original.apply(this, a);
-    } finally {
-      ledgerMs += performance.now() - t;
+// The comparison: the same processor with the ledger kept in this process's memory (what
+// dedupe cost before it was durable, minus the window) instead of the store.
+const durable = { lookup: ChatLedger.prototype.lookup, writes: ChatLedger.prototype.writes };
+const inMemory = new Map<string, { unattributed: boolean }>();
+function useLedger(kind: 'durable' | 'memory'): void {
+  if (kind === 'durable') {
+    ChatLedger.prototype.lookup = durable.lookup;
+    ChatLedger.prototype.writes = durable.writes;
+    return;
+  }
+  ChatLedger.prototype.lookup = async function lookup(wanted) {
+    const found = new Map<string, { unattributed: boolean }>();
+    for (const [chatKey, ids] of wanted) for (const id of ids) {
+      const k = `${chatKey}|${id}`;
+      const v = inMemory.get(k);
+      if (v) found.set(k, v);
     }
+    return new BatchLedger(found);
+  };
+  ChatLedger.prototype.writes = function writes(batch: BatchLedger) {
+    for (const op of batch.ops()) if ('insertOne' in op) inMemory.set(op.insertOne.document._id, { unattributed: false });
+    return { collection: 'chat_ledger', ops: [] };
   };
 }
 
-async function runDeployment(name: string, env: Record<string, string>): Promise<void> {
+async function runOnce(name: string, env: Record<string, string>, ledger: 'durable' | 'memory'): Promise<void> {
+  useLedger(ledger);
   const config = loadConfig({ ...env, LOG_LEVEL: 'silent', TOPIC_PREFIX: `bench${Date.now()}.` });
   const logger = createLogger('silent');
   const log = createLog(config, logger);
@@ -56,7 +68,6 @@ async function runDeployment(name: string, env: Record<string, string>): Promise
   const all = [...records, ...records];
   for (let i = 0; i < all.length; i += 5_000) await log.append(topo.inbound, all.slice(i, i + 5_000));
 
-  ledgerMs = 0;
   const processor = new SessionProcessor({ log, store, topology: topo, idleMs: 1_800_000, lateMs: 120_000, logger });
   const started = performance.now();
   await processor.start();
@@ -66,10 +77,13 @@ async function runDeployment(name: string, env: Record<string, string>): Promise
   const seconds = (performance.now() - started) / 1000;
   await processor.stop();
   const c = processor.counters;
-  console.log(`${name}: ${all.length.toLocaleString('en')} inbound records (${unique.toLocaleString('en')} unique, ${CHATS.toLocaleString('en')} chats) in ${seconds.toFixed(1)} s = ${Math.round(all.length / seconds).toLocaleString('en')} records/s; applied ${c.recordsApplied}, duplicates ${c.recordsDuplicate}, events ${c.eventsEmitted}; ledger read+write ${(ledgerMs / 1000).toFixed(1)} s = ${Math.round((ledgerMs / 1000 / seconds) * 100)}% of the time`);
+  console.log(`${name}, ledger ${ledger}: ${all.length.toLocaleString('en')} inbound records (${unique.toLocaleString('en')} unique, ${CHATS.toLocaleString('en')} chats) in ${seconds.toFixed(1)} s = ${Math.round(all.length / seconds).toLocaleString('en')} records/s; applied ${c.recordsApplied}, duplicates ${c.recordsDuplicate}, events ${c.eventsEmitted}`);
   await log.close();
   await store.close();
 }
 
 console.log(`processor benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
-await onDeployments(args.only, runDeployment);
+await onDeployments(args.only, async (name, env) => {
+  await runOnce(name, env, 'memory');
+  await runOnce(name, env, 'durable');
+});

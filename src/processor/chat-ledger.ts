@@ -3,7 +3,7 @@
 // includes it is stored. A crash between the two leaves documents whose offset is past the
 // stored state; they are ignored and written again, identically, when the record is re-run.
 // So the ledger and the state move together without a transaction, on both stores.
-import type { BulkOp, Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore } from '../adapters/store/store.js';
 import type { KnownId, Remembered } from '../../machines/ledger.js';
 
 export const CHAT_LEDGER_COLLECTION = 'chat_ledger';
@@ -36,22 +36,25 @@ export class ChatLedger {
   /** One read for a whole batch: what each chat durably knows of the given ids. */
   async lookup(wanted: ReadonlyMap<string, readonly string[]>, positions: ReadonlyMap<string, StatePosition>): Promise<BatchLedger> {
     const ids: string[] = [];
-    for (const [chatKey, list] of wanted) if (positions.has(chatKey)) for (const id of list) ids.push(docId(chatKey, id));
+    for (const [chatKey, list] of wanted) for (const id of list) ids.push(docId(chatKey, id));
     const found = new Map<string, KnownId>();
+    // Entries that exist at all, visible or left by an interrupted run: those are not inserted again.
+    const existing = new Set<string>();
     if (ids.length > 0) {
       for (const d of await this.docs.find({ _id: { $in: ids } })) {
+        existing.add(d._id);
         const at = positions.get(d.chatKey);
         if (!at || d.partition !== at.partition || d.offset > at.offset) continue;
         const named = d.attributedOffset !== undefined && d.attributedOffset <= at.offset;
         found.set(d._id, { unattributed: d.unattributed && !named });
       }
     }
-    return new BatchLedger(found);
+    return new BatchLedger(found, existing);
   }
 
-  async write(batch: BatchLedger): Promise<void> {
-    const ops = batch.ops();
-    if (ops.length > 0) await this.docs.bulkWrite(ops);
+  /** The batch's ledger writes, to go in the same store write as the chat states, before them. */
+  writes(batch: BatchLedger): CollectionWrite {
+    return { collection: CHAT_LEDGER_COLLECTION, ops: batch.ops() as BulkOp<Doc>[] };
   }
 }
 
@@ -59,7 +62,7 @@ export class ChatLedger {
 export class BatchLedger {
   private readonly added = new Map<string, { chatKey: string; partition: number; offset: number; unattributed: boolean; attributedOffset?: number }>();
 
-  constructor(private readonly stored: Map<string, KnownId>) {}
+  constructor(private readonly stored: Map<string, KnownId>, private readonly existing: ReadonlySet<string> = new Set()) {}
 
   known(chatKey: string, id: string): KnownId | undefined {
     const key = docId(chatKey, id);
@@ -79,11 +82,17 @@ export class BatchLedger {
   }
 
   ops(): BulkOp<LedgerDoc>[] {
-    return [...this.added].map(([_id, a]) => {
-      // $setOnInsert: an entry left by an interrupted run of the same record is the same entry.
-      const insert = a.offset < 0 ? {} : { $setOnInsert: { chatKey: a.chatKey, partition: a.partition, offset: a.offset, unattributed: a.unattributed } };
-      const update = a.attributedOffset === undefined ? insert : { ...insert, $set: { attributedOffset: a.attributedOffset } };
-      return { updateOne: { filter: { _id }, update, upsert: a.offset >= 0 } };
-    });
+    const ops: BulkOp<LedgerDoc>[] = [];
+    for (const [_id, a] of this.added) {
+      const fresh = a.offset >= 0;
+      // An entry left by an interrupted run of the same record is the same entry: keep it.
+      if (fresh && !this.existing.has(_id)) {
+        const doc: LedgerDoc = { _id, chatKey: a.chatKey, partition: a.partition, offset: a.offset, unattributed: a.unattributed, ...(a.attributedOffset !== undefined ? { attributedOffset: a.attributedOffset } : {}) };
+        ops.push({ insertOne: { document: doc } });
+      } else if (a.attributedOffset !== undefined) {
+        ops.push({ updateOne: { filter: { _id }, update: { $set: { attributedOffset: a.attributedOffset } } } });
+      }
+    }
+    return ops;
   }
 }

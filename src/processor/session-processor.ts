@@ -208,14 +208,21 @@ export class SessionProcessor {
     try {
       if (batch.owned && !batch.owned()) throw new BatchFencedError(batch.partition, 'the partition is no longer assigned to this processor');
       await this.opts.log.append(this.opts.topology.sessionEvents, out);
-      await this.ledger.write(ledger);
-      await this.states.bulkWrite([...touched.values()].map((d): BulkOp<ChatStateDoc> => {
-        const before = readAt.get(d._id);
-        // Conditional on the offset the state was read at: only the owner that read it may move it.
-        return before
-          ? { replaceOne: { filter: { _id: d._id, offset: before.offset }, replacement: d, requireMatch: true } }
-          : { insertOne: { document: d } };
-      }));
+      // Ledger entries before the states, in one store write (one transaction on the embedded
+      // store): an entry counts only once a state that includes it is stored.
+      await this.opts.store.bulkWriteMany([
+        this.ledger.writes(ledger),
+        {
+          collection: CHAT_STATE_COLLECTION,
+          ops: [...touched.values()].map((d): BulkOp<Doc> => {
+            const before = readAt.get(d._id);
+            // Conditional on the offset the state was read at: only the owner that read it may move it.
+            return before
+              ? { replaceOne: { filter: { _id: d._id, offset: before.offset }, replacement: d, requireMatch: true } }
+              : { insertOne: { document: d } };
+          }),
+        },
+      ]);
     } catch (err) {
       // Nothing of this batch is known to be stored: forget it so the retry starts from the store.
       this.cache.deleteWhere((d) => d.partition === batch.partition);
