@@ -440,7 +440,10 @@ function receive(ctx: ChatContext, r: TimedRecord, emit: Emit): ChatContext {
   const w = ctx.watermark;
   const s = ctx.session;
   if (w !== null && r.at < w && !inOpenSpan(ctx, r.at)) return applyOutside(ctx, r, emit, true);
-  const maxSeenAt = Math.max(ctx.maxSeenAt ?? r.at, r.at);
+  // A record stamped ahead of when it arrived (a skewed clock, a scheduled send) moves the
+  // watermark only as far as its arrival allows, or it would make every real record late.
+  const seenAt = r.receivedAt === undefined ? r.at : Math.min(r.at, r.receivedAt + ctx.lateMs);
+  const maxSeenAt = Math.max(ctx.maxSeenAt ?? seenAt, seenAt);
   let c: ChatContext = { ...ctx, maxSeenAt };
   if (isFan(r)) c = { ...c, pending: insertSorted(c.pending, r, compareRecords) };
   else if (s && inOpenSpan(c, r.at)) c = applyToSession(c, r, emit);
@@ -464,7 +467,10 @@ function attribute(ctx: ChatContext, a: ChatAttributionInput, emit: Emit): ChatC
 }
 
 function forceClose(ctx: ChatContext, cmd: ChatCloseInput, emit: Emit): ChatContext {
-  // Everything before the command's time happened before it: settle up to it first.
+  // Everything before the command's time happened before it: settle up to it first. A close
+  // that finds nothing to close changes nothing, not even the watermark.
+  const open = ctx.session;
+  if (!open || (cmd.sessionId !== null && cmd.sessionId !== open.summary.sessionId)) return { ...ctx, ignoredCloseCount: ctx.ignoredCloseCount + 1 };
   let c = advance(ctx, cmd.at, emit);
   const s = c.session;
   if (!s || (cmd.sessionId !== null && cmd.sessionId !== s.summary.sessionId)) return { ...c, ignoredCloseCount: c.ignoredCloseCount + 1 };
@@ -480,8 +486,11 @@ export function tickDue(ctx: ChatContext): number | null {
   return Math.max(deadlineOf(ctx, s) + ctx.lateMs, (ctx.lastArrivalAt ?? Number.NEGATIVE_INFINITY) + ctx.lateMs);
 }
 
+/** Only records that carry conversation move the arrival clock: presence pings every few
+ *  seconds must not keep a tick from closing an idle session. */
 function arrived(ctx: ChatContext, input: ChatInput): ChatContext {
-  if (input.type === 'chat.tick' || input.receivedAt === undefined) return ctx;
+  if (input.type !== 'chat.message' && input.type !== 'chat.payment' && input.type !== 'chat.signal' && input.type !== 'chat.attribution') return ctx;
+  if (input.receivedAt === undefined) return ctx;
   return { ...ctx, lastArrivalAt: Math.max(ctx.lastArrivalAt ?? 0, input.receivedAt) };
 }
 

@@ -14,6 +14,7 @@ import { admit, idsOf } from '../../machines/ledger.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import { tickDue } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
+import { isLegacyState, upgradeChatState } from '../../machines/upgrade.js';
 import { H, readInboundMeta } from '../domain/inbound-record.js';
 import { normalise } from '../domain/normalise.js';
 import { LruMap } from '../support/lru.js';
@@ -160,6 +161,14 @@ export class SessionProcessor {
     const wanted = new Map<string, string[]>();
     for (const n of normalised) if (n) wanted.set(n.key, [...(wanted.get(n.key) ?? []), ...idsOf(n.input)]);
     const ledger = await this.ledger.lookup(wanted, positions);
+    // States stored before the ledger existed: today's shape, and their remembered ids into the ledger.
+    const upgraded = (doc: ChatStateDoc): ChatStateDoc => {
+      if (!isLegacyState(doc.state)) return doc;
+      const u = upgradeChatState(doc.state, this.opts.lateMs);
+      ledger.remember(doc._id, doc.partition, doc.offset, u.remember);
+      return { ...doc, state: u.state };
+    };
+    for (const [k, d] of loaded) loaded.set(k, upgraded(d));
 
     const states = new Map(loaded);
     const touched = new Map<string, ChatStateDoc>();
@@ -184,8 +193,8 @@ export class SessionProcessor {
         this.counters.ticks++;
         for (const due of await this.dueChats(n.partition, n.receivedAt, states)) {
           if (due.offset >= n.offset) continue;
-          if (!states.has(due._id)) states.set(due._id, due);
-          apply(due._id, n.partition, n.offset, due.state, n.input, n.receivedAt);
+          if (!states.has(due._id)) states.set(due._id, upgraded(due));
+          apply(due._id, n.partition, n.offset, (states.get(due._id) ?? due).state, n.input, n.receivedAt);
         }
         continue;
       }

@@ -81,6 +81,31 @@ describe('session machine', () => {
     expect(events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'SessionClosed', 'SessionOpened', 'MessageRecorded']);
   });
 
+  it('a record stamped an hour ahead of its arrival moves the watermark only by the lateness: the conversation goes on', () => {
+    const arrive = (sec: number) => ({ receivedAt: T0 + sec * 1000 });
+    const { events, state } = run([
+      msg(1, 'fan', 0, arrive(0)),
+      msg(2, 'human', 3600, arrive(60)),
+      msg(3, 'fan', 120, arrive(120)),
+    ]);
+    expect(state.context.lateCount).toBe(0);
+    const last = events[events.length - 1];
+    expect(last?.type === 'MessageRecorded' && last.data.session).toMatchObject({ sessionId: 'acct_1:42:1', messageCount: 2, awaiting: true });
+  });
+
+  it('presence pings do not keep a tick from closing an idle session', () => {
+    const pings = Array.from({ length: 40 }, (_, i): ChatInput => ({ type: 'chat.presence', dedupeKey: `p${i}`, presence: 'online', at: T0 + (60 + i * 60) * 1000, receivedAt: T0 + (60 + i * 60) * 1000 }));
+    const { events } = run([msg(1, 'fan', 0, { receivedAt: T0 }), ...pings, { type: 'chat.tick', dedupeKey: 'tick', at: T0 + (1800 + 301) * 1000 }]);
+    expect(events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'SessionClosed']);
+  });
+
+  it('a close that finds nothing to close leaves the watermark alone', () => {
+    const { state } = run([msg(1, 'automated', 0), { type: 'chat.close', dedupeKey: 'c', at: T0 + 7200_000, sessionId: null, requestedBy: 'admin' }, msg(2, 'fan', 60)]);
+    expect(state.context.lateCount).toBe(0);
+    expect(state.context.ignoredCloseCount).toBe(1);
+    expect(state.context.session?.summary.openedAt).toBe(T0 + 60_000);
+  });
+
   it('counts skipped inputs without emitting', () => {
     const { events, state } = run([{ type: 'chat.skipped', dedupeKey: 'x', event: 'posts.liked', reason: 'n/a', at: T0 }]);
     expect(events).toEqual([]);

@@ -23,8 +23,9 @@ export interface UpdateOutcome {
  * A conditional write (`requireMatch`) fails the whole bulk write with WriteConflictError when
  * its filter matches nothing: the document changed since it was read (a writer that lost its
  * partition, or a concurrent one). On the embedded store the write is one transaction and
- * nothing of it lands; on MongoDB the ops before it may have landed, so callers retry from a
- * fresh read. Conditional ops may share a bulk write only with inserts and other conditional
+ * nothing of it lands; on MongoDB the other ops of the write may have landed (a conditional op
+ * that matches nothing is no error there), so callers retry from a fresh read, and every op
+ * must be safe to repeat (each carries its own condition, or inserts a deterministic document). Conditional ops may share a bulk write only with inserts and other conditional
  * ops (MongoDB reports matches for the whole write, not per op).
  */
 export type BulkOp<T extends Doc> =

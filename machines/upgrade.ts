@@ -1,0 +1,67 @@
+// Chat states stored before event time and the durable ledger (issue 12) carried the open
+// session as a bare summary and dedupe as bounded lists in the context. This turns such a
+// state into today's shape, as well as it can be known, and returns the ids its lists held so
+// the processor can put them in the chat ledger: without them, a redelivery of a record taken
+// in before the upgrade would be counted again.
+import type { ChatState } from './step.js';
+import type { ChatContext, OpenSession } from './chat-timeline.js';
+import type { SessionSummary } from './session-events.js';
+import { keyId, messageId, paymentId, type Remembered } from './ledger.js';
+
+interface LegacyContext {
+  readonly accountId: string;
+  readonly chatId: string;
+  readonly idleMs: number;
+  readonly chatKey: string;
+  readonly seq: number;
+  readonly sessionCount: number;
+  readonly session: SessionSummary | null;
+  readonly recentKeys?: readonly string[];
+  readonly recentMessageIds?: readonly string[];
+  readonly recentPaymentIds?: readonly string[];
+  readonly unattributed?: readonly string[];
+  readonly firstResponseMessageId?: string | null;
+  readonly lastHumanMessageId?: string | null;
+  readonly fanSpendCents: number | null;
+  readonly presence: ChatContext['presence'];
+  readonly presenceAt: number | null;
+  readonly lastArrivalAt: number | null;
+  readonly skippedCount: number;
+  readonly ignoredCloseCount: number;
+}
+
+export function isLegacyState(state: ChatState): boolean {
+  return (state.context as { lateMs?: number }).lateMs === undefined;
+}
+
+export function upgradeChatState(state: ChatState, lateMs: number): { state: ChatState; remember: Remembered[] } {
+  const old = state.context as unknown as LegacyContext;
+  const s = old.session;
+  const session: OpenSession | null = s
+    ? {
+        summary: { ...s, fanSpendCents: old.fanSpendCents },
+        unanswered: s.awaiting && s.waitingSince !== null ? [s.waitingSince] : [],
+        first: s.firstResponseAt !== null ? { at: s.firstResponseAt, messageId: old.firstResponseMessageId ?? '', chatterId: s.firstResponderId } : null,
+        // The latest reply's time was not kept; its chatter was. Later payments still credit it.
+        replies: s.lastHumanChatterId !== null || old.lastHumanMessageId ? [{ at: s.firstResponseAt ?? s.openedAt, messageId: old.lastHumanMessageId ?? '', chatterId: s.lastHumanChatterId }] : [],
+        credits: [],
+      }
+    : null;
+  const maxSeenAt = s ? s.lastActivityAt : null;
+  const context: ChatContext = {
+    accountId: old.accountId, chatId: old.chatId, idleMs: old.idleMs, lateMs, chatKey: old.chatKey,
+    seq: old.seq, sessionCount: old.sessionCount, session,
+    maxSeenAt, watermark: maxSeenAt === null ? null : maxSeenAt - lateMs,
+    pending: [], loose: [],
+    fanSpendCents: old.fanSpendCents, fanSpendAt: old.fanSpendCents === null ? null : maxSeenAt,
+    presence: old.presence, presenceAt: old.presenceAt, lastArrivalAt: old.lastArrivalAt,
+    skippedCount: old.skippedCount, ignoredCloseCount: old.ignoredCloseCount, lateCount: 0,
+  };
+  const unattributed = new Set(old.unattributed ?? []);
+  const remember: Remembered[] = [
+    ...(old.recentKeys ?? []).map((k) => ({ id: keyId(k), unattributed: false })),
+    ...(old.recentMessageIds ?? []).map((m) => ({ id: messageId(m), unattributed: unattributed.has(m) })),
+    ...(old.recentPaymentIds ?? []).map((p) => ({ id: paymentId(p), unattributed: false })),
+  ];
+  return { state: { value: session ? 'inSession' : 'noSession', context }, remember };
+}
