@@ -6,7 +6,7 @@ import type { RunningApp } from '../../src/app.js';
 import { JOBS_COLLECTION } from '../../src/projector/replay.js';
 import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { FakePlatform } from '../support/fake-platform.js';
-import { settleChats } from '../support/clean-run.js';
+import { settleChats } from '../support/reference-check.js';
 import { differences, readModelDocs, settledHash } from '../support/read-models.js';
 import { eventually } from '../support/wait.js';
 

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
-import { expectSameAsReference, referenceOf } from '../support/clean-run.js';
+import { expectSameAsReference, referenceOf } from '../support/reference-check.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import type { Delivery } from '../support/fault-input.js';
 import { getJson } from '../support/platform.js';

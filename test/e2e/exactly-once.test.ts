@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
-import { expectSameAsReference, referenceOf } from '../support/clean-run.js';
+import { expectSameAsReference, referenceOf } from '../support/reference-check.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { faultDeliveries, type Delivery } from '../support/fault-input.js';
 import { postWebhook } from '../support/platform.js';

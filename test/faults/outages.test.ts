@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { startKafka, startMongo, type RestartableServer } from '../infra/servers.js';
-import { expectSameAsReference, referenceOf, type Snapshot } from '../support/clean-run.js';
+import { expectSameAsReference, referenceOf } from '../support/reference-check.js';
+import type { Reference } from '../support/reference-model.js';
 import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { faultDeliveries } from '../support/fault-input.js';
 import { postWebhook } from '../support/platform.js';
@@ -24,7 +25,7 @@ async function health(url: string): Promise<{ status: number; body: Health }> {
   return { status: res.status, body: (await res.json()) as Health };
 }
 
-let reference: Snapshot;
+let reference: Reference;
 const servers: RestartableServer[] = [];
 const apps: RunningApp[] = [];
 beforeAll(() => { reference = referenceOf(deliveries); });

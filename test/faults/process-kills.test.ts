@@ -10,7 +10,7 @@ import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { loadConfig } from '../../src/config.js';
 import { topology } from '../../src/topology.js';
 import { freePort } from '../infra/servers.js';
-import { expectSameAsReference, referenceOf } from '../support/clean-run.js';
+import { expectSameAsReference, referenceOf } from '../support/reference-check.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv, type Deployment } from '../support/deployments.js';
 import { faultDeliveries } from '../support/fault-input.js';
 import { deliverAll } from '../support/sender.js';

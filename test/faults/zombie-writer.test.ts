@@ -11,7 +11,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { topology } from '../../src/topology.js';
-import { expectSameAsReference, referenceOf } from '../support/clean-run.js';
+import { expectSameAsReference, referenceOf } from '../support/reference-check.js';
 import { deploymentEnv, startWithEnv } from '../support/deployments.js';
 import { faultDeliveries } from '../support/fault-input.js';
 import { deliverAll } from '../support/sender.js';

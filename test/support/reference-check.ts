@@ -16,8 +16,6 @@ import { readModelDocs, settledHash } from './read-models.js';
 import { reference, type Reference } from './reference-model.js';
 import { factsOf } from './webhook-facts.js';
 
-export type Snapshot = Reference;
-
 const IDLE_MS = 1800_000;
 
 /** Every session of the deliveries is closed by the settling tick: their times lie months back. */
