@@ -7,8 +7,6 @@
 // Written against the public API only (initialChatState, step, sessionMachine), so it keeps
 // holding while the machine's internals change.
 // A failure prints fast-check's seed and path: rerun with PROPERTY_SEED / PROPERTY_PATH.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { initialTransition, transition } from 'xstate';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +15,7 @@ import { MemoryLedger } from '../../machines/ledger.js';
 import { SESSION_EVENT_TYPES, type SessionEvent } from '../../machines/session-events.js';
 import { sessionMachine, type ChatMachineInput } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
+import { fixtureFiles, fixtureInput, loadSequence } from '../support/fixture-sequences.js';
 
 type Snapshot = ReturnType<typeof sessionMachine.resolveState>;
 
@@ -73,19 +72,6 @@ function runBoth(machineInput: ChatMachineInput, inputs: readonly ChatInput[], s
 }
 
 // ---- fixtures (loaded as test/machines/sequences.test.ts loads them) --------------------
-
-type FixtureInput = Record<string, unknown> & { type?: string; atSec: number };
-interface Sequence { start: string; idleSec: number; lateSec?: number; inputs: FixtureInput[] }
-
-const fixtureDir = join(import.meta.dirname, '../../fixtures/sequences');
-const fixtureFiles = readdirSync(fixtureDir).filter((f) => f.endsWith('.json'));
-
-function fixtureInput(i: number, f: FixtureInput, t0: number): ChatInput {
-  const { type = 'chat.message', atSec, ...rest } = f;
-  const base = { dedupeKey: `evt_${i}`, at: t0 + atSec * 1000 };
-  if (type === 'chat.message') return { ...base, type, text: '', priceCents: 0, chatterId: null, ...rest } as ChatInput;
-  return { ...base, type, ...rest } as ChatInput;
-}
 
 // ---- generated inputs -------------------------------------------------------------------
 
@@ -216,7 +202,7 @@ describe('step() takes the same steps as XState transition()', () => {
   });
 
   it.each(fixtureFiles)('fixture %s', (file) => {
-    const seq = JSON.parse(readFileSync(join(fixtureDir, file), 'utf8')) as Sequence;
+    const seq = loadSequence(file);
     const t0 = Date.parse(seq.start);
     // Through the dedupe ledger, as the processor feeds the machine.
     const ledger = new MemoryLedger();
