@@ -49,6 +49,22 @@ export interface Config {
     readonly concurrency: number;
   };
   readonly floorRateLimit: { readonly max: number; readonly windowSec: number };
+  /** Whether reads need an access key (`required`) or are open to whoever reaches the port (`open`). */
+  readonly readAuth: 'open' | 'required';
+  /** Fastify's trustProxy: whether (or which) forwarded addresses count as the client's. */
+  readonly trustProxy: boolean | number | readonly string[];
+  /** Requests per window per key (or per client address without one): `max` for most routes, `reportMax` for the aggregate reports. */
+  readonly rateLimit: { readonly max: number; readonly reportMax: number; readonly windowSec: number };
+  /** Refused webhooks (bad signature or body) per client address per rate-limit window before it gets 429 without being read. */
+  readonly webhookRefusalLimit: number;
+  /** NODE_ENV, so demo ingest can tell development (unset, development, test) from the rest. */
+  readonly environment: string;
+  /** Largest response body an outbound call (platform API, model provider) reads. */
+  readonly outboundMaxResponseBytes: number;
+  /** Replication of the topics convops creates; null: 3, or the number of brokers when fewer. */
+  readonly kafkaReplicationFactor: number | null;
+  /** min.insync.replicas of the topics convops creates; null: 2, or the replication factor when lower. */
+  readonly kafkaMinInsyncReplicas: number | null;
   readonly alertSweepSec: number;
   readonly vipSpendCents: number;
 }
@@ -107,12 +123,36 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+/** false (default), true, a hop count, or a comma-separated list of proxy addresses or CIDRs. */
+function trustProxy(env: Env): boolean | number | readonly string[] {
+  const raw = str(env, 'TRUST_PROXY');
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  const parts = raw.split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0 || parts.some((p) => !/^[0-9A-Fa-f:.]{2,45}(\/\d{1,3})?$/.test(p))) {
+    throw new ConfigError('TRUST_PROXY', `must be false, true, a hop count or a comma-separated list of proxy addresses/CIDRs, got "${raw}"`);
+  }
+  return parts;
+}
+
+function optionalInt(env: Env, name: string, min: number, max: number): number | null {
+  return str(env, name) === null ? null : int(env, name, 0, min, max);
+}
+
 function prefix(env: Env): string {
   const p = str(env, 'TOPIC_PREFIX') ?? '';
   if (!/^[A-Za-z0-9._-]{0,100}$/.test(p)) throw new ConfigError('TOPIC_PREFIX', 'may only contain letters, digits, dot, underscore and dash');
   // It prefixes the store's collections too, and MongoDB keeps these names for itself.
   if (p.startsWith('system.')) throw new ConfigError('TOPIC_PREFIX', 'may not start with "system." (MongoDB reserves those collection names)');
   return p;
+}
+
+function kafkaMinInsync(env: Env): number | null {
+  const min = optionalInt(env, 'KAFKA_MIN_INSYNC_REPLICAS', 1, 32);
+  const rf = optionalInt(env, 'KAFKA_REPLICATION_FACTOR', 1, 32);
+  if (min !== null && rf !== null && min > rf) throw new ConfigError('KAFKA_MIN_INSYNC_REPLICAS', `must be at most KAFKA_REPLICATION_FACTOR (${rf}), got ${min}`);
+  return min;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -176,6 +216,18 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: int(env, 'MODEL_CONCURRENCY', 2, 1, 64),
     },
     floorRateLimit: { max: int(env, 'FLOOR_RATE_LIMIT_MAX', 60, 1, 1_000_000), windowSec: int(env, 'FLOOR_RATE_LIMIT_WINDOW_SEC', 60, 1, 86400) },
+    readAuth: oneOf(env, 'READ_AUTH', ['open', 'required'] as const, 'open'),
+    trustProxy: trustProxy(env),
+    rateLimit: {
+      max: int(env, 'RATE_LIMIT_MAX', 600, 1, 10_000_000),
+      reportMax: int(env, 'REPORT_RATE_LIMIT_MAX', 120, 1, 10_000_000),
+      windowSec: int(env, 'RATE_LIMIT_WINDOW_SEC', 60, 1, 86400),
+    },
+    webhookRefusalLimit: int(env, 'WEBHOOK_REFUSAL_LIMIT', 60, 1, 10_000_000),
+    environment: str(env, 'NODE_ENV') ?? 'development',
+    outboundMaxResponseBytes: int(env, 'OUTBOUND_MAX_RESPONSE_BYTES', 16 * 1_048_576, 1024, 1024 * 1_048_576),
+    kafkaReplicationFactor: optionalInt(env, 'KAFKA_REPLICATION_FACTOR', 1, 32),
+    kafkaMinInsyncReplicas: kafkaMinInsync(env),
     alertSweepSec: int(env, 'ALERT_SWEEP_SEC', 30, 0, 86400),
     vipSpendCents: int(env, 'VIP_SPEND_DOLLARS', 100, 0, 10_000_000) * 100,
   };
