@@ -20,8 +20,8 @@ async function main(): Promise<void> {
   try {
     app = await startApp(config, logger);
   } catch (err) {
-    // Settings that do not fit the topics as they exist: a message to act on, not a stack.
-    if (err instanceof TopologyError) {
+    // Settings that do not fit the topics or the cluster as they exist: a message to act on, not a stack.
+    if (err instanceof TopologyError || err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
     }

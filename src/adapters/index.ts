@@ -10,7 +10,13 @@ import type { DocumentStore } from './store/store.js';
 import type { Logger } from '../support/logger.js';
 
 export function createLog(config: Config, logger: Logger): Log {
-  return config.kafkaBrokers ? new KafkaLog({ brokers: config.kafkaBrokers, logger, sessionTimeoutMs: config.kafkaSessionTimeoutMs }) : new EmbeddedLog(config.dataDir);
+  if (!config.kafkaBrokers) return new EmbeddedLog(config.dataDir);
+  return new KafkaLog({
+    brokers: config.kafkaBrokers,
+    logger,
+    sessionTimeoutMs: config.kafkaSessionTimeoutMs,
+    durability: { replicationFactor: config.kafkaReplicationFactor, minInsyncReplicas: config.kafkaMinInsyncReplicas },
+  });
 }
 
 /** The store as this deployment sees it: collections named under its TOPIC_PREFIX, like its topics. */

@@ -4,6 +4,11 @@ import type {
   AppendRecord, AppendResult, ConsumeOptions, Consumer, GroupPosition, Log, LogRecord, TopicSpec,
 } from './log.js';
 import { TopicNotFoundError } from './log.js';
+import {
+  compareDurability, durabilityMisfit, resolveDurability, weakDurabilityWarning,
+  type Durability, type DurabilityShortfall, type DurabilitySettings, type TopicDurability,
+} from './durability.js';
+import type { ConfigError } from '../../config.js';
 import { partitionForKey } from './partitioner.js';
 import type { Logger } from '../../support/logger.js';
 
@@ -13,6 +18,11 @@ export interface KafkaLogOptions {
   readonly logger?: Logger;
   /** How soon the group notices a consumer that died without leaving. */
   readonly sessionTimeoutMs?: number;
+  /**
+   * Replication and min.insync.replicas of the topics this log creates (KAFKA_REPLICATION_FACTOR,
+   * KAFKA_MIN_INSYNC_REPLICAS); unset or null: 3 and 2, lowered to what the cluster can hold.
+   */
+  readonly durability?: DurabilitySettings;
 }
 
 // kafkajs reports retried, transient failures (leader moves, coordinator loading) as ERROR;
@@ -90,6 +100,7 @@ export class KafkaLog implements Log {
   private producerConnecting?: Promise<Producer>;
   private readonly partitionCounts = new Map<string, number>();
   private readonly consumers = new Set<KConsumer>();
+  private resolved?: { readonly wanted: Durability; readonly misfit: ConfigError | null };
 
   constructor(private readonly options: KafkaLogOptions) {
     this.kafka = new Kafka({
@@ -131,21 +142,103 @@ export class KafkaLog implements Log {
 
   async createTopics(topics: readonly TopicSpec[]): Promise<void> {
     const admin = await this.getAdmin();
+    const { wanted, misfit } = await this.resolveDurability(admin);
     const existing = new Set(await admin.listTopics());
     const missing = topics.filter((t) => !existing.has(t.name));
     if (missing.length > 0) {
+      // Only creating needs the brokers: topics that exist keep working with a broker down.
+      if (misfit) throw misfit;
       await admin.createTopics({
         waitForLeaders: true,
         topics: missing.map((t) => ({
-          topic: t.name, numPartitions: t.partitions, replicationFactor: -1, configEntries: KEEP_FOREVER,
+          topic: t.name,
+          numPartitions: t.partitions,
+          replicationFactor: wanted.replicationFactor,
+          // A topic-level setting, so acks=all means this many copies whatever the broker default.
+          configEntries: [...KEEP_FOREVER, { name: 'min.insync.replicas', value: String(wanted.minInsyncReplicas) }],
         })),
       }).catch((err: unknown) => {
         // A concurrent creator won the race; the topic exists, which is all we need.
         if (!(err instanceof Error && /already exists/i.test(err.message))) throw err;
       });
     }
-    const kept = topics.filter((t) => existing.has(t.name));
-    if (kept.length > 0) await this.warnOnFiniteRetention(admin, kept.map((t) => t.name));
+    const kept = topics.filter((t) => existing.has(t.name)).map((t) => t.name);
+    if (kept.length > 0) {
+      await this.warnOnFiniteRetention(admin, kept);
+      await this.checkDurability(kept, wanted);
+    }
+  }
+
+  /** The durability topics get on this cluster, from the settings and the brokers it has now; warns once when weak. */
+  private async resolveDurability(admin: Admin): Promise<NonNullable<KafkaLog['resolved']>> {
+    if (this.resolved) return this.resolved;
+    const settings = this.options.durability ?? { replicationFactor: null, minInsyncReplicas: null };
+    const brokerCount = (await admin.describeCluster()).brokers.length;
+    const wanted = resolveDurability(settings, brokerCount);
+    const misfit = durabilityMisfit(settings, wanted, brokerCount);
+    const weak = misfit ? null : weakDurabilityWarning(wanted, brokerCount);
+    if (weak) this.options.logger?.warn({ brokers: brokerCount, ...wanted }, weak);
+    this.resolved = { wanted, misfit };
+    return this.resolved;
+  }
+
+  /**
+   * Warns about each existing topic with fewer replicas or a lower effective min.insync.replicas
+   * than `wanted`, naming it; returns what it found. Never fails: convops runs on weaker topics.
+   */
+  async checkDurability(topics: readonly string[], wanted: Durability): Promise<DurabilityShortfall[]> {
+    let actual: TopicDurability[];
+    try {
+      actual = await this.describeDurability(await this.getAdmin(), topics);
+    } catch (err) {
+      this.options.logger?.warn({ err, topics }, 'could not read the replication of existing topics; their durability is unchecked');
+      return [];
+    }
+    const shortfalls = actual.map((a) => compareDurability(a, wanted)).filter((s) => s !== null);
+    for (const s of shortfalls) {
+      this.options.logger?.warn({
+        topic: s.topic, replicas: s.replicas, minInsyncReplicas: s.minInsyncReplicas,
+        wantedReplicationFactor: s.wanted.replicationFactor, wantedMinInsyncReplicas: s.wanted.minInsyncReplicas,
+      }, s.message);
+    }
+    return shortfalls;
+  }
+
+  private async describeDurability(admin: Admin, topics: readonly string[]): Promise<TopicDurability[]> {
+    const meta = await admin.fetchTopicMetadata({ topics: [...topics] });
+    const described = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: topics.map((name) => ({ type: kafkajs.ConfigResourceTypes.TOPIC, name, configNames: ['min.insync.replicas'] })),
+    });
+    const topicMinIsr = new Map<string, number>();
+    for (const r of described.resources) {
+      const value = r.configEntries.find((e) => e.configName === 'min.insync.replicas')?.configValue;
+      if (value !== undefined && value !== null && value !== '') topicMinIsr.set(r.resourceName, Number(value));
+    }
+    // Kafka reports the effective value (the broker's when the topic sets none); ask a broker only if it did not.
+    let brokerDefault: number | undefined;
+    const fallback = async (): Promise<number> => {
+      if (brokerDefault !== undefined) return brokerDefault;
+      const cluster = await admin.describeCluster();
+      const node = cluster.brokers[0]?.nodeId;
+      const broker = node === undefined ? undefined : await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [{ type: kafkajs.ConfigResourceTypes.BROKER, name: String(node), configNames: ['min.insync.replicas'] }],
+      });
+      const value = broker?.resources[0]?.configEntries.find((e) => e.configName === 'min.insync.replicas')?.configValue;
+      brokerDefault = value ? Number(value) : 1;
+      return brokerDefault;
+    };
+    const out: TopicDurability[] = [];
+    for (const t of meta.topics) {
+      if (t.partitions.length === 0) continue;
+      out.push({
+        topic: t.name,
+        replicas: Math.min(...t.partitions.map((p) => p.replicas.length)),
+        minInsyncReplicas: topicMinIsr.get(t.name) ?? await fallback(),
+      });
+    }
+    return out;
   }
 
   /** Topics made by someone else keep their settings; say so when they would age records out. */
