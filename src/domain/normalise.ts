@@ -3,19 +3,16 @@
 import type { ChatInput, FanSignalKind, MessageSender, PaymentKind } from '../../machines/chat-input.js';
 import type { InboundMeta } from './inbound-record.js';
 import { idString, isObject, parseJson, type JsonObject } from './json.js';
+import { htmlToText } from './text-clean.js';
 import { parsePlatformTime } from './time.js';
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
+/** The longest message text the read models keep. */
+export const MAX_TEXT_CHARS = 10_000;
 
-/** Message text arrives as HTML; read models keep plain text. */
+/** Message text arrives as HTML; read models keep plain text. Bounded work per record,
+ *  whatever the text holds (see text-clean.ts). */
 export function plainText(html: unknown): string {
-  if (typeof html !== 'string') return '';
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (m) => ENTITIES[m] ?? m)
-    .trim()
-    .slice(0, 10_000);
+  return typeof html === 'string' ? htmlToText(html, MAX_TEXT_CHARS) : '';
 }
 
 /** Dollars (a number, or a string like "$12.00") to integer cents; anything else is 0. */

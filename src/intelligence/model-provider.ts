@@ -4,6 +4,7 @@
 // nothing is stored. Every label carries the model and prompt version that produced it.
 import { Type, type Static } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
+import { cut, stripTags, withoutClosingFence } from '../domain/text-clean.js';
 import type { FactMessage } from './rules.js';
 
 export const PROMPT_VERSION = 'session-labels-v1';
@@ -46,7 +47,7 @@ export class ModelOutputRejected extends Error {}
 /** Parses the model's message content; throws ModelOutputRejected unless it is exactly the schema. */
 export function parseModelAnswer(content: unknown): ModelAnswer {
   if (typeof content !== 'string') throw new ModelOutputRejected('content is not text');
-  const json = content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const json = withoutClosingFence(content.trim().replace(/^```(?:json)?\s*/i, ''));
   let value: unknown;
   try {
     value = JSON.parse(json);
@@ -62,7 +63,7 @@ Answer with JSON only, exactly: {"labels":[{"label":"kebab-case","confidence":0.
 Labels to prefer: churn-risk, negative-sentiment, upsell-opportunity, vip, complaint, happy, needs-attention.`;
 
 export function transcript(messages: readonly FactMessage[]): string {
-  return messages.slice(-30).map((m) => `${m.sender === 'fan' ? 'FAN' : m.sender === 'human' ? 'CHATTER' : 'AUTOMATED'}${m.priceCents > 0 ? ` [PPV $${(m.priceCents / 100).toFixed(2)}]` : ''}: ${m.text.replace(/<[^>]*>/g, '').slice(0, 500)}`).join('\n');
+  return messages.slice(-30).map((m) => `${m.sender === 'fan' ? 'FAN' : m.sender === 'human' ? 'CHATTER' : 'AUTOMATED'}${m.priceCents > 0 ? ` [PPV $${(m.priceCents / 100).toFixed(2)}]` : ''}: ${stripTags(cut(m.text)).slice(0, 500)}`).join('\n');
 }
 
 export interface ModelLabels extends ModelAnswer {

@@ -2,6 +2,7 @@
 // a version, a severity and a reason a manager can read; it yields labels, an alert and a
 // recommendation. Alert ids are stable (rule + what it is about), so the same condition seen
 // live and stored durably is one alert.
+import { cut, stripTags } from '../domain/text-clean.js';
 
 export type Severity = 'info' | 'warning' | 'critical';
 
@@ -102,10 +103,11 @@ const CHURN_PHRASES = [
   'not worth', 'boring', 'bored', 'disappointed', 'ignored', 'ignoring me', 'never answer', 'no reply', 'leaving', 'goodbye',
   'bye forever', 'expensive', 'too much money', 'fake', 'bot',
 ];
-const CHURN_PATTERN = new RegExp(`\\b(${CHURN_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})\\b`, 'i');
+// Exported for test/security/regex-linear.test.ts, which checks the built pattern is linear.
+export const CHURN_PATTERN = new RegExp(`\\b(${CHURN_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})\\b`, 'i');
 
 export function churnPhrase(text: string): string | null {
-  const m = CHURN_PATTERN.exec(text.replace(/<[^>]*>/g, ' '));
+  const m = CHURN_PATTERN.exec(stripTags(cut(text), ' '));
   return m?.[1]?.toLowerCase() ?? null;
 }
 
