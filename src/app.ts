@@ -35,7 +35,10 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     throw err;
   }
   const intelligence = createIntelligence(config, store, logger);
-  const pipeline = new PipelineControl(config, log, store, topology, logger, intelligence.intelligence);
+  // Test-only failpoint, read here and not in config (it is no setting): the processor's step
+  // throws on a message whose text contains this marker, so tests can set a record aside.
+  const throwOnText = process.env.CONVOPS_FAILPOINT_THROW_ON_TEXT || undefined;
+  const pipeline = new PipelineControl(config, log, store, topology, logger, intelligence.intelligence, { throwOnText });
   await pipeline.start();
 
   let server: FastifyInstance | null = null;

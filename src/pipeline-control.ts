@@ -1,11 +1,12 @@
 // Start, stop and reset of the processing roles this process runs. A full reset (purge-demo
 // with `full`) stops them, moves their consumer groups past everything in the log, drops the
-// read models and chat states, and starts them again.
+// read models, chat states and set-aside records, and starts them again.
 import type { Log } from './adapters/log/log.js';
 import type { DocumentStore } from './adapters/store/store.js';
 import type { Config } from './config.js';
 import { SessionProcessor, CHAT_STATE_COLLECTION, type ProcessorCounters } from './processor/session-processor.js';
 import { CHAT_LEDGER_COLLECTION } from './processor/chat-ledger.js';
+import { SET_ASIDE_COLLECTION } from './processor/set-aside.js';
 import { Ticker } from './processor/ticker.js';
 import { Projector, type ProjectorStatus } from './projector/projector.js';
 import { ReadModelSet } from './projector/read-model-set.js';
@@ -14,6 +15,12 @@ import { ReplayService, type ProjectionControl } from './projector/replay.js';
 import type { Intelligence } from './intelligence/intelligence.js';
 import { IntelligenceConsumer } from './intelligence/intelligence-consumer.js';
 import type { Topology } from './topology.js';
+
+/** Test-only fault injection, off unless set (see app.ts). */
+export interface PipelineFailpoints {
+  /** The processor's step throws on a message whose text contains this marker. */
+  readonly throwOnText?: string;
+}
 
 export interface ResetOutcome {
   readonly droppedCollections: readonly string[];
@@ -33,6 +40,7 @@ export class PipelineControl implements ProjectionControl {
     private readonly topology: Topology,
     private readonly logger: Logger,
     private readonly intelligence: Intelligence,
+    private readonly failpoints: PipelineFailpoints = {},
   ) {
     this.replay = config.roles.has('projector') ? new ReplayService(log, store, topology, this, logger.child({ role: 'replay' })) : null;
   }
@@ -63,7 +71,7 @@ export class PipelineControl implements ProjectionControl {
   async start(): Promise<void> {
     const { config, log, store, topology, logger } = this;
     if (config.roles.has('processor')) {
-      this.processor = new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, stallBeforeWriteMs: config.failpointStallBeforeWriteMs, logger: logger.child({ role: 'processor' }) });
+      this.processor = new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, stallBeforeWriteMs: config.failpointStallBeforeWriteMs, failpointThrowOnText: this.failpoints.throwOnText, logger: logger.child({ role: 'processor' }) });
       await this.processor.start();
       this.ticker = new Ticker(log, topology.inbound, config.tickIntervalSec * 1000, logger.child({ role: 'ticker' }));
       this.ticker.start();
@@ -100,7 +108,8 @@ export class PipelineControl implements ProjectionControl {
       skippedTo[topic] = ends;
     }
     const models = new ReadModelSet(this.store);
-    const dropped = [...await models.allCollections(), CHAT_STATE_COLLECTION, CHAT_LEDGER_COLLECTION];
+    // Set-aside records go with the chat states they were decided against.
+    const dropped = [...await models.allCollections(), CHAT_STATE_COLLECTION, CHAT_LEDGER_COLLECTION, SET_ASIDE_COLLECTION];
     for (const name of dropped) await this.store.collection(name).drop();
     await models.resetPointer();
     await this.start();

@@ -7,6 +7,11 @@
 //    rebalance) cannot put an older state over a newer one;
 // 4. a record delivered again after a crash is recognised by that offset and skipped; a crash
 //    between 1 and 3 re-emits identical events, which the projector ignores by sequence.
+// A record whose normalising or stepping throws is set aside (./set-aside.ts) instead of
+// failing the batch (which would be retried forever and stall the partition): its chat keeps
+// the state it had before the record, with the offset moved past it, and the set-aside
+// document goes in the same store write as the states. The step is pure, so a redelivery or a
+// re-derivation throws the same way and makes the same decision.
 import type { AppendRecord, Consumer, Log, RecordBatch } from '../adapters/log/log.js';
 import { DuplicateKeyError, WriteConflictError, type BulkOp, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
 import type { ChatInput } from '../../machines/chat-input.js';
@@ -15,12 +20,13 @@ import type { SessionEvent } from '../../machines/session-events.js';
 import { tickDue } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
 import { isLegacyState, upgradeChatState } from '../../machines/upgrade.js';
-import { H, readInboundMeta } from '../domain/inbound-record.js';
+import { H, readInboundMeta, type InboundSource } from '../domain/inbound-record.js';
 import { normalise } from '../domain/normalise.js';
 import { LruMap } from '../support/lru.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { ChatLedger, type StatePosition } from './chat-ledger.js';
+import { bodyPrefix, errorMessage, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage } from './set-aside.js';
 
 export const CHAT_STATE_COLLECTION = 'chat_state';
 
@@ -43,7 +49,18 @@ export interface ProcessorOptions {
   readonly cacheSize?: number;
   /** Fault injection (tests): wait between computing a batch and writing it, as a hung store call would. */
   readonly stallBeforeWriteMs?: number;
+  /** Fault injection (tests only): the step throws on a message whose text contains this marker. */
+  readonly failpointThrowOnText?: string;
 }
+
+/**
+ * A record whose normalise + step takes longer than this is counted (`slowSteps`) and logged.
+ * Never set aside for it: the decision would depend on wall time (machine load, GC pauses), so
+ * a redelivery or a replay could decide differently and the derived state would diverge. The
+ * step is synchronous and cannot be cut short anyway; what bounds it is the size of its input,
+ * which is bounded where records are accepted and normalised.
+ */
+export const SLOW_STEP_MS = 100;
 
 export interface ProcessorCounters {
   recordsApplied: number;
@@ -54,6 +71,10 @@ export interface ProcessorCounters {
   eventsEmitted: number;
   /** Batches whose writes were refused because another processor had moved on (or the partition moved away). */
   batchesFenced: number;
+  /** Records (or a tick's step of one chat) whose normalise or step threw: stored in `set_aside`, their chat left as it was. */
+  recordsSetAside: number;
+  /** Records whose normalise + step took longer than SLOW_STEP_MS (processed as usual). */
+  slowSteps: number;
 }
 
 /** This processor no longer owns the partition, or another one wrote newer states: the batch must not land. */
@@ -64,15 +85,30 @@ export class BatchFencedError extends Error {
   }
 }
 
-interface Normalised {
+interface Routed {
   readonly key: string;
   readonly partition: number;
   readonly offset: number;
   readonly receivedAt: number;
-  readonly input: ChatInput;
   readonly accountId: string;
   readonly chatId: string;
+  readonly source: InboundSource;
+  readonly event: string;
+  readonly raw: Buffer;
+  /** Time normalise took, counted with the step's. */
+  readonly normaliseMs: number;
 }
+
+interface Normalised extends Routed {
+  readonly input: ChatInput;
+}
+
+/** A record whose normalise threw. */
+interface Unnormalisable extends Routed {
+  readonly error: string;
+}
+
+type StepOutcome = { readonly ok: true; readonly result: ReturnType<typeof step>; readonly ms: number } | { readonly ok: false; readonly error: string; readonly ms: number };
 
 export class SessionProcessor {
   private readonly states: Collection<ChatStateDoc>;
@@ -82,16 +118,27 @@ export class SessionProcessor {
   private consumer?: Consumer;
   readonly counters: ProcessorCounters = {
     recordsApplied: 0, recordsSkippedAsApplied: 0, recordsDuplicate: 0, recordsWithoutRouting: 0, ticks: 0, eventsEmitted: 0, batchesFenced: 0,
+    recordsSetAside: 0, slowSteps: 0,
   };
+  private readonly step: typeof step;
 
   constructor(private readonly opts: ProcessorOptions) {
     this.states = opts.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
     this.ledger = new ChatLedger(opts.store);
     this.cache = new LruMap(opts.cacheSize ?? 10_000);
+    const marker = opts.failpointThrowOnText;
+    this.step = marker
+      ? (state, input) => {
+        if (input.type === 'chat.message' && input.text.includes(marker)) throw new Error('failpoint: the message text holds the throw-on-text marker');
+        return step(state, input);
+      }
+      : step;
   }
 
   async start(): Promise<void> {
     await this.states.createIndex({ keys: { partition: 1, deadline: 1 } });
+    // GET /api/admin/set-aside lists them newest first.
+    await this.opts.store.collection(SET_ASIDE_COLLECTION).createIndex({ keys: { setAsideAt: -1 } });
     this.consumer = await this.opts.log.consume({
       groupId: this.opts.topology.processorGroup,
       topics: [this.opts.topology.inbound],
@@ -140,12 +187,40 @@ export class SessionProcessor {
       .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
   }
 
-  private normaliseBatch(batch: RecordBatch): (Normalised | null)[] {
+  private normaliseBatch(batch: RecordBatch): (Normalised | Unnormalisable | null)[] {
     return batch.records.map((rec) => {
       const meta = readInboundMeta(rec.headers);
       if (!meta) return null;
-      return { key: rec.key, partition: rec.partition, offset: rec.offset, receivedAt: meta.receivedAt, input: normalise(meta, rec.value), accountId: meta.accountId, chatId: meta.chatId };
+      const routed = { key: rec.key, partition: rec.partition, offset: rec.offset, receivedAt: meta.receivedAt, accountId: meta.accountId, chatId: meta.chatId, source: meta.source, event: meta.event, raw: rec.value };
+      const t0 = performance.now();
+      try {
+        const input = normalise(meta, rec.value);
+        return { ...routed, input, normaliseMs: performance.now() - t0 };
+      } catch (err) {
+        return { ...routed, error: errorMessage(err), normaliseMs: performance.now() - t0 };
+      }
     });
+  }
+
+  private tryStep(state: ChatState, input: ChatInput): StepOutcome {
+    const t0 = performance.now();
+    try {
+      const result = this.step(state, input);
+      return { ok: true, result, ms: performance.now() - t0 };
+    } catch (err) {
+      return { ok: false, error: errorMessage(err), ms: performance.now() - t0 };
+    }
+  }
+
+  private noteDuration(id: string, r: Routed, chatKey: string, ms: number): void {
+    if (ms <= SLOW_STEP_MS) return;
+    this.counters.slowSteps++;
+    this.opts.logger.warn({ id, partition: r.partition, offset: r.offset, chatKey, event: r.event, ms: Math.round(ms) }, 'slow step: normalising and stepping one record took long (processed as usual)');
+  }
+
+  private setAside(doc: SetAsideDoc): void {
+    this.counters.recordsSetAside++;
+    this.opts.logger.error({ id: doc._id, stage: doc.stage, partition: doc.partition, offset: doc.offset, chatKey: doc.chatKey, event: doc.event, error: doc.error }, 'record set aside: it made the processor throw; its chat keeps its state, processing goes on');
   }
 
   async handleBatch(batch: RecordBatch): Promise<void> {
@@ -159,7 +234,7 @@ export class SessionProcessor {
     const loaded = await this.loadStates([...new Set(batch.records.map((r) => r.key))]);
     const positions = new Map<string, StatePosition>([...loaded].map(([k, d]) => [k, { partition: d.partition, offset: d.offset }]));
     const wanted = new Map<string, string[]>();
-    for (const n of normalised) if (n) wanted.set(n.key, [...(wanted.get(n.key) ?? []), ...idsOf(n.input)]);
+    for (const n of normalised) if (n && 'input' in n) wanted.set(n.key, [...(wanted.get(n.key) ?? []), ...idsOf(n.input)]);
     const ledger = await this.ledger.lookup(wanted, positions);
     // States stored before the ledger existed: today's shape, and their remembered ids into the ledger.
     const upgraded = (doc: ChatStateDoc): ChatStateDoc => {
@@ -175,26 +250,47 @@ export class SessionProcessor {
     // What each touched chat's stored state was when this batch read it: the write's condition.
     const readAt = new Map<string, ChatStateDoc | null>();
     const out: AppendRecord[] = [];
-    const apply = (key: string, partition: number, offset: number, state: ChatState, input: ChatInput, receivedAt: number): void => {
-      if (!readAt.has(key)) readAt.set(key, states.get(key) ?? null);
-      const result = step(state, input);
-      const next: ChatStateDoc = { _id: key, state: result.state, partition, offset, deadline: tickDue(result.state.context) };
-      states.set(key, next);
-      touched.set(key, next);
+    const asides: SetAsideDoc[] = [];
+    const put = (next: ChatStateDoc): void => {
+      if (!readAt.has(next._id)) readAt.set(next._id, states.get(next._id) ?? null);
+      states.set(next._id, next);
+      touched.set(next._id, next);
+    };
+    const apply = (key: string, partition: number, offset: number, result: ReturnType<typeof step>, receivedAt: number): void => {
+      put({ _id: key, state: result.state, partition, offset, deadline: tickDue(result.state.context) });
       for (const e of result.events) out.push(eventRecord(key, { ...e, source: { partition, offset } }, receivedAt));
     };
+    const setAside = (id: string, r: Routed, chatKey: string, stage: SetAsideStage, error: string): void => {
+      asides.push({
+        _id: id, stage, topic: batch.topic, partition: r.partition, offset: r.offset, chatKey, event: r.event, error,
+        receivedAt: r.receivedAt, setAsideAt: Date.now(), body: bodyPrefix(r.raw),
+      });
+    };
+    const fresh = (n: Routed): ChatState => initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: this.opts.idleMs, lateMs: this.opts.lateMs });
     for (const n of normalised) {
       if (!n) {
         this.counters.recordsWithoutRouting++;
         continue;
       }
-      if (n.input.type === 'chat.tick') {
+      if ('input' in n && n.input.type === 'chat.tick') {
         // A tick steps every chat of its partition it would settle.
         this.counters.ticks++;
         for (const due of await this.dueChats(n.partition, n.receivedAt, states)) {
           if (due.offset >= n.offset) continue;
           if (!states.has(due._id)) states.set(due._id, upgraded(due));
-          apply(due._id, n.partition, n.offset, (states.get(due._id) ?? due).state, n.input, n.receivedAt);
+          const state = (states.get(due._id) ?? due).state;
+          const stepped = this.tryStep(state, n.input);
+          const id = setAsideId(batch.topic, n.partition, n.offset, due._id);
+          this.noteDuration(id, n, due._id, n.normaliseMs + stepped.ms);
+          if (stepped.ok) {
+            apply(due._id, n.partition, n.offset, stepped.result, n.receivedAt);
+          } else {
+            // This chat's part of the tick is set aside. No deadline: ticks stop revisiting a
+            // state that throws on them (one document, not one per tick); its next record
+            // steps it again and sets the deadline afresh.
+            setAside(id, n, due._id, 'step', stepped.error);
+            put({ _id: due._id, state, partition: n.partition, offset: n.offset, deadline: null });
+          }
         }
         continue;
       }
@@ -203,24 +299,46 @@ export class SessionProcessor {
         this.counters.recordsSkippedAsApplied++;
         continue;
       }
-      const admission = admit(n.input, (id) => ledger.known(n.key, id));
+      const id = setAsideId(batch.topic, n.partition, n.offset);
+      if (!('input' in n)) {
+        // Normalise threw: the chat stays as it was, its offset past the record (a clock
+        // record belongs to no chat: set aside only).
+        this.noteDuration(id, n, n.key, n.normaliseMs);
+        setAside(id, n, n.key, 'normalise', n.error);
+        if (n.source === 'tick') continue;
+        const state = current?.state ?? fresh(n);
+        put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
+        continue;
+      }
+      const admission = admit(n.input, (known) => ledger.known(n.key, known));
       if (admission.kind === 'duplicate') {
         this.counters.recordsDuplicate++;
         continue;
       }
+      const state = current?.state ?? fresh(n);
+      const stepped = this.tryStep(state, admission.input);
+      this.noteDuration(id, n, n.key, n.normaliseMs + stepped.ms);
+      if (!stepped.ok) {
+        // Only this record's result is dropped (the step is pure): the chat keeps its state,
+        // with its offset past the record, and the ledger does not take the record's ids.
+        setAside(id, n, n.key, 'step', stepped.error);
+        put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
+        continue;
+      }
       ledger.remember(n.key, n.partition, n.offset, admission.remember);
-      const state = current?.state ?? initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: this.opts.idleMs, lateMs: this.opts.lateMs });
-      apply(n.key, n.partition, n.offset, state, admission.input, n.receivedAt);
+      apply(n.key, n.partition, n.offset, stepped.result, n.receivedAt);
       this.counters.recordsApplied++;
     }
     if (this.opts.stallBeforeWriteMs) await new Promise((r) => setTimeout(r, this.opts.stallBeforeWriteMs));
     try {
       if (batch.owned && !batch.owned()) throw new BatchFencedError(batch.partition, 'the partition is no longer assigned to this processor');
       await this.opts.log.append(this.opts.topology.sessionEvents, out);
-      // Ledger entries before the states, in one store write (one transaction on the embedded
-      // store): an entry counts only once a state that includes it is stored.
+      // Ledger entries and set-aside records before the states, in one store write (one
+      // transaction on the embedded store): an entry counts only once a state that includes it
+      // is stored, and a stored state past a set-aside record means its document exists.
       await this.opts.store.bulkWriteMany([
         this.ledger.writes(ledger),
+        setAsideWrite(asides),
         {
           collection: CHAT_STATE_COLLECTION,
           ops: [...touched.values()].map((d): BulkOp<Doc> => {
@@ -244,6 +362,7 @@ export class SessionProcessor {
       throw err;
     }
     for (const [k, d] of touched) this.cache.set(k, d);
+    for (const doc of asides) this.setAside(doc);
     this.counters.eventsEmitted += out.length;
     const last = batch.records[batch.records.length - 1];
     if (last) this.nextExpected.set(batch.partition, last.offset + 1);

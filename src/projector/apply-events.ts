@@ -1,10 +1,15 @@
 // Applies a run of session events to one version of the read models: load every document
 // the events touch, fold in memory, write what changed. The live projector and the replay
 // job both use it, so a replay builds exactly what live projection builds.
-import type { BulkOp, Collection, Doc } from '../adapters/store/store.js';
-import { foldAccountStats, foldChat, foldMessage, foldPayment, foldSession, positionedTargets, type Positioned } from './folds.js';
+// An event whose fold throws (a malformed event, a fold that cannot take it) is set aside in
+// the same store write when the caller gives a place for it: its documents stay as they were
+// before it, and the other events are applied. Folds are pure, so a redelivery or a replay
+// throws the same way. Without one, the error fails the application as before.
+import type { BulkOp, Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import { bodyPrefix, errorMessage, setAsideId, setAsideWrite, type SetAsideDoc } from '../processor/set-aside.js';
+import { foldAccountStats, foldChat, foldMessage, foldPayment, foldSession, positionedTargets, type DocTarget, type Positioned } from './folds.js';
 import { READ_MODELS, type ReadModel } from './read-models.js';
-import type { ReadModelCollections } from './read-model-set.js';
+import { collectionName, type ReadModelCollections } from './read-model-set.js';
 
 type Fold = (doc: Doc | undefined, p: Positioned) => Doc | undefined;
 
@@ -19,18 +24,55 @@ const FOLDS: Record<ReadModel, Fold> = {
 // In dependency order: a session, chat or payment never points at a message not stored yet.
 const WRITE_ORDER: readonly ReadModel[] = ['messages', 'payments', 'chats', 'sessions', 'account_stats'];
 
-export async function applyEvents(rm: ReadModelCollections, events: readonly Positioned[]): Promise<void> {
-  if (events.length === 0) return;
+/** Where events whose fold throws are set aside: the store the read models live in, and the events' topic. */
+export interface FoldSetAside {
+  readonly store: DocumentStore;
+  readonly topic: string;
+}
+
+/** Applies the events; answers those it set aside (written with the read models). */
+export async function applyEvents(rm: ReadModelCollections, events: readonly Positioned[], setAside?: FoldSetAside): Promise<SetAsideDoc[]> {
+  if (events.length === 0) return [];
+  const asides: SetAsideDoc[] = [];
+  const fail = (p: Positioned, err: unknown): void => {
+    if (!setAside) throw err;
+    const e = p.event as unknown as Record<string, unknown> | null;
+    asides.push({
+      _id: setAsideId(setAside.topic, p.partition, p.offset), stage: 'fold', topic: setAside.topic, partition: p.partition, offset: p.offset,
+      chatKey: typeof e?.chatKey === 'string' ? e.chatKey : null, event: typeof e?.type === 'string' ? e.type : null,
+      error: errorMessage(err), receivedAt: null, setAsideAt: Date.now(), body: bodyPrefix(JSON.stringify(p.event) ?? ''),
+    });
+  };
+  const targets = new Map<Positioned, DocTarget[]>();
+  for (const p of events) {
+    try {
+      targets.set(p, positionedTargets(p));
+    } catch (err) {
+      fail(p, err);
+    }
+  }
   const ids = new Map<ReadModel, Set<string>>(READ_MODELS.map((m) => [m, new Set<string>()]));
-  for (const p of events) for (const t of positionedTargets(p)) ids.get(t.collection)?.add(t.id);
+  for (const ts of targets.values()) for (const t of ts) ids.get(t.collection)?.add(t.id);
   const docs = new Map<ReadModel, Map<string, Doc>>();
   await Promise.all(READ_MODELS.map(async (m) => { docs.set(m, await load(rm[m] as unknown as Collection<Doc>, ids.get(m) ?? new Set())); }));
   const original = new Map<ReadModel, Map<string, Doc>>([...docs].map(([m, d]) => [m, new Map(d)]));
   const changed = new Map<ReadModel, Map<string, Doc>>(READ_MODELS.map((m) => [m, new Map()]));
   for (const p of events) {
-    for (const t of positionedTargets(p)) {
-      const next = FOLDS[t.collection](docs.get(t.collection)?.get(t.id), p);
-      if (!next) continue;
+    const ts = targets.get(p);
+    if (!ts) continue;
+    // Every fold of the event first (each target is another collection), so one that throws
+    // leaves none of the event's changes behind.
+    const nexts: [DocTarget, Doc][] = [];
+    try {
+      for (const t of ts) {
+        const next = FOLDS[t.collection](docs.get(t.collection)?.get(t.id), p);
+        if (next) nexts.push([t, next]);
+      }
+    } catch (err) {
+      fail(p, err);
+      continue;
+    }
+    for (const [t, next] of nexts) {
       docs.get(t.collection)?.set(t.id, next);
       changed.get(t.collection)?.set(t.id, next);
     }
@@ -38,7 +80,7 @@ export async function applyEvents(rm: ReadModelCollections, events: readonly Pos
   // Every write is conditional on the revision it was read at (or is an insert), so a
   // projector that lost its partition, or a concurrent one, cannot overwrite newer work: the
   // whole application fails with WriteConflictError and is retried from a fresh read.
-  await rm.writeAll(WRITE_ORDER.map((model) => {
+  const writes = WRITE_ORDER.map((model) => {
     const ops = [...(changed.get(model)?.entries() ?? [])].map(([id, next]): BulkOp<Doc> => {
       const before = original.get(model)?.get(id);
       if (before === undefined) return { insertOne: { document: { ...next, _rev: 1 } } };
@@ -46,7 +88,15 @@ export async function applyEvents(rm: ReadModelCollections, events: readonly Pos
       return { replaceOne: { filter: { _id: id, _rev: rev }, replacement: { ...next, _rev: (rev ?? 0) + 1 }, requireMatch: true } };
     });
     return { model, ops };
-  }));
+  });
+  if (asides.length === 0 || !setAside) {
+    await rm.writeAll(writes);
+  } else {
+    // The set-aside documents first, in the same store write (what rm.writeAll writes, plus
+    // them): once a read model has moved past an event, its document exists.
+    await setAside.store.bulkWriteMany([setAsideWrite(asides), ...writes.map((w) => ({ collection: collectionName(w.model, rm.version), ops: w.ops }))]);
+  }
+  return asides;
 }
 
 async function load(c: Collection<Doc>, ids: Set<string>): Promise<Map<string, Doc>> {

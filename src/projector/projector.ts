@@ -23,6 +23,8 @@ interface PendingBatch {
 export interface ProjectorCounters {
   eventsApplied: number;
   eventsUnreadable: number;
+  /** Events whose fold threw: stored in `set_aside`, their documents left as they were. */
+  eventsSetAside: number;
   batches: number;
 }
 
@@ -37,10 +39,10 @@ export class Projector {
   private pending: PendingBatch[] = [];
   private subscription?: Subscription;
   private consumer?: Consumer;
-  readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, batches: 0 };
+  readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, eventsSetAside: 0, batches: 0 };
   private readonly freshness = new Freshness();
 
-  constructor(private readonly log: Log, store: DocumentStore, private readonly topology: Topology, private readonly logger: Logger) {
+  constructor(private readonly log: Log, private readonly store: DocumentStore, private readonly topology: Topology, private readonly logger: Logger) {
     this.models = new ReadModelSet(store);
   }
 
@@ -92,8 +94,12 @@ export class Projector {
     const pointer = await this.models.pointer();
     if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) throw new ProjectionPaused();
     const events = batches.flatMap((b) => this.parse(b));
-    await applyEvents(this.models.at(pointer.version), events);
-    this.counters.eventsApplied += events.length;
+    const asides = await applyEvents(this.models.at(pointer.version), events, { store: this.store, topic: this.topology.sessionEvents });
+    for (const a of asides) {
+      this.logger.error({ id: a._id, partition: a.partition, offset: a.offset, chatKey: a.chatKey, event: a.event, error: a.error }, 'session event set aside: its fold threw; its documents keep their state, projection goes on');
+    }
+    this.counters.eventsSetAside += asides.length;
+    this.counters.eventsApplied += events.length - asides.length;
     this.counters.batches += batches.length;
     const visibleAt = Date.now();
     for (const b of batches) for (const r of b.records) this.freshness.record(Number(r.headers[H.receivedAt]), visibleAt);

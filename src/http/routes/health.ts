@@ -5,6 +5,7 @@ import type { DocumentStore } from '../../adapters/store/store.js';
 import type { Topology } from '../../topology.js';
 import type { PlatformReadiness } from '../../adapters/platform/readiness.js';
 import type { ModelStatus } from '../../intelligence/model-provider.js';
+import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
 
 export interface HealthOptions {
   readonly log: Log;
@@ -51,6 +52,9 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
         withTimeout(lag(opts.log, opts.topology.projectorGroup, opts.topology.sessionEvents), 3000, null),
       ])
       : [null, null];
+    // Set-aside records kept in the store, whichever process set them aside and across restarts
+    // (the processor and projector counters count this process's only). A small collection.
+    const setAsideStored = storeOk ? await withTimeout(opts.store.collection(SET_ASIDE_COLLECTION).countDocuments().catch(() => null), 3000, null) : null;
     const ready = logOk && storeOk;
     const body = {
       status: ready ? 'ok' : 'degraded',
@@ -64,7 +68,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
         intelligence: { enabled: opts.intelligence.enabled, rules: true, model: opts.intelligence.model },
       },
       config: { webhookSecretConfigured: opts.webhookSecretConfigured, adminTokenConfigured: opts.adminTokenConfigured },
-      counters: opts.counters(),
+      counters: { ...opts.counters(), setAside: { stored: setAsideStored } },
     };
     return reply.status(ready ? 200 : 503).send(body);
   });
