@@ -1,4 +1,5 @@
 import { DEFAULT_DEMO_SECRET } from './demo/demo-records.js';
+import { trimTrailingSlashes } from './support/url.js';
 
 // Configuration comes only from environment variables, validated at start with a message
 // that names the variable at fault.
@@ -55,8 +56,8 @@ export interface Config {
   readonly trustProxy: boolean | number | readonly string[];
   /** Requests per window per key (or per client address without one): `max` for most routes, `reportMax` for the aggregate reports. */
   readonly rateLimit: { readonly max: number; readonly reportMax: number; readonly windowSec: number };
-  /** Refused webhooks (bad signature or body) per client address per rate-limit window before it gets 429 without being read. */
-  readonly webhookRefusalLimit: number;
+  /** Refused requests (a wrong credential, a bad webhook signature) per client address per rate-limit window before it gets 429 unread. */
+  readonly refusalLimit: number;
   /** NODE_ENV, so demo ingest can tell development (unset, development, test) from the rest. */
   readonly environment: string;
   /** Largest response body an outbound call (platform API, model provider) reads. */
@@ -120,7 +121,7 @@ function httpUrl(env: Env, name: string, fallback: string): string {
     throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
-  return raw.replace(/\/+$/, '');
+  return trimTrailingSlashes(raw);
 }
 
 /** false (default), true, a hop count, or a comma-separated list of proxy addresses or CIDRs. */
@@ -223,7 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
       reportMax: int(env, 'REPORT_RATE_LIMIT_MAX', 120, 1, 10_000_000),
       windowSec: int(env, 'RATE_LIMIT_WINDOW_SEC', 60, 1, 86400),
     },
-    webhookRefusalLimit: int(env, 'WEBHOOK_REFUSAL_LIMIT', 60, 1, 10_000_000),
+    refusalLimit: int(env, 'REFUSAL_LIMIT_MAX', 60, 1, 10_000_000),
     environment: str(env, 'NODE_ENV') ?? 'development',
     outboundMaxResponseBytes: int(env, 'OUTBOUND_MAX_RESPONSE_BYTES', 16 * 1_048_576, 1024, 1024 * 1_048_576),
     kafkaReplicationFactor: optionalInt(env, 'KAFKA_REPLICATION_FACTOR', 1, 32),

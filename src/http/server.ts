@@ -11,7 +11,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { installErrorHandling } from './errors.js';
-import { healthRoutes } from './routes/health.js';
+import { healthRoutes, readAccessNote } from './routes/health.js';
 import { readRoutes } from './routes/reads.js';
 import { webhookRoutes, WEBHOOK_PATH } from './routes/webhook.js';
 import { adminSessionRoutes } from './routes/admin-sessions.js';
@@ -21,7 +21,13 @@ import { adminReplayRoutes } from './routes/admin-replay.js';
 import { alertRoutes } from './routes/alerts.js';
 import type { IntelligenceSetup } from '../intelligence/index.js';
 import type { PipelineControl } from '../pipeline-control.js';
-import { bearerGuard } from './admin-auth.js';
+import { bearerGuard } from './bearer-guard.js';
+import { installAccess } from './access.js';
+import { installRateLimits } from './rate-limits.js';
+import { RefusalLimiter } from './refusal-limiter.js';
+import { ApiKeys } from '../access/api-keys.js';
+import { adminKeyRoutes } from './routes/admin-keys.js';
+import { adminSetAsideRoutes } from './routes/admin-set-aside.js';
 import { BatchingAppender } from '../ingest/batching-appender.js';
 import { collectRoutes, discoveryRoutes, DOCS_PATH } from './routes/discovery.js';
 import { platformReadiness } from '../adapters/platform/readiness.js';
@@ -73,6 +79,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Bodies like {"__proto__": ...} are refused rather than silently merged.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // Whether X-Forwarded-For counts as the client's address (rate limits, refusal counts).
+    trustProxy: trustProxyOption(config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Query strings and headers are text, so their numbers are coerced; JSON bodies are typed
   // already, and a body that sends 42 where a string belongs is wrong, not "42".
@@ -83,11 +91,19 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
   installErrorHandling(app);
   normaliseWriteBodies(app);
+  const keys = new ApiKeys(deps.store);
+  installAccess(app, {
+    adminToken: config.adminToken, keys, readAuth: config.readAuth,
+    refusals: new RefusalLimiter(config.refusalLimit, config.rateLimit.windowSec * 1000),
+  });
+  await installRateLimits(app, {
+    windowSec: config.rateLimit.windowSec, general: config.rateLimit.max, report: config.rateLimit.reportMax, floor: config.floorRateLimit,
+  });
   const routes = collectRoutes(app);
   await app.register(swagger, {
     openapi: {
       info: { title: 'convops', version: '0.1.0', description: 'Conversation-operations backend for creator agencies' },
-      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, connectorToken: { type: 'http', scheme: 'bearer', description: 'CONNECTOR_TOKEN' } } },
+      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN or an access key with the role the route needs' }, connectorToken: { type: 'http', scheme: 'bearer', description: 'CONNECTOR_TOKEN' } } },
     },
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { docExpansion: 'list' } });
@@ -99,15 +115,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(discoveryRoutes, { routes, platform, pipelineReady });
   // One appender for every route that writes to inbound, so their records share log writes.
   const inbound = new BatchingAppender(deps.log, deps.topology.inbound, { timeoutMs: config.appendTimeoutMs });
-  const adminGuard = bearerGuard(config.adminToken, 'ADMIN_TOKEN');
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
   await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, setup: deps.intelligence });
-  await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence, adminGuard, floorLimit: config.floorRateLimit });
-  await app.register(adminSessionRoutes, { store: deps.store, inbound, adminGuard });
-  await app.register(adminReplayRoutes, { pipeline: deps.pipeline, adminGuard });
+  await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence });
+  await app.register(adminSessionRoutes, { store: deps.store, inbound });
+  await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
+  await app.register(adminKeyRoutes, { keys });
+  await app.register(adminSetAsideRoutes, { store: deps.store });
   const client = new PlatformClient({ baseUrl: config.platformApiBaseUrl, apiKey: config.platformApiKey, rateWindowMs: config.platformRateWindowSec * 1000 });
   const backfill = new BackfillJobs(deps.store, client, async (records) => { await deps.log.append(deps.topology.inbound, records); }, deps.logger.child({ role: 'backfill' }), config.backfillStaleSec * 1000);
-  await app.register(adminAccountRoutes, { store: deps.store, client, backfill, adminGuard });
+  await app.register(adminAccountRoutes, { store: deps.store, client, backfill });
   // Jobs whose process stopped are picked up once their heartbeat is stale.
   const resumer = setInterval(() => { backfill.resumeStale().catch((err: unknown) => deps.logger.error({ err }, 'backfill resume failed')); }, Math.min(10_000, backfill.staleMs));
   resumer.unref();
@@ -115,7 +132,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     clearInterval(resumer);
     await backfill.stop();
   });
-  await app.register(demoRoutes, { store: deps.store, inbound, adminGuard, demoSecret: config.demoSecret, production: config.production, pipeline: deps.pipeline });
+  await app.register(demoRoutes, { store: deps.store, inbound, demoSecret: config.demoSecret, environment: config.environment, pipeline: deps.pipeline });
   await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });
   await app.register(healthRoutes, {
     log: deps.log,
@@ -124,11 +141,18 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     roles: config.roles,
     webhookSecretConfigured: config.webhookSecret !== null,
     adminTokenConfigured: config.adminToken !== null,
+    readAuth: config.readAuth,
     counters: () => deps.pipeline.counters(),
     platform,
     intelligence: { enabled: config.roles.has('intelligence'), model: deps.intelligence.model },
   });
+  if (config.readAuth === 'open') deps.logger.warn({ readAuth: 'open' }, readAccessNote('open').message);
   return app;
+}
+
+function trustProxyOption(setting: Config['trustProxy']): boolean {
+  // Fastify takes a boolean, a hop count or a list; typed as one of them so its overloads resolve.
+  return (Array.isArray(setting) ? [...setting] : setting) as boolean;
 }
 
 async function pingWithin(p: Promise<boolean>, ms: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 // Runs intelligence for sessions: the rules always, the model provider when configured, and
 // persists what they find: durable alerts (with their lifecycle) and one analysis per session.
 // It never runs on the ingest path; its triggers are its own consumer, a sweep, and the admin.
-import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
+import { DuplicateKeyError, type Collection, type Doc, type DocumentStore, type Filter } from '../adapters/store/store.js';
 import type { ReadModelSet } from '../projector/read-model-set.js';
 import type { SessionDoc } from '../projector/read-models.js';
 import type { Logger } from '../support/logger.js';
@@ -102,9 +102,10 @@ export class Intelligence {
   }
 
   /** The rules that need only the session document, over every fan who waits now (indexed by priorityAt). */
-  async liveFindings(now: number): Promise<Finding[]> {
+  /** Findings of the sessions waiting now; `filter` narrows them (an account scope). */
+  async liveFindings(now: number, filter: Filter = {}): Promise<Finding[]> {
     const rm = await this.models.active();
-    const waiting = await rm.sessions.find({ priorityAt: { $ne: null } });
+    const waiting = await rm.sessions.find({ ...filter, priorityAt: { $ne: null } });
     return waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, this.settings, true));
   }
 

@@ -100,10 +100,10 @@ describe.each(DEPLOYMENTS)('alert acknowledgements on %s', (kind) => {
     }, 'find');
     await intelligenceOver(hooked.store).sweep();
     expect(hooked.fired()).toBe(true);
-    expect(acked).toMatchObject({ status: 'acked', ackedBy: 'admin' });
+    expect(acked).toMatchObject({ status: 'acked', ackedBy: 'ADMIN_TOKEN' });
 
     const after = (await alerts(url, sessionId)).find((a) => a.id === alertId);
-    expect(after).toMatchObject({ origin: 'stored', status: 'acked', ackedBy: 'admin', ackedAt: acked?.ackedAt });
+    expect(after).toMatchObject({ origin: 'stored', status: 'acked', ackedBy: 'ADMIN_TOKEN', ackedAt: acked?.ackedAt });
   });
 
   it('an ack landing between the sweep reading a stored alert and refreshing it survives the sweep, and later sweeps', async () => {
@@ -121,7 +121,7 @@ describe.each(DEPLOYMENTS)('alert acknowledgements on %s', (kind) => {
     await intelligenceOver(app.store).sweep();
 
     const after = (await alerts(url, sessionId)).find((a) => a.id === alertId);
-    expect(after).toMatchObject({ status: 'acked', ackedBy: 'admin', ackedAt: acked?.ackedAt, resolvedAt: null });
+    expect(after).toMatchObject({ status: 'acked', ackedBy: 'ADMIN_TOKEN', ackedAt: acked?.ackedAt, resolvedAt: null });
     // Acknowledging again changes nothing.
     expect((await ack(url, alertId)).body).toMatchObject({ status: 'acked', ackedAt: acked?.ackedAt });
   });

@@ -38,7 +38,7 @@ describe('demo data', () => {
 
     const ingested = await start();
     for (let i = 0; i < records.length; i += 500) {
-      const r = await post(ingested.url, '/api/demo/ingest', { records: records.slice(i, i + 500) });
+      const r = await post(ingested.url, '/api/demo/ingest', { records: records.slice(i, i + 500) }, auth(ADMIN));
       expect(r).toMatchObject({ status: 200, body: { accepted: Math.min(500, records.length - i) } });
     }
     expect(await settledHash(ingested.url, ingested.app.store)).toBe(seededHash);
@@ -61,9 +61,9 @@ describe('demo data', () => {
     const [a, b] = loadDemoRecords();
     if (!a || !b) throw new Error('no fixtures');
     const tampered = { ...b, body: b.body.replace('"account_id":"acct_', '"account_id":"acct_x') };
-    const r = await post(url, '/api/demo/ingest', { records: [a, tampered] });
+    const r = await post(url, '/api/demo/ingest', { records: [a, tampered] }, auth(ADMIN));
     expect(r).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED', message: expect.stringContaining('records.1.signature') } });
-    const bad = await post(url, '/api/demo/ingest', { records: [] });
+    const bad = await post(url, '/api/demo/ingest', { records: [] }, auth(ADMIN));
     expect(bad).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT' } });
     await new Promise((res) => setTimeout(res, 500));
     expect(await settledHash(url, app.store)).toBe(await settledHash(url, app.store));
@@ -90,7 +90,7 @@ describe('demo data', () => {
     expect(Object.values(docs).every((d) => d.length === 0)).toBe(true);
     // The pipeline still runs after the reset, and the old log is not replayed into it.
     const [first] = loadDemoRecords();
-    expect((await post(url, '/api/demo/ingest', { records: [first] })).status).toBe(200);
+    expect((await post(url, '/api/demo/ingest', { records: [first] }, auth(ADMIN))).status).toBe(200);
     await settledHash(url, app.store);
     const after = await readModelDocs(app.store);
     expect((after.sessions as unknown[]).length + (after.payments as unknown[]).length).toBeLessThanOrEqual(1);

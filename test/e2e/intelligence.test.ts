@@ -142,7 +142,7 @@ describe('intelligence', () => {
       expect((await call(url, 'POST', `/api/alerts/${id}/ack`)).status).toBe(401);
       expect((await call(url, 'POST', '/api/alerts/nope/ack', undefined, admin))).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
       const acked = await call<Alert>(url, 'POST', `/api/alerts/${id}/ack`, undefined, admin);
-      expect(acked.body).toMatchObject({ status: 'acked', ackedBy: 'admin' });
+      expect(acked.body).toMatchObject({ status: 'acked', ackedBy: 'ADMIN_TOKEN' });
       const again = await call<Alert>(url, 'POST', `/api/alerts/${id}/ack`, undefined, admin);
       expect(again.body.ackedAt).toBe(acked.body.ackedAt);
       const open = (await call<{ items: Alert[] }>(url, 'GET', '/api/alerts?limit=500')).body.items;
@@ -161,7 +161,7 @@ describe('intelligence', () => {
       }, 20_000, 'forced close');
       await call(url, 'POST', '/api/admin/intelligence/run', { sessionId: target?.sessionId }, admin);
       const resolved = (await call<{ items: Alert[] }>(url, 'GET', '/api/alerts?status=resolved&limit=500')).body.items.find((a) => a.id === target?.id);
-      expect(resolved).toMatchObject({ status: 'resolved', ackedBy: 'admin' });
+      expect(resolved).toMatchObject({ status: 'resolved', ackedBy: 'ADMIN_TOKEN' });
       expect(resolved?.resolvedAt).not.toBeNull();
     });
 

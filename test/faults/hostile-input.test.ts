@@ -34,6 +34,8 @@ let app: RunningApp;
 beforeAll(async () => {
   app = await startWithEnv(deploymentEnv('embedded', {
     ADMIN_TOKEN, CONNECTOR_TOKEN, PLATFORMAPI_WEBHOOK_SECRET: SECRET, BODY_LIMIT_BYTES: String(BODY_LIMIT), ALERT_SWEEP_SEC: '0',
+    // Every refusal family must be seen here; rate limits and refusal counting have their own tests.
+    RATE_LIMIT_MAX: '1000000', REFUSAL_LIMIT_MAX: '1000000',
   }));
   // Something already stored, so "unchanged" compares real state, not two empty stores.
   await deliverAll(() => app.url ?? '', faultDeliveries(40, 3).deliveries, { secret: SECRET });

@@ -6,7 +6,7 @@ import { mulberry32 } from '../../src/demo/random.js';
 
 export interface HostileRequest {
   readonly kind: string;
-  readonly method: 'POST' | 'GET';
+  readonly method: 'POST' | 'GET' | 'DELETE';
   readonly path: string;
   readonly headers: Record<string, string>;
   /** Bytes, built up front: a string built by concatenation is flattened when first sent, which would look like heap growth on the server's side. */
@@ -31,6 +31,8 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
   'POST /api/admin/backfill-transactions': { accountId: ACCOUNT, since: WHEN },
   'POST /api/admin/close-session': { sessionId: 's1' },
   'POST /api/admin/intelligence/run': { sessionId: 's1', limit: 5 },
+  'POST /api/admin/keys': { name: 'wallboard', role: 'viewer', accounts: [ACCOUNT] },
+  'DELETE /api/admin/keys/:id': null,
   'POST /api/admin/purge-demo': { full: false },
   'POST /api/admin/replay': { fromOffset: 0 },
   'POST /api/admin/seed-demo': null,
@@ -44,8 +46,10 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
 export const ADMIN_READ_ROUTES = [
   'GET /api/admin/backfill',
   'GET /api/admin/backfill/:id',
+  'GET /api/admin/keys',
   'GET /api/admin/replay',
   'GET /api/admin/replay/:id',
+  'GET /api/admin/set-aside',
 ] as const;
 
 export interface HostileOptions {
@@ -178,7 +182,7 @@ export function hostileRequests(count: number, opts: HostileOptions, seed = 42):
       continue;
     }
     const route = pick(routes);
-    const [, rawPath = ''] = route.split(' ');
+    const [method = 'POST', rawPath = ''] = route.split(' ');
     const path = rawPath.replace(':id', encodeURIComponent(pick(['acct_x', 'alert_1', '../../etc/passwd', 'x'.repeat(int(1, 300)), '%00', '__proto__'])));
     const isWebhook = path === '/webhooks/platform';
     const envelope = rand();
@@ -211,7 +215,7 @@ export function hostileRequests(count: number, opts: HostileOptions, seed = 42):
       else if (auth < 0.93) headers.authorization = `Bearer ${token.slice(0, -1)}x`;
       if (auth >= 0.85) kind = `${kind}+bad-token`;
     }
-    out.push({ kind, method: 'POST', path, headers, body: body === undefined ? undefined : new TextEncoder().encode(body) });
+    out.push({ kind, method: method as HostileRequest['method'], path, headers, body: body === undefined ? undefined : new TextEncoder().encode(body) });
   }
   return out;
 }

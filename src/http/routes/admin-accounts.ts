@@ -18,7 +18,6 @@ export interface AdminAccountOptions {
   readonly store: DocumentStore;
   readonly client: PlatformClient;
   readonly backfill: BackfillJobs;
-  readonly adminGuard: (request: FastifyRequest) => Promise<void>;
 }
 
 const ACCOUNT_ID = '^(fansly_)?acct_[0-9a-f]{32}$';
@@ -49,7 +48,7 @@ function jobView(j: BackfillJobDoc) {
 
 export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> = async (app, opts) => {
   const registry = new AccountRegistry(opts.store);
-  const guarded = { onRequest: opts.adminGuard };
+  const guarded = { config: { access: 'admin' as const } };
   const security = [{ adminToken: [] }];
 
   app.post('/api/admin/accounts', {

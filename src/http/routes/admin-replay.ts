@@ -8,7 +8,6 @@ import { iso } from '../views.js';
 
 export interface AdminReplayOptions {
   readonly pipeline: PipelineControl;
-  readonly adminGuard: (request: FastifyRequest) => Promise<void>;
 }
 
 function jobView(j: ReplayJobDoc) {
@@ -36,7 +35,7 @@ export const adminReplayRoutes: FastifyPluginAsyncTypebox<AdminReplayOptions> = 
   };
 
   app.post('/api/admin/replay', {
-    onRequest: opts.adminGuard,
+    config: { access: 'admin' },
     schema: {
       summary: 'Rebuild the read models from session-events into a new version, then switch (202 with a job id; 409 while one runs)',
       security: [{ adminToken: [] }],
@@ -61,7 +60,7 @@ export const adminReplayRoutes: FastifyPluginAsyncTypebox<AdminReplayOptions> = 
   });
 
   app.get('/api/admin/replay', {
-    onRequest: opts.adminGuard,
+    config: { access: 'admin' },
     schema: {
       summary: 'Recent replay jobs, newest first',
       security: [{ adminToken: [] }],
@@ -73,7 +72,7 @@ export const adminReplayRoutes: FastifyPluginAsyncTypebox<AdminReplayOptions> = 
   });
 
   app.get('/api/admin/replay/:id', {
-    onRequest: opts.adminGuard,
+    config: { access: 'admin' },
     schema: {
       summary: 'Progress of one replay: state, events applied, lag',
       security: [{ adminToken: [] }],

@@ -1,23 +1,24 @@
-// POST /api/admin/close-session: an admin closes a session through the log, like every other
+// POST /api/admin/close-session: a manager (or admin) closes a session through the log, like every other
 // change: a command record keyed by the chat, which the machine turns into SessionClosed.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DocumentStore } from '../../adapters/store/store.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
+import { actorOf } from '../../access/access-model.js';
 import { ApiError } from '../errors.js';
+import { assertVisible } from '../scope.js';
 
 export interface AdminSessionOptions {
   readonly store: DocumentStore;
   readonly inbound: BatchingAppender;
-  readonly adminGuard: (request: import('fastify').FastifyRequest) => Promise<void>;
 }
 
 export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> = async (app, opts) => {
   const models = new ReadModelSet(opts.store);
 
   app.post('/api/admin/close-session', {
-    onRequest: opts.adminGuard,
+    config: { access: 'manager' },
     schema: {
       summary: 'Force-close a session: appends a close command to inbound; the machine emits SessionClosed (reason forced)',
       security: [{ adminToken: [] }],
@@ -27,11 +28,12 @@ export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> 
     const { sessionId } = request.body;
     const session = await (await models.active()).sessions.findOne({ _id: sessionId });
     if (!session) throw new ApiError('NOT_FOUND', `sessionId: no session ${sessionId}`);
+    assertVisible(request, session.accountId, `sessionId: no session ${sessionId}`);
     if (session.status === 'closed') {
       return reply.status(200).send({ status: 'already-closed', sessionId, closedAt: new Date(session.closedAt ?? session.lastActivityAt).toISOString(), closeReason: session.closeReason });
     }
     const requestedAt = new Date().toISOString();
-    const body = Buffer.from(JSON.stringify({ sessionId, requestedAt, requestedBy: 'admin' }));
+    const body = Buffer.from(JSON.stringify({ sessionId, requestedAt, requestedBy: actorOf(request.principal) }));
     try {
       await opts.inbound.append(inboundRecord({
         source: 'command', event: 'command.close-session', accountId: session.accountId, chatId: session.chatId,

@@ -1,13 +1,15 @@
 // Alerts, the floor wallboard and the intelligence run: what managers act on.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
 import type { DocumentStore } from '../../adapters/store/store.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
 import { mergeAlerts, withStatus, type MergedAlert } from '../../intelligence/alert-merge.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { accountTotals } from '../../queries/accounts.js';
+import { actorOf, canSee, type Scope } from '../../access/access-model.js';
+import { requestScope } from '../access.js';
 import { ApiError } from '../errors.js';
+import { accountFilter } from '../scope.js';
 import { iso } from '../views.js';
 
 export const INTELLIGENCE_RUN_MAX = 20;
@@ -15,8 +17,6 @@ export const INTELLIGENCE_RUN_MAX = 20;
 export interface AlertRouteOptions {
   readonly store: DocumentStore;
   readonly setup: IntelligenceSetup;
-  readonly adminGuard: (request: FastifyRequest) => Promise<void>;
-  readonly floorLimit: { readonly max: number; readonly windowSec: number };
   readonly now?: () => number;
 }
 
@@ -29,17 +29,31 @@ export function alertView(a: MergedAlert) {
   };
 }
 
+/**
+ * The floor's public face: it hangs on a wall and may be read by anyone, so it names accounts
+ * and chatters but no fan (no chat or session id, no reason, which quotes fans) and no text.
+ */
+export function publicAlertView(a: MergedAlert) {
+  return { ruleId: a.ruleId, severity: a.severity, status: a.status, accountId: a.accountId, chatterId: a.chatterId, openedAt: iso(a.openedAt) };
+}
+
 export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (app, opts) => {
   const models = new ReadModelSet(opts.store);
   const { intelligence, settings } = opts.setup;
   const clock = opts.now ?? Date.now;
 
-  const merged = async (now: number, storedFilter: Record<string, unknown>): Promise<MergedAlert[]> => {
-    const [stored, live] = await Promise.all([intelligence.alerts.find(storedFilter, { sort: { openedAt: -1 }, limit: 5000 }), intelligence.liveFindings(now)]);
-    return mergeAlerts(stored, live, now);
+  /** Stored alerts merged with live findings, only of the accounts the caller may see. */
+  const merged = async (now: number, storedFilter: Record<string, unknown>, scope: Scope): Promise<MergedAlert[]> => {
+    const inScope = scope === null ? {} : { accountId: { $in: [...scope] } };
+    const [stored, live] = await Promise.all([
+      intelligence.alerts.find({ ...storedFilter, ...inScope }, { sort: { openedAt: -1 }, limit: 5000 }),
+      intelligence.liveFindings(now, inScope),
+    ]);
+    return mergeAlerts(stored, live, now).filter((a) => canSee(scope, a.accountId));
   };
 
   app.get('/api/alerts', {
+    config: { rateClass: 'report' },
     schema: {
       summary: 'Alerts: stored records merged with live evaluation of waiting fans (stored wins on the same id)',
       querystring: Type.Object({
@@ -51,16 +65,15 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
     },
   }, async (request) => {
     const { status, sessionId, accountId, limit } = request.query;
-    const filter: Record<string, unknown> = {};
+    const filter: Record<string, unknown> = { ...accountFilter(request, accountId) };
     if (sessionId) filter.sessionId = sessionId;
-    if (accountId) filter.accountId = accountId;
-    const all = withStatus(await merged(clock(), filter), status)
+    const all = withStatus(await merged(clock(), filter, requestScope(request)), status)
       .filter((a) => (!sessionId || a.sessionId === sessionId) && (!accountId || a.accountId === accountId));
     return { items: all.slice(0, limit).map(alertView), count: Math.min(all.length, limit), total: all.length, status };
   });
 
   app.post('/api/alerts/:id/ack', {
-    onRequest: opts.adminGuard,
+    config: { access: 'manager' },
     schema: {
       summary: 'Acknowledge an alert (stored durably with who and when); idempotent; 404 for an unknown id',
       security: [{ adminToken: [] }],
@@ -68,14 +81,20 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
     },
   }, async (request) => {
     const { id } = request.params;
-    const live = (await intelligence.liveFindings(clock())).find((f) => f.alertId === id);
-    const alert = await intelligence.ack(id, 'admin', live);
-    if (!alert) throw new ApiError('NOT_FOUND', `id: no alert ${id}`);
+    const scope = requestScope(request);
+    const notFound = new ApiError('NOT_FOUND', `id: no alert ${id}`);
+    // Another account's alert is answered like a missing one, before anything is written.
+    const stored = await intelligence.alerts.findOne({ _id: id });
+    if (stored && !canSee(scope, stored.accountId)) throw notFound;
+    const live = stored ? undefined : (await intelligence.liveFindings(clock())).find((f) => f.alertId === id);
+    if (live && !canSee(scope, live.accountId)) throw notFound;
+    const alert = await intelligence.ack(id, actorOf(request.principal), live);
+    if (!alert) throw notFound;
     return alertView({ ...alert, origin: 'stored' });
   });
 
   app.post('/api/admin/intelligence/run', {
-    onRequest: opts.adminGuard,
+    config: { access: 'admin' },
     schema: {
       summary: `Run the rules (and the model provider when configured) for one session, or for up to ${INTELLIGENCE_RUN_MAX} open sessions, most urgent first`,
       security: [{ adminToken: [] }],
@@ -102,24 +121,19 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
     };
   });
 
-  await app.register(async (floor) => {
-    await floor.register(rateLimit, {
-      max: opts.floorLimit.max,
-      timeWindow: opts.floorLimit.windowSec * 1000,
-      errorResponseBuilder: (_request, ctx) => ({
-        statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMITED',
-        message: `floor: at most ${ctx.max} requests per ${Math.round(opts.floorLimit.windowSec)} s; retry in ${Math.ceil(ctx.ttl / 1000)} s`,
-      }),
-    });
-    floor.get('/api/floor', {
-      schema: { summary: 'The floor wallboard: accounts, chatters, totals (open, awaiting, severity) and top alerts. Public and rate-limited' },
-    }, async () => {
+  app.get('/api/floor', {
+    config: { access: 'public', rateClass: 'floor' },
+    schema: { summary: 'The floor wallboard: accounts, chatters, totals (open, awaiting, severity) and top alerts. Public and rate-limited: without a key its alerts carry no fan ids and no text; with one, full alerts of the key\'s accounts' },
+  }, async (request) => {
       const now = clock();
       const rm = await models.active();
+      const signedIn = request.principal.kind !== 'anonymous';
+      const scope = requestScope(request);
+      const inScope = accountFilter(request, undefined);
       const [open, stats, alerts] = await Promise.all([
-        rm.sessions.find({ status: 'open' }, { projection: { accountId: 1, awaiting: 1, waitingSince: 1, lastHumanChatterId: 1 } }),
-        rm.account_stats.find({}),
-        merged(now, { status: { $in: ['open', 'acked'] } }),
+        rm.sessions.find({ status: 'open', ...inScope }, { projection: { accountId: 1, awaiting: 1, waitingSince: 1, lastHumanChatterId: 1 } }),
+        rm.account_stats.find(inScope),
+        merged(now, { status: { $in: ['open', 'acked'] } }, scope),
       ]);
       const openAlerts = alerts.filter((a) => a.status === 'open');
       const breached = (s: { awaiting: boolean; waitingSince: number | null }) => s.awaiting && s.waitingSince !== null && (now - s.waitingSince) / 1000 > settings.thresholdSec;
@@ -140,8 +154,8 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
         totals: { open: open.length, awaiting: open.filter((s) => s.awaiting).length, breached: open.filter(breached).length, severity },
         accounts,
         chatters,
-        topAlerts: openAlerts.slice(0, 10).map(alertView),
+        topAlerts: signedIn ? openAlerts.slice(0, 10).map(alertView) : openAlerts.slice(0, 10).map(publicAlertView),
+        view: signedIn ? 'full' : 'public',
       };
-    });
   });
 };

@@ -17,6 +17,7 @@ const PlatformId = Type.String({ pattern: '^[0-9]{1,30}$', description: 'a platf
 
 export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRouteOptions> = async (app, opts) => {
   app.post('/api/connector/ingest', {
+    config: { access: 'own' },
     onRequest: opts.connectorGuard,
     schema: {
       summary: 'Browser connector feed: outbound messages with the chatter who sent them (Bearer CONNECTOR_TOKEN)',

@@ -3,13 +3,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { DocumentStore } from '../../adapters/store/store.js';
-import { verifyDemoRecord, type DemoRecord, type VerifiedDemo } from '../../demo/demo-records.js';
+import { DEFAULT_DEMO_SECRET, verifyDemoRecord, type DemoRecord, type VerifiedDemo } from '../../demo/demo-records.js';
 import { loadDemoAccounts, loadDemoRecords } from '../../demo/fixtures.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import type { PipelineControl } from '../../pipeline-control.js';
 import { CHAT_STATE_COLLECTION } from '../../processor/session-processor.js';
 import { CHAT_LEDGER_COLLECTION } from '../../processor/chat-ledger.js';
+import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 import { READ_MODELS } from '../../projector/read-models.js';
@@ -22,9 +23,9 @@ export interface DemoRouteOptions {
   readonly store: DocumentStore;
   readonly inbound: BatchingAppender;
   readonly demoSecret: string;
-  readonly production: boolean;
+  /** NODE_ENV ('development' when unset). */
+  readonly environment: string;
   readonly pipeline: PipelineControl;
-  readonly adminGuard: (request: FastifyRequest) => Promise<void>;
 }
 
 const DemoRecordSchema = Type.Object({
@@ -34,7 +35,18 @@ const DemoRecordSchema = Type.Object({
   chatterId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'who sent an outbound message, as the connector reports it' })),
 }, { additionalProperties: false });
 
+/** Where demo data may be written with the secret everyone can read in the source. */
+const DEVELOPMENT = new Set(['development', 'test']);
+
 export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (app, opts) => {
+  /** Demo data is for trying convops out: never in production, and never signed with a public secret outside development. */
+  const assertDemoAllowed = (what: string): void => {
+    if (opts.environment === 'production') throw new ApiError('FORBIDDEN', `NODE_ENV: ${what} is refused in production`);
+    if (opts.demoSecret === DEFAULT_DEMO_SECRET && !DEVELOPMENT.has(opts.environment)) {
+      throw new ApiError('FORBIDDEN', `DEMO_SECRET: ${what} with the default demo secret (published in the source) is refused outside development (NODE_ENV=${opts.environment}); set DEMO_SECRET`);
+    }
+  };
+
   /** Verifies every record first: a batch is stored whole or not at all. */
   const verifyAll = (records: readonly DemoRecord[]): VerifiedDemo[] => records.map((r, i) => {
     const check = verifyDemoRecord(opts.demoSecret, r, `records.${i}`);
@@ -53,22 +65,24 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
   };
 
   app.post('/api/demo/ingest', {
-    bodyLimit: 64 * 1024 * 1024,
+    config: { access: 'admin' },
     schema: {
-      summary: `Signed fixture ingest (up to ${DEMO_INGEST_MAX_RECORDS} records a call); needs no platform key, only the demo secret's signatures`,
+      summary: `Signed fixture ingest (up to ${DEMO_INGEST_MAX_RECORDS} records a call, within the body limit): an admin credential and records signed with DEMO_SECRET; refused in production`,
+      security: [{ adminToken: [] }],
       body: Type.Object({ records: Type.Array(DemoRecordSchema, { minItems: 1, maxItems: DEMO_INGEST_MAX_RECORDS }) }, { additionalProperties: false }),
     },
   }, async (request) => {
+    assertDemoAllowed('demo ingest');
     const verified = verifyAll(request.body.records);
     await append(request, verified);
     return { accepted: verified.length };
   });
 
   app.post('/api/admin/seed-demo', {
-    onRequest: opts.adminGuard,
+    config: { access: 'admin' },
     schema: { summary: 'Load the shipped demo fixtures through the pipeline (development only)', security: [{ adminToken: [] }] },
   }, async (request) => {
-    if (opts.production) throw new ApiError('FORBIDDEN', 'NODE_ENV: demo seeding is refused in production');
+    assertDemoAllowed('demo seeding');
     const records = loadDemoRecords();
     const verified = verifyAll(records);
     await append(request, verified);
@@ -76,7 +90,7 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
   });
 
   app.post('/api/admin/purge-demo', {
-    onRequest: opts.adminGuard,
+    config: { access: 'admin' },
     schema: {
       summary: "Remove the demo accounts' data; with full=true, reset the whole pipeline (consumers skip the existing log, read models are dropped)",
       security: [{ adminToken: [] }],
@@ -95,7 +109,9 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
     for (const name of READ_MODELS) removed[name] = await opts.store.collection(collectionName(name, version)).deleteMany({ accountId: { $in: accountIds } });
     removed[CHAT_STATE_COLLECTION] = await opts.store.collection(CHAT_STATE_COLLECTION).deleteMany({ 'state.context.accountId': { $in: accountIds } });
     // Their dedupe ledger too, or demo records seeded again would all be taken for redeliveries.
-    removed[CHAT_LEDGER_COLLECTION] = await opts.store.collection(CHAT_LEDGER_COLLECTION).deleteMany({ chatKey: { $regex: `^(${accountIds.map(escapeRegex).join('|')}):` } });
+    const ofDemoChats = { chatKey: { $regex: `^(${accountIds.map(escapeRegex).join('|')}):` } };
+    removed[CHAT_LEDGER_COLLECTION] = await opts.store.collection(CHAT_LEDGER_COLLECTION).deleteMany(ofDemoChats);
+    removed[SET_ASIDE_COLLECTION] = await opts.store.collection(SET_ASIDE_COLLECTION).deleteMany(ofDemoChats);
     return { status: 'purged', accounts: accountIds, removed };
   });
 };

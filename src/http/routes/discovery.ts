@@ -53,8 +53,8 @@ export const discoveryRoutes: FastifyPluginAsync<DiscoveryOptions> = async (app,
       routes: Object.fromEntries([...opts.routes].sort(([a], [b]) => a.localeCompare(b))),
     };
   };
-  app.get('/', { schema: { summary: 'Service metadata and the catalogue of every route' } }, metadata);
-  app.get('/api', { schema: { summary: 'Service metadata and the catalogue of every route' } }, metadata);
-  app.get(GO_LIVE_PATH, { schema: { summary: 'How to connect a real platform account and its webhook' } }, async (_request, reply) =>
+  app.get('/', { config: { access: 'public' }, schema: { summary: 'Service metadata and the catalogue of every route' } }, metadata);
+  app.get('/api', { config: { access: 'public' }, schema: { summary: 'Service metadata and the catalogue of every route' } }, metadata);
+  app.get(GO_LIVE_PATH, { config: { access: 'public' }, schema: { summary: 'How to connect a real platform account and its webhook' } }, async (_request, reply) =>
     reply.type('text/markdown; charset=utf-8').send(GO_LIVE));
 };

@@ -14,6 +14,7 @@ export interface HealthOptions {
   readonly roles: ReadonlySet<string>;
   readonly webhookSecretConfigured: boolean;
   readonly adminTokenConfigured: boolean;
+  readonly readAuth: 'open' | 'required';
   readonly counters: () => Record<string, unknown>;
   readonly platform: PlatformReadiness;
   readonly intelligence: { readonly enabled: boolean; readonly model: ModelStatus };
@@ -38,8 +39,16 @@ async function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T
   }
 }
 
+/** Said in plain words, because open reads are a choice an operator must know they made. */
+export function readAccessNote(readAuth: 'open' | 'required'): { readonly reads: 'open' | 'required'; readonly message: string } {
+  return readAuth === 'open'
+    ? { reads: 'open', message: 'Reads are open: anyone who can reach this port can read messages, fan ids, spend and the scorecard. Set READ_AUTH=required and give people access keys.' }
+    : { reads: 'required', message: 'Reads need an access key (READ_AUTH=required); the floor shows a public view without fan ids or text.' };
+}
+
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts) => {
   app.get('/api/health', {
+    config: { access: 'public' },
     schema: { summary: 'Health and readiness of the log, the store and the consumers, with their lag' },
   }, async (_request, reply) => {
     const [logOk, storeOk] = await Promise.all([
@@ -67,7 +76,8 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
         platformApi: { configured: opts.platform.configured, ready: await opts.platform.ready() },
         intelligence: { enabled: opts.intelligence.enabled, rules: true, model: opts.intelligence.model },
       },
-      config: { webhookSecretConfigured: opts.webhookSecretConfigured, adminTokenConfigured: opts.adminTokenConfigured },
+      config: { webhookSecretConfigured: opts.webhookSecretConfigured, adminTokenConfigured: opts.adminTokenConfigured, readAuth: opts.readAuth },
+      access: readAccessNote(opts.readAuth),
       counters: { ...opts.counters(), setAside: { stored: setAsideStored } },
     };
     return reply.status(ready ? 200 : 503).send(body);

@@ -13,7 +13,10 @@ import { sessionFacts } from '../../intelligence/intelligence.js';
 import { mergeAlerts } from '../../intelligence/alert-merge.js';
 import { evaluateSession } from '../../intelligence/rules.js';
 import { alertView } from './alerts.js';
+import { canSee } from '../../access/access-model.js';
+import { requestScope } from '../access.js';
 import { ApiError } from '../errors.js';
+import { accountFilter, assertVisible } from '../scope.js';
 import { accountStatsView, emptyAccountStats, chatView, fanView, iso, messageView, sessionView } from '../views.js';
 
 export const LIST_LIMIT = { default: 50, max: 500 } as const;
@@ -57,9 +60,10 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     };
   };
 
-  const openAlertsByChatter = async (now: number): Promise<Map<string, number>> => {
-    const [stored, live] = await Promise.all([intelligence.alerts.find({ status: 'open' }), intelligence.liveFindings(now)]);
-    const open = mergeAlerts(stored, live, now).filter((a) => a.status === 'open');
+  /** Open alerts per chatter, of the accounts `inScope` selects. */
+  const openAlertsByChatter = async (now: number, inScope: Filter, visible: (accountId: string | null) => boolean): Promise<Map<string, number>> => {
+    const [stored, live] = await Promise.all([intelligence.alerts.find({ ...inScope, status: 'open' }), intelligence.liveFindings(now, inScope)]);
+    const open = mergeAlerts(stored, live, now).filter((a) => a.status === 'open' && visible(a.accountId));
     const out = new Map<string, number>();
     for (const a of open) if (a.chatterId) out.set(a.chatterId, (out.get(a.chatterId) ?? 0) + 1);
     return out;
@@ -72,14 +76,16 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   };
 
   app.get('/api/overview', {
-    schema: { summary: 'Session and message aggregates over all accounts' },
-  }, async () => {
+    config: { rateClass: 'report' },
+    schema: { summary: 'Session and message aggregates over all accounts (those of a scoped key)' },
+  }, async (request) => {
     const rm = await models.active();
+    const inScope = accountFilter(request, undefined);
     const [accounts, open, awaiting, closed] = await Promise.all([
-      rm.account_stats.find({}),
-      rm.sessions.countDocuments({ status: 'open' }),
-      rm.sessions.countDocuments({ priorityAt: { $ne: null } }),
-      rm.sessions.countDocuments({ status: 'closed' }),
+      rm.account_stats.find(inScope),
+      rm.sessions.countDocuments({ ...inScope, status: 'open' }),
+      rm.sessions.countDocuments({ ...inScope, priorityAt: { $ne: null } }),
+      rm.sessions.countDocuments({ ...inScope, status: 'closed' }),
     ]);
     const sum = (f: (a: (typeof accounts)[number]) => number) => accounts.reduce((n, a) => n + f(a), 0);
     return {
@@ -95,6 +101,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   });
 
   app.get('/api/stats', {
+    config: { rateClass: 'report' },
     schema: {
       summary: 'Live analytics: who is waiting now, the longest wait, SLA breached and at risk now, % within threshold today',
       querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
@@ -103,14 +110,15 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const { thresholdSec } = request.query;
     const now = clock();
     const rm = await models.active();
-    const waiting = await rm.sessions.find({ priorityAt: { $ne: null } }, { projection: { waitingSince: 1, accountId: 1 } });
+    const inScope = accountFilter(request, undefined);
+    const waiting = await rm.sessions.find({ ...inScope, priorityAt: { $ne: null } }, { projection: { waitingSince: 1, accountId: 1 } });
     const waits = waiting.map((s) => (now - (s.waitingSince ?? now)) / 1000);
     const dayStart = startOfUtcDay(now);
-    const today = await slaSessions({ firstFanMessageAt: { $gte: dayStart } });
+    const today = await slaSessions({ ...inScope, firstFanMessageAt: { $gte: dayStart } });
     const figures = slaFigures(today, thresholdSec, now);
     const [openSessions, revenueToday] = await Promise.all([
-      rm.sessions.countDocuments({ status: 'open' }),
-      rm.payments.find({ paidAt: { $gte: dayStart } }, { projection: { grossCents: 1 } }),
+      rm.sessions.countDocuments({ ...inScope, status: 'open' }),
+      rm.payments.find({ ...inScope, paidAt: { $gte: dayStart } }, { projection: { grossCents: 1 } }),
     ]);
     return {
       at: iso(now),
@@ -134,6 +142,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   });
 
   app.get('/api/sla', {
+    config: { rateClass: 'report' },
     schema: {
       summary: 'First-response SLA report: count, % within threshold, median and p90 FRT, breaches, by account and by chatter',
       querystring: Type.Object({
@@ -143,7 +152,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     },
   }, async (request) => {
     const { thresholdSec, accountId } = request.query;
-    const report = slaReport(await slaSessions(accountId ? { accountId } : {}), thresholdSec, clock());
+    const report = slaReport(await slaSessions(accountFilter(request, accountId)), thresholdSec, clock());
     return { ...report, accountId: accountId ?? null };
   });
 
@@ -159,8 +168,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     },
   }, async (request) => {
     const { accountId, ofUserId, sort, limit } = request.query;
-    const filter: Filter = {};
-    if (accountId) filter.accountId = accountId;
+    const filter: Filter = accountFilter(request, accountId);
     if (ofUserId) filter.chatId = ofUserId;
     const order: SortSpec = sort === 'recent' ? { lastActivityAt: -1, _id: 1 } : { lifetimeSpendCents: -1, lastActivityAt: -1, _id: 1 };
     const docs = await (await models.active()).chats.find(filter, { sort: order, limit });
@@ -168,16 +176,19 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   });
 
   app.get('/api/accounts', {
-    schema: { summary: 'Accounts seen by the pipeline, with session statistics' },
-  }, async () => {
+    config: { rateClass: 'report' },
+    schema: { summary: 'Accounts seen by the pipeline (those of a scoped key), with session statistics' },
+  }, async (request) => {
     const rm = await models.active();
+    const inScope = accountFilter(request, undefined);
+    const scope = requestScope(request);
     const [stats, waiting] = await Promise.all([
-      rm.account_stats.find({}, { sort: { _id: 1 } }),
-      rm.sessions.find({ priorityAt: { $ne: null } }, { projection: { accountId: 1 } }),
+      rm.account_stats.find(inScope, { sort: { _id: 1 } }),
+      rm.sessions.find({ ...inScope, priorityAt: { $ne: null } }, { projection: { accountId: 1 } }),
     ]);
     const awaiting = new Map<string, number>();
     for (const s of waiting) awaiting.set(s.accountId, (awaiting.get(s.accountId) ?? 0) + 1);
-    const registered = new Map((await registry.all()).map((a) => [a._id, a]));
+    const registered = new Map((await registry.all()).filter((a) => canSee(scope, a._id)).map((a) => [a._id, a]));
     const totals = new Map(accountTotals(stats).map((a) => [a.accountId, a]));
     const ids = [...new Set([...registered.keys(), ...totals.keys()])].sort();
     const items = ids.map((id) => {
@@ -206,8 +217,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const { limit, sort, awaiting, accountId, status } = request.query;
     const rm = await models.active();
     const now = clock();
-    const base: Filter = {};
-    if (accountId) base.accountId = accountId;
+    const base: Filter = accountFilter(request, accountId);
     if (status) base.status = status;
     const onlyWaiting = awaiting === '1' || awaiting === 'true';
     const noneWaiting = awaiting === '0' || awaiting === 'false';
@@ -227,6 +237,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   });
 
   app.get('/api/sessions/:id/analysis', {
+    config: { rateClass: 'report' },
     schema: {
       summary: 'One session: metrics snapshot, alerts, model labels and recommendations',
       params: Type.Object({ id: Id('session id') }),
@@ -237,6 +248,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const rm = await models.active();
     const session = await rm.sessions.findOne({ _id: id });
     if (!session) throw new ApiError('NOT_FOUND', `id: no session ${id}`);
+    assertVisible(request, session.accountId, `id: no session ${id}`);
     const now = clock();
     const view = sessionView(session, now);
     const end = session.closedAt ?? now;
@@ -270,9 +282,8 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     },
   }, async (request) => {
     const { chatId, accountId, limit } = request.query;
-    const filter: Filter = { tombstone: false };
+    const filter: Filter = { ...accountFilter(request, accountId), tombstone: false };
     if (chatId) filter.chatId = chatId;
-    if (accountId) filter.accountId = accountId;
     // The latest `limit` messages, returned oldest first as a conversation reads.
     const docs = await (await models.active()).messages.find(filter, { sort: { sentAt: -1, _id: -1 }, limit });
     docs.reverse();
@@ -291,12 +302,12 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   }, async (request) => {
     const { chatId, accountId, limit } = request.query;
     const rm = await models.active();
+    const inScope = accountFilter(request, accountId);
     if (!chatId) {
-      const docs = await rm.chats.find(accountId ? { accountId } : {}, { sort: { lastActivityAt: -1, _id: 1 }, limit });
+      const docs = await rm.chats.find(inScope, { sort: { lastActivityAt: -1, _id: 1 }, limit });
       return { items: docs.map(chatView), count: docs.length, limit };
     }
-    const filter: Filter = { chatId };
-    if (accountId) filter.accountId = accountId;
+    const filter: Filter = { ...inScope, chatId };
     const chats = await rm.chats.find(filter, { sort: { lastActivityAt: -1, _id: 1 } });
     if (chats.length === 0) throw new ApiError('NOT_FOUND', `chatId: no chat ${chatId}${accountId ? ` with account ${accountId}` : ''}`);
     const now = clock();
@@ -318,6 +329,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   });
 
   app.get('/api/chatters/scorecard', {
+    config: { rateClass: 'report' },
     schema: {
       summary: 'Per chatter: sessions first answered, revenue credited, SLA (median and p90 FRT, % within threshold), open alerts and coachPriority',
       querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
@@ -325,16 +337,18 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   }, async (request) => {
     const { thresholdSec } = request.query;
     const rm = await models.active();
+    const inScope = accountFilter(request, undefined);
+    const scope = requestScope(request);
     const [sessions, revenue] = await Promise.all([
-      slaSessions(),
+      slaSessions(inScope),
       rm.payments.aggregate<{ _id: string; revenueCents: number; paymentCount: number }>([
-        { $match: { chatterId: { $ne: null } } },
+        { $match: { ...inScope, chatterId: { $ne: null } } },
         { $group: { _id: '$chatterId', revenueCents: { $sum: '$grossCents' }, paymentCount: { $sum: 1 } } },
       ]),
     ]);
     const rows: ChatterRevenue[] = revenue.map((r) => ({ chatterId: r._id, revenueCents: r.revenueCents, paymentCount: r.paymentCount }));
     const now = clock();
-    const open = await openAlertsByChatter(now);
+    const open = await openAlertsByChatter(now, inScope, (accountId) => canSee(scope, accountId));
     const items = scorecard(sessions, rows, open, thresholdSec, now);
     return { thresholdSec, items, count: items.length };
   });

@@ -30,6 +30,9 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
   });
 
   app.post(WEBHOOK_PATH, {
+    // Its credential is the signature. Not rate-limited: the platform's bursts must land;
+    // refused (wrongly signed) deliveries are limited per address instead.
+    config: { access: 'own', rateClass: 'none' },
     schema: {
       summary: 'Platform webhook: verified, deduplicated by its idempotency key, appended to the inbound log',
       headers: {

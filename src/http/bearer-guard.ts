@@ -1,5 +1,5 @@
-// Bearer-token guard for admin routes. Compared in constant time; with no token configured,
-// admin routes refuse everyone rather than open up.
+// Bearer-token guard for routes with a credential of their own (the connector). Compared in
+// constant time; with no token configured, the route refuses everyone rather than open up.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
@@ -11,7 +11,7 @@ export function bearerGuard(token: string | null, variable: string) {
   return async (request: FastifyRequest): Promise<void> => {
     if (expected === null) throw new ApiError('UNAUTHORIZED', `authorization: this route is disabled until ${variable} is configured`);
     const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
+    const match = typeof header === 'string' ? /^Bearer[ \t]+(\S+)$/i.exec(header.trim()) : null;
     if (!match?.[1]) throw new ApiError('UNAUTHORIZED', 'authorization: missing bearer token');
     // Hashing first gives equal lengths, so the comparison time says nothing about the token.
     if (!timingSafeEqual(digest(match[1]), expected)) throw new ApiError('UNAUTHORIZED', 'authorization: wrong bearer token');
