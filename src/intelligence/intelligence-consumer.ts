@@ -34,11 +34,16 @@ export class IntelligenceConsumer {
         await this.projected(batch.partition, (batch.records[batch.records.length - 1]?.offset ?? -1) + 1);
         const closed = new Set<string>();
         const touched = new Set<string>();
-        for (const { event: e } of parseEvents(batch, () => undefined)) {
-          if (e.type === 'SessionClosed') closed.add(e.data.session.sessionId);
-          else if (e.type === 'MessageRecorded' && e.data.sessionId
-            && ((e.data.sender === 'fan' && churnPhrase(e.data.text)) || (e.data.sender === 'human' && e.data.priceCents > 0))) {
-            touched.add(e.data.sessionId);
+        for (const { event: e, offset } of parseEvents(batch, () => undefined)) {
+          try {
+            if (e.type === 'SessionClosed') closed.add(e.data.session.sessionId);
+            else if (e.type === 'MessageRecorded' && e.data.sessionId
+              && ((e.data.sender === 'fan' && churnPhrase(e.data.text)) || (e.data.sender === 'human' && e.data.priceCents > 0))) {
+              touched.add(e.data.sessionId);
+            }
+          } catch (err) {
+            // A malformed event: the projector sets it aside and records it; here it only must not stall the partition.
+            this.logger.warn({ err, partition: batch.partition, offset }, 'intelligence skipped a malformed event');
           }
         }
         for (const id of closed) await this.intelligence.analyse(id, true);

@@ -76,7 +76,7 @@ export class ReplayService {
 
   constructor(
     private readonly log: Log,
-    store: DocumentStore,
+    private readonly store: DocumentStore,
     private readonly topology: Topology,
     private readonly projection: ProjectionControl,
     private readonly logger: Logger,
@@ -219,7 +219,8 @@ export class ReplayService {
       fromBeginning: true,
       onBatch: async (batch) => {
         const events = parseEvents(batch, () => undefined);
-        await applyEvents(target, events);
+        // An event whose fold throws is set aside as the live projector does, not retried forever.
+        await applyEvents(target, events, { store: this.store, topic: this.topology.sessionEvents });
         applied += events.length;
       },
       onError: (err) => this.logger.error({ err, job: job._id }, 'replay batch failed; retrying'),
