@@ -1,4 +1,5 @@
 import { DEFAULT_DEMO_SECRET } from './demo/demo-records.js';
+import { isIP } from 'node:net';
 import { trimTrailingSlashes } from './support/url.js';
 
 // Configuration comes only from environment variables, validated at start with a message
@@ -131,7 +132,11 @@ function trustProxy(env: Env): boolean | number | readonly string[] {
   if (raw === 'true') return true;
   if (/^\d{1,2}$/.test(raw)) return Number(raw);
   const parts = raw.split(',').map((p) => p.trim()).filter(Boolean);
-  if (parts.length === 0 || parts.some((p) => !/^[0-9A-Fa-f:.]{2,45}(\/\d{1,3})?$/.test(p))) {
+  const valid = (p: string): boolean => {
+    const [address = '', bits, ...rest] = p.split('/');
+    return rest.length === 0 && isIP(address) !== 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128)));
+  };
+  if (parts.length === 0 || !parts.every(valid)) {
     throw new ConfigError('TRUST_PROXY', `must be false, true, a hop count or a comma-separated list of proxy addresses/CIDRs, got "${raw}"`);
   }
   return parts;
@@ -178,6 +183,11 @@ export function loadConfig(env: Env = process.env): Config {
   // Shorter than the idle gap, so a record within it can never bridge two sessions.
   const allowedLatenessSec = int(env, 'ALLOWED_LATENESS_SEC', Math.min(120, Math.floor(sessionIdleSec / 2)), 0, 7 * 86400);
   if (allowedLatenessSec >= sessionIdleSec) throw new ConfigError('ALLOWED_LATENESS_SEC', `must be less than SESSION_IDLE_SEC (${sessionIdleSec})`);
+  // Without a secret anyone who reaches the port can post webhooks: forged revenue, and
+  // forged message ids that make the real ones look like duplicates. Fine on a laptop only.
+  if (str(env, 'NODE_ENV') === 'production' && roles.has('api') && str(env, 'PLATFORMAPI_WEBHOOK_SECRET') === null) {
+    throw new ConfigError('PLATFORMAPI_WEBHOOK_SECRET', 'must be set when NODE_ENV=production and this process serves the API (unsigned webhooks would let anyone write messages and revenue)');
+  }
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',

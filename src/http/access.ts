@@ -50,27 +50,38 @@ export function installAccess(app: FastifyInstance, opts: AccessOptions): void {
     route.config = { ...route.config, access: route.config?.access ?? defaultAccess(route.method, route.url) };
   });
 
+  /** A wrong credential is counted when it is decided, so a burst in flight cannot outrun the count. */
+  const refuse = (request: FastifyRequest, message: string): never => {
+    opts.refusals.note(refusalKey(request));
+    throw new ApiError('UNAUTHORIZED', message);
+  };
+
   const resolve = async (request: FastifyRequest): Promise<Principal> => {
     const header = request.headers.authorization;
     if (header === undefined) return ANONYMOUS;
     const token = typeof header === 'string' ? BEARER.exec(header.trim())?.[1] : undefined;
-    if (!token) throw new ApiError('UNAUTHORIZED', 'authorization: must be "Bearer <access key or ADMIN_TOKEN>"');
+    if (!token) return refuse(request, 'authorization: must be "Bearer <access key or ADMIN_TOKEN>"');
     // Hashing first gives equal lengths, so the comparison time says nothing about the token.
     if (adminDigest !== null && timingSafeEqual(digest(token), adminDigest)) return ADMIN_TOKEN_PRINCIPAL;
     if (looksLikeApiKey(token)) {
       const verdict = await opts.keys.verify(token);
       if (verdict.ok) return verdict.principal;
     }
-    throw new ApiError('UNAUTHORIZED', 'authorization: unknown, revoked or expired access key');
+    return refuse(request, 'authorization: unknown, revoked or expired access key');
   };
 
   app.addHook('onRequest', async (request, reply) => {
-    const blocked = opts.refusals.blockedFor(request.ip);
+    const level = request.routeOptions.config.access ?? 'public';
+    // Only requests that present a credential are turned away: a guesser always does, and an
+    // anonymous read or a probe from the same address (a shared proxy) is no guess. The signed
+    // webhook is never turned away: a forged X-Forwarded-For must not lock the platform out,
+    // and a refused signature costs one HMAC.
+    const guarded = request.routeOptions.config.rateClass !== 'none' && (level === 'own' || request.headers.authorization !== undefined);
+    const blocked = guarded ? opts.refusals.blockedFor(refusalKey(request)) : 0;
     if (blocked > 0) {
       void reply.header('retry-after', Math.ceil(blocked / 1000));
-      throw new ApiError('RATE_LIMITED', `too many refused requests from this address; retry in ${Math.ceil(blocked / 1000)} s`);
+      throw new ApiError('RATE_LIMITED', `too many refused credentials from this address; retry in ${Math.ceil(blocked / 1000)} s`);
     }
-    const level = request.routeOptions.config.access ?? 'public';
     // The webhook and the connector check their own credential (a signature, CONNECTOR_TOKEN).
     request.principal = level === 'own' ? ANONYMOUS : await resolve(request);
     if (level === 'public' || level === 'own') return;
@@ -79,10 +90,21 @@ export function installAccess(app: FastifyInstance, opts: AccessOptions): void {
     if (decision === 'forbidden') throw new ApiError('FORBIDDEN', `authorization: this route needs ${NEEDS[level]}`);
   });
 
+  // Routes with a credential of their own (the connector token) count their refusals here.
   app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode === 401) opts.refusals.note(request.ip);
+    const config = request.routeOptions.config;
+    if (reply.statusCode === 401 && config.access === 'own' && config.rateClass !== 'none') opts.refusals.note(refusalKey(request));
   });
 }
 
+/** Refusals are counted per address and per credential kind: a wrong connector token does not lock out API keys. */
+function refusalKey(request: FastifyRequest): string {
+  const own = request.routeOptions.config.access === 'own';
+  return `${own ? request.routeOptions.url ?? '' : 'credential'}|${request.ip}`;
+}
+
+/** Sees nothing: where no caller was resolved (a bug), scoping fails closed. */
+const NOTHING: Scope = new Set<string>();
+
 /** The accounts this request may see; null: all. */
-export const requestScope = (request: FastifyRequest): Scope => scopeOf(request.principal ?? ANONYMOUS);
+export const requestScope = (request: FastifyRequest): Scope => (request.principal ? scopeOf(request.principal) : NOTHING);

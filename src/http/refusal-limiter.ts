@@ -1,7 +1,6 @@
-// Counts refused requests (a wrong credential, a bad webhook signature) per client address.
-// Past the limit, the address gets 429 before its request is read or checked, so guessing
-// keys or signatures costs the guesser, not the process. Legitimate traffic is never counted:
-// a correctly signed webhook flood from the platform is not rate-limited.
+// Counts refused credentials per key (a client address and a kind of credential). Past the
+// limit, that address's credentials of that kind get 429 before they are checked, so guessing
+// keys or tokens costs the guesser, not the process or the store.
 import { LruMap } from '../support/lru.js';
 
 interface Window {
@@ -22,21 +21,21 @@ export class RefusalLimiter {
   }
 
   /** Milliseconds until the address may try again; 0 when it is not blocked. */
-  blockedFor(address: string): number {
-    const w = this.windows.get(address);
+  blockedFor(key: string): number {
+    const w = this.windows.get(key);
     if (!w) return 0;
     const left = w.startedAt + this.windowMs - this.clock();
     if (left <= 0) {
-      this.windows.delete(address);
+      this.windows.delete(key);
       return 0;
     }
     return w.refusals >= this.max ? left : 0;
   }
 
-  note(address: string): void {
+  note(key: string): void {
     const now = this.clock();
-    const w = this.windows.get(address);
-    if (!w || w.startedAt + this.windowMs <= now) this.windows.set(address, { startedAt: now, refusals: 1 });
+    const w = this.windows.get(key);
+    if (!w || w.startedAt + this.windowMs <= now) this.windows.set(key, { startedAt: now, refusals: 1 });
     else w.refusals++;
   }
 }

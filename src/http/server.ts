@@ -147,6 +147,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     intelligence: { enabled: config.roles.has('intelligence'), model: deps.intelligence.model },
   });
   if (config.readAuth === 'open') deps.logger.warn({ readAuth: 'open' }, readAccessNote('open').message);
+  if (config.webhookSecret === null) deps.logger.warn('PLATFORMAPI_WEBHOOK_SECRET is not set: anyone who can reach this port can post webhooks (messages, revenue). Set it before exposing the port');
+  if (config.trustProxy === true) deps.logger.warn('TRUST_PROXY=true takes the leftmost X-Forwarded-For address, which a client can choose when its proxy appends; prefer a hop count or the proxies\' addresses');
   return app;
 }
 

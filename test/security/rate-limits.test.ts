@@ -1,8 +1,8 @@
 // Rate limits: counted per key when a request carries one, else per client address; the
 // aggregate reports have their own, smaller budget; forwarded addresses count only with
-// TRUST_PROXY; refused credentials and signatures are counted per address, and past the
-// limit the address is turned away before its request is checked. Correctly signed webhooks
-// are never rate-limited.
+// TRUST_PROXY; refused credentials are counted per address, and past the limit that address's
+// credentials are turned away before they are checked. The webhook is never turned away.
+// Correctly signed webhooks are never rate-limited.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
@@ -70,13 +70,19 @@ describe('rate limits', () => {
     expect((await get(trusting, '/api/sessions', { 'x-forwarded-for': '198.51.100.7' })).status).toBe(429);
   });
 
-  it('turns an address away after repeated refused credentials or signatures, and never limits signed webhooks', async () => {
+  it('turns an address\'s credentials away after repeated wrong ones, and never its webhooks or anonymous reads', async () => {
     const app = await start({ REFUSAL_LIMIT_MAX: '3', RATE_LIMIT_MAX: '100000' });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await get(app, '/api/sessions', bearer(`cvk_0123456789abcdef_${'A'.repeat(43)}`))).status);
     expect(statuses).toEqual([401, 401, 401, 429]);
     // Turned away before its credential is looked at: even the right one.
     expect((await get(app, '/api/sessions', bearer(ADMIN))).status).toBe(429);
+    // No credential is no guess: the same address still reads what is open, and its probes answer.
+    expect((await get(app, '/api/sessions')).status).toBe(200);
+    expect((await get(app, '/api/health')).status).toBe(200);
+    // Nor does it lock out webhooks from that address.
+    const fresh = messageBody({ accountId: 'acct_rl', fanId: 7, messageId: 8, direction: 'received', createdAt: new Date().toISOString() });
+    expect((await postWebhook(app.url ?? '', fresh, { secret: SECRET, key: 'evt_after_lockout' })).status).toBe(200);
 
     const other = await start({ REFUSAL_LIMIT_MAX: '1000000', RATE_LIMIT_MAX: '5' });
     const codes = new Map<number, number>();
@@ -87,10 +93,13 @@ describe('rate limits', () => {
     }
     expect(Object.fromEntries(codes)).toEqual({ 200: 40 });
 
+    // Wrongly signed webhooks get 401 each, and do not lock the address out of the webhook:
+    // a forged X-Forwarded-For could otherwise shut the platform out.
     const signatures = await start({ REFUSAL_LIMIT_MAX: '3' });
     const raw = messageBody({ accountId: 'acct_rl', fanId: 1, messageId: 2, direction: 'received', createdAt: new Date().toISOString() });
     const bad: number[] = [];
-    for (let i = 0; i < 4; i++) bad.push((await postWebhook(signatures.url ?? '', raw, { signature: 'f'.repeat(64), key: `evt_bad_${i}` })).status);
-    expect(bad).toEqual([401, 401, 401, 429]);
+    for (let i = 0; i < 5; i++) bad.push((await postWebhook(signatures.url ?? '', raw, { signature: 'f'.repeat(64), key: `evt_bad_${i}` })).status);
+    expect(bad).toEqual([401, 401, 401, 401, 401]);
+    expect((await postWebhook(signatures.url ?? '', raw, { secret: SECRET, key: 'evt_good' })).status).toBe(200);
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { DEFAULT_DEMO_SECRET, type DemoRecord } from '../../src/demo/demo-records.js';
 import { loadDemoRecords } from '../../src/demo/fixtures.js';
+import { loadConfig } from '../../src/config.js';
 import { signBody } from '../../src/ingest/signature.js';
 import { topology } from '../../src/topology.js';
 import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
@@ -83,7 +84,10 @@ describe('write paths', () => {
   });
 
   it('refuses demo data in production, and with the public default secret outside development', async () => {
-    const production = await start({ NODE_ENV: 'production' });
+    // Production without a webhook secret would take unsigned webhooks from anyone: refused at start.
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PLATFORMAPI_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ NODE_ENV: 'production', ROLES: 'processor,projector' })).not.toThrow();
+    const production = await start({ NODE_ENV: 'production', PLATFORMAPI_WEBHOOK_SECRET: 'whsec_production_test' });
     const productionBefore = await inboundEnds(production);
     for (const path of ['/api/demo/ingest', '/api/admin/seed-demo']) {
       const r = await call(production, 'POST', path, ADMIN, path === '/api/demo/ingest' ? { records: [forgedPayment(DEFAULT_DEMO_SECRET, 4)] } : {});

@@ -83,11 +83,15 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
     const { id } = request.params;
     const scope = requestScope(request);
     const notFound = new ApiError('NOT_FOUND', `id: no alert ${id}`);
-    // Another account's alert is answered like a missing one, before anything is written.
-    const stored = await intelligence.alerts.findOne({ _id: id });
+    // Another account's alert is answered like a missing one, before anything is written, and
+    // after the same two reads (the live ones only of the caller's accounts), so neither the
+    // answer nor its time tells the two apart.
+    const [stored, liveInScope] = await Promise.all([
+      intelligence.alerts.findOne({ _id: id }),
+      intelligence.liveFindings(clock(), accountFilter(request, undefined)),
+    ]);
     if (stored && !canSee(scope, stored.accountId)) throw notFound;
-    const live = stored ? undefined : (await intelligence.liveFindings(clock())).find((f) => f.alertId === id);
-    if (live && !canSee(scope, live.accountId)) throw notFound;
+    const live = stored ? undefined : liveInScope.find((f) => f.alertId === id);
     const alert = await intelligence.ack(id, actorOf(request.principal), live);
     if (!alert) throw notFound;
     return alertView({ ...alert, origin: 'stored' });
