@@ -1,0 +1,57 @@
+// parseJson against an independent lossless parser: the same value for any JSON text, with
+// integers beyond 2^53 kept as their exact decimal strings, wherever they sit and whatever
+// strings around them hold (long digit runs in message text must not change anything).
+import fc from 'fast-check';
+import { parse as losslessParse } from 'lossless-json';
+import { describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/domain/json.js';
+
+const reference = (text: string): unknown =>
+  losslessParse(text, null, (literal: string) => {
+    const n = Number(literal);
+    return Number.isSafeInteger(n) || !/^-?\d+$/.test(literal) ? n : literal;
+  });
+
+/** JSON text with raw integer literals of any size spliced in where numbers go. */
+const bigInteger = fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map((b) => ({ raw: b.toString() }));
+type Node = { raw: string } | string | number | boolean | null | Node[] | { [k: string]: Node };
+const value: fc.Arbitrary<Node> = fc.letrec<{ node: Node }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small' },
+    bigInteger,
+    fc.string({ unit: fc.constantFrom('1', '2', '9', '"', '\\', 'a', ' ', '-', 'é') }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('node'), { maxLength: 4 }),
+    fc.dictionary(fc.string({ maxLength: 5 }), tie('node'), { maxKeys: 4 }),
+  ),
+})).node;
+
+function render(v: Node): string {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { raw?: unknown }).raw === 'string' && Object.keys(v).length === 1) return (v as { raw: string }).raw;
+  if (Array.isArray(v)) return `[${v.map(render).join(',')}]`;
+  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${render(x)}`).join(',')}}`;
+  return JSON.stringify(v);
+}
+
+describe('parseJson', () => {
+  it('equals a lossless parser on any JSON text, big integers included', () => {
+    fc.assert(fc.property(value, (v) => {
+      const text = render(v);
+      expect(parseJson(text)).toEqual(reference(text));
+    }), { numRuns: 3000 });
+  });
+
+  it('keeps a platform id beyond 2^53 exact, and digits inside strings as they are', () => {
+    const text = '{"id": 1234567890123456789, "text": "call me at 12345678901234567890", "small": 9007199254740991, "neg": -9007199254740993}';
+    expect(parseJson(text)).toEqual({ id: '1234567890123456789', text: 'call me at 12345678901234567890', small: 9007199254740991, neg: '-9007199254740993' });
+  });
+
+  it('refuses what is not JSON, long digits or not', () => {
+    for (const bad of ['{"a": 12345678901234567890', '{"a": 01234567890123456789}', '[1234567890123456789,]', '{"a":"12345678901234567890}']) {
+      expect(() => parseJson(bad)).toThrow();
+    }
+  });
+});
