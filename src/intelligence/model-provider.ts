@@ -4,6 +4,7 @@
 // nothing is stored. Every label carries the model and prompt version that produced it.
 import { Type, type Static } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
+import { guardedFetch, OutboundGuardError } from '../adapters/http/guarded-fetch.js';
 import { cut, stripTags, withoutClosingFence } from '../domain/text-clean.js';
 import type { FactMessage } from './rules.js';
 
@@ -16,7 +17,12 @@ export interface ModelSettings {
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly concurrency: number;
+  /** Largest answer read (`OUTBOUND_MAX_RESPONSE_BYTES`); never more than MODEL_MAX_RESPONSE_BYTES. */
+  readonly maxResponseBytes?: number;
 }
+
+/** A chat-completions answer with a few labels is a few KiB: the provider reads at most 1 MiB. */
+export const MODEL_MAX_RESPONSE_BYTES = 1_048_576;
 
 export type ModelStatus =
   | { readonly enabled: true; readonly model: string }
@@ -107,7 +113,8 @@ export class HttpModelProvider {
 
   private async callOnce(messages: readonly FactMessage[]): Promise<ModelAnswer> {
     this.calls++;
-    const res = await fetch(`${this.settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+    const url = `${this.settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    const res = await guardedFetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${this.settings.apiKey}` },
       body: JSON.stringify({
@@ -116,9 +123,13 @@ export class HttpModelProvider {
         response_format: { type: 'json_object' },
         messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: transcript(messages) }],
       }),
-      signal: AbortSignal.timeout(this.settings.timeoutMs),
+      timeoutMs: this.settings.timeoutMs,
+      maxResponseBytes: Math.min(this.settings.maxResponseBytes ?? MODEL_MAX_RESPONSE_BYTES, MODEL_MAX_RESPONSE_BYTES),
+    }).catch((err: unknown) => {
+      // A redirect to another origin, a redirect loop or an oversized answer would come again.
+      throw err instanceof OutboundGuardError ? new ModelRequestRefused(`model provider call refused: ${err.message}`) : err;
     });
-    const text = await res.text();
+    const text = res.text();
     if (res.status === 429 || res.status >= 500) throw new Error(`model provider answered ${res.status}`);
     if (!res.ok) throw new ModelRequestRefused(`model provider refused the request: ${res.status}`);
     let body: unknown;

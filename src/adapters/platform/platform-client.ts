@@ -1,8 +1,10 @@
 // A client for the platform's REST API: bearer key, the {data, _pagination, _meta} envelope and
 // its exceptions, the three paging styles, rate-limit headers honoured before a 429 happens,
 // 429/5xx retried with backoff and jitter, timeouts, ids kept as strings (bodies are parsed
-// without losing integers beyond 2^53), and requests only ever to the configured base URL.
+// without losing integers beyond 2^53), and requests only ever to the configured base URL:
+// redirects are followed only within its origin, and answers are read up to a byte cap.
 import { idString, isObject, parseJson, type JsonObject } from '../../domain/json.js';
+import { guardedFetch, OutboundGuardError, OutboundOriginRefused, OutboundResponseTooLarge, type GuardedResponse } from '../http/guarded-fetch.js';
 
 export interface PlatformClientOptions {
   readonly baseUrl: string;
@@ -11,6 +13,8 @@ export interface PlatformClientOptions {
   readonly maxRetries?: number;
   /** Length of the platform's rate-limit window (per minute on the real API). */
   readonly rateWindowMs?: number;
+  /** Largest response body read (`OUTBOUND_MAX_RESPONSE_BYTES`); larger answers are refused as 'bad-response'. Default 16 MiB. */
+  readonly maxResponseBytes?: number;
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
@@ -55,22 +59,26 @@ export class PlatformClient {
     const maxRetries = this.options.maxRetries ?? 5;
     for (let attempt = 0; ; attempt++) {
       await this.respectRateLimit();
-      let res: Response;
+      let res: GuardedResponse;
       try {
         this.requests++;
-        res = await fetch(url, {
+        res = await guardedFetch(url, {
           method,
           headers: { authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
+          timeoutMs: this.options.timeoutMs ?? 15_000,
+          allowedOrigin: this.origin,
+          maxResponseBytes: this.options.maxResponseBytes,
         });
       } catch (err) {
+        // A foreign redirect, a redirect loop or an oversized answer would come again: not retried.
+        if (err instanceof OutboundGuardError) throw this.guardError(err, `${method} ${url.pathname}`);
         if (attempt >= maxRetries) throw new PlatformError('unavailable', `the platform API did not answer (${err instanceof Error ? err.message : String(err)})`);
         await this.backoff(attempt, null);
         continue;
       }
       this.noteRateLimit(res.headers);
-      const text = await res.text();
+      const text = res.text();
       if (res.ok) {
         try {
           return text.length === 0 ? null : parseJson(text);
@@ -89,6 +97,16 @@ export class PlatformClient {
 
   private resolve(path: string): URL {
     return new URL(path, `${this.options.baseUrl.replace(/\/+$/, '')}/`);
+  }
+
+  private guardError(err: OutboundGuardError, what: string): PlatformError {
+    if (err instanceof OutboundOriginRefused) {
+      return new PlatformError('refused', `the platform redirected ${what} to ${err.targetOrigin}: only the configured PLATFORMAPI_BASE_URL (${this.origin}) is called`);
+    }
+    if (err instanceof OutboundResponseTooLarge) {
+      return new PlatformError('bad-response', `the platform's answer to ${what} is larger than ${err.maxBytes} bytes (OUTBOUND_MAX_RESPONSE_BYTES): not read`);
+    }
+    return new PlatformError('bad-response', `${what}: ${err.message}`);
   }
 
   private errorFor(status: number, text: string, what: string): PlatformError {

@@ -1,5 +1,8 @@
 // Live readiness of the platform's REST API: `GET /api/whoami` with the configured key, at
 // most once per `ttlMs`, so discovery and health can say whether backfill and sync would work.
+// Redirects are followed only within the base URL's origin (the key goes nowhere else), and
+// the answer's body is discarded unread.
+import { guardedFetch } from '../http/guarded-fetch.js';
 
 export interface PlatformReadiness {
   readonly configured: boolean;
@@ -11,11 +14,12 @@ export function platformReadiness(baseUrl: string, apiKey: string | null, ttlMs 
   let inFlight: Promise<boolean> | null = null;
   const probe = async (): Promise<boolean> => {
     try {
-      const res = await fetch(`${baseUrl}/api/whoami`, {
+      const res = await guardedFetch(`${baseUrl}/api/whoami`, {
         headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
-        signal: AbortSignal.timeout(timeoutMs),
+        timeoutMs,
+        allowedOrigin: new URL(baseUrl).origin,
+        readBody: false,
       });
-      await res.body?.cancel();
       return res.ok;
     } catch {
       return false;
