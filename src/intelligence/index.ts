@@ -25,6 +25,7 @@ export function createIntelligence(config: Config, store: DocumentStore, logger:
     ? new HttpModelProvider({
       baseUrl: config.model.baseUrl, apiKey: config.model.apiKey, model: config.model.name,
       timeoutMs: config.model.timeoutMs, maxRetries: config.model.maxRetries, concurrency: config.model.concurrency,
+      maxResponseBytes: config.outboundMaxResponseBytes,
     })
     : null;
   if (!model.enabled && model.reason.startsWith('partially')) logger.warn({ reason: model.reason }, 'model provider off');

@@ -2,6 +2,7 @@
 // MODEL_* setting is present. Calls are bounded (timeout, retries with backoff, concurrency),
 // and the answer must parse into the label schema exactly: anything else is rejected and
 // nothing is stored. Every label carries the model and prompt version that produced it.
+import { trimTrailingSlashes } from '../support/url.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import { guardedFetch, OutboundGuardError } from '../adapters/http/guarded-fetch.js';
@@ -113,7 +114,7 @@ export class HttpModelProvider {
 
   private async callOnce(messages: readonly FactMessage[]): Promise<ModelAnswer> {
     this.calls++;
-    const url = `${this.settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    const url = `${trimTrailingSlashes(this.settings.baseUrl)}/chat/completions`;
     const res = await guardedFetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${this.settings.apiKey}` },

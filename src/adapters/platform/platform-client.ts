@@ -3,6 +3,7 @@
 // 429/5xx retried with backoff and jitter, timeouts, ids kept as strings (bodies are parsed
 // without losing integers beyond 2^53), and requests only ever to the configured base URL:
 // redirects are followed only within its origin, and answers are read up to a byte cap.
+import { trimTrailingSlashes } from '../../support/url.js';
 import { idString, isObject, parseJson, type JsonObject } from '../../domain/json.js';
 import { guardedFetch, OutboundGuardError, OutboundOriginRefused, OutboundResponseTooLarge, type GuardedResponse } from '../http/guarded-fetch.js';
 
@@ -96,7 +97,7 @@ export class PlatformClient {
   }
 
   private resolve(path: string): URL {
-    return new URL(path, `${this.options.baseUrl.replace(/\/+$/, '')}/`);
+    return new URL(path, `${trimTrailingSlashes(this.options.baseUrl)}/`);
   }
 
   private guardError(err: OutboundGuardError, what: string): PlatformError {
