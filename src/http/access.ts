@@ -65,9 +65,11 @@ export function installAccess(app: FastifyInstance, opts: AccessOptions): void {
     if (adminDigest !== null && timingSafeEqual(digest(token), adminDigest)) return ADMIN_TOKEN_PRINCIPAL;
     if (looksLikeApiKey(token)) {
       const verdict = await opts.keys.verify(token);
-      if (verdict.ok) return verdict.principal;
+      return verdict.ok ? verdict.principal : refuse(request, 'authorization: unknown, revoked or expired access key');
     }
-    return refuse(request, 'authorization: unknown, revoked or expired access key');
+    return refuse(request, adminDigest === null
+      ? 'authorization: not an access key, and ADMIN_TOKEN is not set on this server'
+      : 'authorization: wrong ADMIN_TOKEN (access keys start with cvk_)');
   };
 
   app.addHook('onRequest', async (request, reply) => {

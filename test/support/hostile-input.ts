@@ -169,7 +169,7 @@ export function hostileRequests(count: number, opts: HostileOptions, seed = 42):
       const hasId = rawPath.includes(':id');
       const path = rawPath.replace(':id', encodeURIComponent(pick(['nope', '../admin', 'x'.repeat(int(1, 300)), '__proto__', '%00'])));
       const query = pick([
-        `limit=${pick(['abc', '-1', '0', '101', '1e9', '9'.repeat(40), '', '[]', '{"$gt":0}'])}`,
+        `limit=${pick(['abc', '-1', '0', '501', '1e9', '9'.repeat(40), '', '[]', '{"$gt":0}'])}`,
         `${pick(['x', '__proto__[admin]', 'constructor[prototype][x]', 'limit[$ne]', 'where'])}=1`,
         `limit=5&limit=${'A'.repeat(int(1000, 6000))}`,
       ]);
