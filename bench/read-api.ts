@@ -161,7 +161,7 @@ async function benchApi(name: string, env: Record<string, string>): Promise<void
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
     cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env, ROLES: 'api', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', REPORT_RATE_LIMIT_MAX: '100000000' },
+    env: { ...process.env, ...env, ROLES: 'api', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000' },
   });
   try {
     for (let i = 0; i < 600; i++) {
