@@ -15,6 +15,7 @@ import { initialChatState, step } from '../machines/step.js';
 import type { InboundMeta } from '../src/domain/inbound-record.js';
 import { parseJson } from '../src/domain/json.js';
 import { normalise, plainText } from '../src/domain/normalise.js';
+import { oldPlainText } from '../test/support/old-text-clean.js';
 
 const { values } = parseArgs({ options: {
   sizes: { type: 'string', default: '100000,1000000' },
@@ -24,15 +25,6 @@ const { values } = parseArgs({ options: {
 const SIZES = values.sizes.split(',').map(Number);
 const OLD_BUDGET_MS = Number(values['old-budget-ms']);
 const RUNS = Number(values.runs);
-
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
-/** The cleaner before issue 13. */
-const oldPlainText = (html: string): string => html
-  .replace(/<br\s*\/?>/gi, '\n')
-  .replace(/<[^>]*>/g, '')
-  .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (m) => ENTITIES[m] ?? m)
-  .trim()
-  .slice(0, 10_000);
 
 const KINDS: Record<string, (n: number) => string> = {
   '`<` x n': (n) => '<'.repeat(n),

@@ -6,15 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { MAX_TEXT_CHARS, plainText } from '../../src/domain/normalise.js';
 import { MAX_SOURCE_CHARS, cut, htmlToText, stripTags, withoutClosingFence } from '../../src/domain/text-clean.js';
 
-// What normalise.ts, rules.ts and model-provider.ts did before issue 13.
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
-const oldPlainText = (html: string): string => html
-  .replace(/<br\s*\/?>/gi, '\n')
-  .replace(/<[^>]*>/g, '')
-  .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (m) => ENTITIES[m] ?? m)
-  .trim()
-  .slice(0, 10_000);
-const oldStripTags = (text: string, replacement: string): string => text.replace(/<[^>]*>/g, replacement);
+import { oldPlainText, oldStripTags } from '../support/old-text-clean.js';
+
+// What model-provider.ts did before issue 13.
 const oldClosingFence = (text: string): string => text.replace(/\s*```$/, '');
 
 /** Strings built from the pieces that matter to the cleaner, so tags, breaks and entities occur often. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/adapters/http/guarded-fetch.js';
 import { HttpModelProvider, MODEL_MAX_RESPONSE_BYTES, ModelRequestRefused } from '../../src/intelligence/model-provider.js';
 import type { FactMessage } from '../../src/intelligence/rules.js';
+import { streamBody } from '../support/stream-body.js';
 
 const GOOD = { labels: [{ label: 'vip', confidence: 0.9 }], summary: 'Big spender.', recommendations: ['Say thanks.'] };
 const answer = (content: string) => JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] });
@@ -30,23 +31,6 @@ async function fake(): Promise<Fake> {
   return f;
 }
 
-/** Writes `chunk` until the client goes away or `total` bytes are out; resolves with what went out once the response closes. */
-function pour(res: ServerResponse, chunk: Buffer, total: number, everyMs = 0): Promise<number> {
-  let written = 0;
-  let closed = false;
-  const done = new Promise<number>((r) => res.on('close', () => { closed = true; r(written); }));
-  const pump = () => {
-    while (!closed && written < total) {
-      written += chunk.length;
-      const more = res.write(chunk);
-      if (everyMs > 0) return void setTimeout(pump, everyMs);
-      if (!more) return void res.once('drain', pump);
-    }
-    if (!closed) res.end();
-  };
-  pump();
-  return done;
-}
 
 const transcript: FactMessage[] = [{ messageId: '1', sender: 'fan', chatterId: null, text: 'sent a big tip', priceCents: 0, sentAt: 0 }];
 
@@ -98,7 +82,7 @@ describe('model provider behind the outbound guard', () => {
     // Chunked and endless: only the cap can end it before the timeout.
     model.seen.length = 0;
     const poured: Promise<number>[] = [];
-    model.handler = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); poured.push(pour(res, Buffer.alloc(64 * 1024, ' '), Number.MAX_SAFE_INTEGER)); };
+    model.handler = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); poured.push(streamBody(res, Buffer.alloc(64 * 1024, ' '), Number.MAX_SAFE_INTEGER).closed); };
     const chunked = await provider({ maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES, timeoutMs: 20_000 }).label(transcript).then(() => null, (e: unknown) => e);
     expect(chunked).toBeInstanceOf(ModelRequestRefused);
     expect(model.seen).toHaveLength(1);
@@ -112,7 +96,7 @@ describe('model provider behind the outbound guard', () => {
 
   it('times out an answer that trickles in, retrying within its bound', async () => {
     const poured: Promise<number>[] = [];
-    model.handler = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); poured.push(pour(res, Buffer.from(' '), 1_000_000, 20)); };
+    model.handler = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); poured.push(streamBody(res, Buffer.from(' '), 1_000_000, 20).closed); };
     const started = Date.now();
     const err = await provider({ timeoutMs: 300, maxRetries: 1 }).label(transcript).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(Error);

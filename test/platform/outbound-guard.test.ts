@@ -9,6 +9,7 @@ import {
 } from '../../src/adapters/http/guarded-fetch.js';
 import { PlatformClient, PlatformError } from '../../src/adapters/platform/platform-client.js';
 import { platformReadiness } from '../../src/adapters/platform/readiness.js';
+import { streamBody, type Streamed } from '../support/stream-body.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -56,25 +57,6 @@ async function local(): Promise<Local> {
 const redirect = (res: ServerResponse, status: number, location: string) => { res.writeHead(status, { location }).end(); };
 const json = (res: ServerResponse, body: unknown) => { res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)); };
 
-/** Writes `chunk` until `total` bytes are out or the client goes away; `written()` is what went out. */
-function stream(res: ServerResponse, chunk: Buffer, total: number, everyMs = 0): { written: () => number; closed: Promise<void> } {
-  let written = 0;
-  let closed = false;
-  const done = new Promise<void>((r) => res.on('close', () => { closed = true; r(); }));
-  const pump = () => {
-    while (!closed && written < total) {
-      written += chunk.length;
-      const more = res.write(chunk);
-      if (everyMs > 0) return void setTimeout(pump, everyMs);
-      if (!more) return void res.once('drain', pump);
-    }
-    if (!closed) res.end();
-  };
-  pump();
-  return { written: () => written, closed: done };
-}
-
-type Streamed = ReturnType<typeof stream>;
 
 const caught = async (p: Promise<unknown>): Promise<unknown> => p.then(() => new Error('expected a rejection'), (err: unknown) => err);
 
@@ -153,7 +135,7 @@ describe('guarded fetch', () => {
     const sent: Streamed[] = [];
     home.handler = (_req, res) => {
       res.writeHead(200, { 'content-length': String(64 * 1024 * 1024) });
-      sent.push(stream(res, Buffer.alloc(16 * 1024, 'a'), 64 * 1024 * 1024, 5));
+      sent.push(streamBody(res, Buffer.alloc(16 * 1024, 'a'), 64 * 1024 * 1024, 5));
     };
     const err = await caught(guardedFetch(`${home.url}/big`, { timeoutMs: 10_000, maxResponseBytes: cap }));
     expect(err).toBeInstanceOf(OutboundResponseTooLarge);
@@ -170,14 +152,14 @@ describe('guarded fetch', () => {
     // Endless without the guard: only the cap can end this before the timeout.
     home.handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      sent.push(stream(res, Buffer.alloc(32 * 1024, 'c'), Number.MAX_SAFE_INTEGER));
+      sent.push(streamBody(res, Buffer.alloc(32 * 1024, 'c'), Number.MAX_SAFE_INTEGER));
     };
     const err = await caught(guardedFetch(`${home.url}/endless`, { timeoutMs: 20_000, maxResponseBytes: cap }));
     expect(err).toBeInstanceOf(OutboundResponseTooLarge);
     expect(err).toMatchObject({ declared: null, maxBytes: cap });
     await sent[0]!.closed;
     // Just under the cap, in many chunks, is read whole.
-    home.handler = (_req, res) => { res.writeHead(200); stream(res, Buffer.alloc(1024, 'e'), cap - 1024); };
+    home.handler = (_req, res) => { res.writeHead(200); streamBody(res, Buffer.alloc(1024, 'e'), cap - 1024); };
     expect((await guardedFetch(`${home.url}/under`, { timeoutMs: 5000, maxResponseBytes: cap })).body.byteLength).toBe(cap - 1024);
   });
 
@@ -185,7 +167,7 @@ describe('guarded fetch', () => {
     const sent: Streamed[] = [];
     home.handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      sent.push(stream(res, Buffer.from(' '), 1_000_000, 20));
+      sent.push(streamBody(res, Buffer.from(' '), 1_000_000, 20));
     };
     const started = Date.now();
     const err = await caught(guardedFetch(`${home.url}/trickle`, { timeoutMs: 400 }));
@@ -240,7 +222,7 @@ describe('platform client and readiness behind the guard', () => {
   });
 
   it('retries a body that trickles past the timeout, then says the platform did not answer', async () => {
-    home.handler = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); stream(res, Buffer.from(' '), 1_000_000, 20); };
+    home.handler = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); streamBody(res, Buffer.from(' '), 1_000_000, 20); };
     await expect(client({ timeoutMs: 300, maxRetries: 1 }).accounts()).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringContaining('300 ms') });
     expect(home.seen).toHaveLength(2);
   });
