@@ -6,7 +6,7 @@ import { ReadModelSet } from '../../projector/read-model-set.js';
 import { mergeAlerts, withStatus, type MergedAlert } from '../../intelligence/alert-merge.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { accountTotals } from '../../queries/accounts.js';
-import { actorOf, canSee, type Scope } from '../../access/access-model.js';
+import { actorOf, canSee } from '../../access/access-model.js';
 import { requestScope } from '../access.js';
 import { ApiError } from '../errors.js';
 import { accountFilter } from '../scope.js';
@@ -43,8 +43,9 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
   const clock = opts.now ?? Date.now;
 
   /** Stored alerts merged with live findings, only of the accounts the caller may see. */
-  const merged = async (now: number, storedFilter: Record<string, unknown>, scope: Scope): Promise<MergedAlert[]> => {
-    const inScope = scope === null ? {} : { accountId: { $in: [...scope] } };
+  const merged = async (request: FastifyRequest, now: number, storedFilter: Record<string, unknown>): Promise<MergedAlert[]> => {
+    const scope = requestScope(request);
+    const inScope = accountFilter(request, undefined);
     const [stored, live] = await Promise.all([
       intelligence.alerts.find({ ...storedFilter, ...inScope }, { sort: { openedAt: -1 }, limit: 5000 }),
       intelligence.liveFindings(now, inScope),
@@ -67,7 +68,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
     const { status, sessionId, accountId, limit } = request.query;
     const filter: Record<string, unknown> = { ...accountFilter(request, accountId) };
     if (sessionId) filter.sessionId = sessionId;
-    const all = withStatus(await merged(clock(), filter, requestScope(request)), status)
+    const all = withStatus(await merged(request, clock(), filter), status)
       .filter((a) => (!sessionId || a.sessionId === sessionId) && (!accountId || a.accountId === accountId));
     return { items: all.slice(0, limit).map(alertView), count: Math.min(all.length, limit), total: all.length, status };
   });
@@ -129,37 +130,36 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
     config: { access: 'public', rateClass: 'floor' },
     schema: { summary: 'The floor wallboard: accounts, chatters, totals (open, awaiting, severity) and top alerts. Public and rate-limited: without a key its alerts carry no fan ids and no text; with one, full alerts of the key\'s accounts' },
   }, async (request) => {
-      const now = clock();
-      const rm = await models.active();
-      const signedIn = request.principal.kind !== 'anonymous';
-      const scope = requestScope(request);
-      const inScope = accountFilter(request, undefined);
-      const [open, stats, alerts] = await Promise.all([
-        rm.sessions.find({ status: 'open', ...inScope }, { projection: { accountId: 1, awaiting: 1, waitingSince: 1, lastHumanChatterId: 1 } }),
-        rm.account_stats.find(inScope),
-        merged(now, { status: { $in: ['open', 'acked'] } }, scope),
-      ]);
-      const openAlerts = alerts.filter((a) => a.status === 'open');
-      const breached = (s: { awaiting: boolean; waitingSince: number | null }) => s.awaiting && s.waitingSince !== null && (now - s.waitingSince) / 1000 > settings.thresholdSec;
-      const accounts = accountTotals(stats).map((a) => {
-        const mine = open.filter((s) => s.accountId === a.accountId);
-        return { id: a.accountId, open: mine.length, awaiting: mine.filter((s) => s.awaiting).length, breached: mine.filter(breached).length, openAlerts: openAlerts.filter((x) => x.accountId === a.accountId).length };
-      });
-      const chatterIds = [...new Set(open.map((s) => s.lastHumanChatterId).filter((c): c is string => c !== null))].sort();
-      const chatters = chatterIds.map((id) => {
-        const mine = open.filter((s) => s.lastHumanChatterId === id);
-        return { id, openSessions: mine.length, awaiting: mine.filter((s) => s.awaiting).length, breached: mine.filter(breached).length, openAlerts: openAlerts.filter((x) => x.chatterId === id).length };
-      });
-      const severity = { critical: 0, warning: 0, info: 0 };
-      for (const a of openAlerts) severity[a.severity]++;
-      return {
-        at: iso(now),
-        thresholdSec: settings.thresholdSec,
-        totals: { open: open.length, awaiting: open.filter((s) => s.awaiting).length, breached: open.filter(breached).length, severity },
-        accounts,
-        chatters,
-        topAlerts: signedIn ? openAlerts.slice(0, 10).map(alertView) : openAlerts.slice(0, 10).map(publicAlertView),
-        view: signedIn ? 'full' : 'public',
-      };
+    const now = clock();
+    const rm = await models.active();
+    const signedIn = request.principal.kind !== 'anonymous';
+    const inScope = accountFilter(request, undefined);
+    const [open, stats, alerts] = await Promise.all([
+      rm.sessions.find({ status: 'open', ...inScope }, { projection: { accountId: 1, awaiting: 1, waitingSince: 1, lastHumanChatterId: 1 } }),
+      rm.account_stats.find(inScope),
+      merged(request, now, { status: { $in: ['open', 'acked'] } }),
+    ]);
+    const openAlerts = alerts.filter((a) => a.status === 'open');
+    const breached = (s: { awaiting: boolean; waitingSince: number | null }) => s.awaiting && s.waitingSince !== null && (now - s.waitingSince) / 1000 > settings.thresholdSec;
+    const accounts = accountTotals(stats).map((a) => {
+      const mine = open.filter((s) => s.accountId === a.accountId);
+      return { id: a.accountId, open: mine.length, awaiting: mine.filter((s) => s.awaiting).length, breached: mine.filter(breached).length, openAlerts: openAlerts.filter((x) => x.accountId === a.accountId).length };
+    });
+    const chatterIds = [...new Set(open.map((s) => s.lastHumanChatterId).filter((c): c is string => c !== null))].sort();
+    const chatters = chatterIds.map((id) => {
+      const mine = open.filter((s) => s.lastHumanChatterId === id);
+      return { id, openSessions: mine.length, awaiting: mine.filter((s) => s.awaiting).length, breached: mine.filter(breached).length, openAlerts: openAlerts.filter((x) => x.chatterId === id).length };
+    });
+    const severity = { critical: 0, warning: 0, info: 0 };
+    for (const a of openAlerts) severity[a.severity]++;
+    return {
+      at: iso(now),
+      thresholdSec: settings.thresholdSec,
+      totals: { open: open.length, awaiting: open.filter((s) => s.awaiting).length, breached: open.filter(breached).length, severity },
+      accounts,
+      chatters,
+      topAlerts: signedIn ? openAlerts.slice(0, 10).map(alertView) : openAlerts.slice(0, 10).map(publicAlertView),
+      view: signedIn ? 'full' : 'public',
+    };
   });
 };
