@@ -57,19 +57,20 @@ async function local(): Promise<Local> {
 const redirect = (res: ServerResponse, status: number, location: string) => { res.writeHead(status, { location }).end(); };
 const json = (res: ServerResponse, body: unknown) => { res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)); };
 
-
 const caught = async (p: Promise<unknown>): Promise<unknown> => p.then(() => new Error('expected a rejection'), (err: unknown) => err);
 
+// The allowed origin and another one; each section says what the other answers, so a leak shows.
+let home: Local;
+let other: Local;
+beforeAll(async () => { [home, other] = await Promise.all([local(), local()]); });
+afterAll(async () => { await Promise.all([home.close(), other.close()]); });
+beforeEach(() => {
+  home.seen.length = 0;
+  other.seen.length = 0;
+});
+
 describe('guarded fetch', () => {
-  let home: Local;
-  let other: Local;
-  beforeAll(async () => { [home, other] = await Promise.all([local(), local()]); });
-  afterAll(async () => { await Promise.all([home.close(), other.close()]); });
-  beforeEach(() => {
-    home.seen.length = 0;
-    other.seen.length = 0;
-    other.handler = (_req, res) => json(res, { stolen: true });
-  });
+  beforeEach(() => { other.handler = (_req, res) => json(res, { stolen: true }); });
 
   it('refuses a redirect to another origin, naming only that origin, and never calls it', async () => {
     for (const status of [301, 302, 303, 307, 308]) {
@@ -182,15 +183,7 @@ describe('guarded fetch', () => {
 });
 
 describe('platform client and readiness behind the guard', () => {
-  let home: Local;
-  let other: Local;
-  beforeAll(async () => { [home, other] = await Promise.all([local(), local()]); });
-  afterAll(async () => { await Promise.all([home.close(), other.close()]); });
-  beforeEach(() => {
-    home.seen.length = 0;
-    other.seen.length = 0;
-    other.handler = (_req, res) => json(res, [{ id: 'theirs' }]);
-  });
+  beforeEach(() => { other.handler = (_req, res) => json(res, [{ id: 'theirs' }]); });
   const client = (extra: Partial<ConstructorParameters<typeof PlatformClient>[0]> = {}) =>
     new PlatformClient({ baseUrl: home.url, apiKey: 'platform-key', maxRetries: 3, timeoutMs: 3000, sleep: async () => {}, ...extra });
 
