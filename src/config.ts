@@ -19,7 +19,6 @@ export interface Config {
   readonly adminToken: string | null;
   readonly connectorToken: string | null;
   readonly demoSecret: string;
-  readonly production: boolean;
   readonly sessionIdleSec: number;
   /** How far behind a chat's latest record a record may arrive and still be placed exactly (less than the idle gap). */
   readonly allowedLatenessSec: number;
@@ -200,7 +199,6 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken,
     connectorToken: token(env, 'CONNECTOR_TOKEN'),
     demoSecret: str(env, 'DEMO_SECRET') ?? DEFAULT_DEMO_SECRET,
-    production: str(env, 'NODE_ENV') === 'production',
     sessionIdleSec,
     allowedLatenessSec,
     failpointStallBeforeWriteMs: int(env, 'CONVOPS_FAILPOINT_STALL_BEFORE_WRITE_MS', 0, 0, 600_000),
