@@ -1,3 +1,4 @@
+import { isTimeZone } from './domain/zoned-time.js';
 import { DEFAULT_DEMO_SECRET } from './demo/demo-records.js';
 import { isIP } from 'node:net';
 import { trimTrailingSlashes } from './support/url.js';
@@ -41,6 +42,8 @@ export interface Config {
   readonly backfillStaleSec: number;
   /** First-response SLA threshold used where a request does not name one. */
   readonly slaThresholdSec: number;
+  /** IANA zone of the agency's day: where /api/stats' "today" and date-only report bounds start. */
+  readonly reportTimezone: string;
   readonly model: {
     readonly baseUrl: string | null;
     readonly apiKey: string | null;
@@ -98,6 +101,12 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   if (raw === null) return fallback;
   if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+function timeZone(env: Env, name: string): string {
+  const raw = str(env, name) ?? 'UTC';
+  if (!isTimeZone(raw)) throw new ConfigError(name, `must be an IANA time zone name such as UTC or Europe/Berlin, got "${raw}"`);
+  return raw;
 }
 
 function token(env: Env, name: string): string | null {
@@ -216,6 +225,7 @@ export function loadConfig(env: Env = process.env): Config {
     platformRateWindowSec: int(env, 'PLATFORMAPI_RATE_WINDOW_SEC', 60, 1, 3600),
     backfillStaleSec: int(env, 'BACKFILL_STALE_SEC', 30, 1, 3600),
     slaThresholdSec: int(env, 'SLA_THRESHOLD_SEC', 300, 1, 86400),
+    reportTimezone: timeZone(env, 'REPORT_TIMEZONE'),
     model: {
       baseUrl: str(env, 'MODEL_BASE_URL') === null ? null : httpUrl(env, 'MODEL_BASE_URL', ''),
       apiKey: str(env, 'MODEL_API_KEY'),

@@ -116,7 +116,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // One appender for every route that writes to inbound, so their records share log writes.
   const inbound = new BatchingAppender(deps.log, deps.topology.inbound, { timeoutMs: config.appendTimeoutMs });
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
-  await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, setup: deps.intelligence });
+  await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence });
   await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence });
   await app.register(adminSessionRoutes, { store: deps.store, inbound });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });

@@ -3,6 +3,7 @@
 import type { ChatDoc, MessageDoc, PaymentDoc, SessionDoc } from '../projector/read-models.js';
 import type { AccountTotals } from '../queries/accounts.js';
 import { priorityScore } from '../projector/priority.js';
+import { waitedSec } from '../domain/wait.js';
 
 export const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 
@@ -21,7 +22,7 @@ export function sessionView(d: SessionDoc, now: number) {
     replyCount: d.replyCount,
     awaiting: d.awaiting,
     waitingSince: iso(d.waitingSince),
-    waitSec: d.awaiting && d.waitingSince !== null && d.status === 'open' ? Math.max(0, Math.round((now - d.waitingSince) / 1000)) : 0,
+    waitSec: d.status === 'open' ? Math.round(waitedSec(d, now) ?? 0) : 0,
     priorityScore: priorityScore(d.priorityAt ?? null, now),
     firstResponseAt: iso(d.firstResponseAt),
     firstResponseSec: d.firstResponseSec,

@@ -3,6 +3,7 @@
 // recommendation. Alert ids are stable (rule + what it is about), so the same condition seen
 // live and stored durably is one alert.
 import { cut, stripTags } from '../domain/text-clean.js';
+import { waitedSec, waitState } from '../domain/wait.js';
 
 export type Severity = 'info' | 'warning' | 'critical';
 
@@ -77,7 +78,7 @@ export interface RuleInfo {
 }
 
 export const RULES: readonly RuleInfo[] = [
-  { id: 'sla.fan-waiting', version: 1, live: true, description: 'A fan has waited past 80% of the SLA threshold (warning) or past it (critical).' },
+  { id: 'sla.fan-waiting', version: 1, live: true, description: 'A fan is at risk (has waited at least 80% of the SLA threshold: warning) or breached (waited past it: critical).' },
   { id: 'vip.waiting', version: 1, live: true, description: 'A high-value fan (lifetime spend at or above the VIP level) has waited past the shorter VIP threshold.' },
   { id: 'session.open-no-reply', version: 1, live: true, description: 'A session has been open a long time without any human reply.' },
   { id: 'ppv.no-follow-up', version: 1, live: false, description: 'A pay-per-view message was sent and nothing followed it.' },
@@ -119,11 +120,12 @@ function base(ruleId: string, key: string, s: SessionFacts | null): Pick<Finding
 export function evaluateSession(s: SessionFacts, now: number, settings: RuleSettings = DEFAULT_RULE_SETTINGS, live = false): Finding[] {
   const out: Finding[] = [];
   if (s.status !== 'open') return out;
-  const waitSec = s.awaiting && s.waitingSince !== null ? (now - s.waitingSince) / 1000 : null;
+  const waitSec = waitedSec(s, now);
   const episode = String(s.waitingSince ?? '');
+  const state = waitSec === null ? 'ok' : waitState(waitSec, settings.thresholdSec);
 
-  if (waitSec !== null && waitSec >= settings.thresholdSec * 0.8) {
-    const breached = waitSec > settings.thresholdSec;
+  if (waitSec !== null && state !== 'ok') {
+    const breached = state === 'breached';
     out.push({
       ...base('sla.fan-waiting', `${s.sessionId}:${episode}`, s),
       severity: breached ? 'critical' : 'warning',

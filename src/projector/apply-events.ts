@@ -7,8 +7,12 @@
 // throws the same way. Without one, the error fails the application as before.
 import type { BulkOp, Collection, Doc, DocumentStore } from '../adapters/store/store.js';
 import { bodyPrefix, errorMessage, setAsideId, setAsideWrite, type SetAsideDoc } from '../processor/set-aside.js';
-import { foldAccountStats, foldChat, foldMessage, foldPayment, foldSession, positionedTargets, type DocTarget, type Positioned } from './folds.js';
-import { READ_MODELS, type ReadModel } from './read-models.js';
+import { foldAccountStats, foldChat, foldMessage, foldPayment, foldSession, positionedTargets, sourceOf, type DocTarget, type Positioned } from './folds.js';
+import { READ_MODELS, REPORT_BUCKETS, type ReadModel, type ReadModelName } from './read-models.js';
+import { transitionIncrements, type BucketedModel, type Increment } from './models/report-buckets/contributions.js';
+import { BucketWrites, type EventMark, type ReportBucketDoc } from './models/report-buckets/document.js';
+
+const isBucketed = (m: ReadModel): m is BucketedModel => m === 'sessions' || m === 'messages' || m === 'payments';
 import { collectionName, type ReadModelCollections } from './read-model-set.js';
 
 type Fold = (doc: Doc | undefined, p: Positioned) => Doc | undefined;
@@ -51,6 +55,7 @@ export async function applyEvents(rm: ReadModelCollections, events: readonly Pos
       fail(p, err);
     }
   }
+  const bucketed: { mark: EventMark; increments: Increment[] }[] = [];
   const ids = new Map<ReadModel, Set<string>>(READ_MODELS.map((m) => [m, new Set<string>()]));
   for (const ts of targets.values()) for (const t of ts) ids.get(t.collection)?.add(t.id);
   const docs = new Map<ReadModel, Map<string, Doc>>();
@@ -63,10 +68,14 @@ export async function applyEvents(rm: ReadModelCollections, events: readonly Pos
     // Every fold of the event first (each target is another collection), so one that throws
     // leaves none of the event's changes behind.
     const nexts: [DocTarget, Doc][] = [];
+    let increments: Increment[] = [];
     try {
       for (const t of ts) {
-        const next = FOLDS[t.collection](docs.get(t.collection)?.get(t.id), p);
-        if (next) nexts.push([t, next]);
+        const before = docs.get(t.collection)?.get(t.id);
+        const next = FOLDS[t.collection](before, p);
+        if (!next) continue;
+        nexts.push([t, next]);
+        if (isBucketed(t.collection)) increments = increments.concat(transitionIncrements(t.collection, before, next));
       }
     } catch (err) {
       fail(p, err);
@@ -76,11 +85,17 @@ export async function applyEvents(rm: ReadModelCollections, events: readonly Pos
       docs.get(t.collection)?.set(t.id, next);
       changed.get(t.collection)?.set(t.id, next);
     }
+    if (increments.length > 0) bucketed.push({ mark: { ...sourceOf(p), id: p.event.id }, increments });
   }
+  // The report buckets these changes move, loaded once for the whole run of events.
+  const bucketDocs = await loadBuckets(rm.report_buckets, bucketed);
+  const buckets = new BucketWrites(bucketDocs);
+  for (const b of bucketed) buckets.add(b.mark, b.increments);
+  const bucketOps = buckets.ops();
   // Every write is conditional on the revision it was read at (or is an insert), so a
   // projector that lost its partition, or a concurrent one, cannot overwrite newer work: the
   // whole application fails with WriteConflictError and is retried from a fresh read.
-  const writes = WRITE_ORDER.map((model) => {
+  const modelWrites = WRITE_ORDER.map((model): { model: ReadModelName; ops: readonly BulkOp<Doc>[] } => {
     const ops = [...(changed.get(model)?.entries() ?? [])].map(([id, next]): BulkOp<Doc> => {
       const before = original.get(model)?.get(id);
       if (before === undefined) return { insertOne: { document: { ...next, _rev: 1 } } };
@@ -89,6 +104,14 @@ export async function applyEvents(rm: ReadModelCollections, events: readonly Pos
     });
     return { model, ops };
   });
+  // Buckets first: each skips events it has applied, but a document's change is seen only once
+  // (a retry finds the document already changed), so on MongoDB, where a write that fails half
+  // way keeps what landed, a bucket must never lag a document it was derived from.
+  const writes: { model: ReadModelName; ops: readonly BulkOp<Doc>[] }[] = [
+    { model: REPORT_BUCKETS, ops: bucketOps.inserts as BulkOp<Doc>[] },
+    { model: REPORT_BUCKETS, ops: bucketOps.updates as BulkOp<Doc>[] },
+    ...modelWrites,
+  ].filter((w) => w.ops.length > 0);
   if (asides.length === 0 || !setAside) {
     await rm.writeAll(writes);
   } else {
@@ -97,6 +120,12 @@ export async function applyEvents(rm: ReadModelCollections, events: readonly Pos
     await setAside.store.bulkWriteMany([setAsideWrite(asides), ...writes.map((w) => ({ collection: collectionName(w.model, rm.version), ops: w.ops }))]);
   }
   return asides;
+}
+
+async function loadBuckets(c: Collection<ReportBucketDoc>, bucketed: readonly { increments: Increment[] }[]): Promise<Map<string, ReportBucketDoc>> {
+  const ids = new Set<string>();
+  for (const b of bucketed) for (const id of BucketWrites.idsOf(b.increments)) ids.add(id);
+  return load(c as unknown as Collection<Doc>, ids) as Promise<Map<string, ReportBucketDoc>>;
 }
 
 async function load(c: Collection<Doc>, ids: Set<string>): Promise<Map<string, Doc>> {

@@ -36,7 +36,7 @@ export function targetsOf(e: SessionEvent): DocTarget[] {
 export const accountStatsDocId = (accountId: string, partition: number): string => `${accountId}#${partition}`;
 
 /** The input record an event came from; events from before sources were recorded fall back to their own position. */
-function sourceOf(p: Positioned): { partition: number; offset: number } {
+export function sourceOf(p: Positioned): { partition: number; offset: number } {
   return p.event.source ?? { partition: p.partition, offset: p.offset };
 }
 

@@ -2,7 +2,8 @@
 // the version the API serves and the projector writes; a replay builds the next version
 // beside it and moves the pointer when it has caught up, so readers never see a half-built set.
 import type { BulkOp, Collection, Doc, DocumentStore } from '../adapters/store/store.js';
-import { READ_MODELS, type AccountStatsDoc, type ChatDoc, type MessageDoc, type PaymentDoc, type ReadModel, type SessionDoc } from './read-models.js';
+import { ALL_READ_MODELS, type AccountStatsDoc, type ChatDoc, type MessageDoc, type PaymentDoc, type ReadModelName, type SessionDoc } from './read-models.js';
+import type { ReportBucketDoc } from './models/report-buckets/document.js';
 
 export const META_COLLECTION = 'meta';
 const POINTER_ID = 'read-models';
@@ -29,11 +30,12 @@ export interface ReadModelCollections {
   readonly payments: Collection<PaymentDoc>;
   readonly chats: Collection<ChatDoc>;
   readonly account_stats: Collection<AccountStatsDoc>;
+  readonly report_buckets: Collection<ReportBucketDoc>;
   /** Bulk writes to several read models, in the order given, as one store write (one transaction on the embedded store). */
-  writeAll(writes: readonly { readonly model: ReadModel; readonly ops: readonly BulkOp<Doc>[] }[]): Promise<void>;
+  writeAll(writes: readonly { readonly model: ReadModelName; readonly ops: readonly BulkOp<Doc>[] }[]): Promise<void>;
 }
 
-export const collectionName = (model: ReadModel, version: number): string => `${model}_v${version}`;
+export const collectionName = (model: ReadModelName, version: number): string => `${model}_v${version}`;
 
 export class ReadModelSet {
   private readonly pointers: Collection<PointerDoc>;
@@ -69,7 +71,7 @@ export class ReadModelSet {
   }
 
   at(version: number): ReadModelCollections {
-    const name = (m: ReadModel) => collectionName(m, version);
+    const name = (m: ReadModelName) => collectionName(m, version);
     return {
       version,
       sessions: this.store.collection<SessionDoc>(name('sessions')),
@@ -77,6 +79,7 @@ export class ReadModelSet {
       payments: this.store.collection<PaymentDoc>(name('payments')),
       chats: this.store.collection<ChatDoc>(name('chats')),
       account_stats: this.store.collection<AccountStatsDoc>(name('account_stats')),
+      report_buckets: this.store.collection<ReportBucketDoc>(name('report_buckets')),
       writeAll: (writes) => this.store.bulkWriteMany(writes.map((w) => ({ collection: name(w.model), ops: w.ops }))),
     };
   }
@@ -90,6 +93,9 @@ export class ReadModelSet {
       rm.sessions.createIndex({ keys: { openedAt: 1 } }),
       rm.sessions.createIndex({ keys: { chatKey: 1, openedAt: 1 } }),
       rm.sessions.createIndex({ keys: { firstResponderId: 1, firstResponseAt: 1 } }),
+      // Reports: sessions at a window's partial ends, and open ones not answered yet (read live).
+      rm.sessions.createIndex({ keys: { firstFanMessageAt: 1 } }),
+      rm.sessions.createIndex({ keys: { status: 1, firstResponseSec: 1, firstFanMessageAt: 1 } }),
       rm.messages.createIndex({ keys: { chatKey: 1, sentAt: 1 } }),
       rm.messages.createIndex({ keys: { chatId: 1, sentAt: 1 } }),
       rm.messages.createIndex({ keys: { sentAt: 1 } }),
@@ -109,11 +115,11 @@ export class ReadModelSet {
   /** Every read-model collection of any version, for a full reset. */
   async allCollections(): Promise<string[]> {
     const names = await this.store.listCollections();
-    return names.filter((n) => READ_MODELS.some((m) => new RegExp(`^${m}_v\\d+$`).test(n)));
+    return names.filter((n) => ALL_READ_MODELS.some((m) => new RegExp(`^${m}_v\\d+$`).test(n)));
   }
 
   async dropVersion(version: number): Promise<void> {
-    for (const m of READ_MODELS) await this.store.collection(collectionName(m, version)).drop();
+    for (const m of ALL_READ_MODELS) await this.store.collection(collectionName(m, version)).drop();
   }
 
   async resetPointer(): Promise<void> {

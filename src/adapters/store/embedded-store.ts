@@ -62,6 +62,23 @@ function idsOf(filter: Filter): unknown[] | undefined {
   return undefined;
 }
 
+/**
+ * LMDB key bounds for an `_id` range of strings ($gte/$gt with $lt/$lte); the filter is still
+ * tested on each document, so the exclusive ends ($gt, $lte) only need to be covered.
+ */
+function idRangeOf(filter: Filter): { start?: string; end?: string } | undefined {
+  const id = filter._id;
+  if (typeof id !== 'object' || id === null || Array.isArray(id)) return undefined;
+  const ops = id as Record<string, unknown>;
+  const keys = Object.keys(ops);
+  if (keys.length === 0 || !keys.every((k) => ['$gte', '$gt', '$lt', '$lte'].includes(k) && typeof ops[k] === 'string')) return undefined;
+  const lower = (ops.$gte ?? ops.$gt) as string | undefined;
+  const upper = ops.$lt as string | undefined;
+  // $lte x: everything up to and including x, i.e. below x followed by the smallest character.
+  const end = upper ?? (typeof ops.$lte === 'string' ? `${ops.$lte}\u0000` : undefined);
+  return { ...(lower !== undefined ? { start: lower } : {}), ...(end !== undefined ? { end } : {}) };
+}
+
 function sameDoc(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -100,10 +117,14 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return out;
   }
 
-  /** Candidates for a filter: direct gets for an _id equality or $in, an index, or a scan. */
+  /** Candidates for a filter: direct gets for an _id equality or $in, an _id range, an index, or a scan. */
   private candidates(filter: Filter, sort?: SortSpec, want = Infinity): T[] {
     const ids = idsOf(filter);
-    if (!ids) return this.indexed(filter, sort, want) ?? this.all();
+    if (!ids) {
+      const range = idRangeOf(filter);
+      if (range) return Array.from(this.db.getRange(range), ({ value }) => value);
+      return this.indexed(filter, sort, want) ?? this.all();
+    }
     const out: T[] = [];
     for (const k of new Set(ids)) {
       if (typeof k !== 'string') continue;
@@ -119,7 +140,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     // Conditional writes add plain equalities (a revision, an offset): compare them directly.
     const extra = Object.entries(filter).filter(([k]) => k !== '_id');
     if (idsOf(filter) && extra.every(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) {
-      return this.candidates(filter).filter((d) => extra.every(([k, v]) => (d as AnyObject)[k] === v || (v === null && (d as AnyObject)[k] === undefined)));
+      return this.candidates(filter).filter((d) => extra.every(([k, v]) => { const at = valueAt(d, k); return at === v || (v === null && at === undefined); }));
     }
     const q = new Query(filter);
     return this.candidates(filter).filter((d) => q.test(d));

@@ -5,7 +5,9 @@ import type { DocumentStore } from '../../adapters/store/store.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
 import { mergeAlerts, withStatus, type MergedAlert } from '../../intelligence/alert-merge.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
-import { accountTotals } from '../../queries/accounts.js';
+import { openNowOf, waitingNowOf } from '../../queries/reports.js';
+import { chattersOf } from '../../projector/models/report-buckets/figures.js';
+import { chatterIdOf } from '../../projector/models/report-buckets/keys.js';
 import { actorOf, canSee } from '../../access/access-model.js';
 import { requestScope } from '../access.js';
 import { ApiError } from '../errors.js';
@@ -134,28 +136,42 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
     const rm = await models.active();
     const signedIn = request.principal.kind !== 'anonymous';
     const inScope = accountFilter(request, undefined);
-    const [open, stats, alerts] = await Promise.all([
-      rm.sessions.find({ status: 'open', ...inScope }, { projection: { accountId: 1, awaiting: 1, waitingSince: 1, lastHumanChatterId: 1 } }),
-      rm.account_stats.find(inScope),
+    const threshold = settings.thresholdSec;
+    const [live, waiting, stats, alerts] = await Promise.all([
+      openNowOf(rm, inScope),
+      waitingNowOf(rm, inScope, threshold, now),
+      rm.account_stats.find(inScope, { projection: { accountId: 1 } }),
       merged(request, now, { status: { $in: ['open', 'acked'] } }),
     ]);
     const openAlerts = alerts.filter((a) => a.status === 'open');
-    const breached = (s: { awaiting: boolean; waitingSince: number | null }) => s.awaiting && s.waitingSince !== null && (now - s.waitingSince) / 1000 > settings.thresholdSec;
-    const accounts = accountTotals(stats).map((a) => {
-      const mine = open.filter((s) => s.accountId === a.accountId);
-      return { id: a.accountId, open: mine.length, awaiting: mine.filter((s) => s.awaiting).length, breached: mine.filter(breached).length, openAlerts: openAlerts.filter((x) => x.accountId === a.accountId).length };
+    const breached = waiting.filter((x) => x.state === 'breached');
+    const accountIds = [...new Set([...stats.map((a) => a.accountId), ...live.keys()])].sort();
+    const accounts = accountIds.map((id) => {
+      const l = live.get(id);
+      return { id, open: l?.open ?? 0, awaiting: l?.awaiting ?? 0, breached: breached.filter((x) => x.accountId === id).length, openAlerts: openAlerts.filter((x) => x.accountId === id).length };
     });
-    const chatterIds = [...new Set(open.map((s) => s.lastHumanChatterId).filter((c): c is string => c !== null))].sort();
-    const chatters = chatterIds.map((id) => {
-      const mine = open.filter((s) => s.lastHumanChatterId === id);
-      return { id, openSessions: mine.length, awaiting: mine.filter((s) => s.awaiting).length, breached: mine.filter(breached).length, openAlerts: openAlerts.filter((x) => x.chatterId === id).length };
-    });
+    // Chatters with open sessions (by the latest human reply), summed over accounts.
+    const perChatter = new Map<string, { open: number; awaiting: number }>();
+    for (const l of live.values()) {
+      for (const [key, c] of chattersOf(l)) {
+        const id = chatterIdOf(key);
+        if (id === null || (c.open ?? 0) <= 0) continue;
+        const row = perChatter.get(id) ?? { open: 0, awaiting: 0 };
+        row.open += c.open ?? 0;
+        row.awaiting += c.awaiting ?? 0;
+        perChatter.set(id, row);
+      }
+    }
+    const chatters = [...perChatter.keys()].sort().map((id) => ({
+      id, openSessions: perChatter.get(id)?.open ?? 0, awaiting: perChatter.get(id)?.awaiting ?? 0,
+      breached: breached.filter((x) => x.chatterId === id).length, openAlerts: openAlerts.filter((x) => x.chatterId === id).length,
+    }));
     const severity = { critical: 0, warning: 0, info: 0 };
     for (const a of openAlerts) severity[a.severity]++;
     return {
       at: iso(now),
       thresholdSec: settings.thresholdSec,
-      totals: { open: open.length, awaiting: open.filter((s) => s.awaiting).length, breached: open.filter(breached).length, severity },
+      totals: { open: accounts.reduce((n, a) => n + a.open, 0), awaiting: accounts.reduce((n, a) => n + a.awaiting, 0), breached: breached.length, severity },
       accounts,
       chatters,
       topAlerts: signedIn ? openAlerts.slice(0, 10).map(alertView) : openAlerts.slice(0, 10).map(publicAlertView),

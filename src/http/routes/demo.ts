@@ -13,7 +13,7 @@ import { CHAT_LEDGER_COLLECTION } from '../../processor/chat-ledger.js';
 import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-import { READ_MODELS } from '../../projector/read-models.js';
+import { ALL_READ_MODELS } from '../../projector/read-models.js';
 import { ReadModelSet, collectionName } from '../../projector/read-model-set.js';
 import { ApiError } from '../errors.js';
 
@@ -106,7 +106,7 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
     const accountIds = loadDemoAccounts().map((a) => a.id);
     const removed: Record<string, number> = {};
     const version = await new ReadModelSet(opts.store).activeVersion();
-    for (const name of READ_MODELS) removed[name] = await opts.store.collection(collectionName(name, version)).deleteMany({ accountId: { $in: accountIds } });
+    for (const name of ALL_READ_MODELS) removed[name] = await opts.store.collection(collectionName(name, version)).deleteMany({ accountId: { $in: accountIds } });
     removed[CHAT_STATE_COLLECTION] = await opts.store.collection(CHAT_STATE_COLLECTION).deleteMany({ 'state.context.accountId': { $in: accountIds } });
     // Their dedupe ledger too, or demo records seeded again would all be taken for redeliveries.
     const ofDemoChats = { chatKey: { $regex: `^(${accountIds.map(escapeRegex).join('|')}):` } };

@@ -4,8 +4,10 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { DocumentStore, Filter, SortSpec } from '../../adapters/store/store.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
 import type { SessionDoc } from '../../projector/read-models.js';
-import { slaReport, slaFigures, slaOutcome, type SlaSession } from '../../queries/sla.js';
-import { scorecard, type ChatterRevenue } from '../../queries/scorecard.js';
+import { slaOutcome } from '../../queries/sla.js';
+import { openNowOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type WindowTotals } from '../../queries/reports.js';
+import { localDay } from '../../domain/zoned-time.js';
+import { isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
 import { accountTotals } from '../../queries/accounts.js';
 import { AccountRegistry } from '../../accounts/registry.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
@@ -25,16 +27,13 @@ const Limit = Type.Integer({ minimum: 1, maximum: LIST_LIMIT.max, default: LIST_
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 const Threshold = (fallback: number) => Type.Integer({ minimum: 1, maximum: 86400, default: fallback, description: `first-response SLA threshold in seconds (default ${fallback})` });
 
-const SLA_FIELDS = { accountId: 1, status: 1, firstFanMessageAt: 1, firstResponseSec: 1, firstResponderId: 1, closedAt: 1 } as const;
-
 export interface ReadRouteOptions {
   readonly store: DocumentStore;
   readonly slaThresholdSec: number;
+  readonly reportTimezone: string;
   readonly setup: IntelligenceSetup;
   readonly now?: () => number;
 }
-
-const startOfUtcDay = (now: number): number => now - (now % 86_400_000);
 
 export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (app, opts) => {
   const models = new ReadModelSet(opts.store);
@@ -69,33 +68,44 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     return out;
   };
 
-  const slaSessions = async (filter: Filter = {}): Promise<SlaSession[]> => {
-    const rm = await models.active();
-    const withFan: Filter = 'firstFanMessageAt' in filter ? filter : { ...filter, firstFanMessageAt: { $ne: null } };
-    return rm.sessions.find(withFan, { projection: SLA_FIELDS }) as Promise<SlaSession[]>;
-  };
-
   app.get('/api/overview', {
     config: { rateClass: 'report' },
-    schema: { summary: 'Session and message aggregates over all accounts (those of a scoped key)' },
+    schema: {
+      summary: 'Session and message aggregates over all accounts (those of a scoped key): all time, or over a window',
+      querystring: Type.Object({ ...WindowParams, accountId: Type.Optional(Id('only this account')) }, { additionalProperties: false }),
+    },
   }, async (request) => {
     const rm = await models.active();
-    const inScope = accountFilter(request, undefined);
-    const [accounts, open, awaiting, closed] = await Promise.all([
-      rm.account_stats.find(inScope),
-      rm.sessions.countDocuments({ ...inScope, status: 'open' }),
-      rm.sessions.countDocuments({ ...inScope, priorityAt: { $ne: null } }),
-      rm.sessions.countDocuments({ ...inScope, status: 'closed' }),
-    ]);
+    const inScope = accountFilter(request, request.query.accountId);
+    const w = parseWindow(request.query, opts.reportTimezone);
+    if (!isAllTime(w)) {
+      const totals = await windowTotalsOf(rm, w, inScope);
+      const sum = (f: (t: WindowTotals) => number) => totals.reduce((n, t) => n + f(t), 0);
+      return {
+        accounts: totals.length,
+        chats: sum((t) => t.chats),
+        sessions: { total: sum((t) => t.sessionsOpened), open: sum((t) => t.sessionsOpened - t.sessionsClosed), closed: sum((t) => t.sessionsClosed), awaiting: sum((t) => t.awaiting) },
+        messages: { total: sum((t) => t.messages), fromFans: sum((t) => t.fanMessages), outbound: sum((t) => t.messages - t.fanMessages) },
+        revenue: { cents: sum((t) => t.revenueCents), payments: sum((t) => t.paymentCount) },
+        // Late records are counted per account over all time only.
+        lateRecords: null,
+        window: windowView(w),
+        readModelVersion: rm.version,
+      };
+    }
+    const [accounts, sessions, live] = await Promise.all([rm.account_stats.find(inScope), windowTotalsOf(rm, w, inScope), openNowOf(rm, inScope)]);
     const sum = (f: (a: (typeof accounts)[number]) => number) => accounts.reduce((n, a) => n + f(a), 0);
+    const total = sessions.reduce((n, t) => n + t.sessionsOpened, 0);
+    const closed = sessions.reduce((n, t) => n + t.sessionsClosed, 0);
     return {
       accounts: new Set(accounts.map((a) => a.accountId)).size,
       chats: sum((a) => a.chats),
-      sessions: { total: open + closed, open, closed, awaiting },
+      sessions: { total, open: total - closed, closed, awaiting: [...live.values()].reduce((n, l) => n + (l.awaiting ?? 0), 0) },
       messages: { total: sum((a) => a.messages), fromFans: sum((a) => a.fanMessages), outbound: sum((a) => a.messages - a.fanMessages) },
       revenue: { cents: sum((a) => a.revenueCents), payments: sum((a) => a.paymentCount) },
       // Records that came later than ALLOWED_LATENESS_SEC: counted above, outside any session.
       lateRecords: sum((a) => a.lateRecords ?? 0),
+      window: windowView(w),
       readModelVersion: rm.version,
     };
   });
@@ -103,7 +113,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   app.get('/api/stats', {
     config: { rateClass: 'report' },
     schema: {
-      summary: 'Live analytics: who is waiting now, the longest wait, SLA breached and at risk now, % within threshold today',
+      summary: 'Live analytics: who is waiting now, the longest wait, SLA breached and at risk (at least 80% of the threshold) now, and today (in REPORT_TIMEZONE): % within threshold, median FRT, revenue',
       querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
     },
   }, async (request) => {
@@ -111,32 +121,31 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const now = clock();
     const rm = await models.active();
     const inScope = accountFilter(request, undefined);
-    const waiting = await rm.sessions.find({ ...inScope, priorityAt: { $ne: null } }, { projection: { waitingSince: 1, accountId: 1 } });
-    const waits = waiting.map((s) => (now - (s.waitingSince ?? now)) / 1000);
-    const dayStart = startOfUtcDay(now);
-    const today = await slaSessions({ ...inScope, firstFanMessageAt: { $gte: dayStart } });
-    const figures = slaFigures(today, thresholdSec, now);
-    const [openSessions, revenueToday] = await Promise.all([
-      rm.sessions.countDocuments({ ...inScope, status: 'open' }),
-      rm.payments.find({ ...inScope, paidAt: { $gte: dayStart } }, { projection: { grossCents: 1 } }),
+    const day = localDay(now, opts.reportTimezone);
+    const [waiting, live, figures, revenue] = await Promise.all([
+      waitingNowOf(rm, inScope, thresholdSec, now),
+      openNowOf(rm, inScope),
+      slaReportOf(rm, { from: day.start, to: day.end }, inScope, thresholdSec, now),
+      windowTotalsOf(rm, { from: day.start, to: day.end }, inScope),
     ]);
     return {
       at: iso(now),
       thresholdSec,
-      openSessions,
+      openSessions: [...live.values()].reduce((n, l) => n + (l.open ?? 0), 0),
       awaitingReply: waiting.length,
-      longestWaitSec: waits.length ? Math.round(Math.max(...waits)) : 0,
-      breachedNow: waits.filter((w) => w > thresholdSec).length,
-      // At risk: past half the threshold, not breached yet.
-      atRiskNow: waits.filter((w) => w > thresholdSec / 2 && w <= thresholdSec).length,
+      longestWaitSec: waiting.length ? Math.round(Math.max(...waiting.map((x) => x.waitSec))) : 0,
+      breachedNow: waiting.filter((x) => x.state === 'breached').length,
+      atRiskNow: waiting.filter((x) => x.state === 'at-risk').length,
       today: {
-        since: iso(dayStart),
+        since: iso(day.start),
+        until: iso(day.end),
+        timezone: opts.reportTimezone,
         sessions: figures.sessions,
         withinThreshold: figures.withinThreshold,
         breaches: figures.breaches,
         withinThresholdPct: figures.withinThresholdPct,
         medianFirstResponseSec: figures.medianFirstResponseSec,
-        revenueCents: revenueToday.reduce((n, p) => n + p.grossCents, 0),
+        revenueCents: revenue.reduce((n, t) => n + t.revenueCents, 0),
       },
     };
   });
@@ -144,16 +153,18 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   app.get('/api/sla', {
     config: { rateClass: 'report' },
     schema: {
-      summary: 'First-response SLA report: count, % within threshold, median and p90 FRT, breaches, by account and by chatter',
+      summary: 'First-response SLA report over sessions whose first fan message falls in the window: count, % within threshold, median and p90 FRT, breaches, by account and by chatter',
       querystring: Type.Object({
         thresholdSec: Threshold(300),
         accountId: Type.Optional(Id('only this account')),
+        ...WindowParams,
       }, { additionalProperties: false }),
     },
   }, async (request) => {
     const { thresholdSec, accountId } = request.query;
-    const report = slaReport(await slaSessions(accountFilter(request, accountId)), thresholdSec, clock());
-    return { ...report, accountId: accountId ?? null };
+    const w = parseWindow(request.query, opts.reportTimezone);
+    const report = await slaReportOf(await models.active(), w, accountFilter(request, accountId), thresholdSec, clock());
+    return { ...report, accountId: accountId ?? null, window: windowView(w) };
   });
 
   app.get('/api/fans', {
@@ -177,29 +188,38 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
 
   app.get('/api/accounts', {
     config: { rateClass: 'report' },
-    schema: { summary: 'Accounts seen by the pipeline (those of a scoped key), with session statistics' },
+    schema: {
+      summary: 'Accounts seen by the pipeline (those of a scoped key), with session statistics: all time, or over a window',
+      querystring: Type.Object({ ...WindowParams, accountId: Type.Optional(Id('only this account')) }, { additionalProperties: false }),
+    },
   }, async (request) => {
     const rm = await models.active();
-    const inScope = accountFilter(request, undefined);
+    const { accountId } = request.query;
+    const inScope = accountFilter(request, accountId);
     const scope = requestScope(request);
-    const [stats, waiting] = await Promise.all([
+    const w = parseWindow(request.query, opts.reportTimezone);
+    const [stats, live, windowed, registry_] = await Promise.all([
       rm.account_stats.find(inScope, { sort: { _id: 1 } }),
-      rm.sessions.find({ ...inScope, priorityAt: { $ne: null } }, { projection: { accountId: 1 } }),
+      openNowOf(rm, inScope),
+      isAllTime(w) ? Promise.resolve(null) : windowTotalsOf(rm, w, inScope),
+      registry.all(),
     ]);
-    const awaiting = new Map<string, number>();
-    for (const s of waiting) awaiting.set(s.accountId, (awaiting.get(s.accountId) ?? 0) + 1);
-    const registered = new Map((await registry.all()).filter((a) => canSee(scope, a._id)).map((a) => [a._id, a]));
+    const registered = new Map(registry_.filter((a) => canSee(scope, a._id) && (!accountId || a._id === accountId)).map((a) => [a._id, a]));
     const totals = new Map(accountTotals(stats).map((a) => [a.accountId, a]));
-    const ids = [...new Set([...registered.keys(), ...totals.keys()])].sort();
+    const inWindow = new Map((windowed ?? []).map((t) => [t.accountId, t]));
+    const ids = [...new Set([...registered.keys(), ...totals.keys(), ...inWindow.keys()])].sort();
     const items = ids.map((id) => {
       const r = registered.get(id);
       const t = totals.get(id);
+      const base = { id, displayName: r?.displayName ?? null, status: r?.status ?? 'unregistered', source: r?.source ?? 'webhook', ...(t ? accountStatsView(t) : emptyAccountStats()) };
+      if (!windowed) return { ...base, awaiting: live.get(id)?.awaiting ?? 0 };
+      const x = inWindow.get(id);
       return {
-        id, displayName: r?.displayName ?? null, status: r?.status ?? 'unregistered', source: r?.source ?? 'webhook',
-        ...(t ? accountStatsView(t) : emptyAccountStats()), awaiting: awaiting.get(id) ?? 0,
+        ...base, chats: x?.chats ?? 0, sessions: x?.sessionsOpened ?? 0, openSessions: (x?.sessionsOpened ?? 0) - (x?.sessionsClosed ?? 0),
+        messages: x?.messages ?? 0, fanMessages: x?.fanMessages ?? 0, revenueCents: x?.revenueCents ?? 0, paymentCount: x?.paymentCount ?? 0, awaiting: x?.awaiting ?? 0,
       };
     });
-    return { items, count: items.length };
+    return { items, count: items.length, window: windowView(w) };
   });
 
   app.get('/api/sessions', {
@@ -331,25 +351,18 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   app.get('/api/chatters/scorecard', {
     config: { rateClass: 'report' },
     schema: {
-      summary: 'Per chatter: sessions first answered, revenue credited, SLA (median and p90 FRT, % within threshold), open alerts and coachPriority',
-      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
+      summary: 'Per chatter over a window: sessions first answered (by first fan message time), revenue credited (by payment time), SLA (median and p90 FRT, % within threshold), open alerts now and coachPriority',
+      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams }, { additionalProperties: false }),
     },
   }, async (request) => {
-    const { thresholdSec } = request.query;
+    const { thresholdSec, accountId } = request.query;
+    const w = parseWindow(request.query, opts.reportTimezone);
     const rm = await models.active();
-    const inScope = accountFilter(request, undefined);
+    const inScope = accountFilter(request, accountId);
     const scope = requestScope(request);
-    const [sessions, revenue] = await Promise.all([
-      slaSessions(inScope),
-      rm.payments.aggregate<{ _id: string; revenueCents: number; paymentCount: number }>([
-        { $match: { ...inScope, chatterId: { $ne: null } } },
-        { $group: { _id: '$chatterId', revenueCents: { $sum: '$grossCents' }, paymentCount: { $sum: 1 } } },
-      ]),
-    ]);
-    const rows: ChatterRevenue[] = revenue.map((r) => ({ chatterId: r._id, revenueCents: r.revenueCents, paymentCount: r.paymentCount }));
     const now = clock();
-    const open = await openAlertsByChatter(now, inScope, (accountId) => canSee(scope, accountId));
-    const items = scorecard(sessions, rows, open, thresholdSec, now);
-    return { thresholdSec, items, count: items.length };
+    const open = await openAlertsByChatter(now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
+    const items = await scorecardOf(rm, w, inScope, open, thresholdSec, now);
+    return { thresholdSec, items, count: items.length, window: windowView(w) };
   });
 };

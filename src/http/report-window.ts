@@ -1,0 +1,52 @@
+// The `from` / `to` query parameters of the report routes: ISO-8601 instants with a zone
+// (`2026-11-23T09:00:00Z`, `...+02:00`) or local dates (`2026-11-23`: midnight in
+// REPORT_TIMEZONE). `from` is inclusive, `to` exclusive; an absent bound leaves the window open.
+import { Type } from '@fastify/type-provider-typebox';
+import { startOfLocalDate } from '../domain/zoned-time.js';
+import { ALL_TIME, type ReportWindow } from '../projector/models/report-buckets/queries.js';
+import { ApiError } from './errors.js';
+import { iso } from './views.js';
+
+export const WindowParams = {
+  from: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning' })),
+  to: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'window end, exclusive, in the same forms; default: no end' })),
+};
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-](\d{2}):(\d{2}))$/;
+
+function realDate(y: number, m: number, d: number): boolean {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return y >= 1970 && t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+/** Epoch ms of one bound, or a 400 naming the field. */
+export function parseBound(field: 'from' | 'to', raw: string, timezone: string): number {
+  const bad = () => new ApiError('INVALID_INPUT', `${field}: "${raw.slice(0, 40)}" is not an ISO-8601 date (2026-11-23, midnight in ${timezone}) or date-time with Z or an offset (2026-11-23T09:00:00Z)`);
+  const d = DATE.exec(raw);
+  if (d) {
+    const [y, m, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
+    if (!realDate(y, m, day)) throw bad();
+    return startOfLocalDate(y, m, day, timezone);
+  }
+  const t = DATE_TIME.exec(raw);
+  if (!t) throw bad();
+  const [y, m, day, h, mi, s] = [Number(t[1]), Number(t[2]), Number(t[3]), Number(t[4]), Number(t[5]), Number(t[6] ?? 0)];
+  if (!realDate(y, m, day) || h > 23 || mi > 59 || s > 59 || (t[9] !== undefined && (Number(t[9]) > 23 || Number(t[10]) > 59))) throw bad();
+  const at = Date.parse(raw);
+  if (!Number.isFinite(at)) throw bad();
+  return at;
+}
+
+export function parseWindow(q: { from?: string; to?: string }, timezone: string): ReportWindow {
+  const from = q.from === undefined ? ALL_TIME.from : parseBound('from', q.from, timezone);
+  const to = q.to === undefined ? ALL_TIME.to : parseBound('to', q.to, timezone);
+  if (!(to > from)) throw new ApiError('INVALID_INPUT', `to: must be after from (${q.from} → ${q.to})`);
+  return { from, to };
+}
+
+export function windowView(w: ReportWindow): { from: string | null; to: string | null } {
+  return { from: Number.isFinite(w.from) ? iso(w.from) : null, to: Number.isFinite(w.to) ? iso(w.to) : null };
+}
+
+export const isAllTime = (w: ReportWindow): boolean => w.from === -Infinity && w.to === Infinity;

@@ -1,0 +1,64 @@
+// Where a figure is kept: a time bucket (UTC hour, day or month) of one account, or the
+// account's live row (what is open now). Bucket keys are fixed-width, so a range of `_id`s is
+// a range of time and one ordered read fetches a window's buckets.
+
+export type TimeLevel = 'h' | 'd' | 'm';
+export type Level = TimeLevel | 'live';
+
+export const TIME_LEVELS: readonly TimeLevel[] = ['h', 'd', 'm'];
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/** The bucket index of a time at a level: hours or days since the epoch, or months since year 0. */
+export function bucketIndex(level: TimeLevel, at: number): number {
+  if (level === 'h') return Math.floor(at / HOUR);
+  if (level === 'd') return Math.floor(at / DAY);
+  const d = new Date(at);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
+}
+
+/** When a bucket starts (epoch ms). */
+export function bucketStart(level: TimeLevel, index: number): number {
+  if (level === 'h') return index * HOUR;
+  if (level === 'd') return index * DAY;
+  return Date.UTC(Math.floor(index / 12), ((index % 12) + 12) % 12, 1);
+}
+
+// Offset and width keep negative indexes (times before 1970 or year 0) sortable as text.
+const OFFSET = 1_000_000_000;
+const WIDTH = 10;
+
+export function bucketKey(index: number): string {
+  return String(index + OFFSET).padStart(WIDTH, '0');
+}
+
+export const LIVE_KEY = bucketKey(0);
+
+export function docId(level: Level, key: string, accountId: string): string {
+  return `${level}|${key}|${accountId}`;
+}
+
+/** `_id` bounds of the buckets [fromIndex, toIndex) of a level, over every account. */
+export function idRange(level: TimeLevel, fromIndex: number, toIndex: number): { $gte: string; $lt: string } {
+  // An open end (the window has no bound there) runs to the level's first or last bucket.
+  const lo = fromIndex <= Number.MIN_SAFE_INTEGER ? `${level}|` : `${level}|${bucketKey(fromIndex)}|`;
+  const hi = toIndex >= Number.MAX_SAFE_INTEGER ? `${level}}` : `${level}|${bucketKey(toIndex)}|`;
+  return { $gte: lo, $lt: hi };
+}
+
+// Chatter ids become field names, which may not contain '.' or start with '$' in MongoDB:
+// base64url keeps them to [A-Za-z0-9_-]. Answered sessions without a chatter go under 'u'.
+export const UNATTRIBUTED_KEY = 'u';
+
+export function chatterKey(chatterId: string | null): string {
+  return chatterId === null ? UNATTRIBUTED_KEY : `c${Buffer.from(chatterId, 'utf8').toString('base64url')}`;
+}
+
+export function chatterIdOf(key: string): string | null {
+  return key === UNATTRIBUTED_KEY ? null : Buffer.from(key.slice(1), 'base64url').toString('utf8');
+}
+
+/** Histogram field for a whole number of seconds (field names must not be bare numbers for mingo's paths). */
+export const secKey = (sec: number): string => `s${sec}`;
+export const secOf = (key: string): number => Number(key.slice(1));
