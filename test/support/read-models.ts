@@ -31,7 +31,7 @@ export async function readModelDocs(store: DocumentStore): Promise<Record<string
  * came back to zero (a session that moved buckets on its way leaves one behind), so the same
  * facts in another order compare equal.
  */
-function withoutZeros(v: unknown): unknown {
+export function withoutZeros(v: unknown): unknown {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {

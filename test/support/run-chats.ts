@@ -19,6 +19,8 @@ export interface Models {
   accountStats: Map<string, AccountStatsDoc>;
   states: Map<string, ChatState>;
   events: SessionEvent[];
+  /** The same events with the positions the projector would see (source = arrival number, all partition 0). */
+  positioned: Positioned[];
 }
 
 export function inputOf(f: Fact, key: string): ChatInput {
@@ -33,13 +35,14 @@ export function inputOf(f: Fact, key: string): ChatInput {
 }
 
 export function runChats(arrivals: readonly Arrival[], idleMs: number, lateMs: number): Models {
-  const m: Models = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), accountStats: new Map(), states: new Map(), events: [] };
+  const m: Models = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), accountStats: new Map(), states: new Map(), events: [], positioned: [] };
   const ledgers = new Map<string, MemoryLedger>();
   let offset = 0;
   const fold = (events: readonly SessionEvent[], at: number): void => {
     for (const event of events) {
       const p: Positioned = { event: { ...event, source: { partition: 0, offset: at } }, partition: 0, offset: at };
       m.events.push(event);
+      m.positioned.push({ ...p, offset: m.positioned.length });
       for (const t of positionedTargets(p)) {
         const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, account_stats: m.accountStats } as const;
         const docs = models[t.collection] as Map<string, never>;
