@@ -12,6 +12,7 @@ import type { Topology } from '../topology.js';
 import type { Positioned } from './folds.js';
 import { applyEvents } from './apply-events.js';
 import { ReadModelSet } from './read-model-set.js';
+import { ensureReportBuckets } from './models/report-buckets/backfill.js';
 import { Freshness, type FreshnessSummary } from './freshness.js';
 import { H } from '../domain/inbound-record.js';
 
@@ -47,7 +48,9 @@ export class Projector {
   }
 
   async start(): Promise<void> {
-    await this.models.ensureIndexes(await this.models.activeVersion());
+    const version = await this.models.activeVersion();
+    await this.models.ensureIndexes(version);
+    await ensureReportBuckets(this.store, this.models, version, this.logger);
     this.subscription = this.arrivals
       .pipe(
         concatMap(() => {

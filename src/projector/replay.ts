@@ -16,6 +16,7 @@ import type { Topology } from '../topology.js';
 import { applyEvents } from './apply-events.js';
 import { parseEvents } from './projector.js';
 import { ReadModelSet } from './read-model-set.js';
+import { markReportBucketsBuilt } from './models/report-buckets/backfill.js';
 
 export const JOBS_COLLECTION = 'jobs';
 /** The one document whose holder may run a replay (in the jobs collection, kind `replay-lock`). */
@@ -210,6 +211,8 @@ export class ReplayService {
     const target = this.models.at(job.targetVersion);
     await this.models.dropVersion(job.targetVersion);
     await this.models.ensureIndexes(job.targetVersion);
+    // Built from events like the other read models, so never from documents.
+    await markReportBucketsBuilt(this.store, job.targetVersion);
     const groupId = `${this.topology.projectorGroup}-${job._id}`;
     await this.log.setGroupPosition(groupId, this.topology.sessionEvents, await this.position(job.from));
     let applied = 0;

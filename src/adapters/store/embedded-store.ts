@@ -122,7 +122,12 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const ids = idsOf(filter);
     if (!ids) {
       const range = idRangeOf(filter);
-      if (range) return Array.from(this.db.getRange(range), ({ value }) => value);
+      if (range) {
+        // In _id order already: a page by _id reads only its page (one more for an exclusive start).
+        const byId = !sort || (Object.keys(sort).length === 1 && sort._id === 1);
+        const limit = byId && Number.isFinite(want) ? want + 1 : undefined;
+        return Array.from(this.db.getRange({ ...range, ...(limit !== undefined ? { limit } : {}) }), ({ value }) => value);
+      }
       return this.indexed(filter, sort, want) ?? this.all();
     }
     const out: T[] = [];
