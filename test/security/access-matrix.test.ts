@@ -179,6 +179,11 @@ describe('access: every route × every caller', () => {
       ['GET', `/api/chats?accountId=${f.accountId}`],
       ['GET', `/api/fans?accountId=${f.accountId}`],
       ['GET', `/api/sla?accountId=${f.accountId}`],
+      ['GET', `/api/sla?accountId=${f.accountId}&from=2020-01-01`],
+      ['GET', `/api/overview?accountId=${f.accountId}`],
+      ['GET', `/api/overview?accountId=${f.accountId}&from=2020-01-01T00:00:00Z`],
+      ['GET', `/api/accounts?accountId=${f.accountId}`],
+      ['GET', `/api/chatters/scorecard?accountId=${f.accountId}`],
       ['GET', `/api/alerts?accountId=${f.accountId}`],
       ['POST', `/api/alerts/${encodeURIComponent(f.alertId)}/ack`],
     ] as const;
@@ -215,6 +220,9 @@ describe('access: every route × every caller', () => {
       '/api/accounts', '/api/sessions?limit=500', '/api/sessions?sort=opened&limit=500', '/api/sessions?awaiting=1&limit=500',
       '/api/messages?limit=500', `/api/messages?accountId=${own}&limit=500`, '/api/chats?limit=500', '/api/chatters/scorecard',
       '/api/alerts?status=all&limit=500', '/api/alerts?limit=500', '/api/floor',
+      // Windows: whole buckets and partial hours at both ends.
+      '/api/sla?from=2020-01-01&to=2030-01-01T00:17:00.123Z', '/api/chatters/scorecard?from=2020-01-01T00:00:00.001Z',
+      '/api/overview?from=2020-01-01&to=2030-01-01T00:00:00.001Z', '/api/accounts?from=2020-01-01T13:13:13Z',
     ];
     const sessions = ((await call('GET', '/api/sessions?limit=5', scoped)).body as { items: { id: string; chatId: string }[] }).items;
     expect(sessions.length).toBeGreaterThan(0);
