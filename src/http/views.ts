@@ -1,7 +1,10 @@
 // API views of read-model documents: epoch milliseconds become ISO-8601 strings and the
 // bookkeeping fields (lastSeq, applied offsets) stay inside.
-import type { ChatDoc, MessageDoc, PaymentDoc, SessionDoc } from '../projector/read-models.js';
 import type { AccountTotals } from '../queries/accounts.js';
+import type { ChatDoc } from '../projector/models/chats/projection.js';
+import type { MessageDoc } from '../projector/models/messages/projection.js';
+import type { PaymentDoc } from '../projector/models/payments/projection.js';
+import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import { priorityScore } from '../projector/priority.js';
 import { waitedSec } from '../domain/wait.js';
 

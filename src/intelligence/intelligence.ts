@@ -3,7 +3,7 @@
 // It never runs on the ingest path; its triggers are its own consumer, a sweep, and the admin.
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore, type Filter } from '../adapters/store/store.js';
 import type { ReadModelSet } from '../projector/read-model-set.js';
-import type { SessionDoc } from '../projector/read-models.js';
+import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import type { Logger } from '../support/logger.js';
 import type { HttpModelProvider, ModelLabels } from './model-provider.js';
 import { evaluateChatter, evaluateSession, RULES, type Finding, type RuleSettings, type SessionFacts, type Severity } from './rules.js';

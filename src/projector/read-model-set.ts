@@ -2,8 +2,14 @@
 // the version the API serves and the projector writes; a replay builds the next version
 // beside it and moves the pointer when it has caught up, so readers never see a half-built set.
 import type { BulkOp, Collection, Doc, DocumentStore } from '../adapters/store/store.js';
-import { ALL_READ_MODELS, type AccountStatsDoc, type ChatDoc, type MessageDoc, type PaymentDoc, type ReadModelName, type SessionDoc } from './read-models.js';
+import type { AccountStatsDoc } from './models/account-stats/projection.js';
+import type { ChatDoc } from './models/chats/projection.js';
+import { PROJECTIONS } from './models/index.js';
+import type { MessageDoc } from './models/messages/projection.js';
+import { ALL_READ_MODELS, type ReadModelName } from './models/names.js';
+import type { PaymentDoc } from './models/payments/projection.js';
 import type { ReportBucketDoc } from './models/report-buckets/document.js';
+import type { SessionDoc } from './models/sessions/projection.js';
 
 export const META_COLLECTION = 'meta';
 const POINTER_ID = 'read-models';
@@ -84,28 +90,10 @@ export class ReadModelSet {
     };
   }
 
-  /** Indexes every list endpoint relies on. Idempotent. */
+  /** Indexes every named query relies on (each read model's projection lists its own, with the query each serves). Idempotent. */
   async ensureIndexes(version: number): Promise<void> {
     const rm = this.at(version);
-    // Each serves a list endpoint's filter and sort (see http/routes/reads.ts).
-    await Promise.all([
-      rm.sessions.createIndex({ keys: { priorityAt: 1, lastMessageAt: 1 } }),
-      rm.sessions.createIndex({ keys: { openedAt: 1 } }),
-      rm.sessions.createIndex({ keys: { chatKey: 1, openedAt: 1 } }),
-      rm.sessions.createIndex({ keys: { firstResponderId: 1, firstResponseAt: 1 } }),
-      // Reports: sessions at a window's partial ends, and open ones not answered yet (read live).
-      rm.sessions.createIndex({ keys: { firstFanMessageAt: 1 } }),
-      rm.sessions.createIndex({ keys: { status: 1, firstResponseSec: 1, firstFanMessageAt: 1 } }),
-      rm.messages.createIndex({ keys: { chatKey: 1, sentAt: 1 } }),
-      rm.messages.createIndex({ keys: { chatId: 1, sentAt: 1 } }),
-      rm.messages.createIndex({ keys: { sentAt: 1 } }),
-      // Intelligence reads a session's latest messages.
-      rm.messages.createIndex({ keys: { sessionId: 1, sentAt: 1 } }),
-      rm.payments.createIndex({ keys: { paidAt: 1 } }),
-      rm.chats.createIndex({ keys: { lastActivityAt: 1 } }),
-      rm.chats.createIndex({ keys: { lifetimeSpendCents: 1, lastActivityAt: 1 } }),
-      rm.chats.createIndex({ keys: { chatId: 1 } }),
-    ]);
+    await Promise.all(PROJECTIONS.flatMap((p) => p.indexes.map((spec) => rm[p.name].createIndex(spec))));
   }
 
   async switchTo(version: number, now: number): Promise<void> {

@@ -13,7 +13,7 @@ import type { Log, GroupPosition } from '../adapters/log/log.js';
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
-import { applyEvents } from './apply-events.js';
+import { applyEvents } from './models/runner.js';
 import { parseEvents } from './projector.js';
 import { ReadModelSet } from './read-model-set.js';
 import { markReportBucketsBuilt } from './models/report-buckets/backfill.js';

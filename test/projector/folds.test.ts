@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { initialChatState, step } from '../../machines/step.js';
 import type { ChatInput } from '../../machines/chat-input.js';
 import type { SessionEvent } from '../../machines/session-events.js';
-import { foldAccountStats, foldChat, type Positioned } from '../../src/projector/folds.js';
-import type { AccountStatsDoc, ChatDoc } from '../../src/projector/read-models.js';
+import { foldAccountStats, type AccountStatsDoc } from '../../src/projector/models/account-stats/projection.js';
+import { foldChat, type ChatDoc } from '../../src/projector/models/chats/projection.js';
+import type { Positioned } from '../../src/projector/models/projection.js';
 
 const T0 = Date.parse('2026-06-10T10:00:00Z');
 

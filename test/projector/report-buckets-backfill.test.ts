@@ -9,7 +9,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import { MongoStore } from '../../src/adapters/store/mongo-store.js';
 import type { BulkOp, Doc, DocumentStore } from '../../src/adapters/store/store.js';
-import { applyEvents } from '../../src/projector/apply-events.js';
+import { applyEvents } from '../../src/projector/models/runner.js';
 import { ensureReportBuckets } from '../../src/projector/models/report-buckets/backfill.js';
 import { META_COLLECTION, ReadModelSet } from '../../src/projector/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';

@@ -6,8 +6,15 @@ import { MemoryLedger } from '../../machines/ledger.js';
 import { tickDue } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
 import type { SessionEvent } from '../../machines/session-events.js';
-import { foldAccountStats, foldChat, foldMessage, foldPayment, foldSession, positionedTargets, type Positioned } from '../../src/projector/folds.js';
-import type { AccountStatsDoc, ChatDoc, MessageDoc, PaymentDoc, SessionDoc } from '../../src/projector/read-models.js';
+import type { Doc } from '../../src/adapters/store/store.js';
+import type { AccountStatsDoc } from '../../src/projector/models/account-stats/projection.js';
+import type { ChatDoc } from '../../src/projector/models/chats/projection.js';
+import { PROJECTIONS } from '../../src/projector/models/index.js';
+import type { MessageDoc } from '../../src/projector/models/messages/projection.js';
+import type { PaymentDoc } from '../../src/projector/models/payments/projection.js';
+import type { Positioned } from '../../src/projector/models/projection.js';
+import { targetsOf } from '../../src/projector/models/runner.js';
+import type { SessionDoc } from '../../src/projector/models/sessions/projection.js';
 import type { Arrival } from './conversations.js';
 import type { Fact } from './reference-model.js';
 
@@ -43,16 +50,11 @@ export function runChats(arrivals: readonly Arrival[], idleMs: number, lateMs: n
       const p: Positioned = { event: { ...event, source: { partition: 0, offset: at } }, partition: 0, offset: at };
       m.events.push(event);
       m.positioned.push({ ...p, offset: m.positioned.length });
-      for (const t of positionedTargets(p)) {
+      for (const t of targetsOf(PROJECTIONS, p)) {
         const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, account_stats: m.accountStats } as const;
-        const docs = models[t.collection] as Map<string, never>;
-        const before = docs.get(t.id);
-        const next = t.collection === 'sessions' ? foldSession(before, event)
-          : t.collection === 'chats' ? foldChat(before, event)
-            : t.collection === 'messages' ? foldMessage(before, event)
-              : t.collection === 'payments' ? foldPayment(before, event)
-                : foldAccountStats(before, p);
-        if (next) docs.set(t.id, next as never);
+        const docs = models[t.projection.name] as unknown as Map<string, Doc>;
+        const next = t.projection.evolve(docs.get(t.id), p);
+        if (next) docs.set(t.id, next);
       }
     }
   };

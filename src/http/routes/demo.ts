@@ -13,7 +13,7 @@ import { CHAT_LEDGER_COLLECTION } from '../../processor/chat-ledger.js';
 import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-import { ALL_READ_MODELS } from '../../projector/read-models.js';
+import { ALL_READ_MODELS } from '../../projector/models/names.js';
 import { ReadModelSet, collectionName } from '../../projector/read-model-set.js';
 import { ApiError } from '../errors.js';
 

@@ -3,7 +3,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DocumentStore, Filter, SortSpec } from '../../adapters/store/store.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
-import type { SessionDoc } from '../../projector/read-models.js';
+import type { SessionDoc } from '../../projector/models/sessions/projection.js';
 import { slaOutcome } from '../../queries/sla.js';
 import { openNowOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type WindowTotals } from '../../queries/reports.js';
 import { localDay } from '../../domain/zoned-time.js';

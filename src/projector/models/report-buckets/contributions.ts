@@ -9,7 +9,9 @@
 //   - a message: when it was sent; a payment (revenue, and its chatter's credit): when it was paid.
 // Open sessions not answered yet add nothing to time buckets: their outcome depends on the
 // clock, so reports read them live (they are few: sessions close after the idle timeout).
-import type { MessageDoc, PaymentDoc, SessionDoc } from '../../read-models.js';
+import type { MessageDoc } from '../messages/projection.js';
+import type { PaymentDoc } from '../payments/projection.js';
+import type { SessionDoc } from '../sessions/projection.js';
 import { chatterKey, secKey } from './keys.js';
 
 export interface Increment {

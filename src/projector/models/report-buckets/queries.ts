@@ -4,7 +4,7 @@
 // folds, so an answer is exact wherever the window's bounds fall.
 import type { Filter } from '../../../adapters/store/store.js';
 import type { ReadModelCollections } from '../../read-model-set.js';
-import type { SessionDoc } from '../../read-models.js';
+import type { SessionDoc } from '../sessions/projection.js';
 import { incrementsOf, type Increment } from './contributions.js';
 import { addAt, type ReportBucketDoc } from './document.js';
 import { addSums, type Sums, type Unanswered } from './figures.js';

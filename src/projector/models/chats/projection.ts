@@ -1,0 +1,115 @@
+// Chats: one document per chat (one fan with one account), for the chat list and the fan CRM.
+import type { Doc } from '../../../adapters/store/store.js';
+import type { MessageSender } from '../../../../machines/chat-input.js';
+import { sessionAfter, type SessionEvent } from '../../../../machines/session-events.js';
+import { ACCOUNT_CHAT, isLate, reportedSpend } from '../events.js';
+import { CHATS } from '../names.js';
+import type { DocumentProjection } from '../projection.js';
+
+/** One chat: one fan with one account. The fan CRM and the chat list read it. */
+export interface ChatDoc extends Doc {
+  readonly accountId: string;
+  readonly chatId: string;
+  readonly chatKey: string;
+  readonly firstSeenAt: number;
+  readonly lastActivityAt: number;
+  readonly lastMessageAt: number | null;
+  /** Breaks ties between messages of the same millisecond, so the last message does not depend on arrival order. */
+  readonly lastMessageId?: string | null;
+  readonly lastMessageText: string | null;
+  readonly lastSender: MessageSender | null;
+  readonly messageCount: number;
+  readonly fanMessageCount: number;
+  readonly sessionCount: number;
+  readonly openSessionId: string | null;
+  readonly awaiting: boolean;
+  readonly waitingSince: number | null;
+  /** Sum of the fan's payments convops recorded (transactions only). */
+  readonly paidCents: number;
+  readonly paymentCount: number;
+  readonly lastPaymentAt: number | null;
+  readonly fanSpendCents: number | null;
+  /** The larger of the platform's lifetime figure and what convops recorded; null when neither is known. */
+  readonly lifetimeSpendCents: number | null;
+  /** Records that arrived later than the allowed lateness (counted, outside any session). */
+  readonly lateRecords?: number;
+  readonly lastSeq: number;
+}
+
+function emptyChat(e: SessionEvent): ChatDoc {
+  return {
+    _id: e.chatKey, accountId: e.accountId, chatId: e.chatId, chatKey: e.chatKey, firstSeenAt: e.at, lastActivityAt: e.at,
+    lastMessageAt: null, lastMessageId: null, lastMessageText: null, lastSender: null, messageCount: 0, fanMessageCount: 0, sessionCount: 0,
+    openSessionId: null, awaiting: false, waitingSince: null, paidCents: 0, paymentCount: 0, lastPaymentAt: null,
+    fanSpendCents: null, lifetimeSpendCents: null, lateRecords: 0, lastSeq: 0,
+  };
+}
+
+export function lifetimeSpend(fanSpendCents: number | null, paidCents: number): number | null {
+  if (fanSpendCents === null && paidCents === 0) return null;
+  return Math.max(fanSpendCents ?? 0, paidCents);
+}
+
+export function foldChat(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | undefined {
+  const next = foldChatCounts(doc, e);
+  return next && { ...next, lifetimeSpendCents: lifetimeSpend(next.fanSpendCents, next.paidCents) };
+}
+
+function foldChatCounts(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | undefined {
+  if (e.chatId === ACCOUNT_CHAT) return undefined;
+  if (doc && doc.lastSeq >= e.seq) return undefined;
+  const c = doc ?? emptyChat(e);
+  // Times are minima and maxima over the events' own times, so arrival order does not matter;
+  // a close's time is the idle deadline, not activity.
+  let next: ChatDoc = {
+    ...c, lastSeq: e.seq, fanSpendCents: reportedSpend(e) ?? c.fanSpendCents,
+    firstSeenAt: Math.min(c.firstSeenAt, e.at),
+    lastActivityAt: e.type === 'SessionClosed' ? c.lastActivityAt : Math.max(c.lastActivityAt, e.at),
+    lateRecords: (c.lateRecords ?? 0) + (isLate(e) ? 1 : 0),
+  };
+  const session = sessionAfter(e);
+  if (session) {
+    const open = session.status === 'open';
+    next = { ...next, openSessionId: open ? session.sessionId : null, awaiting: open && session.awaiting, waitingSince: open ? session.waitingSince : null };
+  }
+  switch (e.type) {
+    case 'SessionOpened':
+      return { ...next, sessionCount: c.sessionCount + 1 };
+    case 'MessageRecorded': {
+      const newest = c.lastMessageAt === null || e.data.sentAt > c.lastMessageAt || (e.data.sentAt === c.lastMessageAt && e.data.messageId > (c.lastMessageId ?? ''));
+      return {
+        ...next,
+        messageCount: c.messageCount + 1,
+        fanMessageCount: c.fanMessageCount + (e.data.sender === 'fan' ? 1 : 0),
+        lastMessageAt: newest ? e.data.sentAt : c.lastMessageAt,
+        lastMessageId: newest ? e.data.messageId : c.lastMessageId ?? null,
+        lastMessageText: newest ? e.data.text : c.lastMessageText,
+        lastSender: newest ? e.data.sender : c.lastSender,
+      };
+    }
+    case 'PaymentRecorded':
+      return {
+        ...next,
+        paidCents: c.paidCents + e.data.grossCents,
+        paymentCount: c.paymentCount + 1,
+        lastPaymentAt: Math.max(c.lastPaymentAt ?? 0, e.data.paidAt),
+      };
+    default:
+      return next;
+  }
+}
+
+export const chats: DocumentProjection<ChatDoc> = {
+  name: CHATS,
+  canHandle: (e) => e.chatId !== ACCOUNT_CHAT,
+  documentIds: (p) => [p.event.chatKey],
+  evolve: (doc, p) => foldChat(doc, p.event),
+  indexes: [
+    // queries.ts list (newest activity first) and fans sorted by recent activity.
+    { keys: { lastActivityAt: 1 } },
+    // queries.ts fans sorted by spend.
+    { keys: { lifetimeSpendCents: 1, lastActivityAt: 1 } },
+    // queries.ts byChatId and fans of one platform user.
+    { keys: { chatId: 1 } },
+  ],
+};

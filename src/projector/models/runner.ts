@@ -1,0 +1,152 @@
+// Applies a run of session events to one version of the read models, through any list of
+// document projections: every document the events touch (each projection's documentIds) is
+// loaded, evolved in memory, and what changed is written conditionally. The live projector and
+// the replay job both use it, so a replay builds exactly what live projection builds.
+// An event whose fold throws (a malformed event, a fold that cannot take it) is set aside in
+// the same store write when the caller gives a place for it: its documents stay as they were
+// before it, and the other events are applied. Folds are pure, so a redelivery or a replay
+// throws the same way. Without one, the error fails the application as before.
+import type { BulkOp, Collection, Doc, DocumentStore } from '../../adapters/store/store.js';
+import { bodyPrefix, errorMessage, setAsideId, setAsideWrite, type SetAsideDoc } from '../../processor/set-aside.js';
+import { collectionName, type ReadModelCollections } from '../read-model-set.js';
+import { PROJECTIONS, WRITE_ORDER } from './index.js';
+import { REPORT_BUCKETS, type ReadModel, type ReadModelName } from './names.js';
+import { sourceOf, type AnyProjection, type Positioned } from './projection.js';
+import { transitionIncrements, type BucketedModel, type Increment } from './report-buckets/contributions.js';
+import { BucketWrites, type EventMark, type ReportBucketDoc } from './report-buckets/document.js';
+
+const isBucketed = (m: ReadModel): m is BucketedModel => m === 'sessions' || m === 'messages' || m === 'payments';
+
+/** One document an event touches, and the projection that evolves it. */
+export interface DocTarget {
+  readonly projection: AnyProjection;
+  readonly id: string;
+}
+
+/** Every document a positioned event touches, in the projections' order. */
+export function targetsOf(projections: readonly AnyProjection[], p: Positioned): DocTarget[] {
+  const t: DocTarget[] = [];
+  for (const projection of projections) {
+    if (projection.canHandle(p.event)) for (const id of projection.documentIds(p)) t.push({ projection, id });
+  }
+  return t;
+}
+
+/** Where events whose fold throws are set aside: the store the read models live in, and the events' topic. */
+export interface FoldSetAside {
+  readonly store: DocumentStore;
+  readonly topic: string;
+}
+
+/** Applies the events to every read model (models/index.ts); answers those it set aside (written with the read models). */
+export async function applyEvents(rm: ReadModelCollections, events: readonly Positioned[], setAside?: FoldSetAside): Promise<SetAsideDoc[]> {
+  return applyProjections(rm, PROJECTIONS, WRITE_ORDER, events, setAside);
+}
+
+/**
+ * Applies the events through `projections` (folded in that order) and writes their changes in
+ * `writeOrder`, after the report buckets derived from them.
+ */
+export async function applyProjections(
+  rm: ReadModelCollections, projections: readonly AnyProjection[], writeOrder: readonly ReadModel[], events: readonly Positioned[], setAside?: FoldSetAside,
+): Promise<SetAsideDoc[]> {
+  if (events.length === 0) return [];
+  const models = projections.map((p) => p.name);
+  const asides: SetAsideDoc[] = [];
+  const fail = (p: Positioned, err: unknown): void => {
+    if (!setAside) throw err;
+    const e = p.event as unknown as Record<string, unknown> | null;
+    asides.push({
+      _id: setAsideId(setAside.topic, p.partition, p.offset), stage: 'fold', topic: setAside.topic, partition: p.partition, offset: p.offset,
+      chatKey: typeof e?.chatKey === 'string' ? e.chatKey : null, event: typeof e?.type === 'string' ? e.type : null,
+      error: errorMessage(err), receivedAt: null, setAsideAt: Date.now(), body: bodyPrefix(JSON.stringify(p.event) ?? ''),
+    });
+  };
+  const targets = new Map<Positioned, DocTarget[]>();
+  for (const p of events) {
+    try {
+      targets.set(p, targetsOf(projections, p));
+    } catch (err) {
+      fail(p, err);
+    }
+  }
+  const bucketed: { mark: EventMark; increments: Increment[] }[] = [];
+  const ids = new Map<ReadModel, Set<string>>(models.map((m) => [m, new Set<string>()]));
+  for (const ts of targets.values()) for (const t of ts) ids.get(t.projection.name)?.add(t.id);
+  const docs = new Map<ReadModel, Map<string, Doc>>();
+  await Promise.all(models.map(async (m) => { docs.set(m, await load(rm[m] as unknown as Collection<Doc>, ids.get(m) ?? new Set())); }));
+  const original = new Map<ReadModel, Map<string, Doc>>([...docs].map(([m, d]) => [m, new Map(d)]));
+  const changed = new Map<ReadModel, Map<string, Doc>>(models.map((m) => [m, new Map()]));
+  for (const p of events) {
+    const ts = targets.get(p);
+    if (!ts) continue;
+    // Every fold of the event first (each target is another collection), so one that throws
+    // leaves none of the event's changes behind.
+    const nexts: [DocTarget, Doc][] = [];
+    let increments: Increment[] = [];
+    try {
+      for (const t of ts) {
+        const model = t.projection.name;
+        const before = docs.get(model)?.get(t.id);
+        const next = t.projection.evolve(before, p);
+        if (!next) continue;
+        nexts.push([t, next]);
+        if (isBucketed(model)) increments = increments.concat(transitionIncrements(model, before, next));
+      }
+    } catch (err) {
+      fail(p, err);
+      continue;
+    }
+    for (const [t, next] of nexts) {
+      docs.get(t.projection.name)?.set(t.id, next);
+      changed.get(t.projection.name)?.set(t.id, next);
+    }
+    if (increments.length > 0) bucketed.push({ mark: { ...sourceOf(p), id: p.event.id }, increments });
+  }
+  // The report buckets these changes move, loaded once for the whole run of events.
+  const bucketDocs = await loadBuckets(rm.report_buckets, bucketed);
+  const buckets = new BucketWrites(bucketDocs);
+  for (const b of bucketed) buckets.add(b.mark, b.increments);
+  const bucketOps = buckets.ops();
+  // Every write is conditional on the revision it was read at (or is an insert), so a
+  // projector that lost its partition, or a concurrent one, cannot overwrite newer work: the
+  // whole application fails with WriteConflictError and is retried from a fresh read.
+  const modelWrites = writeOrder.map((model): { model: ReadModelName; ops: readonly BulkOp<Doc>[] } => {
+    const ops = [...(changed.get(model)?.entries() ?? [])].map(([id, next]): BulkOp<Doc> => {
+      const before = original.get(model)?.get(id);
+      if (before === undefined) return { insertOne: { document: { ...next, _rev: 1 } } };
+      const rev = typeof before._rev === 'number' ? before._rev : null;
+      return { replaceOne: { filter: { _id: id, _rev: rev }, replacement: { ...next, _rev: (rev ?? 0) + 1 }, requireMatch: true } };
+    });
+    return { model, ops };
+  });
+  // Buckets first: each skips events it has applied, but a document's change is seen only once
+  // (a retry finds the document already changed), so on MongoDB, where a write that fails half
+  // way keeps what landed, a bucket must never lag a document it was derived from.
+  const writes: { model: ReadModelName; ops: readonly BulkOp<Doc>[] }[] = [
+    { model: REPORT_BUCKETS, ops: bucketOps.inserts as BulkOp<Doc>[] },
+    { model: REPORT_BUCKETS, ops: bucketOps.updates as BulkOp<Doc>[] },
+    ...modelWrites,
+  ].filter((w) => w.ops.length > 0);
+  if (asides.length === 0 || !setAside) {
+    await rm.writeAll(writes);
+  } else {
+    // The set-aside documents first, in the same store write (what rm.writeAll writes, plus
+    // them): once a read model has moved past an event, its document exists.
+    await setAside.store.bulkWriteMany([setAsideWrite(asides), ...writes.map((w) => ({ collection: collectionName(w.model, rm.version), ops: w.ops }))]);
+  }
+  return asides;
+}
+
+async function loadBuckets(c: Collection<ReportBucketDoc>, bucketed: readonly { increments: Increment[] }[]): Promise<Map<string, ReportBucketDoc>> {
+  const ids = new Set<string>();
+  for (const b of bucketed) for (const id of BucketWrites.idsOf(b.increments)) ids.add(id);
+  return load(c as unknown as Collection<Doc>, ids) as Promise<Map<string, ReportBucketDoc>>;
+}
+
+async function load(c: Collection<Doc>, ids: Set<string>): Promise<Map<string, Doc>> {
+  const out = new Map<string, Doc>();
+  if (ids.size === 0) return out;
+  for (const d of await c.find({ _id: { $in: [...ids] } })) out.set(d._id, d);
+  return out;
+}
