@@ -5,9 +5,23 @@
 //      time-to-2xx at a fixed rate;
 //   3. end to end at a fixed rate with the pipeline running, in one process (all roles) and
 //      split (API process + worker process): time-to-2xx, and webhook received → visible in
-//      the read models (the projector's freshness, reported in health).
+//      the read models (the projector's freshness, reported in health);
+//   4. "ingest is not starved by dashboards" (issue 14): webhooks at a fixed rate for
+//      --seconds while --dashboards clients (20) each poll GET /api/stats and GET /api/floor
+//      once a second (both at once, the next poll a second after the previous one started, or
+//      right after it answered if that took longer), against the process that takes the
+//      webhooks; in the split layout (API process + worker process) and in one process (all
+//      roles). Each layout first runs the same load without dashboards, on the same processes
+//      and data, so the two lines compare like for like. Reported: webhook time-to-2xx p50/p99
+//      and received → visible with and without, and the dashboards' own p50/p99 per route.
+//      This phase's webhooks carry wall-clock times and come from a fixed pool of chats
+//      (--dashboard-chats, 300: 100 per account), fans and chatters taking turns, so "today"
+//      has data and the floor shows a busy but realistic number of open and waiting sessions
+//      (all 300 open; about two thirds waiting at any moment) that does not grow with the run.
 // The load generator is this process; everything shares the machine's cores.
 //   node --import tsx bench/ingest.ts [--seconds 10] [--concurrency 64] [--rate 1000] [--only embedded|kafka]
+//        [--phase all|base|dashboards] [--dashboards 20] [--dashboard-chats 300]
+// --phase base runs 1-3, dashboards only 4, all (the default) both; --dashboards 0 leaves 4 out.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -25,11 +39,18 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '64' },
     rate: { type: 'string', default: '1000' },
     only: { type: 'string' },
+    phase: { type: 'string', default: 'all' },
+    dashboards: { type: 'string', default: '20' },
+    'dashboard-chats': { type: 'string', default: '300' },
   },
 });
 const SECONDS = Number(args.seconds);
 const CONCURRENCY = Number(args.concurrency);
 const RATE = Number(args.rate);
+const PHASE = args.phase;
+if (!['all', 'base', 'dashboards'].includes(PHASE)) throw new Error(`--phase: all, base or dashboards, not ${PHASE}`);
+const DASHBOARDS = Number(args.dashboards);
+const DASHBOARD_CHATS = Number(args['dashboard-chats']);
 const SECRET = 'whsec_bench';
 const root = join(import.meta.dirname, '..');
 const TARGET_MAX: Record<string, number> = { embedded: 5000, 'kafka+mongo': 3000 };
@@ -90,8 +111,24 @@ async function closedLoop(port: number, path: string, seconds: number): Promise<
   return summarise(results, (Date.now() - started) / 1000);
 }
 
+let liveSeq = 0;
+/** For the dashboards phase: now, from a fixed pool of chats, fan and chatter taking turns per chat. */
+function liveDelivery(): Delivery {
+  const n = liveSeq++;
+  const chat = n % DASHBOARD_CHATS;
+  const round = Math.floor(n / DASHBOARD_CHATS);
+  const body = messageBody({
+    accountId: `acct_live${chat % 3}`,
+    fanId: 200000 + chat,
+    messageId: 8_000_000_000 + n,
+    createdAt: new Date().toISOString(),
+    direction: (round + chat) % 3 === 2 ? 'sent' : 'received',
+  });
+  return { body, signature: signBody(SECRET, body), key: `evt_live_${n}` };
+}
+
 /** A fixed arrival rate, as the platform would deliver: latency is measured per request. */
-async function openLoop(port: number, seconds: number, rate: number): Promise<PhaseResult> {
+async function openLoop(port: number, seconds: number, rate: number, next: () => Delivery = nextDelivery): Promise<PhaseResult> {
   const total = Math.round(seconds * rate);
   const pending: Promise<{ status: number; ms: number }>[] = [];
   const start = Date.now();
@@ -99,7 +136,7 @@ async function openLoop(port: number, seconds: number, rate: number): Promise<Ph
     const due = start + (i * 1000) / rate;
     const wait = due - Date.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    pending.push(post(port, '/webhooks/platform', nextDelivery()));
+    pending.push(post(port, '/webhooks/platform', next()));
   }
   const results = await Promise.all(pending);
   return summarise(results, (Date.now() - start) / 1000);
@@ -129,7 +166,7 @@ async function startProcess(script: string, env: Record<string, string>, readyPa
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, script)], {
     cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PLATFORMAPI_WEBHOOK_SECRET: SECRET, TICK_INTERVAL_SEC: '0', RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000' },
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PLATFORMAPI_WEBHOOK_SECRET: SECRET, TICK_INTERVAL_SEC: '0', RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000', FLOOR_RATE_LIMIT_MAX: '1000000' },
   });
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
@@ -148,6 +185,106 @@ async function startProcess(script: string, env: Record<string, string>, readyPa
 const f1 = (n: number | null): string => (n === null || Number.isNaN(n) ? '-' : n.toFixed(1));
 const mark = (ok: boolean): string => (ok ? 'meets' : 'MISSES');
 
+interface DashboardResult { stats: number[]; floor: number[]; failed: number; polls: number; seconds: number }
+
+/** `clients` dashboards, each polling GET /api/stats and GET /api/floor once a second, until stopped. */
+function startDashboards(port: number, clients: number): { stop(): Promise<DashboardResult> } {
+  const out: DashboardResult = { stats: [], floor: [], failed: 0, polls: 0, seconds: 0 };
+  let running = true;
+  const started = Date.now();
+  const get = (agent: Agent, path: string, into: number[]): Promise<void> => new Promise((resolve) => {
+    const t = process.hrtime.bigint();
+    const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        if (res.statusCode === 200) into.push(Number(process.hrtime.bigint() - t) / 1e6);
+        else out.failed++;
+        resolve();
+      });
+    });
+    req.on('error', () => { out.failed++; resolve(); });
+    req.end();
+  });
+  const loops = Array.from({ length: clients }, async (_, k) => {
+    // Each its own browser: its own connections, its own phase within the second.
+    const own = new Agent({ keepAlive: true, maxSockets: 2 });
+    await new Promise((r) => setTimeout(r, (k * 1000) / clients));
+    while (running) {
+      const pollStarted = Date.now();
+      await Promise.all([get(own, '/api/stats', out.stats), get(own, '/api/floor', out.floor)]);
+      out.polls++;
+      const wait = pollStarted + 1000 - Date.now();
+      if (wait > 0 && running) await new Promise((r) => setTimeout(r, wait));
+    }
+    own.destroy();
+  });
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      out.seconds = (Date.now() - started) / 1000;
+      return out;
+    },
+  };
+}
+
+const lat = (xs: number[]): string => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return `p50 ${f1(percentile(sorted, 50))} ms, p99 ${f1(percentile(sorted, 99))} ms`;
+};
+
+/** Phase 4: webhooks at RATE with and without DASHBOARDS clients polling, in both layouts. */
+async function dashboardsPhase(label: string, fresh: () => Record<string, string>): Promise<void> {
+  for (const layout of ['api + worker', 'one process'] as const) {
+    const env = fresh();
+    const procs: Proc[] = [];
+    let ingestPort: number;
+    let projectorPort: number;
+    if (layout === 'one process') {
+      const all = await startProcess('src/main.ts', env, '/api/health');
+      procs.push(all);
+      ingestPort = projectorPort = all.port;
+    } else {
+      const apiOnly = await startProcess('src/main.ts', { ...env, ROLES: 'api' }, '/api/health');
+      const worker = await startProcess('src/main.ts', { ...env, ROLES: 'api,processor,projector' }, '/api/health');
+      procs.push(apiOnly, worker);
+      ingestPort = apiOnly.port;
+      projectorPort = worker.port;
+    }
+    try {
+      // Every chat of the pool exists before either measured run, so both see the same sessions.
+      await openLoop(ingestPort, Math.max(2, (DASHBOARD_CHATS * 2) / RATE), RATE, liveDelivery);
+      await waitForZeroLag(projectorPort, 120_000);
+      const runs: { dashboards: number; webhooks: PhaseResult; visible: Health['counters']['projector']; polled?: DashboardResult; drainSec: number }[] = [];
+      for (const clients of [0, DASHBOARDS]) {
+        const polling = clients > 0 ? startDashboards(ingestPort, clients) : undefined;
+        if (polling) await new Promise((r) => setTimeout(r, 1000));
+        const webhooks = await openLoop(ingestPort, SECONDS, RATE, liveDelivery);
+        const polled = await polling?.stop();
+        const drainStarted = Date.now();
+        await waitForZeroLag(projectorPort, 300_000);
+        const drainSec = (Date.now() - drainStarted) / 1000;
+        const visible = (await health(projectorPort))?.counters.projector ?? null;
+        runs.push({ dashboards: clients, webhooks, visible, polled, drainSec });
+        // Let the freshness window (10 s) forget this run before the next one starts.
+        if (clients === 0) await new Promise((r) => setTimeout(r, 11_000));
+      }
+      for (const r of runs) {
+        const w = r.webhooks;
+        const f = r.visible?.freshness;
+        const who = r.dashboards === 0 ? 'no dashboards' : `${r.dashboards} dashboards`;
+        console.log(`${label} dashboards phase, ${layout}, ${who.padEnd(13)}: webhooks at ${RATE}/s time-to-2xx p50 ${f1(w.p50)} ms, p99 ${f1(w.p99)} ms (${w.ok}/${w.sent} 2xx; target p99 ≤ 50 ms: ${mark(w.p99 <= 50)}); received → visible p50 ${f1(f?.p50Ms ?? null)} ms, p99 ${f1(f?.p99Ms ?? null)} ms; caught up ${r.drainSec.toFixed(1)} s after the last send`);
+        if (r.polled) {
+          const p = r.polled;
+          console.log(`${label}   dashboard requests (${(p.polls / p.seconds).toFixed(1)} polls/s of ${r.dashboards} wanted, ${p.failed} failed): GET /api/stats ${lat(p.stats)}; GET /api/floor ${lat(p.floor)}`);
+        }
+      }
+    } finally {
+      for (const p of procs.reverse()) await p.stop();
+    }
+  }
+}
+
 async function runDeployment(name: string, base: Record<string, string>): Promise<void> {
   // Each phase gets fresh state, so no phase inherits another's backlog.
   let phase = 0;
@@ -158,7 +295,12 @@ async function runDeployment(name: string, base: Record<string, string>): Promis
       : { ...base, TOPIC_PREFIX: `bench${phase}.`, MONGO_DB: `bench${phase}` };
   };
   const label = name.padEnd(12);
+  if (PHASE !== 'dashboards') await basePhases(label, name, fresh);
+  if (PHASE !== 'base' && DASHBOARDS > 0) await dashboardsPhase(label, fresh);
+}
 
+/** Phases 1-3. */
+async function basePhases(label: string, name: string, fresh: () => Record<string, string>): Promise<void> {
   const bare = await startProcess('bench/bare-append-server.ts', fresh(), '/');
   await closedLoop(bare.port, '/append', 2);
   const limit = await closedLoop(bare.port, '/append', SECONDS);
@@ -206,6 +348,6 @@ async function runDeployment(name: string, base: Record<string, string>): Promis
   }
 }
 
-console.log(`ingest benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, ${SECONDS}s per phase`);
+console.log(`ingest benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, ${SECONDS}s per phase; phases: ${PHASE}${PHASE !== 'base' ? `, ${DASHBOARDS} dashboards over ${DASHBOARD_CHATS} chats` : ''}`);
 await onDeployments(args.only, runDeployment);
 agent.destroy();

@@ -1,181 +1,590 @@
-// Read-surface benchmark: p50/p99 latency of every list endpoint with 100,000 sessions and
-// 1,000,000 messages, and replay speed (events/s) next to a bare consumer of the same topic,
-// for the embedded default and for Kafka + Mongo-wire (provisioned like the tests do).
+// Read-surface benchmark: p50/p99 latency of every list endpoint and of every aggregate route a
+// dashboard polls, at 100,000 sessions (1,000,000 messages) or 1,000,000 sessions (10,000,000
+// messages), and replay speed (events/s) next to a bare consumer of the same topic, for the
+// embedded default and for Kafka + Mongo-wire (provisioned like the tests do).
 //   node --import tsx bench/read-api.ts [--sessions 100000] [--messages-per-session 10]
-//        [--requests 200] [--replay-events 200000] [--only embedded|kafka]
-import { spawn } from 'node:child_process';
+//        [--requests 200] [--route-budget-sec 60] [--routes all|aggregates|lists|none]
+//        [--replay-events 200000] [--skip-replay] [--only embedded|kafka]
+//        [--server-root <checkout>] [--mongo-heap-mb 6144]
+//
+// The data, and why it looks like this. The read models are written directly (the documents
+// the projector writes, field for field; see src/projector/folds.ts), not by replaying events,
+// so a million sessions seed in minutes. What a dashboard costs depends on how history is
+// spread over time and on how much of it is live, so the shape follows a real floor rather
+// than a convenient one:
+//   - History has a fixed density that does not depend on size: about 100 sessions per hour
+//     (--sessions-per-hour), ending at the wall-clock time the seed starts. 100,000 sessions
+//     reach back about 42 days, 1,000,000 about 14 months. A window ("the last 7 days") then
+//     holds the same number of sessions at every size, and only the history behind it grows:
+//     exactly what a route that stays fast as history grows must ignore.
+//   - Sessions close when idle (30 minutes after their last activity, as SESSION_IDLE_SEC
+//     does by default), so only sessions whose last message is within the last 30 minutes are
+//     open: a few dozen, whatever the size. (The old seed left 20% of all sessions open forever,
+//     which made "open" and "waiting" scans grow with history.) About a third of the open
+//     sessions await a reply: some past the SLA threshold, some at 80-100% of it, some fresh
+//     (a few of those never answered yet: SLA "pending").
+//   - 10 messages per session (--messages-per-session), 5 sessions per chat, 3 accounts,
+//     5 chatters. First-response times are spread log-uniformly from 5 s to 2 h, slower or
+//     faster per chatter; while a fan waits long, they write again every 20 minutes (or the
+//     session would idle-close before the reply). About one closed session in 12 was never answered
+//     (firstResponseSec and firstResponderId null).
+//   - About one answered session in 3 has a payment credited to its responder, paid inside the
+//     session, of varied amounts: the payments collection is seeded as the projector writes it.
+//   - account_stats has one row per account and `inbound` partition (12), as several
+//     projectors leave it; chats carry the totals of their sessions.
+//   - report_buckets (the rollups the report routes read): every seeded session, message and
+//     payment is fed to the projector's own ReportBucketBuilder, and what it builds is
+//     bulk-inserted at the end, so the report routes answer from the same data.
+// The open sessions and waits are relative to when the seed started; the API process is
+// started right after (at 1,000,000 sessions some minutes later), and nothing closes sessions
+// in between (ROLES=api only), so a few more of them look past the threshold by then.
+//
+// Routes. "lists" are the list endpoints (as before); "aggregates" are what a dashboard polls:
+// overview, stats, sla, scorecard, floor, alerts, accounts with their defaults, and windowed
+// variants (the last 7 days, and a window not on hour edges: from = now - 7 d - 17 min). Each
+// route gets 20 warm-up requests and --requests timed ones, sequentially, but at most
+// --route-budget-sec per route (a scan of a million sessions can take seconds a request; the
+// line then says how many were timed). A route that refuses its query (a server without
+// windows answers 400) is reported as not supported and the run goes on; one that answers
+// without naming the window it used (no `window` in the body) is flagged as ignoring it. After each
+// aggregate route, the seed's own count of sessions in the window is printed next to the
+// route's answer, to catch rollups that answer zeros.
+//
+// --server-root <dir>: spawn the API from another checkout (e.g. a worktree of the commit
+// before the rollups) on the same data; the seed always runs from this checkout.
+//
+// Sizes and deployments. At 100,000 sessions both deployments work (Mongo-wire: 6 GiB heap).
+// At 1,000,000 sessions (10,000,000 messages) mongo-java-server, which keeps every document
+// and index in Java maps, would need several times this machine's 24 GiB, so run it with
+// --only embedded; a run that would put more than 2,000,000 messages into the Mongo-wire
+// server skips that deployment and says so (override with --mongo-heap-mb if you have the
+// memory). Embedded seeding of 10,000,000 messages takes minutes and about 10 GB of disk in
+// the OS temp folder.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { onDeployments } from './deployments.js';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLog, createStore } from '../src/adapters/index.js';
 import type { Log } from '../src/adapters/log/log.js';
+import { partitionForKey } from '../src/adapters/log/partitioner.js';
 import type { Doc, DocumentStore } from '../src/adapters/store/store.js';
 import { loadConfig } from '../src/config.js';
+import { accountStatsDocId, lifetimeSpend, messageDocId, paymentDocId } from '../src/projector/folds.js';
+import { ReportBucketBuilder } from '../src/projector/models/report-buckets/builder.js';
 import { priorityAt } from '../src/projector/priority.js';
 import { ReadModelSet } from '../src/projector/read-model-set.js';
-import type { ChatDoc, MessageDoc, SessionDoc } from '../src/projector/read-models.js';
+import type { AccountStatsDoc, ChatDoc, MessageDoc, PaymentDoc, SessionDoc } from '../src/projector/read-models.js';
 import { ReplayService } from '../src/projector/replay.js';
 import { createLogger } from '../src/support/logger.js';
 import { topology } from '../src/topology.js';
 import { initialChatState, step, type ChatState } from '../machines/step.js';
-import type { ChatInput } from '../machines/chat-input.js';
+import type { ChatInput, MessageSender, PaymentKind } from '../machines/chat-input.js';
 import { freePort } from '../test/infra/servers.js';
 
 const { values: args } = parseArgs({
   options: {
     sessions: { type: 'string', default: '100000' },
     'messages-per-session': { type: 'string', default: '10' },
+    'sessions-per-hour': { type: 'string', default: '100' },
     requests: { type: 'string', default: '200' },
+    'route-budget-sec': { type: 'string', default: '60' },
+    routes: { type: 'string', default: 'all' },
     'replay-events': { type: 'string', default: '200000' },
+    'skip-replay': { type: 'boolean', default: false },
     only: { type: 'string' },
+    'server-root': { type: 'string' },
+    'mongo-heap-mb': { type: 'string' },
   },
 });
 const SESSIONS = Number(args.sessions);
 const PER_SESSION = Number(args['messages-per-session']);
+const SESSIONS_PER_HOUR = Number(args['sessions-per-hour']);
 const REQUESTS = Number(args.requests);
+const WARMUP = Math.min(20, REQUESTS);
+const ROUTE_BUDGET_MS = Number(args['route-budget-sec']) * 1000;
 const REPLAY_EVENTS = Number(args['replay-events']);
+const ROUTES = args.routes;
+if (!['all', 'aggregates', 'lists', 'none'].includes(ROUTES)) throw new Error(`--routes: all, aggregates, lists or none, not ${ROUTES}`);
+if (!(SESSIONS >= 1 && PER_SESSION >= 3 && SESSIONS_PER_HOUR > 0 && REQUESTS >= 1)) throw new Error('--sessions, --sessions-per-hour and --requests must be positive, --messages-per-session at least 3');
 const SESSIONS_PER_CHAT = 5;
 const CHATS = Math.ceil(SESSIONS / SESSIONS_PER_CHAT);
 const ACCOUNTS = ['acct_bench_a', 'acct_bench_b', 'acct_bench_c'];
 const CHATTERS = ['ana', 'ben', 'cleo', 'dev', 'eli'];
+/** How much slower than the typical first response each chatter is (eli is the one to coach). */
+const CHATTER_PACE = [0.5, 0.8, 1, 1.5, 3];
+const INBOUND_PARTITIONS = 12;
+const IDLE_MS = 1_800_000;
+const SPACING_MS = 3_600_000 / SESSIONS_PER_HOUR;
+const THRESHOLD_SEC = loadConfig({}).slaThresholdSec;
+const MONGO_MAX_MESSAGES = 2_000_000;
+const LOG_FRT_MIN = Math.log(5);
+const LOG_FRT_MAX = Math.log(7200);
 const T0 = Date.UTC(2026, 4, 1);
 const root = join(import.meta.dirname, '..');
+const serverRoot = args['server-root'] ? resolve(args['server-root']) : root;
 const logger = createLogger('warn');
 
 const account = (chat: number) => ACCOUNTS[chat % ACCOUNTS.length] as string;
 const fanId = (chat: number) => String(900_000_000 + chat);
 
+/** A small deterministic generator (mulberry32), so every run seeds the same data. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FAN_TEXTS = ['hey, are you there?', 'what are you up to tonight', 'can I see more?', 'miss you', 'ok', 'how much for the set?'];
+const HUMAN_TEXTS = ['hi love, of course', 'just got back, what about you?', 'I have something special for you', 'haha you are sweet', 'sent you a surprise'];
+const GROSS_CENTS = [300, 500, 999, 1500, 2500, 4999, 10_000, 25_000];
+const KINDS: PaymentKind[] = ['tip', 'ppv', 'ppv', 'tip', 'subscription', 'post'];
+
+/** What the seed knows about each session, to compare with what the report routes answer. */
+const seeded = {
+  now: 0,
+  firstFanAt: new Float64Array(0),
+  accountOf: new Uint8Array(0),
+  /** Sessions in `[from, to)` by first fan message, of one account (index) or all. */
+  inWindow(from: number, to: number, accountIdx?: number): number {
+    let n = 0;
+    for (let i = 0; i < this.firstFanAt.length; i++) {
+      const t = this.firstFanAt[i] as number;
+      if (t >= from && t < to && (accountIdx === undefined || this.accountOf[i] === accountIdx)) n++;
+    }
+    return n;
+  },
+};
+
+interface ChatAcc {
+  seq: number;
+  firstSeenAt: number;
+  lastActivityAt: number;
+  lastMessageAt: number | null;
+  lastMessageId: string | null;
+  lastMessageText: string | null;
+  lastSender: MessageSender | null;
+  messageCount: number;
+  fanMessageCount: number;
+  sessionCount: number;
+  openSessionId: string | null;
+  awaiting: boolean;
+  waitingSince: number | null;
+  paidCents: number;
+  paymentCount: number;
+  lastPaymentAt: number | null;
+}
+
+type StatsAcc = { -readonly [K in keyof AccountStatsDoc]: AccountStatsDoc[K] };
+
 /** Writes the read models directly: the shape the projector writes, at the volume asked for. */
-async function seedReadModels(store: DocumentStore): Promise<void> {
+async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; bucketSec: number; payments: number; open: number; awaiting: number }> {
   const models = new ReadModelSet(store);
   await models.ensureIndexes(1);
   const rm = models.at(1);
+  const builder = new ReportBucketBuilder();
+  const rand = prng(14);
+  const now = Date.now();
+  seeded.now = now;
+  seeded.firstFanAt = new Float64Array(SESSIONS);
+  seeded.accountOf = new Uint8Array(SESSIONS);
+
   let sessions: SessionDoc[] = [];
   let messages: MessageDoc[] = [];
-  let chats: ChatDoc[] = [];
+  let payments: PaymentDoc[] = [];
+  // One batch is written while the next is generated (at most one write in flight).
+  let writing: Promise<void> = Promise.resolve();
+  const write = async <T extends Doc>(into: { bulkWrite(ops: { insertOne: { document: T } }[]): Promise<void> }, docs: T[]) => {
+    await writing;
+    writing = into.bulkWrite(docs.map((d) => ({ insertOne: { document: d } })));
+  };
   const flush = async (force = false) => {
-    if (force || messages.length >= 20_000) {
-      await rm.messages.bulkWrite(messages.map((d) => ({ insertOne: { document: d } })));
+    if (messages.length && (force || messages.length >= 20_000)) {
+      await write(rm.messages, messages);
       messages = [];
     }
-    if (force || sessions.length >= 5_000) {
-      await rm.sessions.bulkWrite(sessions.map((d) => ({ insertOne: { document: d } })));
+    if (sessions.length && (force || sessions.length >= 5_000)) {
+      await write(rm.sessions, sessions);
       sessions = [];
     }
-    if (force || chats.length >= 5_000) {
-      await rm.chats.bulkWrite(chats.map((d) => ({ insertOne: { document: d } })));
-      chats = [];
+    if (payments.length && (force || payments.length >= 5_000)) {
+      await write(rm.payments, payments);
+      payments = [];
     }
+    if (force) await writing;
   };
+
+  const chats: (ChatAcc | undefined)[] = new Array(CHATS);
+  const stats = new Map<string, StatsAcc>();
+  const statsRow = (acct: string, partition: number): StatsAcc => {
+    const id = accountStatsDocId(acct, partition);
+    let row = stats.get(id);
+    if (!row) {
+      row = {
+        _id: id, accountId: acct, partition, appliedOffset: -1, appliedIds: [], chats: 0, sessionsOpened: 0, sessionsClosed: 0, messages: 0,
+        fanMessages: 0, revenueCents: 0, paymentCount: 0, lateRecords: 0, lastActivityAt: null, lastStatusEvent: null, lastStatusState: null, lastStatusAt: null,
+      };
+      stats.set(id, row);
+    }
+    return row;
+  };
+  const partitionOfChat = new Uint8Array(CHATS);
+
   let msgId = 5_000_000_000;
-  for (let c = 0; c < CHATS; c++) {
+  let payId = 0;
+  let openCount = 0;
+  let awaitingCount = 0;
+  const offsets: number[] = [];
+  const senders: MessageSender[] = [];
+  for (let i = 0; i < SESSIONS; i++) {
+    // Session i, in time order; its chat and its number within the chat. A chat's sessions are
+    // CHATS sessions apart, so they never overlap (at sizes above a few thousand sessions).
+    const c = i % CHATS;
+    const s = Math.floor(i / CHATS) + 1;
     const acct = account(c);
     const chatId = fanId(c);
     const chatKey = `${acct}:${chatId}`;
+    const sessionId = `${chatKey}:${s}`;
     const spend = (c * 37) % 50_000;
-    let t = T0 + c * 1000;
-    let lastMessageAt = t;
-    for (let s = 1; s <= SESSIONS_PER_CHAT; s++) {
-      const open = s === SESSIONS_PER_CHAT;
-      const awaiting = open && c % 10 === 0;
-      const openedAt = t;
-      const sessionId = `${chatKey}:${s}`;
-      const chatter = CHATTERS[(c + s) % CHATTERS.length] as string;
-      for (let m = 0; m < PER_SESSION; m++) {
-        const fan = m % 2 === 0 || (awaiting && m === PER_SESSION - 1);
-        const id = String(msgId++);
-        messages.push({
-          _id: `${acct}:${id}`, messageId: id, accountId: acct, chatId, chatKey, sessionId, sender: fan ? 'fan' : 'human',
-          chatterId: fan ? null : chatter, text: fan ? 'hey, are you there?' : 'hi love, of course', priceCents: 0, sentAt: t,
-          deleted: false, deletedAt: null, tombstone: false, lastSeq: m + 2,
-        });
-        lastMessageAt = t;
-        t += 45_000;
+    const chatterIdx = (c + s) % CHATTERS.length;
+    const chatter = CHATTERS[chatterIdx] as string;
+    if (s === 1) partitionOfChat[c] = partitionForKey(chatKey, INBOUND_PARTITIONS);
+    const stat = statsRow(acct, partitionOfChat[c] as number);
+
+    // When its last message was: history at a fixed density, ending now.
+    let lastMessageAt = now - (SESSIONS - 1 - i) * SPACING_MS - Math.floor(rand() * SPACING_MS);
+    const open = now - lastMessageAt < IDLE_MS;
+    let awaiting = false;
+    // Random draws, not the session's index: chats (and so accounts) follow the index.
+    let answered = rand() >= 1 / 12;
+    /** How long the fan has waited (awaiting sessions only). */
+    let waitMs = 0;
+    if (open) {
+      // A third of the open sessions wait for a reply: past the threshold, at 80-100% of it, or fresh.
+      awaiting = rand() < 1 / 3;
+      answered = true;
+      if (awaiting) {
+        const kind = Math.floor(rand() * 3);
+        const waitSec = kind === 0 ? THRESHOLD_SEC * 1.1 + rand() * (IDLE_MS / 1000 - THRESHOLD_SEC * 1.2)
+          : kind === 1 ? THRESHOLD_SEC * (0.8 + rand() * 0.2)
+            : 5 + rand() * THRESHOLD_SEC * 0.6;
+        waitMs = Math.round(waitSec * 1000);
+        lastMessageAt = now - waitMs;
+        // Half the fresh ones have not been answered at all yet (SLA: pending).
+        answered = !(kind === 2 && rand() < 0.5);
+        awaitingCount++;
       }
-      const summary = {
-        sessionId, status: open ? 'open' as const : 'closed' as const, openedAt, closedAt: open ? null : lastMessageAt + 1_800_000,
-        closeReason: open ? null : 'idle' as const, lastMessageAt, lastActivityAt: lastMessageAt, messageCount: PER_SESSION,
-        fanMessageCount: Math.ceil(PER_SESSION / 2), replyCount: Math.floor(PER_SESSION / 2), awaiting,
-        waitingSince: awaiting ? lastMessageAt : null, firstFanMessageAt: openedAt, firstResponseAt: openedAt + 45_000,
-        firstResponseSec: 45 + (c % 600), firstResponderId: chatter, lastHumanChatterId: chatter, revenueCents: (c % 7) * 500,
-        paymentCount: c % 7 === 0 ? 0 : 1,
-      };
-      sessions.push({ _id: sessionId, accountId: acct, chatId, chatKey, ...summary, fanSpendCents: spend, priorityAt: priorityAt(summary, spend), lastSeq: PER_SESSION + 2 });
-      t += 3_600_000;
+      openCount++;
     }
-    chats.push({
-      _id: chatKey, accountId: acct, chatId, chatKey, firstSeenAt: T0 + c * 1000, lastActivityAt: lastMessageAt, lastMessageAt,
-      lastMessageText: 'hi', lastSender: 'human', messageCount: PER_SESSION * SESSIONS_PER_CHAT, fanMessageCount: 25,
-      sessionCount: SESSIONS_PER_CHAT, openSessionId: `${chatKey}:${SESSIONS_PER_CHAT}`, awaiting: c % 10 === 0,
-      waitingSince: c % 10 === 0 ? lastMessageAt : null, paidCents: spend, paymentCount: 3, lastPaymentAt: lastMessageAt,
-      fanSpendCents: spend, lifetimeSpendCents: spend, lastSeq: 99,
+
+    // Message times as offsets from the first (fan) message, and who sent each.
+    offsets.length = 0;
+    senders.length = 0;
+    let frtSec: number | null = null;
+    if (answered) {
+      frtSec = Math.round(Math.min(7200, Math.max(5, Math.exp(LOG_FRT_MIN + rand() * (LOG_FRT_MAX - LOG_FRT_MIN)) * (CHATTER_PACE[chatterIdx] as number))));
+      // While the fan waits long, they write again every 20 minutes, or the session would idle out.
+      const replyIdx = Math.min(PER_SESSION - (awaiting ? 2 : 1), 1 + Math.floor(frtSec / 1200));
+      for (let m = 0; m < replyIdx; m++) { offsets.push(Math.floor((m * frtSec * 1000) / replyIdx)); senders.push('fan'); }
+      offsets.push(frtSec * 1000);
+      senders.push('human');
+      // Then fan and human take turns, ending on the fan while they wait, on a reply otherwise.
+      for (let m = replyIdx + 1; m < PER_SESSION; m++) {
+        offsets.push((offsets[m - 1] as number) + 20_000 + Math.floor(rand() * 100_000));
+        senders.push(((PER_SESSION - 1 - m) % 2 === 0) === awaiting ? 'fan' : 'human');
+      }
+    } else {
+      // Nobody answered: only fan messages; a fresh one has waited since its first message.
+      const gap = awaiting ? Math.floor(waitMs / PER_SESSION) : 30_000 + Math.floor(rand() * 90_000);
+      for (let m = 0; m < PER_SESSION; m++) { offsets.push(m * gap); senders.push('fan'); }
+      if (awaiting) lastMessageAt = now - waitMs + (PER_SESSION - 1) * gap;
+    }
+    const openedAt = lastMessageAt - (offsets[offsets.length - 1] as number);
+    seeded.firstFanAt[i] = openedAt;
+    seeded.accountOf[i] = c % ACCOUNTS.length;
+
+    const chat = chats[c] ?? (chats[c] = {
+      seq: 0, firstSeenAt: openedAt, lastActivityAt: openedAt, lastMessageAt: null, lastMessageId: null, lastMessageText: null, lastSender: null,
+      messageCount: 0, fanMessageCount: 0, sessionCount: 0, openSessionId: null, awaiting: false, waitingSince: null, paidCents: 0, paymentCount: 0, lastPaymentAt: null,
     });
+    if (s === 1) stat.chats++;
+    chat.seq++; // SessionOpened
+    chat.sessionCount++;
+    stat.sessionsOpened++;
+
+    // A payment to the responder inside one answered session in three, halfway between the reply and the last message.
+    const paid = answered && rand() < 1 / 3;
+    const replyAt = openedAt + (frtSec ?? 0) * 1000;
+    const paidAt = paid ? Math.floor(replyAt + (lastMessageAt - replyAt) / 2) + 1000 : 0;
+    let paidCents = 0;
+    const addPayment = (): void => {
+      const grossCents = GROSS_CENTS[Math.floor(rand() * GROSS_CENTS.length)] as number;
+      const paymentId = `tx_bench_${payId++}`;
+      chat.seq++;
+      const doc: PaymentDoc = {
+        _id: paymentDocId(acct, paymentId), paymentId, accountId: acct, chatId, chatKey, kind: KINDS[payId % KINDS.length] as PaymentKind, grossCents,
+        netCents: Math.round(grossCents * 0.8), paidAt, sessionId, chatterId: chatter, late: false, lastSeq: chat.seq,
+      };
+      payments.push(doc);
+      builder.add('payments', doc);
+      paidCents = grossCents;
+      chat.paidCents += grossCents;
+      chat.paymentCount++;
+      chat.lastPaymentAt = paidAt;
+      stat.revenueCents += grossCents;
+      stat.paymentCount++;
+    };
+
+    let fanCount = 0;
+    let lastHuman: string | null = null;
+    let waitingSince: number | null = null;
+    let paymentDue = paid;
+    for (let m = 0; m < offsets.length; m++) {
+      const sentAt = openedAt + (offsets[m] as number);
+      if (paymentDue && paidAt <= sentAt) {
+        paymentDue = false;
+        addPayment();
+      }
+      const sender = senders[m] as MessageSender;
+      const fan = sender === 'fan';
+      const id = String(msgId++);
+      const text = fan ? FAN_TEXTS[(i + m) % FAN_TEXTS.length] as string : HUMAN_TEXTS[(i + m) % HUMAN_TEXTS.length] as string;
+      chat.seq++;
+      const doc: MessageDoc = {
+        _id: messageDocId(acct, id), messageId: id, accountId: acct, chatId, chatKey, sessionId, sender, chatterId: fan ? null : chatter, text, priceCents: 0,
+        sentAt, deleted: false, deletedAt: null, tombstone: false, lastSeq: chat.seq,
+      };
+      messages.push(doc);
+      builder.add('messages', doc);
+      if (fan) {
+        fanCount++;
+        waitingSince ??= sentAt;
+      } else {
+        lastHuman = chatter;
+        waitingSince = null;
+      }
+      chat.lastMessageAt = sentAt;
+      chat.lastMessageId = id;
+      chat.lastMessageText = text;
+      chat.lastSender = sender;
+    }
+    if (paymentDue) addPayment();
+    const lastActivityAt = Math.max(lastMessageAt, paidAt);
+    if (!open) chat.seq++; // SessionClosed
+    const summary = {
+      sessionId, status: open ? 'open' as const : 'closed' as const, openedAt, closedAt: open ? null : lastActivityAt + IDLE_MS,
+      closeReason: open ? null : 'idle' as const, lastMessageAt, lastActivityAt, messageCount: PER_SESSION,
+      fanMessageCount: fanCount, replyCount: PER_SESSION - fanCount, awaiting: open && waitingSince !== null,
+      waitingSince: open ? waitingSince : null, firstFanMessageAt: openedAt, firstResponseAt: answered ? replyAt : null,
+      firstResponseSec: frtSec, firstResponderId: answered ? chatter : null, lastHumanChatterId: lastHuman, revenueCents: paidCents, paymentCount: paid ? 1 : 0,
+      fanSpendCents: spend,
+    };
+    const sessionDoc: SessionDoc = { _id: sessionId, accountId: acct, chatId, chatKey, ...summary, priorityAt: priorityAt(summary, spend), lastSeq: chat.seq };
+    sessions.push(sessionDoc);
+    builder.add('sessions', sessionDoc);
+
+    chat.lastActivityAt = Math.max(chat.lastActivityAt, lastActivityAt);
+    chat.messageCount += PER_SESSION;
+    chat.fanMessageCount += fanCount;
+    chat.openSessionId = open ? sessionId : null;
+    chat.awaiting = summary.awaiting;
+    chat.waitingSince = summary.waitingSince;
+    stat.messages += PER_SESSION;
+    stat.fanMessages += fanCount;
+    if (!open) stat.sessionsClosed++;
+    stat.lastActivityAt = Math.max(stat.lastActivityAt ?? 0, lastActivityAt);
+    stat.appliedOffset += PER_SESSION + 1;
     await flush();
   }
   await flush(true);
-  await rm.account_stats.bulkWrite(ACCOUNTS.map((a) => ({
-    insertOne: {
-      document: {
-        _id: `${a}#0`, accountId: a, partition: 0, appliedOffset: 0, appliedIds: [], chats: Math.floor(CHATS / 3), sessionsOpened: Math.floor(SESSIONS / 3),
-        sessionsClosed: Math.floor((SESSIONS - CHATS) / 3), messages: Math.floor((SESSIONS * PER_SESSION) / 3), fanMessages: 0, revenueCents: 0,
-        paymentCount: 0, lastActivityAt: T0, lastStatusEvent: null, lastStatusState: null, lastStatusAt: null,
-      } as Doc & Record<string, unknown>,
-    },
-  })) as never);
+
+  let chatDocs: ChatDoc[] = [];
+  for (let c = 0; c < CHATS; c++) {
+    const a = chats[c];
+    if (!a) continue;
+    const acct = account(c);
+    const chatId = fanId(c);
+    const spend = (c * 37) % 50_000;
+    const { seq, ...counts } = a;
+    chatDocs.push({
+      _id: `${acct}:${chatId}`, accountId: acct, chatId, chatKey: `${acct}:${chatId}`, ...counts, fanSpendCents: spend,
+      lifetimeSpendCents: lifetimeSpend(spend, a.paidCents), lateRecords: 0, lastSeq: seq,
+    });
+    if (chatDocs.length >= 5_000 || c === CHATS - 1) {
+      await rm.chats.bulkWrite(chatDocs.map((d) => ({ insertOne: { document: d } })));
+      chatDocs = [];
+    }
+  }
+  await rm.account_stats.bulkWrite([...stats.values()].map((d) => ({ insertOne: { document: d } })));
+
+  const bucketStarted = performance.now();
+  const buckets = builder.docs();
+  for (let k = 0; k < buckets.length; k += 5_000) {
+    await rm.report_buckets.bulkWrite(buckets.slice(k, k + 5_000).map((d) => ({ insertOne: { document: d } })));
+  }
+  return { buckets: buckets.length, bucketSec: (performance.now() - bucketStarted) / 1000, payments: payId, open: openCount, awaiting: awaitingCount };
 }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
-async function measure(port: number, path: (i: number) => string): Promise<{ p50: number; p99: number; rows: number }> {
+type Body = Record<string, unknown> & { items?: unknown[]; messages?: unknown[] };
+
+interface Route {
+  readonly label: string;
+  readonly kind: 'list' | 'aggregate';
+  /** The request path; `at` is when the route's measurement started (windows end there). */
+  readonly path: (i: number, at: number) => string;
+  /** What the answer says, next to what the seed put in (to catch routes answering zeros). */
+  readonly check?: (body: Body, at: number) => string;
+  /** Asks for a window: a server that answers without saying which window it used ignored it. */
+  readonly windowed?: boolean;
+}
+
+const DAY = 86_400_000;
+const isoOf = (t: number) => new Date(t).toISOString();
+const num = (v: unknown): string => (typeof v === 'number' ? String(v) : v === null ? 'null' : '?');
+const get = (b: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), b);
+/** 7 days ending now, and one that starts off the hour (from = now - 7 d - 17 min). */
+const week = (at: number) => ({ from: at - 7 * DAY, to: at });
+const offEdge = (at: number) => ({ from: at - 7 * DAY - 17 * 60_000, to: at });
+const windowQuery = (w: { from: number; to: number }) => `from=${encodeURIComponent(isoOf(w.from))}&to=${encodeURIComponent(isoOf(w.to))}`;
+const sumSessions = (b: Body) => (b.items ?? []).reduce<number>((n, r) => n + (Number(get(r, 'sessions')) || 0), 0);
+const expect = (w: { from: number; to: number }, accountIdx?: number) => seeded.inWindow(w.from, w.to, accountIdx);
+
+const ROUTE_TABLE: Route[] = [
+  { kind: 'list', label: 'GET /api/sessions (priority)', path: () => '/api/sessions?limit=50' },
+  { kind: 'list', label: 'GET /api/sessions?sort=opened', path: () => '/api/sessions?sort=opened&limit=50' },
+  { kind: 'list', label: 'GET /api/sessions?awaiting=1', path: () => '/api/sessions?awaiting=1&limit=50' },
+  { kind: 'list', label: 'GET /api/messages (latest)', path: () => '/api/messages?limit=50' },
+  { kind: 'list', label: 'GET /api/messages?chatId=', path: (i) => `/api/messages?chatId=${fanId((i * 7919) % CHATS)}&limit=50` },
+  { kind: 'list', label: 'GET /api/chats', path: () => '/api/chats?limit=50' },
+  { kind: 'list', label: 'GET /api/chats?chatId=', path: (i) => `/api/chats?chatId=${fanId((i * 7919) % CHATS)}&limit=50` },
+  { kind: 'list', label: 'GET /api/fans', path: () => '/api/fans?limit=50' },
+  { kind: 'list', label: 'GET /api/fans?sort=recent', path: () => '/api/fans?sort=recent&limit=50' },
+  {
+    kind: 'aggregate', label: 'GET /api/overview', path: () => '/api/overview',
+    check: (b) => `sessions ${num(get(b, 'sessions', 'total'))} (seeded ${SESSIONS}), open ${num(get(b, 'sessions', 'open'))}, awaiting ${num(get(b, 'sessions', 'awaiting'))}, messages ${num(get(b, 'messages', 'total'))}`,
+  },
+  {
+    kind: 'aggregate', label: 'GET /api/stats', path: () => '/api/stats',
+    check: (b, at) => `open ${num(b.openSessions)}, awaiting ${num(b.awaitingReply)}, breached ${num(b.breachedNow)}, at risk ${num(b.atRiskNow)}, today ${num(get(b, 'today', 'sessions'))} sessions (seeded ${expect({ from: at - (at % DAY), to: at + 1 })})`,
+  },
+  {
+    kind: 'aggregate', label: 'GET /api/sla', path: () => '/api/sla',
+    check: (b) => `${num(b.sessions)} sessions (seeded ${SESSIONS}), ${num(b.withinThresholdPct)}% within, median ${num(b.medianFirstResponseSec)} s`,
+  },
+  {
+    kind: 'aggregate', label: 'GET /api/chatters/scorecard', path: () => '/api/chatters/scorecard',
+    check: (b) => `${(b.items ?? []).length} chatters, ${sumSessions(b)} sessions first answered`,
+  },
+  {
+    kind: 'aggregate', label: 'GET /api/floor', path: () => '/api/floor',
+    check: (b) => `open ${num(get(b, 'totals', 'open'))}, awaiting ${num(get(b, 'totals', 'awaiting'))}, breached ${num(get(b, 'totals', 'breached'))}`,
+  },
+  { kind: 'aggregate', label: 'GET /api/alerts', path: () => '/api/alerts', check: (b) => `${num(b.total)} open alerts` },
+  {
+    kind: 'aggregate', label: 'GET /api/accounts', path: () => '/api/accounts',
+    check: (b) => `${(b.items ?? []).length} accounts, ${(b.items ?? []).map((a) => num(get(a, 'awaiting'))).join('/')} awaiting`,
+  },
+  {
+    kind: 'aggregate', windowed: true, label: 'GET /api/sla 7 days', path: (_i, at) => `/api/sla?${windowQuery(week(at))}`,
+    check: (b, at) => `${num(b.sessions)} sessions (seeded ${expect(week(at))} with first fan message in the window)`,
+  },
+  {
+    kind: 'aggregate', windowed: true, label: 'GET /api/chatters/scorecard 7d-17m', path: (_i, at) => `/api/chatters/scorecard?${windowQuery(offEdge(at))}`,
+    check: (b, at) => `${(b.items ?? []).length} chatters, ${sumSessions(b)} sessions first answered (seeded ${expect(offEdge(at))} in the window, answered or not)`,
+  },
+  {
+    kind: 'aggregate', windowed: true, label: 'GET /api/overview 7d-17m', path: (_i, at) => `/api/overview?${windowQuery(offEdge(at))}`,
+    check: (b, at) => `sessions ${num(get(b, 'sessions', 'total'))} (seeded ${expect(offEdge(at))} in the window), messages ${num(get(b, 'messages', 'total'))}`,
+  },
+  {
+    kind: 'aggregate', windowed: true, label: 'GET /api/accounts 7d-17m', path: (_i, at) => `/api/accounts?${windowQuery(offEdge(at))}`,
+    check: (b, at) => `${(b.items ?? []).length} accounts, sessions ${(b.items ?? []).map((a) => num(get(a, 'sessionsOpened') ?? get(a, 'sessions'))).join('/')} (seeded ${ACCOUNTS.map((_, k) => expect(offEdge(at), k)).join('/')} in the window)`,
+  },
+  {
+    kind: 'aggregate', windowed: true, label: 'GET /api/sla?accountId=a 7 days', path: (_i, at) => `/api/sla?accountId=${ACCOUNTS[0]}&from=${encodeURIComponent(isoOf(at - 7 * DAY))}`,
+    check: (b, at) => `${num(b.sessions)} sessions (seeded ${expect({ from: at - 7 * DAY, to: Infinity }, 0)} of the account since then)`,
+  },
+];
+
+const ROUTES_TO_RUN = ROUTE_TABLE.filter((r) => ROUTES === 'all' || (ROUTES === 'lists' && r.kind === 'list') || (ROUTES === 'aggregates' && r.kind === 'aggregate'));
+
+interface Measured { p50: number; p99: number; n: number; rows: number; body: Body; at: number }
+
+/** Warm-up, then timed requests one after another, within the route's time budget. */
+async function measure(port: number, route: Route): Promise<Measured | { refused: string }> {
   const times: number[] = [];
   let rows = 0;
-  for (let i = 0; i < REQUESTS + 20; i++) {
-    const started = performance.now();
-    const res = await fetch(`http://127.0.0.1:${port}${path(i)}`);
-    const body = (await res.json()) as { items?: unknown[]; messages?: unknown[] };
-    if (res.status !== 200) throw new Error(`${path(i)} answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
-    if (i >= 20) times.push(performance.now() - started);
+  let body: Body = {};
+  const at = Date.now();
+  const started = performance.now();
+  for (let i = 0; i < WARMUP + REQUESTS; i++) {
+    const elapsed = performance.now() - started;
+    if (i < WARMUP ? elapsed > ROUTE_BUDGET_MS / 4 && i > 0 : elapsed > ROUTE_BUDGET_MS && times.length > 0) {
+      if (i < WARMUP) { i = WARMUP - 1; continue; }
+      break;
+    }
+    const t = performance.now();
+    const res = await fetch(`http://127.0.0.1:${port}${route.path(i, at)}`);
+    body = (await res.json()) as Body;
+    if (res.status === 400) return { refused: `400: ${String(body.message ?? JSON.stringify(body)).slice(0, 160)}` };
+    if (res.status !== 200) throw new Error(`${route.path(i, at)} answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+    if (i >= WARMUP) times.push(performance.now() - t);
     rows = body.items?.length ?? body.messages?.length ?? rows;
   }
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99), rows };
+  return { p50: percentile(times, 50), p99: percentile(times, 99), n: times.length, rows, body, at };
 }
 
-const ENDPOINTS: [string, (i: number) => string][] = [
-  ['GET /api/sessions (priority)', () => '/api/sessions?limit=50'],
-  ['GET /api/sessions?sort=opened', () => '/api/sessions?sort=opened&limit=50'],
-  ['GET /api/sessions?awaiting=1', () => '/api/sessions?awaiting=1&limit=50'],
-  ['GET /api/messages (latest)', () => '/api/messages?limit=50'],
-  ['GET /api/messages?chatId=', (i) => `/api/messages?chatId=${fanId((i * 7919) % CHATS)}&limit=50`],
-  ['GET /api/chats', () => '/api/chats?limit=50'],
-  ['GET /api/chats?chatId=', (i) => `/api/chats?chatId=${fanId((i * 7919) % CHATS)}&limit=50`],
-  ['GET /api/fans', () => '/api/fans?limit=50'],
-  ['GET /api/fans?sort=recent', () => '/api/fans?sort=recent&limit=50'],
-  ['GET /api/accounts', () => '/api/accounts'],
-];
+async function startApi(env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(serverRoot, 'src/main.ts')], {
+    cwd: serverRoot, stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env, ...env, ROLES: 'api', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000', FLOOR_RATE_LIMIT_MAX: '1000000',
+    },
+  });
+  const started = Date.now();
+  // A server that builds something at start on a large history may take a while: wait up to 15 minutes.
+  while (Date.now() - started < 900_000) {
+    if (child.exitCode !== null) throw new Error(`the API process exited with ${child.exitCode}`);
+    if (await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false)) {
+      const sec = (Date.now() - started) / 1000;
+      if (sec > 10) console.log(`API ready after ${sec.toFixed(0)} s`);
+      return { port, child };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the API process did not become healthy within 15 minutes');
+}
 
 async function benchApi(name: string, env: Record<string, string>): Promise<void> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
-    cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env, ROLES: 'api', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000' },
-  });
+  const { port, child } = await startApi(env);
   try {
-    for (let i = 0; i < 600; i++) {
-      if (await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    for (const [label, path] of ENDPOINTS) {
-      const r = await measure(port, path);
+    for (const route of ROUTES_TO_RUN) {
+      const r = await measure(port, route);
+      if ('refused' in r) {
+        console.log(`${name.padEnd(12)} ${route.label.padEnd(38)} not supported by this server (${r.refused})`);
+        continue;
+      }
       const verdict = r.p99 <= 50 ? 'meets' : 'misses';
-      console.log(`${name.padEnd(12)} ${label.padEnd(32)} p50 ${r.p50.toFixed(1).padStart(7)} ms  p99 ${r.p99.toFixed(1).padStart(7)} ms  (${r.rows} rows; target p99 <= 50 ms: ${verdict})`);
+      const what = route.check ? route.check(r.body, r.at) : `${r.rows} rows`;
+      const ignored = route.windowed && !('window' in r.body) ? '; WINDOW IGNORED by this server: the answer is all time' : '';
+      const few = r.n < REQUESTS ? `; ${r.n} timed within the ${ROUTE_BUDGET_MS / 1000} s budget` : '';
+      console.log(`${name.padEnd(12)} ${route.label.padEnd(38)} p50 ${r.p50.toFixed(1).padStart(8)} ms  p99 ${r.p99.toFixed(1).padStart(8)} ms  (target p99 <= 50 ms: ${verdict}${few}; ${what}${ignored})`);
     }
   } finally {
     child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
   }
 }
 
@@ -244,12 +653,20 @@ async function runDeployment(name: string, env: Record<string, string>): Promise
   const config = loadConfig(env);
   const store = await createStore(config);
   const seedStarted = performance.now();
-  await seedReadModels(store);
+  const s = await seedReadModels(store);
   await store.close();
-  console.log(`${name.padEnd(12)} seeded ${SESSIONS} sessions, ${SESSIONS * PER_SESSION} messages, ${CHATS} chats in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
-  await benchApi(name, env);
-  await benchReplay(name, env);
+  const seedSec = (performance.now() - seedStarted) / 1000;
+  const rss = Math.round(process.memoryUsage().rss / 2 ** 20);
+  console.log(`${name.padEnd(12)} seeded ${SESSIONS} sessions (${s.open} open, ${s.awaiting} awaiting), ${SESSIONS * PER_SESSION} messages, ${s.payments} payments, ${CHATS} chats, ${s.buckets} report buckets in ${seedSec.toFixed(0)} s (buckets ${s.bucketSec.toFixed(1)} s; seed process rss ${rss} MiB); history from ${isoOf(seeded.firstFanAt.reduce((a, b) => Math.min(a, b), Infinity))} to ${isoOf(seeded.now)}`);
+  if (ROUTES_TO_RUN.length) await benchApi(name, env);
+  if (!args['skip-replay']) await benchReplay(name, env);
 }
 
-console.log(`read benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; ${REQUESTS} requests per endpoint after 20 warm-up`);
-await onDeployments(args.only, runDeployment, 6144);
+const mongoTooBig = SESSIONS * PER_SESSION > MONGO_MAX_MESSAGES && !args['mongo-heap-mb'];
+const only = mongoTooBig && args.only !== 'kafka' ? 'embedded' : args.only;
+console.log(`read benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; ${WARMUP} warm-up and up to ${REQUESTS} timed requests per route (at most ${ROUTE_BUDGET_MS / 1000} s a route); routes: ${ROUTES}; API from ${serverRoot}`);
+if (mongoTooBig && args.only !== 'embedded') {
+  console.log(`kafka+mongo  skipped: ${SESSIONS * PER_SESSION} messages are more than mongo-java-server (every document and index in Java maps) holds on this machine; the limit here is ${MONGO_MAX_MESSAGES} (pass --mongo-heap-mb to try anyway)`);
+  if (args.only === 'kafka') process.exit(1);
+}
+await onDeployments(only, runDeployment, Number(args['mongo-heap-mb'] ?? 6144));
