@@ -8,10 +8,10 @@
 //        [--server-root <checkout>] [--mongo-heap-mb 6144]
 //
 // The data, and why it looks like this. The read models are written directly (the documents
-// the projector writes, field for field; see src/projector/folds.ts), not by replaying events,
-// so a million sessions seed in minutes. What a dashboard costs depends on how history is
-// spread over time and on how much of it is live, so the shape follows a real floor rather
-// than a convenient one:
+// the projector writes, field for field; see src/projector/models/*/projection.ts), not by
+// replaying events, so a million sessions seed in minutes. What a dashboard costs depends on
+// how history is spread over time and on how much of it is live, so the shape follows a real
+// floor rather than a convenient one:
 //   - History has a fixed density that does not depend on size: about 100 sessions per hour
 //     (--sessions-per-hour), ending at the wall-clock time the seed starts. 100,000 sessions
 //     reach back about 42 days, 1,000,000 about 14 months. A window ("the last 7 days") then
@@ -70,11 +70,14 @@ import type { Log } from '../src/adapters/log/log.js';
 import { partitionForKey } from '../src/adapters/log/partitioner.js';
 import type { Doc, DocumentStore } from '../src/adapters/store/store.js';
 import { loadConfig } from '../src/config.js';
-import { accountStatsDocId, lifetimeSpend, messageDocId, paymentDocId } from '../src/projector/folds.js';
+import { accountStatsDocId, type AccountStatsDoc } from '../src/projector/models/account-stats/projection.js';
+import { lifetimeSpend, type ChatDoc } from '../src/projector/models/chats/projection.js';
+import { messageDocId, type MessageDoc } from '../src/projector/models/messages/projection.js';
+import { paymentDocId, type PaymentDoc } from '../src/projector/models/payments/projection.js';
+import type { SessionDoc } from '../src/projector/models/sessions/projection.js';
 import { ReportBucketBuilder } from '../src/projector/models/report-buckets/builder.js';
 import { priorityAt } from '../src/projector/priority.js';
 import { ReadModelSet } from '../src/projector/read-model-set.js';
-import type { AccountStatsDoc, ChatDoc, MessageDoc, PaymentDoc, SessionDoc } from '../src/projector/read-models.js';
 import { ReplayService } from '../src/projector/replay.js';
 import { createLogger } from '../src/support/logger.js';
 import { topology } from '../src/topology.js';
