@@ -1,6 +1,6 @@
 // API views of read-model documents: epoch milliseconds become ISO-8601 strings and the
 // bookkeeping fields (lastSeq, applied offsets) stay inside.
-import type { AccountTotals } from '../queries/accounts.js';
+import type { AccountTotals } from '../projector/models/account-stats/queries.js';
 import type { ChatDoc } from '../projector/models/chats/projection.js';
 import type { MessageDoc } from '../projector/models/messages/projection.js';
 import type { PaymentDoc } from '../projector/models/payments/projection.js';

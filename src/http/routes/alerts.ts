@@ -2,6 +2,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { DocumentStore } from '../../adapters/store/store.js';
+import * as AccountStats from '../../projector/models/account-stats/queries.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
 import { mergeAlerts, withStatus, type MergedAlert } from '../../intelligence/alert-merge.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
@@ -137,15 +138,15 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
     const signedIn = request.principal.kind !== 'anonymous';
     const inScope = accountFilter(request, undefined);
     const threshold = settings.thresholdSec;
-    const [live, waiting, stats, alerts] = await Promise.all([
+    const [live, waiting, seen, alerts] = await Promise.all([
       openNowOf(rm, inScope),
       waitingNowOf(rm, inScope, threshold, now),
-      rm.account_stats.find(inScope, { projection: { accountId: 1 } }),
+      AccountStats.accountIds(rm, inScope),
       merged(request, now, { status: { $in: ['open', 'acked'] } }),
     ]);
     const openAlerts = alerts.filter((a) => a.status === 'open');
     const breached = waiting.filter((x) => x.state === 'breached');
-    const accountIds = [...new Set([...stats.map((a) => a.accountId), ...live.keys()])].sort();
+    const accountIds = [...new Set([...seen, ...live.keys()])].sort();
     const accounts = accountIds.map((id) => {
       const l = live.get(id);
       return { id, open: l?.open ?? 0, awaiting: l?.awaiting ?? 0, breached: breached.filter((x) => x.accountId === id).length, openAlerts: openAlerts.filter((x) => x.accountId === id).length };

@@ -1,14 +1,17 @@
 // The read surface: everything a manager reads. Every query parameter has a schema; every
 // list has a documented default and maximum `limit`.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { DocumentStore, Filter, SortSpec } from '../../adapters/store/store.js';
-import { ReadModelSet } from '../../projector/read-model-set.js';
+import type { DocumentStore, Filter } from '../../adapters/store/store.js';
+import * as AccountStats from '../../projector/models/account-stats/queries.js';
+import * as Chats from '../../projector/models/chats/queries.js';
+import * as Messages from '../../projector/models/messages/queries.js';
+import * as Sessions from '../../projector/models/sessions/queries.js';
 import type { SessionDoc } from '../../projector/models/sessions/projection.js';
+import { ReadModelSet } from '../../projector/read-model-set.js';
 import { slaOutcome } from '../../queries/sla.js';
 import { openNowOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type WindowTotals } from '../../queries/reports.js';
 import { localDay } from '../../domain/zoned-time.js';
 import { isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
-import { accountTotals } from '../../queries/accounts.js';
 import { AccountRegistry } from '../../accounts/registry.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { sessionFacts } from '../../intelligence/intelligence.js';
@@ -93,12 +96,12 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         readModelVersion: rm.version,
       };
     }
-    const [accounts, sessions, live] = await Promise.all([rm.account_stats.find(inScope), windowTotalsOf(rm, w, inScope), openNowOf(rm, inScope)]);
-    const sum = (f: (a: (typeof accounts)[number]) => number) => accounts.reduce((n, a) => n + f(a), 0);
+    const [accounts, sessions, live] = await Promise.all([AccountStats.totals(rm, inScope), windowTotalsOf(rm, w, inScope), openNowOf(rm, inScope)]);
+    const sum = (f: (a: AccountStats.AccountTotals) => number) => accounts.reduce((n, a) => n + f(a), 0);
     const total = sessions.reduce((n, t) => n + t.sessionsOpened, 0);
     const closed = sessions.reduce((n, t) => n + t.sessionsClosed, 0);
     return {
-      accounts: new Set(accounts.map((a) => a.accountId)).size,
+      accounts: accounts.length,
       chats: sum((a) => a.chats),
       sessions: { total, open: total - closed, closed, awaiting: [...live.values()].reduce((n, l) => n + (l.awaiting ?? 0), 0) },
       messages: { total: sum((a) => a.messages), fromFans: sum((a) => a.fanMessages), outbound: sum((a) => a.messages - a.fanMessages) },
@@ -179,10 +182,8 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     },
   }, async (request) => {
     const { accountId, ofUserId, sort, limit } = request.query;
-    const filter: Filter = accountFilter(request, accountId);
-    if (ofUserId) filter.chatId = ofUserId;
-    const order: SortSpec = sort === 'recent' ? { lastActivityAt: -1, _id: 1 } : { lifetimeSpendCents: -1, lastActivityAt: -1, _id: 1 };
-    const docs = await (await models.active()).chats.find(filter, { sort: order, limit });
+    const inScope = accountFilter(request, accountId);
+    const docs = await Chats.fans(await models.active(), inScope, ofUserId, sort, limit);
     return { items: docs.map(fanView), count: docs.length, limit, sort };
   });
 
@@ -199,13 +200,13 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const scope = requestScope(request);
     const w = parseWindow(request.query, opts.reportTimezone);
     const [stats, live, windowed, registry_] = await Promise.all([
-      rm.account_stats.find(inScope, { sort: { _id: 1 } }),
+      AccountStats.totals(rm, inScope),
       openNowOf(rm, inScope),
       isAllTime(w) ? Promise.resolve(null) : windowTotalsOf(rm, w, inScope),
       registry.all(),
     ]);
     const registered = new Map(registry_.filter((a) => canSee(scope, a._id) && (!accountId || a._id === accountId)).map((a) => [a._id, a]));
-    const totals = new Map(accountTotals(stats).map((a) => [a.accountId, a]));
+    const totals = new Map(stats.map((a) => [a.accountId, a]));
     const inWindow = new Map((windowed ?? []).map((t) => [t.accountId, t]));
     const ids = [...new Set([...registered.keys(), ...totals.keys(), ...inWindow.keys()])].sort();
     const items = ids.map((id) => {
@@ -237,22 +238,11 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const { limit, sort, awaiting, accountId, status } = request.query;
     const rm = await models.active();
     const now = clock();
-    const base: Filter = accountFilter(request, accountId);
-    if (status) base.status = status;
-    const onlyWaiting = awaiting === '1' || awaiting === 'true';
-    const noneWaiting = awaiting === '0' || awaiting === 'false';
-    let docs: SessionDoc[];
-    if (sort === 'opened') {
-      const filter: Filter = { ...base };
-      if (onlyWaiting) filter.priorityAt = { $ne: null };
-      if (noneWaiting) filter.priorityAt = null;
-      docs = await rm.sessions.find(filter, { sort: { openedAt: -1, _id: 1 }, limit });
-    } else {
-      docs = noneWaiting ? [] : await rm.sessions.find({ ...base, priorityAt: { $ne: null } }, { sort: { priorityAt: 1, _id: 1 }, limit });
-      if (!onlyWaiting && docs.length < limit) {
-        docs = docs.concat(await rm.sessions.find({ ...base, priorityAt: null }, { sort: { lastMessageAt: -1, _id: 1 }, limit: limit - docs.length }));
-      }
-    }
+    const list: Sessions.SessionList = {
+      inScope: accountFilter(request, accountId), status, limit,
+      waiting: awaiting === undefined ? undefined : awaiting === '1' || awaiting === 'true',
+    };
+    const docs = sort === 'opened' ? await Sessions.recent(rm, list) : await Sessions.inbox(rm, list);
     return { items: docs.map((d) => sessionView(d, now)), count: docs.length, limit, sort };
   });
 
@@ -266,7 +256,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   }, async (request) => {
     const { id } = request.params;
     const rm = await models.active();
-    const session = await rm.sessions.findOne({ _id: id });
+    const session = await Sessions.byId(rm, id);
     if (!session) throw new ApiError('NOT_FOUND', `id: no session ${id}`);
     assertVisible(request, session.accountId, `id: no session ${id}`);
     const now = clock();
@@ -302,11 +292,8 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     },
   }, async (request) => {
     const { chatId, accountId, limit } = request.query;
-    const filter: Filter = { ...accountFilter(request, accountId), tombstone: false };
-    if (chatId) filter.chatId = chatId;
-    // The latest `limit` messages, returned oldest first as a conversation reads.
-    const docs = await (await models.active()).messages.find(filter, { sort: { sentAt: -1, _id: -1 }, limit });
-    docs.reverse();
+    const inScope = accountFilter(request, accountId);
+    const docs = await Messages.latest(await models.active(), inScope, chatId, limit);
     return { items: docs.map(messageView), count: docs.length, limit };
   });
 
@@ -324,21 +311,14 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const rm = await models.active();
     const inScope = accountFilter(request, accountId);
     if (!chatId) {
-      const docs = await rm.chats.find(inScope, { sort: { lastActivityAt: -1, _id: 1 }, limit });
+      const docs = await Chats.list(rm, inScope, limit);
       return { items: docs.map(chatView), count: docs.length, limit };
     }
-    const filter: Filter = { ...inScope, chatId };
-    const chats = await rm.chats.find(filter, { sort: { lastActivityAt: -1, _id: 1 } });
+    const chats = await Chats.byChatId(rm, inScope, chatId);
     if (chats.length === 0) throw new ApiError('NOT_FOUND', `chatId: no chat ${chatId}${accountId ? ` with account ${accountId}` : ''}`);
     const now = clock();
-    // One query per chat (usually one), so each follows its chatKey index.
-    const perChat = await Promise.all(chats.map(async (c) => ({
-      sessions: await rm.sessions.find({ chatKey: c.chatKey }, { sort: { openedAt: -1, _id: 1 }, limit }),
-      messages: await rm.messages.find({ chatKey: c.chatKey, tombstone: false }, { sort: { sentAt: -1, _id: -1 }, limit }),
-    })));
-    const sessions = perChat.flatMap((p) => p.sessions).sort((a, b) => b.openedAt - a.openedAt || a._id.localeCompare(b._id)).slice(0, limit);
-    const messages = perChat.flatMap((p) => p.messages).sort((a, b) => (b.sentAt ?? 0) - (a.sentAt ?? 0) || b._id.localeCompare(a._id)).slice(0, limit);
-    messages.reverse();
+    const chatKeys = chats.map((c) => c.chatKey);
+    const [sessions, messages] = await Promise.all([Sessions.ofChats(rm, chatKeys, limit), Messages.ofChats(rm, chatKeys, limit)]);
     return {
       chatId,
       chats: chats.map(chatView),

@@ -1,7 +1,20 @@
-// An account's totals are kept as one row per partition; readers add them up.
-import type { AccountCounters, AccountStatsDoc } from '../projector/models/account-stats/projection.js';
+// Named queries over the account totals. An account's totals are kept as one row per
+// partition; readers add them up.
+import type { Filter } from '../../../adapters/store/store.js';
+import type { ReadModelCollections } from '../../read-model-set.js';
+import type { AccountCounters, AccountStatsDoc } from './projection.js';
 
 export type AccountTotals = AccountCounters;
+
+/** Each account's totals in scope, by account id. */
+export async function totals(rm: ReadModelCollections, inScope: Filter): Promise<AccountTotals[]> {
+  return accountTotals(await rm.account_stats.find(inScope, { sort: { _id: 1 } }));
+}
+
+/** The accounts in scope the pipeline has seen (one entry per row: an account may repeat). */
+export async function accountIds(rm: ReadModelCollections, inScope: Filter): Promise<string[]> {
+  return (await rm.account_stats.find(inScope, { projection: { accountId: 1 } })).map((a) => a.accountId);
+}
 
 export function accountTotals(rows: readonly AccountStatsDoc[]): AccountTotals[] {
   const byAccount = new Map<string, AccountTotals & { lastStatusAt: number | null }>();
