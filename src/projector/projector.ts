@@ -1,9 +1,7 @@
-// Folds `session-events` into the read models. Batches arrive as an RxJS stream and are
-// applied strictly one after another; batches that arrive (from other partitions) while one
-// is being applied are applied together next, so a backlog costs one round of reads and
-// writes, not one per partition. A batch's offsets are committed only once its documents
-// are written, and every document skips events it has already applied.
-import { Subject, concatMap, defer, catchError, EMPTY, tap, type Subscription } from 'rxjs';
+// Folds `session-events` into the read models. Batches are applied one application at a
+// time, those that arrive meanwhile together (see coalesce.ts). A batch's offsets are
+// committed only once its documents are written, and every document skips events it has
+// already applied.
 import type { Consumer, Log, RecordBatch } from '../adapters/log/log.js';
 import type { DocumentStore } from '../adapters/store/store.js';
 import type { SessionEvent } from '../../machines/session-events.js';
@@ -15,11 +13,7 @@ import { ReadModelSet } from './read-model-set.js';
 import { ensureReportBuckets } from './models/report-buckets/backfill.js';
 import { Freshness, type FreshnessSummary } from './freshness.js';
 import { H } from '../domain/inbound-record.js';
-
-interface PendingBatch {
-  readonly batch: RecordBatch;
-  readonly done: (err?: unknown) => void;
-}
+import { Coalescer } from './coalesce.js';
 
 export interface ProjectorCounters {
   eventsApplied: number;
@@ -36,9 +30,7 @@ export interface ProjectorStatus extends ProjectorCounters {
 
 export class Projector {
   private readonly models: ReadModelSet;
-  private readonly arrivals = new Subject<void>();
-  private pending: PendingBatch[] = [];
-  private subscription?: Subscription;
+  private coalescer?: Coalescer<RecordBatch>;
   private consumer?: Consumer;
   readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, eventsSetAside: 0, batches: 0 };
   private readonly freshness = new Freshness();
@@ -51,27 +43,13 @@ export class Projector {
     const version = await this.models.activeVersion();
     await this.models.ensureIndexes(version);
     await ensureReportBuckets(this.store, this.models, version, this.logger);
-    this.subscription = this.arrivals
-      .pipe(
-        concatMap(() => {
-          // Whatever has arrived by now goes in one application; later arrivals find it empty.
-          const taken = this.pending.splice(0);
-          if (taken.length === 0) return EMPTY;
-          return defer(() => this.apply(taken.map((t) => t.batch))).pipe(
-            tap({ next: () => { for (const t of taken) t.done(); }, error: (err: unknown) => { for (const t of taken) t.done(err); } }),
-            catchError(() => EMPTY),
-          );
-        }),
-      )
-      .subscribe();
+    const coalescer = new Coalescer<RecordBatch>((batches) => this.apply(batches));
+    this.coalescer = coalescer;
     this.consumer = await this.log.consume({
       groupId: this.topology.projectorGroup,
       topics: [this.topology.sessionEvents],
       fromBeginning: true,
-      onBatch: (batch) => new Promise<void>((resolve, reject) => {
-        this.pending.push({ batch, done: (err) => (err === undefined ? resolve() : reject(err)) });
-        this.arrivals.next();
-      }),
+      onBatch: (batch) => coalescer.submit(batch),
       onError: (err, batch) => {
         if (err instanceof ProjectionPaused) this.logger.info({ partition: batch.partition }, 'read models are switching; batch held');
         else this.logger.error({ err, partition: batch.partition }, 'projector batch failed; retrying');
@@ -81,7 +59,7 @@ export class Projector {
 
   async stop(): Promise<void> {
     await this.consumer?.stop();
-    this.subscription?.unsubscribe();
+    this.coalescer?.stop();
   }
 
   private parse(batch: RecordBatch): Positioned[] {
