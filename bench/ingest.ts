@@ -13,7 +13,9 @@
 //      webhooks; in the split layout (API process + worker process) and in one process (all
 //      roles). Each layout first runs the same load without dashboards, on the same processes
 //      and data, so the two lines compare like for like. Reported: webhook time-to-2xx p50/p99
-//      and received → visible with and without, and the dashboards' own p50/p99 per route.
+//      and received → visible with and without, the dashboards' own p50/p99 per route, and
+//      first what one poll costs on the idle process (so the share of a core 20 dashboards
+//      take is visible without any contention).
 //      This phase's webhooks carry wall-clock times and come from a fixed pool of chats
 //      (--dashboard-chats, 300: 100 per account), fans and chatters taking turns, so "today"
 //      has data and the floor shows a busy but realistic number of open and waiting sessions
@@ -233,6 +235,29 @@ const lat = (xs: number[]): string => {
   return `p50 ${f1(percentile(sorted, 50))} ms, p99 ${f1(percentile(sorted, 99))} ms`;
 };
 
+/** p50 of sequential requests to each dashboard route, after a warm-up, with no other load. */
+async function idlePollCost(port: number): Promise<{ stats: number; floor: number }> {
+  const own = new Agent({ keepAlive: true, maxSockets: 1 });
+  const once = (path: string): Promise<number> => new Promise((resolve) => {
+    const t = process.hrtime.bigint();
+    request({ host: '127.0.0.1', port, path, agent: own }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(Number(process.hrtime.bigint() - t) / 1e6));
+    }).on('error', () => resolve(NaN)).end();
+  });
+  const p50 = async (path: string): Promise<number> => {
+    const xs: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const ms = await once(path);
+      if (i >= 10) xs.push(ms);
+    }
+    return percentile(xs.sort((a, b) => a - b), 50);
+  };
+  const out = { stats: await p50('/api/stats'), floor: await p50('/api/floor') };
+  own.destroy();
+  return out;
+}
+
 /** Phase 4: webhooks at RATE with and without DASHBOARDS clients polling, in both layouts. */
 async function dashboardsPhase(label: string, fresh: () => Record<string, string>): Promise<void> {
   for (const layout of ['api + worker', 'one process'] as const) {
@@ -255,6 +280,10 @@ async function dashboardsPhase(label: string, fresh: () => Record<string, string
       // Every chat of the pool exists before either measured run, so both see the same sessions.
       await openLoop(ingestPort, Math.max(2, (DASHBOARD_CHATS * 2) / RATE), RATE, liveDelivery);
       await waitForZeroLag(projectorPort, 120_000);
+      // What one poll costs the API when nothing else runs: 20 dashboards ask for 20 of these a second.
+      const idle = await idlePollCost(ingestPort);
+      const share = (DASHBOARDS * (idle.stats + idle.floor)) / 1000;
+      console.log(`${label} dashboards phase, ${layout}: one poll, idle: GET /api/stats p50 ${f1(idle.stats)} ms, GET /api/floor p50 ${f1(idle.floor)} ms; ${DASHBOARDS} dashboards ask for about ${(share * 100).toFixed(0)}% of a core`);
       const runs: { dashboards: number; webhooks: PhaseResult; visible: Health['counters']['projector']; polled?: DashboardResult; drainSec: number }[] = [];
       for (const clients of [0, DASHBOARDS]) {
         const polling = clients > 0 ? startDashboards(ingestPort, clients) : undefined;
