@@ -8,21 +8,35 @@ import { secOf } from './keys.js';
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends object ? Mutable<T[K]> : T[K] };
 export type Sums = Mutable<BucketCounters>;
 
-/** Adds a bucket (or any sums) into `into`, field by field, nested maps included. */
-export function addSums(into: Record<string, unknown>, from: Readonly<Record<string, unknown>>): void {
-  for (const [k, v] of Object.entries(from)) {
-    if (typeof v === 'number') into[k] = (typeof into[k] === 'number' ? (into[k] as number) : 0) + v;
-    else if (v && typeof v === 'object' && !Array.isArray(v)) {
-      if (typeof into[k] !== 'object' || into[k] === null) into[k] = {};
-      addSums(into[k] as Record<string, unknown>, v as Record<string, unknown>);
+/** Adds a bucket (or any sums) into `into`, field by field, nested maps included; `skip`: top-level fields to leave out. */
+export function addSums(into: Record<string, unknown>, from: Readonly<Record<string, unknown>>, skip?: ReadonlySet<string>): void {
+  // for...in and no intermediate arrays: a month's histograms hold thousands of seconds.
+  for (const k in from) {
+    if (skip?.has(k)) continue;
+    const v = from[k];
+    if (typeof v === 'number') {
+      const cur = into[k];
+      into[k] = typeof cur === 'number' ? cur + v : v;
+    } else if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      let t = into[k];
+      if (typeof t !== 'object' || t === null) {
+        t = {};
+        into[k] = t;
+      }
+      addSums(t as Record<string, unknown>, v as Record<string, unknown>);
     }
   }
 }
 
 /** Counts of a histogram, ascending by seconds, zeros dropped. */
 function entries(h: Histogram | undefined): [number, number][] {
-  if (!h) return [];
-  return Object.entries(h).filter(([, n]) => n > 0).map(([k, n]): [number, number] => [secOf(k), n]).sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  if (!h) return out;
+  for (const k in h) {
+    const n = h[k] as number;
+    if (n > 0) out.push([secOf(k), n]);
+  }
+  return out.sort((a, b) => a[0] - b[0]);
 }
 
 /** Nearest rank over a histogram: the value at rank ceil(p/100 · n). */

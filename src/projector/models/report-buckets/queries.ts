@@ -78,7 +78,7 @@ export class ReportQueries {
     const { buckets, edges } = cover(w.from, w.to);
     const reads: Promise<void>[] = buckets.map(async (r) => {
       for (const doc of await this.rm.report_buckets.find({ _id: idRange(r.level, r.from, r.to) })) {
-        if (visible(doc.accountId)) addSums(sumsOf(doc.accountId) as Record<string, unknown>, counters(doc));
+        if (visible(doc.accountId)) addSums(sumsOf(doc.accountId) as Record<string, unknown>, doc, META);
       }
     });
     // The partial ends: each part from the documents that carry its time.
