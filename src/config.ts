@@ -44,6 +44,8 @@ export interface Config {
   readonly slaThresholdSec: number;
   /** IANA zone of the agency's day: where /api/stats' "today" and date-only report bounds start. */
   readonly reportTimezone: string;
+  /** Live routes (stats, floor): identical answers within this many ms share one computation (0: none). */
+  readonly liveCacheMs: number;
   readonly model: {
     readonly baseUrl: string | null;
     readonly apiKey: string | null;
@@ -226,6 +228,7 @@ export function loadConfig(env: Env = process.env): Config {
     backfillStaleSec: int(env, 'BACKFILL_STALE_SEC', 30, 1, 3600),
     slaThresholdSec: int(env, 'SLA_THRESHOLD_SEC', 300, 1, 86400),
     reportTimezone: timeZone(env, 'REPORT_TIMEZONE'),
+    liveCacheMs: int(env, 'LIVE_CACHE_MS', 1000, 0, 60_000),
     model: {
       baseUrl: str(env, 'MODEL_BASE_URL') === null ? null : httpUrl(env, 'MODEL_BASE_URL', ''),
       apiKey: str(env, 'MODEL_API_KEY'),

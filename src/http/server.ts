@@ -19,6 +19,7 @@ import { connectorRoutes } from './routes/connector.js';
 import { demoRoutes } from './routes/demo.js';
 import { adminReplayRoutes } from './routes/admin-replay.js';
 import { alertRoutes } from './routes/alerts.js';
+import { LiveCache } from './live-cache.js';
 import type { IntelligenceSetup } from '../intelligence/index.js';
 import type { PipelineControl } from '../pipeline-control.js';
 import { bearerGuard } from './bearer-guard.js';
@@ -116,8 +117,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // One appender for every route that writes to inbound, so their records share log writes.
   const inbound = new BatchingAppender(deps.log, deps.topology.inbound, { timeoutMs: config.appendTimeoutMs });
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
-  await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence });
-  await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence });
+  const liveCache = new LiveCache(config.liveCacheMs);
+  await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache });
+  await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence, liveCache });
   await app.register(adminSessionRoutes, { store: deps.store, inbound });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });

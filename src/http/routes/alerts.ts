@@ -14,6 +14,7 @@ import { requestScope } from '../access.js';
 import { ApiError } from '../errors.js';
 import { accountFilter } from '../scope.js';
 import { iso } from '../views.js';
+import { LiveCache } from '../live-cache.js';
 
 export const INTELLIGENCE_RUN_MAX = 20;
 
@@ -21,6 +22,8 @@ export interface AlertRouteOptions {
   readonly store: DocumentStore;
   readonly setup: IntelligenceSetup;
   readonly now?: () => number;
+  /** Shares the floor's answers between wallboards polling at once. */
+  readonly liveCache?: LiveCache;
 }
 
 export function alertView(a: MergedAlert) {
@@ -44,6 +47,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
   const models = new ReadModelSet(opts.store);
   const { intelligence, settings } = opts.setup;
   const clock = opts.now ?? Date.now;
+  const live = opts.liveCache ?? new LiveCache(0);
 
   /** Stored alerts merged with live findings, only of the accounts the caller may see. */
   const merged = async (request: FastifyRequest, now: number, storedFilter: Record<string, unknown>): Promise<MergedAlert[]> => {
@@ -132,7 +136,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
   app.get('/api/floor', {
     config: { access: 'public', rateClass: 'floor' },
     schema: { summary: 'The floor wallboard: accounts, chatters, totals (open, awaiting, severity) and top alerts. Public and rate-limited: without a key its alerts carry no fan ids and no text; with one, full alerts of the key\'s accounts' },
-  }, async (request) => {
+  }, async (request) => live.answer(request, async () => {
     const now = clock();
     const rm = await models.active();
     const signedIn = request.principal.kind !== 'anonymous';
@@ -178,5 +182,5 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
       topAlerts: signedIn ? openAlerts.slice(0, 10).map(alertView) : openAlerts.slice(0, 10).map(publicAlertView),
       view: signedIn ? 'full' : 'public',
     };
-  });
+  }));
 };

@@ -12,6 +12,7 @@ import { slaOutcome } from '../../queries/sla.js';
 import { openNowOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type WindowTotals } from '../../queries/reports.js';
 import { localDay } from '../../domain/zoned-time.js';
 import { isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
+import { LiveCache } from '../live-cache.js';
 import { AccountRegistry } from '../../accounts/registry.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { sessionFacts } from '../../intelligence/intelligence.js';
@@ -34,6 +35,8 @@ export interface ReadRouteOptions {
   readonly store: DocumentStore;
   readonly slaThresholdSec: number;
   readonly reportTimezone: string;
+  /** Shares the live routes' answers between wallboards polling at once. */
+  readonly liveCache?: LiveCache;
   readonly setup: IntelligenceSetup;
   readonly now?: () => number;
 }
@@ -43,6 +46,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   const clock = opts.now ?? Date.now;
   const { intelligence, settings } = opts.setup;
   const registry = new AccountRegistry(opts.store);
+  const live = opts.liveCache ?? new LiveCache(0);
 
   /** Stored and live alerts of one session, its labels (rules and model, with versions) and recommendations. */
   const analysisParts = async (session: SessionDoc, now: number) => {
@@ -119,7 +123,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
       summary: 'Live analytics: who is waiting now, the longest wait, SLA breached and at risk (at least 80% of the threshold) now, and today (in REPORT_TIMEZONE): % within threshold, median FRT, revenue',
       querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
     },
-  }, async (request) => {
+  }, async (request) => live.answer(request, async () => {
     const { thresholdSec } = request.query;
     const now = clock();
     const rm = await models.active();
@@ -151,7 +155,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         revenueCents: revenue.reduce((n, t) => n + t.revenueCents, 0),
       },
     };
-  });
+  }));
 
   app.get('/api/sla', {
     config: { rateClass: 'report' },
