@@ -47,30 +47,24 @@ export function cover(from: number, to: number): Cover {
     else edges.push([from, to]);
     return { buckets, edges };
   }
-  const hs = startOf('h', h0);
-  const he = startOf('h', h1);
-  if (from < hs) edges.push([from, hs]);
-  if (he < to) edges.push([he, to]);
-  const d0 = ceilIdx('d', hs);
-  const d1 = floorIdx('d', he);
-  if (d0 >= d1) {
-    buckets.push({ level: 'h', from: h0, to: h1 });
-    return { buckets, edges };
+  let [lo, hi] = [startOf('h', h0), startOf('h', h1)];
+  if (from < lo) edges.push([from, lo]);
+  if (hi < to) edges.push([hi, to]);
+  // Climb: [lo, hi) is whole buckets of `fine`; what lies outside the next coarser level's
+  // whole buckets stays at `fine`, the rest goes up a level.
+  const steps: [TimeLevel, TimeLevel][] = [['h', 'd'], ['d', 'm']];
+  for (const [fine, coarse] of steps) {
+    const c0 = ceilIdx(coarse, lo);
+    const c1 = floorIdx(coarse, hi);
+    if (c0 >= c1) {
+      buckets.push({ level: fine, from: floorIdx(fine, lo), to: floorIdx(fine, hi) });
+      return { buckets, edges };
+    }
+    const [cs, ce] = [startOf(coarse, c0), startOf(coarse, c1)];
+    if (lo < cs) buckets.push({ level: fine, from: floorIdx(fine, lo), to: bucketIndex(fine, cs) });
+    if (ce < hi) buckets.push({ level: fine, from: bucketIndex(fine, ce), to: floorIdx(fine, hi) });
+    [lo, hi] = [cs, ce];
   }
-  const ds = startOf('d', d0);
-  const de = startOf('d', d1);
-  if (hs < ds) buckets.push({ level: 'h', from: h0, to: bucketIndex('h', ds) });
-  if (de < he) buckets.push({ level: 'h', from: bucketIndex('h', de), to: h1 });
-  const m0 = ceilIdx('m', ds);
-  const m1 = floorIdx('m', de);
-  if (m0 >= m1) {
-    buckets.push({ level: 'd', from: d0, to: d1 });
-    return { buckets, edges };
-  }
-  const ms = startOf('m', m0);
-  const me = startOf('m', m1);
-  if (ds < ms) buckets.push({ level: 'd', from: d0, to: bucketIndex('d', ms) });
-  if (me < de) buckets.push({ level: 'd', from: bucketIndex('d', me), to: d1 });
-  buckets.push({ level: 'm', from: m0, to: m1 });
+  buckets.push({ level: 'm', from: floorIdx('m', lo), to: floorIdx('m', hi) });
   return { buckets, edges };
 }
