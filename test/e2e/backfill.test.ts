@@ -45,7 +45,7 @@ async function finished(url: string, job: Job): Promise<Job> {
 const SIZE = { chats: 200, messages: 100, transactions: 25 };
 
 describe('accounts and backfill', () => {
-  const fake = new FakePlatform({ accounts: 1, chatsPerAccount: SIZE.chats, messagesPerChat: SIZE.messages, transactionsPerChat: SIZE.transactions, rateLimit: 25, rateWindowMs: 1000 });
+  const fake = new FakePlatform({ accounts: 1, chatsPerAccount: SIZE.chats, messagesPerChat: SIZE.messages, transactionsPerChat: SIZE.transactions, rateLimit: 10, rateWindowMs: 1000 });
   const apps: RunningApp[] = [];
   let base = '';
   beforeAll(async () => { base = await fake.start(); });
