@@ -3,34 +3,35 @@
 import type { Filter } from '../adapters/store/store.js';
 import { waitedSec, waitState } from '../domain/wait.js';
 import type { ReadModelCollections } from '../projector/read-model-set.js';
-import { chattersOf, slaOf, addSums, type Sums } from '../projector/models/report-buckets/figures.js';
-import type { Histogram } from '../projector/models/report-buckets/document.js';
+import { slaOf, type Sums } from '../projector/models/report-buckets/figures.js';
+import { HistogramSet } from '../projector/models/report-buckets/histogram.js';
+import { AccountWindow } from '../projector/models/report-buckets/window-sums.js';
 import { chatterIdOf } from '../projector/models/report-buckets/keys.js';
 import { ReportQueries, type ReportWindow } from '../projector/models/report-buckets/queries.js';
 import { coachPriority, type ScorecardRow } from './scorecard.js';
 import { UNATTRIBUTED, type SlaFigures, type SlaReport } from './sla.js';
 
-function mergedHist(into: Record<string, Histogram>, key: string, h: Histogram | undefined): void {
-  if (!h) return;
-  const target = (into[key] ??= {});
-  addSums(target, h);
-}
-
 export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, thresholdSec: number, now: number): Promise<SlaReport> {
-  const sums = await new ReportQueries(rm).window(w, inScope, ['sla']);
-  const all: Sums = {};
-  const byChatterHist: Record<string, Histogram> = {};
+  const sums = await new ReportQueries(rm).window(w, inScope, ['sla'], now);
+  const all = { frt: new HistogramSet(), wait: new HistogramSet() };
+  const byChatterHist = new Map<string, HistogramSet>();
   const byAccount: (SlaFigures & { accountId: string })[] = [];
   const accounts = new Set([...sums.byAccount.keys(), ...sums.unanswered.map((u) => u.accountId)]);
   for (const accountId of [...accounts].sort()) {
-    const s = sums.byAccount.get(accountId) ?? {};
-    addSums(all as Record<string, unknown>, { frt: s.frt ?? {}, wait: s.wait ?? {} });
+    const s = sums.byAccount.get(accountId) ?? new AccountWindow();
+    all.frt.addAll(s.frt);
+    all.wait.addAll(s.wait);
     const figures = slaOf(s.frt, s.wait, sums.unanswered.filter((u) => u.accountId === accountId), thresholdSec, now);
     if (figures.sessions > 0) byAccount.push({ accountId, ...figures });
-    for (const [key, c] of chattersOf(s)) mergedHist(byChatterHist, chatterIdOf(key) ?? UNATTRIBUTED, c.frt);
+    for (const [key, c] of s.chatters) {
+      const id = chatterIdOf(key) ?? UNATTRIBUTED;
+      const set = byChatterHist.get(id) ?? new HistogramSet();
+      set.addAll(c.frt);
+      byChatterHist.set(id, set);
+    }
   }
-  const byChatter = Object.entries(byChatterHist)
-    .map(([chatterId, h]) => ({ chatterId, ...slaOf(h, undefined, [], thresholdSec, now) }))
+  const byChatter = [...byChatterHist]
+    .map(([chatterId, h]) => ({ chatterId, ...slaOf(h, new HistogramSet(), [], thresholdSec, now) }))
     .filter((c) => c.responded > 0)
     .sort((a, b) => a.chatterId.localeCompare(b.chatterId));
   return { thresholdSec, ...slaOf(all.frt, all.wait, sums.unanswered, thresholdSec, now), byAccount, byChatter };
@@ -39,24 +40,24 @@ export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inS
 export async function scorecardOf(
   rm: ReadModelCollections, w: ReportWindow, inScope: Filter, openAlertsByChatter: ReadonlyMap<string, number>, thresholdSec: number, now: number,
 ): Promise<ScorecardRow[]> {
-  const sums = await new ReportQueries(rm).window(w, inScope, ['sla', 'payments']);
-  const per = new Map<string, { frt: Histogram; revenueCents: number; payments: number }>();
+  const sums = await new ReportQueries(rm).window(w, inScope, ['sla', 'payments'], now);
+  const per = new Map<string, { frt: HistogramSet; revenueCents: number; payments: number }>();
   for (const s of sums.byAccount.values()) {
-    for (const [key, c] of chattersOf(s)) {
+    for (const [key, c] of s.chatters) {
       const chatterId = chatterIdOf(key);
       // Sessions answered without a named chatter have nobody to coach.
       if (chatterId === null) continue;
-      const row = per.get(chatterId) ?? { frt: {}, revenueCents: 0, payments: 0 };
-      if (c.frt) addSums(row.frt, c.frt);
-      row.revenueCents += c.revenueCents ?? 0;
-      row.payments += c.payments ?? 0;
+      const row = per.get(chatterId) ?? { frt: new HistogramSet(), revenueCents: 0, payments: 0 };
+      row.frt.addAll(c.frt);
+      row.revenueCents += c.revenueCents;
+      row.payments += c.payments;
       per.set(chatterId, row);
     }
   }
-  const ids = new Set([...[...per].filter(([, r]) => r.payments > 0 || Object.values(r.frt).some((n) => n > 0)).map(([id]) => id), ...openAlertsByChatter.keys()]);
+  const ids = new Set([...[...per].filter(([, r]) => r.payments > 0 || r.frt.total > 0).map(([id]) => id), ...openAlertsByChatter.keys()]);
   return [...ids].map((chatterId) => {
     const r = per.get(chatterId);
-    const sla = slaOf(r?.frt, undefined, [], thresholdSec, now);
+    const sla = slaOf(r?.frt ?? new HistogramSet(), new HistogramSet(), [], thresholdSec, now);
     const openAlerts = openAlertsByChatter.get(chatterId) ?? 0;
     return {
       chatterId, sessions: sla.sessions, revenueCents: r?.revenueCents ?? 0, paymentCount: r?.payments ?? 0, sla, openAlerts,
@@ -78,14 +79,14 @@ export interface WindowTotals {
   readonly paymentCount: number;
 }
 
-export async function windowTotalsOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter): Promise<WindowTotals[]> {
+export async function windowTotalsOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, now: number): Promise<WindowTotals[]> {
   const q = new ReportQueries(rm);
-  const [sums, waiting] = await Promise.all([q.window(w, inScope, ['sessions', 'messages', 'payments']), q.awaitingNow(inScope)]);
+  const [sums, waiting] = await Promise.all([q.window(w, inScope, ['sessions', 'messages', 'payments'], now), q.awaitingNow(inScope)]);
   const awaiting = new Map<string, number>();
   for (const s of waiting) if (s.openedAt >= w.from && s.openedAt < w.to) awaiting.set(s.accountId, (awaiting.get(s.accountId) ?? 0) + 1);
   return [...sums.byAccount].map(([accountId, s]) => ({
-    accountId, chats: s.chats ?? 0, sessionsOpened: s.opened ?? 0, sessionsClosed: s.openedClosed ?? 0, awaiting: awaiting.get(accountId) ?? 0,
-    messages: s.messages ?? 0, fanMessages: s.fanMessages ?? 0, revenueCents: s.revenueCents ?? 0, paymentCount: s.payments ?? 0,
+    accountId, chats: s.count('chats'), sessionsOpened: s.count('opened'), sessionsClosed: s.count('openedClosed'), awaiting: awaiting.get(accountId) ?? 0,
+    messages: s.count('messages'), fanMessages: s.count('fanMessages'), revenueCents: s.count('revenueCents'), paymentCount: s.count('payments'),
   })).filter((t) => t.sessionsOpened + t.messages + t.paymentCount + t.chats > 0).sort((a, b) => a.accountId.localeCompare(b.accountId));
 }
 
@@ -107,11 +108,4 @@ export async function waitingNowOf(rm: ReadModelCollections, inScope: Filter, th
 /** Sessions open now and awaiting, per account and per chatter (of the latest human reply). */
 export async function openNowOf(rm: ReadModelCollections, inScope: Filter): Promise<Map<string, Sums>> {
   return new ReportQueries(rm).live(inScope);
-}
-
-/** Revenue paid in a window, of the accounts in scope. */
-export function revenueOf(sums: Iterable<Sums>): number {
-  let cents = 0;
-  for (const s of sums) cents += s.revenueCents ?? 0;
-  return cents;
 }

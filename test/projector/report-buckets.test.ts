@@ -14,7 +14,8 @@ import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { applyEvents } from '../../src/projector/models/runner.js';
 import { ReportBucketBuilder } from '../../src/projector/models/report-buckets/builder.js';
 import { bucketIndex, bucketStart, type TimeLevel } from '../../src/projector/models/report-buckets/keys.js';
-import { cover } from '../../src/projector/models/report-buckets/window.js';
+import { cover, type Cover } from '../../src/projector/models/report-buckets/window.js';
+import { windowCover } from '../../src/projector/models/report-buckets/queries.js';
 import type { Positioned } from '../../src/projector/models/projection.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { conversationArb, type Conversation } from '../support/conversations.js';
@@ -43,27 +44,47 @@ describe('a report window', () => {
     { weight: 1, arbitrary: fc.constantFrom(-Infinity, Infinity) },
   );
 
+  /** The cover's pieces tile [from, to) in order, with at most two partial hours, each inside one hour. */
+  function expectExact(c: Cover, from: number, to: number, rangesPerLevel: number): boolean {
+    const pieces = [
+      ...c.buckets.map((r) => [begin(r.level, r.from), end(r.level, r.to)] as const),
+      ...c.edges,
+    ].filter(([x, y]) => x < y).sort((x, y) => x[0] - y[0]);
+    if (!(from < to)) return pieces.length === 0;
+    expect(pieces[0]?.[0]).toBe(from);
+    expect(pieces[pieces.length - 1]?.[1]).toBe(to);
+    for (let i = 1; i < pieces.length; i++) expect(pieces[i]?.[0]).toBe(pieces[i - 1]?.[1]);
+    expect(c.edges.length).toBeLessThanOrEqual(2);
+    for (const [x, y] of c.edges) {
+      expect(y).toBeGreaterThan(x);
+      expect(y - x).toBeLessThan(HOUR);
+      expect(Math.floor(x / HOUR)).toBe(Math.floor((y - 1) / HOUR));
+    }
+    // Bounded by the window's shape: at most a few ranges per level.
+    for (const level of ['h', 'd', 'm'] as const) expect(c.buckets.filter((r) => r.level === level).length).toBeLessThanOrEqual(rangesPerLevel);
+    return true;
+  }
+
   it('is covered exactly once by whole buckets and at most two partial hours', () => {
     fc.assert(fc.property(bound, bound, (a, b) => {
       const [from, to] = a < b ? [a, b] : [b, a];
-      const c = cover(from, to);
-      const pieces = [
-        ...c.buckets.map((r) => [begin(r.level, r.from), end(r.level, r.to)] as const),
-        ...c.edges,
-      ].sort((x, y) => x[0] - y[0]);
-      if (!(from < to)) return pieces.length === 0;
-      expect(pieces[0]?.[0]).toBe(from);
-      expect(pieces[pieces.length - 1]?.[1]).toBe(to);
-      for (let i = 1; i < pieces.length; i++) expect(pieces[i]?.[0]).toBe(pieces[i - 1]?.[1]);
-      expect(c.edges.length).toBeLessThanOrEqual(2);
-      for (const [x, y] of c.edges) {
-        expect(y).toBeGreaterThan(x);
-        expect(y - x).toBeLessThan(HOUR);
-        expect(Math.floor(x / HOUR)).toBe(Math.floor((y - 1) / HOUR));
+      return expectExact(cover(from, to), from, to, 2);
+    }), params(2000));
+  });
+
+  it('is read without the day and month being written now, and still exactly', () => {
+    const now = fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2027, 11, 31) });
+    fc.assert(fc.property(bound, bound, now, (a, b, t) => {
+      const [from, to] = a < b ? [a, b] : [b, a];
+      const c = windowCover({ from, to }, t);
+      for (const r of c.buckets) {
+        // This month's and today's buckets are written on every event: a bucket holding `now`
+        // may be read only when it holds nothing before the current hour (a day or month that
+        // began within it).
+        const started = begin(r.level, r.from);
+        if (started <= t && t < end(r.level, r.to) && started < Math.floor(t / HOUR) * HOUR) expect.fail(`${r.level} [${r.from}, ${r.to}) holds now ${t} and history before it`);
       }
-      // Bounded by the window's shape: at most 2 ranges per level.
-      for (const level of ['h', 'd', 'm'] as const) expect(c.buckets.filter((r) => r.level === level).length).toBeLessThanOrEqual(2);
-      return true;
+      return expectExact(c, from, to, 4);
     }), params(2000));
   });
 });

@@ -9,6 +9,7 @@ import { Aggregator, Query, update as applyUpdate } from 'mingo';
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, SortSpec, UpdateOutcome, UpdateSpec } from './store.js';
 import { DuplicateKeyError, WriteConflictError } from './store.js';
 import { indexKey, indexName, plan, type KeyPart } from './embedded-index.js';
+import { SharedReads } from './shared-reads.js';
 
 type AnyObject = Record<string, unknown>;
 
@@ -89,6 +90,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     private readonly root: RootDatabase,
     private readonly db: Database<T, string>,
     readonly name: string,
+    private readonly shared: SharedReads,
   ) {}
 
   private all(): T[] {
@@ -155,8 +157,38 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return this.matching(filter)[0] ?? null;
   }
 
+  /**
+   * An `_id` range read for a caller that will not modify what it gets: documents whose stored
+   * bytes are unchanged since an earlier such read come back as the same decoded objects.
+   */
+  private sharedRange(filter: Filter, range: { start?: string; end?: string }, limit: number | undefined, omit: readonly string[]): T[] {
+    const q = new Query(filter);
+    const out: T[] = [];
+    const decode = (key: string): T | undefined => {
+      const doc = this.db.get(key);
+      if (doc) for (const f of omit) delete (doc as AnyObject)[f];
+      return doc;
+    };
+    const prefix = `${this.name}\u0000${omit.join(',')}\u0000`;
+    // Keys, bytes and decoding all within one synchronous stretch: one read snapshot.
+    for (const key of this.db.getKeys({ ...range, ...(limit !== undefined ? { limit } : {}) })) {
+      const bytes = this.db.getBinary(key);
+      if (bytes === undefined) continue;
+      const doc = this.shared.get(prefix + key, bytes, () => decode(key));
+      if (doc && q.test(doc)) out.push(doc);
+    }
+    return out;
+  }
+
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const want = options.limit ? (options.skip ?? 0) + options.limit : Infinity;
+    // Shared reads: an `_id` range, in `_id` order, leaving out top-level fields or none.
+    const omit = Object.entries(options.projection ?? {}).map(([k, v]) => (v === 0 && !k.includes('.') && k !== '_id' ? k : null));
+    if (options.shared && !options.skip && Object.keys(filter).length === 1 && omit.every((k) => k !== null)) {
+      const range = idRangeOf(filter);
+      const byId = !options.sort || (Object.keys(options.sort).length === 1 && options.sort._id === 1);
+      if (range && byId) return this.sharedRange(filter, range, Number.isFinite(want) ? want + 1 : undefined, (omit as string[]).sort()).slice(0, want);
+    }
     const candidates = this.candidates(filter, options.sort, want);
     // A filter on _id alone was answered exactly by direct gets; re-testing a large $in per
     // document would cost O(n²) (the projector loads its documents this way).
@@ -332,6 +364,7 @@ export class EmbeddedStore implements DocumentStore {
   private readonly meta: Database<CollectionMeta, string>;
   private readonly open = new Map<string, EmbeddedCollection<Doc>>();
   private readonly indexDbs = new Map<string, Database<number, KeyPart[]>>();
+  private readonly sharedReads = new SharedReads();
   private indexWrites: Promise<unknown> = Promise.resolve();
 
   constructor(dataDir: string) {
@@ -346,7 +379,7 @@ export class EmbeddedStore implements DocumentStore {
     let c = this.open.get(name);
     if (!c) {
       const db = this.root.openDB<Doc, string>({ name: `c:${name}`, encoding: 'msgpack' });
-      c = new EmbeddedCollection<Doc>(this, this.root, db, name);
+      c = new EmbeddedCollection<Doc>(this, this.root, db, name, this.sharedReads);
       this.open.set(name, c);
     }
     this.register(name);

@@ -11,6 +11,12 @@ export interface FindOptions {
   readonly skip?: number;
   readonly limit?: number;
   readonly projection?: Record<string, 0 | 1>;
+  /**
+   * The caller will not modify the documents it gets: the store may hand out the same frozen
+   * objects to every such reader while the stored documents stay unchanged (the embedded store
+   * does, for reads by an `_id` range without projection; MongoDB ignores it).
+   */
+  readonly shared?: boolean;
 }
 
 export interface UpdateOutcome {

@@ -86,7 +86,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const inScope = accountFilter(request, request.query.accountId);
     const w = parseWindow(request.query, opts.reportTimezone);
     if (!isAllTime(w)) {
-      const totals = await windowTotalsOf(rm, w, inScope);
+      const totals = await windowTotalsOf(rm, w, inScope, clock());
       const sum = (f: (t: WindowTotals) => number) => totals.reduce((n, t) => n + f(t), 0);
       return {
         accounts: totals.length,
@@ -100,7 +100,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         readModelVersion: rm.version,
       };
     }
-    const [accounts, sessions, live] = await Promise.all([AccountStats.totals(rm, inScope), windowTotalsOf(rm, w, inScope), openNowOf(rm, inScope)]);
+    const [accounts, sessions, live] = await Promise.all([AccountStats.totals(rm, inScope), windowTotalsOf(rm, w, inScope, clock()), openNowOf(rm, inScope)]);
     const sum = (f: (a: AccountStats.AccountTotals) => number) => accounts.reduce((n, a) => n + f(a), 0);
     const total = sessions.reduce((n, t) => n + t.sessionsOpened, 0);
     const closed = sessions.reduce((n, t) => n + t.sessionsClosed, 0);
@@ -133,7 +133,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
       waitingNowOf(rm, inScope, thresholdSec, now),
       openNowOf(rm, inScope),
       slaReportOf(rm, { from: day.start, to: day.end }, inScope, thresholdSec, now),
-      windowTotalsOf(rm, { from: day.start, to: day.end }, inScope),
+      windowTotalsOf(rm, { from: day.start, to: day.end }, inScope, now),
     ]);
     return {
       at: iso(now),
@@ -206,7 +206,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const [stats, live, windowed, registry_] = await Promise.all([
       AccountStats.totals(rm, inScope),
       openNowOf(rm, inScope),
-      isAllTime(w) ? Promise.resolve(null) : windowTotalsOf(rm, w, inScope),
+      isAllTime(w) ? Promise.resolve(null) : windowTotalsOf(rm, w, inScope, clock()),
       registry.all(),
     ]);
     const registered = new Map(registry_.filter((a) => canSee(scope, a._id) && (!accountId || a._id === accountId)).map((a) => [a._id, a]));

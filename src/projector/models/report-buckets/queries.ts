@@ -5,11 +5,13 @@
 import type { Filter } from '../../../adapters/store/store.js';
 import type { ReadModelCollections } from '../../read-model-set.js';
 import type { SessionDoc } from '../sessions/projection.js';
-import { incrementsOf, type Increment } from './contributions.js';
+import type { Increment } from './contributions.js';
+import { edgeIncrements, type Part } from './edges.js';
 import { addAt, type ReportBucketDoc } from './document.js';
-import { addSums, type Sums, type Unanswered } from './figures.js';
+import type { Sums, Unanswered } from './figures.js';
 import { idRange } from './keys.js';
-import { cover } from './window.js';
+import { cover, type Cover } from './window.js';
+import { AccountWindow, decodeBucket } from './window-sums.js';
 
 /** [from, to) in epoch ms; either bound may be infinite (an open window). */
 export interface ReportWindow {
@@ -19,21 +21,9 @@ export interface ReportWindow {
 
 export const ALL_TIME: ReportWindow = { from: -Infinity, to: Infinity };
 
-/** What a report needs summed: first-response outcomes, session counts, messages, payments. */
-export type Part = 'sla' | 'sessions' | 'messages' | 'payments';
-
-const PART_OF_FIELD: readonly [RegExp, Part][] = [
-  [/^(frt|wait)\.|^chatters\.[^.]+\.frt\./, 'sla'],
-  [/^(opened|openedClosed|chats)$/, 'sessions'],
-  [/^(messages|fanMessages)$/, 'messages'],
-  [/^(revenueCents|payments)$|^chatters\.[^.]+\.(revenueCents|payments)$/, 'payments'],
-];
-
-const partOf = (field: string): Part | undefined => PART_OF_FIELD.find(([re]) => re.test(field))?.[1];
-
 export interface WindowSums {
-  /** Sums per account (only accounts with something in the window). */
-  readonly byAccount: Map<string, Sums>;
+  /** Figures per account (only accounts with something in the window). */
+  readonly byAccount: Map<string, AccountWindow>;
   /** Open sessions in the window whose fan has had no reply yet (judged against the clock). */
   readonly unanswered: readonly (Unanswered & { readonly accountId: string })[];
 }
@@ -59,46 +49,65 @@ function counters(doc: ReportBucketDoc): Record<string, unknown> {
   return out;
 }
 
+const HOUR = 3_600_000;
+
+/**
+ * The window as whole buckets and raw edges, split at the start of the current hour: what lies
+ * before it is settled history whose buckets rarely change (so their decoding is reused), and
+ * the buckets written on every event (this month's, today's) are never read whole: only the
+ * current hour's bucket is.
+ */
+export function windowCover(w: ReportWindow, now: number): Cover {
+  const split = Math.floor(now / HOUR) * HOUR;
+  if (!(w.from < split && split < w.to)) return cover(w.from, w.to);
+  const [before, after] = [cover(w.from, split), cover(split, w.to)];
+  return { buckets: [...before.buckets, ...after.buckets], edges: [...before.edges, ...after.edges] };
+}
+
 export class ReportQueries {
   constructor(private readonly rm: ReadModelCollections) {}
 
-  /** The window's sums, of the accounts `inScope` selects. */
-  async window(w: ReportWindow, inScope: Filter, parts: readonly Part[]): Promise<WindowSums> {
+  /** The window's figures, of the accounts `inScope` selects; `now` splits settled history from the hour being written. */
+  async window(w: ReportWindow, inScope: Filter, parts: readonly Part[], now: number): Promise<WindowSums> {
     const visible = accountTest(inScope);
     const wanted = new Set(parts);
-    const byAccount = new Map<string, Sums>();
-    const sumsOf = (accountId: string): Sums => {
+    const byAccount = new Map<string, AccountWindow>();
+    const windowOf = (accountId: string): AccountWindow => {
       let s = byAccount.get(accountId);
       if (!s) {
-        s = {};
+        s = new AccountWindow();
         byAccount.set(accountId, s);
       }
       return s;
     };
-    const { buckets, edges } = cover(w.from, w.to);
+    const { buckets, edges } = windowCover(w, now);
     // Counts alone leave the first-response histograms (most of a bucket) on the server.
-    const projection: Record<string, 0> = wanted.has('sla') ? { w: 0 } : { w: 0, frt: 0, wait: 0, chatters: 0 };
+    const projection: Record<string, 0> = wanted.has('sla') ? {} : { frt: 0, wait: 0, chatters: 0 };
     const reads: Promise<void>[] = buckets.map(async (r) => {
-      for (const doc of await this.rm.report_buckets.find({ _id: idRange(r.level, r.from, r.to) }, { projection })) {
-        if (visible(doc.accountId)) addSums(sumsOf(doc.accountId) as Record<string, unknown>, doc, META);
+      for (const doc of await this.rm.report_buckets.find({ _id: idRange(r.level, r.from, r.to) }, { projection, shared: true })) {
+        if (visible(doc.accountId)) windowOf(doc.accountId).add(decodeBucket(doc));
       }
     });
-    // The partial ends: each part from the documents that carry its time.
-    const take = (increments: readonly Increment[], part: Part, a: number, b: number) => {
+    // The partial ends: each part from the documents that carry its time, summed per account
+    // like a bucket and added as one.
+    const edgeSums = new Map<string, Record<string, unknown>>();
+    const take = (increments: readonly Increment[], a: number, b: number) => {
       for (const i of increments) {
-        if (i.at === null || i.at < a || i.at >= b || partOf(i.field) !== part) continue;
-        if (visible(i.accountId)) addAt(sumsOf(i.accountId) as Record<string, unknown>, i.field, i.amount);
+        if (i.at === null || i.at < a || i.at >= b || !visible(i.accountId)) continue;
+        let sums = edgeSums.get(i.accountId);
+        if (!sums) {
+          sums = {};
+          edgeSums.set(i.accountId, sums);
+        }
+        addAt(sums, i.field, i.amount);
       }
     };
     for (const [a, b] of edges) {
-      const range = { $gte: a, $lt: b };
-      if (wanted.has('sla')) reads.push(this.rm.sessions.find({ ...inScope, firstFanMessageAt: range }).then((docs) => { for (const d of docs) take(incrementsOf('sessions', d), 'sla', a, b); }));
-      if (wanted.has('sessions')) reads.push(this.rm.sessions.find({ ...inScope, openedAt: range }).then((docs) => { for (const d of docs) take(incrementsOf('sessions', d), 'sessions', a, b); }));
-      if (wanted.has('messages')) reads.push(this.rm.messages.find({ ...inScope, sentAt: range }, { projection: { accountId: 1, sender: 1, sentAt: 1, tombstone: 1 } }).then((docs) => { for (const d of docs) take(incrementsOf('messages', d), 'messages', a, b); }));
-      if (wanted.has('payments')) reads.push(this.rm.payments.find({ ...inScope, paidAt: range }).then((docs) => { for (const d of docs) take(incrementsOf('payments', d), 'payments', a, b); }));
+      for (const part of wanted) reads.push(edgeIncrements(this.rm, part, a, b, inScope, now).then((increments) => take(increments, a, b)));
     }
     const unanswered = wanted.has('sla') ? this.unanswered(w, inScope) : Promise.resolve([]);
     await Promise.all(reads);
+    for (const [accountId, sums] of edgeSums) windowOf(accountId).add(decodeBucket(sums));
     return { byAccount, unanswered: (await unanswered).filter((u) => visible(u.accountId)) };
   }
 

@@ -1,0 +1,76 @@
+// What a report window adds up to for one account, kept as the list of its buckets' decoded
+// figures rather than one merged document: counters are summed as they come, histograms are
+// queried together (histogram.ts). A bucket decodes once per stored version: the store hands
+// out the same object while the document is unchanged, and the decoding is remembered per object.
+import type { BucketCounters } from './document.js';
+import { HistogramSet, sortedCounts, type SortedCounts } from './histogram.js';
+
+export interface DecodedChatter {
+  readonly frt: SortedCounts;
+  readonly revenueCents: number;
+  readonly payments: number;
+}
+
+export interface DecodedBucket {
+  /** The bucket's top-level counts (opened, messages, revenueCents, ...). */
+  readonly counters: Readonly<Record<string, number>>;
+  readonly frt: SortedCounts;
+  readonly wait: SortedCounts;
+  readonly chatters: ReadonlyMap<string, DecodedChatter>;
+}
+
+const decoded = new WeakMap<object, DecodedBucket>();
+
+/** Fields that are the bucket's identity and bookkeeping, not figures. */
+const META = new Set(['_id', 'level', 'start', 'accountId', 'w', '_rev']);
+
+export function decodeBucket(doc: BucketCounters): DecodedBucket {
+  const known = decoded.get(doc);
+  if (known) return known;
+  const counters: Record<string, number> = {};
+  for (const k in doc) {
+    const v = (doc as Record<string, unknown>)[k];
+    if (typeof v === 'number' && !META.has(k)) counters[k] = v;
+  }
+  const chatters = new Map<string, DecodedChatter>();
+  for (const [key, c] of Object.entries(doc.chatters ?? {})) {
+    chatters.set(key, { frt: sortedCounts(c.frt), revenueCents: c.revenueCents ?? 0, payments: c.payments ?? 0 });
+  }
+  const out: DecodedBucket = { counters, frt: sortedCounts(doc.frt), wait: sortedCounts(doc.wait), chatters };
+  decoded.set(doc, out);
+  return out;
+}
+
+export interface ChatterWindow {
+  readonly frt: HistogramSet;
+  revenueCents: number;
+  payments: number;
+}
+
+/** One account's figures over a window. */
+export class AccountWindow {
+  readonly counters: Record<string, number> = {};
+  readonly frt = new HistogramSet();
+  readonly wait = new HistogramSet();
+  readonly chatters = new Map<string, ChatterWindow>();
+
+  add(b: DecodedBucket): void {
+    for (const k in b.counters) this.counters[k] = (this.counters[k] ?? 0) + (b.counters[k] as number);
+    this.frt.add(b.frt);
+    this.wait.add(b.wait);
+    for (const [key, c] of b.chatters) {
+      let row = this.chatters.get(key);
+      if (!row) {
+        row = { frt: new HistogramSet(), revenueCents: 0, payments: 0 };
+        this.chatters.set(key, row);
+      }
+      row.frt.add(c.frt);
+      row.revenueCents += c.revenueCents;
+      row.payments += c.payments;
+    }
+  }
+
+  count(field: string): number {
+    return this.counters[field] ?? 0;
+  }
+}
