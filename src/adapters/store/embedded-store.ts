@@ -231,8 +231,14 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const before = known === undefined ? this.db.get(doc._id) : known;
     for (const spec of this.store.indexes(this.name)) {
       const index = this.store.indexDb(this.name, spec);
-      if (before) index.remove(indexKey(spec, before));
-      index.put(indexKey(spec, doc), 1);
+      const key = indexKey(spec, doc);
+      if (before) {
+        // Most updates leave most indexed fields alone: their entries stay as they are.
+        const old = indexKey(spec, before);
+        if (sameKey(old, key)) continue;
+        index.remove(old);
+      }
+      index.put(key, PRESENT);
     }
     this.db.put(doc._id, doc);
   }
@@ -342,7 +348,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     // Built over the documents already there, in one transaction.
     const index = this.store.indexDb(this.name, spec);
     await this.write(() => {
-      for (const { value } of this.db.getRange()) index.put(indexKey(spec, value), 1);
+      for (const { value } of this.db.getRange()) index.put(indexKey(spec, value), PRESENT);
     });
   }
 
@@ -354,17 +360,36 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 }
 
+/** An index entry's value (msgpack's encoding of 1). */
+const PRESENT = Buffer.from([1]);
+
+function sameKey(a: readonly KeyPart[], b: readonly KeyPart[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 interface CollectionMeta {
   indexes: IndexSpec[];
 }
+
+interface IndexLists {
+  readonly bytes: Buffer;
+  readonly all: IndexSpec[];
+  readonly unique: IndexSpec[];
+}
+
+const NO_INDEXES: IndexLists = { bytes: Buffer.alloc(0), all: [], unique: [] };
 
 export class EmbeddedStore implements DocumentStore {
   readonly kind = 'embedded' as const;
   private readonly root: RootDatabase;
   private readonly meta: Database<CollectionMeta, string>;
   private readonly open = new Map<string, EmbeddedCollection<Doc>>();
-  private readonly indexDbs = new Map<string, Database<number, KeyPart[]>>();
+  private readonly indexDbs = new Map<string, Database<Buffer, KeyPart[]>>();
+  private readonly indexDbBySpec = new WeakMap<IndexSpec, Map<string, Database<Buffer, KeyPart[]>>>();
   private readonly sharedReads = new SharedReads();
+  private readonly indexLists = new Map<string, IndexLists>();
   private indexWrites: Promise<unknown> = Promise.resolve();
 
   constructor(dataDir: string) {
@@ -401,20 +426,45 @@ export class EmbeddedStore implements DocumentStore {
   }
 
   uniqueIndexes(name: string): IndexSpec[] {
-    return this.indexes(name).filter((i) => i.unique);
+    return this.indexSpecs(name).unique;
   }
 
   indexes(name: string): IndexSpec[] {
-    return this.meta.get(name)?.indexes ?? [];
+    return this.indexSpecs(name).all;
   }
 
-  indexDb(collection: string, spec: IndexSpec): Database<number, KeyPart[]> {
+  /**
+   * The collection's index list, decoded again only when its stored bytes change. Every write
+   * asks for it (twice), and decoding it each time was an eighth of a replay's CPU; comparing
+   * bytes rather than caching outright keeps a list another process recorded visible.
+   */
+  private indexSpecs(name: string): IndexLists {
+    const bytes = this.meta.getBinary(name);
+    if (bytes === undefined) return NO_INDEXES;
+    const hit = this.indexLists.get(name);
+    if (hit && hit.bytes.equals(bytes)) return hit;
+    const all = this.meta.get(name)?.indexes ?? [];
+    const lists: IndexLists = { bytes, all, unique: all.filter((i) => i.unique) };
+    this.indexLists.set(name, lists);
+    return lists;
+  }
+
+  indexDb(collection: string, spec: IndexSpec): Database<Buffer, KeyPart[]> {
+    // Asked once per index per written document: the spec objects are the cached lists' own.
+    let byCollection = this.indexDbBySpec.get(spec);
+    const known = byCollection?.get(collection);
+    if (known) return known;
     const name = `x:${collection}:${indexName(spec)}`;
     let db = this.indexDbs.get(name);
     if (!db) {
-      db = this.root.openDB<number, KeyPart[]>({ name, keyEncoding: 'ordered-binary', encoding: 'msgpack' });
+      // Values are raw bytes: an entry's presence is all it says, and encoding the same value
+      // for every entry was a tenth of a replay's writes. PRESENT is msgpack's 1, which stores
+      // written before held, so both read alike.
+      db = this.root.openDB<Buffer, KeyPart[]>({ name, keyEncoding: 'ordered-binary', encoding: 'binary' });
       this.indexDbs.set(name, db);
     }
+    if (!byCollection) this.indexDbBySpec.set(spec, (byCollection = new Map()));
+    byCollection.set(collection, db);
     return db;
   }
 
