@@ -291,7 +291,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   private async write<R>(fn: () => R): Promise<R> {
-    const result = await this.root.transaction(fn);
+    const result = await this.store.transaction(fn);
     await this.root.flushed;
     return result;
   }
@@ -390,6 +390,7 @@ export class EmbeddedStore implements DocumentStore {
   private readonly indexDbBySpec = new WeakMap<IndexSpec, Map<string, Database<Buffer, KeyPart[]>>>();
   private readonly sharedReads = new SharedReads();
   private readonly indexLists = new Map<string, IndexLists>();
+  private txnIndexLists: Map<string, IndexLists> | null = null;
   private indexWrites: Promise<unknown> = Promise.resolve();
 
   constructor(dataDir: string) {
@@ -414,10 +415,22 @@ export class EmbeddedStore implements DocumentStore {
   async bulkWriteMany(writes: readonly CollectionWrite[]): Promise<void> {
     const targets = writes.filter((w) => w.ops.length > 0).map((w) => ({ c: this.collection(w.collection) as unknown as EmbeddedCollection<Doc>, ops: w.ops }));
     if (targets.length === 0) return;
-    await this.root.transaction(() => {
+    await this.transaction(() => {
       for (const t of targets) t.c.applyOps(t.ops);
     });
     await this.root.flushed;
+  }
+
+  /** Runs `fn` in one LMDB write transaction (synchronously, when the writer gets to it). */
+  transaction<R>(fn: () => R): Promise<R> {
+    return this.root.transaction(() => {
+      this.txnIndexLists = new Map();
+      try {
+        return fn();
+      } finally {
+        this.txnIndexLists = null;
+      }
+    });
   }
 
   /** Listed once it exists, as MongoDB lists a collection once it is first used. */
@@ -439,6 +452,15 @@ export class EmbeddedStore implements DocumentStore {
    * bytes rather than caching outright keeps a list another process recorded visible.
    */
   private indexSpecs(name: string): IndexLists {
+    // Inside a write transaction no other process can change the list (LMDB has one writer).
+    const fixed = this.txnIndexLists?.get(name);
+    if (fixed) return fixed;
+    const lists = this.readIndexSpecs(name);
+    this.txnIndexLists?.set(name, lists);
+    return lists;
+  }
+
+  private readIndexSpecs(name: string): IndexLists {
     const bytes = this.meta.getBinary(name);
     if (bytes === undefined) return NO_INDEXES;
     const hit = this.indexLists.get(name);

@@ -45,30 +45,45 @@ export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned
     sessionsClosed: 0, messages: 0, fanMessages: 0, revenueCents: 0, paymentCount: 0, lateRecords: 0, lastActivityAt: null,
     lastStatusEvent: null, lastStatusState: null, lastStatusAt: null,
   };
-  const next: AccountStatsDoc = {
-    ...a, appliedOffset: offset, appliedIds: offset === a.appliedOffset ? [...a.appliedIds, e.id] : [e.id],
-    lateRecords: (a.lateRecords ?? 0) + (isLate(e) ? 1 : 0),
-  };
-  const active = (at: number) => Math.max(a.lastActivityAt ?? 0, at);
+  let { chats, sessionsOpened, sessionsClosed, messages, fanMessages, revenueCents, paymentCount, lastActivityAt, lastStatusEvent, lastStatusState, lastStatusAt } = a;
   switch (e.type) {
     case 'SessionOpened':
+      sessionsOpened++;
       // A chat's first session is the first sign of that chat.
-      return { ...next, sessionsOpened: a.sessionsOpened + 1, chats: a.chats + (e.data.session.sessionId.endsWith(':1') ? 1 : 0) };
+      if (e.data.session.sessionId.endsWith(':1')) chats++;
+      break;
     case 'SessionClosed':
-      return { ...next, sessionsClosed: a.sessionsClosed + 1 };
+      sessionsClosed++;
+      break;
     case 'MessageRecorded':
-      return { ...next, messages: a.messages + 1, fanMessages: a.fanMessages + (e.data.sender === 'fan' ? 1 : 0), lastActivityAt: active(e.data.sentAt) };
+      messages++;
+      if (e.data.sender === 'fan') fanMessages++;
+      lastActivityAt = Math.max(lastActivityAt ?? 0, e.data.sentAt);
+      break;
     case 'PaymentRecorded':
-      return { ...next, revenueCents: a.revenueCents + e.data.grossCents, paymentCount: a.paymentCount + 1, lastActivityAt: active(e.data.paidAt) };
+      revenueCents += e.data.grossCents;
+      paymentCount++;
+      lastActivityAt = Math.max(lastActivityAt ?? 0, e.data.paidAt);
+      break;
     case 'AccountStatusChanged': {
       // The newest status by its own time, whatever order the notices arrived in.
-      const prev = a.lastStatusAt;
-      const newer = prev === null || e.at > prev || (e.at === prev && e.data.event > (a.lastStatusEvent ?? ''));
-      return newer ? { ...next, lastStatusEvent: e.data.event, lastStatusState: e.data.state, lastStatusAt: e.at } : next;
+      const newer = lastStatusAt === null || e.at > lastStatusAt || (e.at === lastStatusAt && e.data.event > (lastStatusEvent ?? ''));
+      if (newer) {
+        lastStatusEvent = e.data.event;
+        lastStatusState = e.data.state;
+        lastStatusAt = e.at;
+      }
+      break;
     }
     default:
-      return next;
+      break;
   }
+  // One copy per event (every event of every chat passes here).
+  return {
+    ...a, appliedOffset: offset, appliedIds: offset === a.appliedOffset ? [...a.appliedIds, e.id] : [e.id],
+    lateRecords: (a.lateRecords ?? 0) + (isLate(e) ? 1 : 0),
+    chats, sessionsOpened, sessionsClosed, messages, fanMessages, revenueCents, paymentCount, lastActivityAt, lastStatusEvent, lastStatusState, lastStatusAt,
+  };
 }
 
 export const accountStats: DocumentProjection<AccountStatsDoc> = {

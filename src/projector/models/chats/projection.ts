@@ -51,52 +51,58 @@ export function lifetimeSpend(fanSpendCents: number | null, paidCents: number): 
 }
 
 export function foldChat(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | undefined {
-  const next = foldChatCounts(doc, e);
-  return next && { ...next, lifetimeSpendCents: lifetimeSpend(next.fanSpendCents, next.paidCents) };
-}
-
-function foldChatCounts(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | undefined {
   if (e.chatId === ACCOUNT_CHAT) return undefined;
   if (doc && doc.lastSeq >= e.seq) return undefined;
   const c = doc ?? emptyChat(e);
+  // Built as one object: a replay folds every event of every chat, and copying the document
+  // once per concern was a fifth of its fold time.
+  const session = sessionAfter(e);
+  const open = session !== null && session.status === 'open';
+  let { sessionCount, messageCount, fanMessageCount, lastMessageAt, lastMessageText, lastSender, paidCents, paymentCount, lastPaymentAt } = c;
+  let lastMessageId = c.lastMessageId ?? null;
+  switch (e.type) {
+    case 'SessionOpened':
+      sessionCount++;
+      break;
+    case 'MessageRecorded': {
+      messageCount++;
+      if (e.data.sender === 'fan') fanMessageCount++;
+      const newest = lastMessageAt === null || e.data.sentAt > lastMessageAt || (e.data.sentAt === lastMessageAt && e.data.messageId > (lastMessageId ?? ''));
+      if (newest) {
+        lastMessageAt = e.data.sentAt;
+        lastMessageId = e.data.messageId;
+        lastMessageText = e.data.text;
+        lastSender = e.data.sender;
+      }
+      break;
+    }
+    case 'PaymentRecorded':
+      paidCents += e.data.grossCents;
+      paymentCount++;
+      lastPaymentAt = Math.max(lastPaymentAt ?? 0, e.data.paidAt);
+      break;
+    default:
+      break;
+  }
+  const fanSpendCents = reportedSpend(e) ?? c.fanSpendCents;
   // Times are minima and maxima over the events' own times, so arrival order does not matter;
   // a close's time is the idle deadline, not activity.
-  let next: ChatDoc = {
-    ...c, lastSeq: e.seq, fanSpendCents: reportedSpend(e) ?? c.fanSpendCents,
+  const next: ChatDoc = {
+    ...c,
+    lastSeq: e.seq,
+    fanSpendCents,
     firstSeenAt: Math.min(c.firstSeenAt, e.at),
     lastActivityAt: e.type === 'SessionClosed' ? c.lastActivityAt : Math.max(c.lastActivityAt, e.at),
     lateRecords: (c.lateRecords ?? 0) + (isLate(e) ? 1 : 0),
+    openSessionId: session ? (open ? session.sessionId : null) : c.openSessionId,
+    awaiting: session ? open && session.awaiting : c.awaiting,
+    waitingSince: session ? (open ? session.waitingSince : null) : c.waitingSince,
+    sessionCount, messageCount, fanMessageCount, lastMessageAt, lastMessageText, lastSender, paidCents, paymentCount, lastPaymentAt,
+    lifetimeSpendCents: lifetimeSpend(fanSpendCents, paidCents),
+    // Documents from before the field have none until their next message.
+    ...(e.type === 'MessageRecorded' || c.lastMessageId !== undefined ? { lastMessageId } : {}),
   };
-  const session = sessionAfter(e);
-  if (session) {
-    const open = session.status === 'open';
-    next = { ...next, openSessionId: open ? session.sessionId : null, awaiting: open && session.awaiting, waitingSince: open ? session.waitingSince : null };
-  }
-  switch (e.type) {
-    case 'SessionOpened':
-      return { ...next, sessionCount: c.sessionCount + 1 };
-    case 'MessageRecorded': {
-      const newest = c.lastMessageAt === null || e.data.sentAt > c.lastMessageAt || (e.data.sentAt === c.lastMessageAt && e.data.messageId > (c.lastMessageId ?? ''));
-      return {
-        ...next,
-        messageCount: c.messageCount + 1,
-        fanMessageCount: c.fanMessageCount + (e.data.sender === 'fan' ? 1 : 0),
-        lastMessageAt: newest ? e.data.sentAt : c.lastMessageAt,
-        lastMessageId: newest ? e.data.messageId : c.lastMessageId ?? null,
-        lastMessageText: newest ? e.data.text : c.lastMessageText,
-        lastSender: newest ? e.data.sender : c.lastSender,
-      };
-    }
-    case 'PaymentRecorded':
-      return {
-        ...next,
-        paidCents: c.paidCents + e.data.grossCents,
-        paymentCount: c.paymentCount + 1,
-        lastPaymentAt: Math.max(c.lastPaymentAt ?? 0, e.data.paidAt),
-      };
-    default:
-      return next;
-  }
+  return next;
 }
 
 export const chats: DocumentProjection<ChatDoc> = {

@@ -89,6 +89,8 @@ export function incrementsOf(model: BucketedModel, doc: unknown): Increment[] {
 
 /** What replacing `before` by `after` changes: the new contributions minus the old, netted. */
 export function transitionIncrements(model: BucketedModel, before: unknown, after: unknown): Increment[] {
+  // A new document (most of a replay's messages and payments) has nothing to net against.
+  if (before === undefined) return incrementsOf(model, after).filter((i) => i.amount !== 0);
   const net = new Map<string, Increment>();
   const add = (i: Increment, sign: number) => {
     const key = `${i.accountId}\u0000${i.at ?? 'live'}\u0000${i.field}`;

@@ -59,13 +59,30 @@ export interface BucketAddress {
 }
 
 /** The buckets an increment lands in: its hour, day and month, or the live row. */
-export function addressesOf(i: Increment): BucketAddress[] {
-  if (i.at === null) return [{ id: docId('live', LIVE_KEY, i.accountId), level: 'live', start: null, accountId: i.accountId }];
-  const at = i.at;
-  return TIME_LEVELS.map((level) => {
-    const idx = bucketIndex(level, at);
-    return { id: docId(level, bucketKey(idx), i.accountId), level, start: bucketStart(level, idx), accountId: i.accountId };
-  });
+export function addressesOf(i: Increment): readonly BucketAddress[] {
+  if (i.at === null) return liveAddress(i.accountId);
+  // An event's increments share a time, and a replay's events crowd into the same hours:
+  // the addresses (three ids, a calendar month) are worked out once per account and hour.
+  const hour = bucketIndex('h', i.at);
+  const key = `${i.accountId}\u0000${hour}`;
+  let found = ADDRESSES.get(key);
+  if (!found) {
+    const at = bucketStart('h', hour);
+    found = TIME_LEVELS.map((level) => {
+      const idx = bucketIndex(level, at);
+      return { id: docId(level, bucketKey(idx), i.accountId), level, start: bucketStart(level, idx), accountId: i.accountId };
+    });
+    if (ADDRESSES.size >= MAX_ADDRESSES) ADDRESSES.clear();
+    ADDRESSES.set(key, found);
+  }
+  return found;
+}
+
+const ADDRESSES = new Map<string, readonly BucketAddress[]>();
+const MAX_ADDRESSES = 20_000;
+
+function liveAddress(accountId: string): readonly BucketAddress[] {
+  return [{ id: docId('live', LIVE_KEY, accountId), level: 'live', start: null, accountId }];
 }
 
 /** Adds `amount` at a dotted path of a plain object (an accumulator, not a stored document). */
