@@ -280,7 +280,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       if (replacement._id !== undefined && replacement._id !== target._id) {
         throw new Error(`replaceOne may not change _id of ${target._id}`);
       }
-      const next = { ...replacement, _id: target._id } as T;
+      // Copied only to add the _id (a spread with an override costs microseconds per document).
+      const next = replacement._id === target._id ? replacement : ({ ...replacement, _id: target._id } as T);
       const changed = !sameDoc(target, next);
       if (changed) this.put(next, target);
       return { matched: 1, modified: changed ? 1 : 0, upserted: false };

@@ -78,11 +78,14 @@ export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned
     default:
       break;
   }
-  // One copy per event (every event of every chat passes here).
+  // Every field written out (every event of every chat passes here, and a copy by spread with
+  // overrides costs V8 microseconds).
   return {
-    ...a, appliedOffset: offset, appliedIds: offset === a.appliedOffset ? [...a.appliedIds, e.id] : [e.id],
+    _id: a._id, accountId: a.accountId, partition: a.partition,
+    appliedOffset: offset, appliedIds: offset === a.appliedOffset ? [...a.appliedIds, e.id] : [e.id],
+    chats, sessionsOpened, sessionsClosed, messages, fanMessages, revenueCents, paymentCount,
     lateRecords: (a.lateRecords ?? 0) + (isLate(e) ? 1 : 0),
-    chats, sessionsOpened, sessionsClosed, messages, fanMessages, revenueCents, paymentCount, lastActivityAt, lastStatusEvent, lastStatusState, lastStatusAt,
+    lastActivityAt, lastStatusEvent, lastStatusState, lastStatusAt,
   };
 }
 

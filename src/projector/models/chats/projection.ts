@@ -54,8 +54,6 @@ export function foldChat(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | u
   if (e.chatId === ACCOUNT_CHAT) return undefined;
   if (doc && doc.lastSeq >= e.seq) return undefined;
   const c = doc ?? emptyChat(e);
-  // Built as one object: a replay folds every event of every chat, and copying the document
-  // once per concern was a fifth of its fold time.
   const session = sessionAfter(e);
   const open = session !== null && session.status === 'open';
   let { sessionCount, messageCount, fanMessageCount, lastMessageAt, lastMessageText, lastSender, paidCents, paymentCount, lastPaymentAt } = c;
@@ -85,24 +83,23 @@ export function foldChat(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | u
       break;
   }
   const fanSpendCents = reportedSpend(e) ?? c.fanSpendCents;
-  // Times are minima and maxima over the events' own times, so arrival order does not matter;
-  // a close's time is the idle deadline, not activity.
-  const next: ChatDoc = {
-    ...c,
-    lastSeq: e.seq,
-    fanSpendCents,
+  // Every field written out: a copy by spread with overrides costs V8 about 4 µs on a document
+  // this size, most of a replay's chat fold.
+  return {
+    _id: c._id, accountId: c.accountId, chatId: c.chatId, chatKey: c.chatKey,
+    // Times are minima and maxima over the events' own times, so arrival order does not matter;
+    // a close's time is the idle deadline, not activity.
     firstSeenAt: Math.min(c.firstSeenAt, e.at),
     lastActivityAt: e.type === 'SessionClosed' ? c.lastActivityAt : Math.max(c.lastActivityAt, e.at),
-    lateRecords: (c.lateRecords ?? 0) + (isLate(e) ? 1 : 0),
+    lastMessageAt, lastMessageId, lastMessageText, lastSender, messageCount, fanMessageCount, sessionCount,
     openSessionId: session ? (open ? session.sessionId : null) : c.openSessionId,
     awaiting: session ? open && session.awaiting : c.awaiting,
     waitingSince: session ? (open ? session.waitingSince : null) : c.waitingSince,
-    sessionCount, messageCount, fanMessageCount, lastMessageAt, lastMessageText, lastSender, paidCents, paymentCount, lastPaymentAt,
+    paidCents, paymentCount, lastPaymentAt, fanSpendCents,
     lifetimeSpendCents: lifetimeSpend(fanSpendCents, paidCents),
-    // Documents from before the field have none until their next message.
-    ...(e.type === 'MessageRecorded' || c.lastMessageId !== undefined ? { lastMessageId } : {}),
+    lateRecords: (c.lateRecords ?? 0) + (isLate(e) ? 1 : 0),
+    lastSeq: e.seq,
   };
-  return next;
 }
 
 export const chats: DocumentProjection<ChatDoc> = {

@@ -95,7 +95,7 @@ export function transitionIncrements(model: BucketedModel, before: unknown, afte
   const add = (i: Increment, sign: number) => {
     const key = `${i.accountId}\u0000${i.at ?? 'live'}\u0000${i.field}`;
     const prev = net.get(key);
-    net.set(key, { ...i, amount: (prev?.amount ?? 0) + sign * i.amount });
+    net.set(key, { accountId: i.accountId, at: i.at, field: i.field, amount: (prev?.amount ?? 0) + sign * i.amount });
   };
   for (const i of incrementsOf(model, before)) add(i, -1);
   for (const i of incrementsOf(model, after)) add(i, 1);
