@@ -25,6 +25,7 @@
 // The load generator is this process; everything shares the machine's cores.
 //   node --import tsx bench/ingest.ts [--seconds 10] [--concurrency 64] [--rate 1000] [--only embedded|kafka]
 //        [--phase all|base|dashboards] [--dashboards 20] [--dashboard-chats 300] [--live-cache-ms <ms>]
+//        [--cpu-prof-dir <dir>] (CPU profiles of the service processes, written as each stops)
 // --phase base runs 1-3, dashboards only 4, all (the default) both; --dashboards 0 leaves 4 out.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -47,6 +48,7 @@ const { values: args } = parseArgs({
     dashboards: { type: 'string', default: '20' },
     'dashboard-chats': { type: 'string', default: '300' },
     'live-cache-ms': { type: 'string' },
+    'cpu-prof-dir': { type: 'string' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -58,6 +60,8 @@ const DASHBOARDS = Number(args.dashboards);
 const DASHBOARD_CHATS = Number(args['dashboard-chats']);
 /** LIVE_CACHE_MS for the service processes (unset: the service's default). */
 const LIVE_CACHE_MS = args['live-cache-ms'];
+/** Where the service processes write CPU profiles (node --cpu-prof), written when they stop. */
+const CPU_PROF_DIR = args['cpu-prof-dir'];
 const SECRET = 'whsec_bench';
 const root = join(import.meta.dirname, '..');
 const TARGET_MAX: Record<string, number> = { embedded: 5000, 'kafka+mongo': 3000 };
@@ -171,7 +175,8 @@ interface Proc { port: number; stop(): Promise<void> }
 
 async function startProcess(script: string, env: Record<string, string>, readyPath: string): Promise<Proc> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, script)], {
+  const profile = CPU_PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', join(root, script)], {
     cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, ...(LIVE_CACHE_MS === undefined ? {} : { LIVE_CACHE_MS }), ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PLATFORMAPI_WEBHOOK_SECRET: SECRET, TICK_INTERVAL_SEC: '0', RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000', FLOOR_RATE_LIMIT_MAX: '1000000' },
   });

@@ -1,7 +1,15 @@
 // JSON parsing that never loses an id: platform ids are integers that can exceed 2^53.
 
 // Any integer literal of 16+ digits might not survive a JS number; only then look closer.
-const LONG_INTEGER = /\d{16,}/;
+const LONG_INTEGER = /\d{16,}/g;
+
+/** Whether some run of digits is too long for a JS number, wherever it is (strings included). */
+function hasUnsafeDigits(text: string): boolean {
+  // Most long runs are safe 16-digit ids, or digits inside strings (URLs, signatures): the
+  // string-aware pass below costs as much as JSON.parse itself, so it runs only when needed.
+  for (const m of text.matchAll(LONG_INTEGER)) if (!Number.isSafeInteger(Number(m[0]))) return true;
+  return false;
+}
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
@@ -50,7 +58,7 @@ function quoteUnsafeIntegers(text: string): string | null {
  * MB, which a fan could trigger by typing a long number into a message.
  */
 export function parseJson(text: string): unknown {
-  if (!LONG_INTEGER.test(text)) return JSON.parse(text);
+  if (!hasUnsafeDigits(text)) return JSON.parse(text);
   return JSON.parse(quoteUnsafeIntegers(text) ?? text);
 }
 
