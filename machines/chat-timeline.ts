@@ -90,7 +90,10 @@ type Emit = (e: SessionEvent) => void;
 
 export function initialContext(input: ChatMachineInput): ChatContext {
   return {
-    ...input,
+    accountId: input.accountId,
+    chatId: input.chatId,
+    idleMs: input.idleMs,
+    lateMs: input.lateMs,
     chatKey: `${input.accountId}:${input.chatId}`,
     seq: 0,
     sessionCount: 0,
