@@ -130,6 +130,19 @@ export function storeContract(name: string, makeStore: () => Promise<DocumentSto
       expect((await c.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['b', 'c']);
     });
 
+    it('a replacement that changes only a nested value is stored and counted as modified; an identical one is not', async () => {
+      const c = await fresh();
+      await c.insertOne({ _id: 'nest', n: 1, state: { context: { seq: 1, tags: ['a'] } } });
+      const nested = await c.replaceOne({ _id: 'nest' }, { _id: 'nest', n: 1, state: { context: { seq: 2, tags: ['a'] } } });
+      expect(nested).toMatchObject({ matched: 1, modified: 1 });
+      expect(await c.findOne({ _id: 'nest' })).toEqual({ _id: 'nest', n: 1, state: { context: { seq: 2, tags: ['a'] } } });
+      const inArray = await c.replaceOne({ _id: 'nest' }, { _id: 'nest', n: 1, state: { context: { seq: 2, tags: ['b'] } } });
+      expect(inArray).toMatchObject({ matched: 1, modified: 1 });
+      const same = await c.replaceOne({ _id: 'nest' }, { _id: 'nest', n: 1, state: { context: { seq: 2, tags: ['b'] } } });
+      expect(same).toMatchObject({ matched: 1, modified: 0 });
+      expect(await c.findOne({ _id: 'nest' })).toEqual({ _id: 'nest', n: 1, state: { context: { seq: 2, tags: ['b'] } } });
+    });
+
     it('runs ordered bulk writes mixing updates, replaces, inserts and deletes', async () => {
       const c = await fresh();
       await c.bulkWrite([

@@ -80,6 +80,14 @@ function idRangeOf(filter: Filter): { start?: string; end?: string } | undefined
   return { ...(lower !== undefined ? { start: lower } : {}), ...(end !== undefined ? { end } : {}) };
 }
 
+/** Whether some top-level scalar of `b` differs from `a`'s (false says nothing about nested values). */
+function differsAtTop(a: object, b: object): boolean {
+  for (const [k, v] of Object.entries(b)) {
+    if ((v === null || typeof v !== 'object') && (a as AnyObject)[k] !== v) return true;
+  }
+  return false;
+}
+
 function sameDoc(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -282,7 +290,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       }
       // Copied only to add the _id (a spread with an override costs microseconds per document).
       const next = replacement._id === target._id ? replacement : ({ ...replacement, _id: target._id } as T);
-      const changed = !sameDoc(target, next);
+      // A top-level field that differs settles it without serialising both documents (a
+      // projector's replacement always carries a new revision).
+      const changed = differsAtTop(target, next) || !sameDoc(target, next);
       if (changed) this.put(next, target);
       return { matched: 1, modified: changed ? 1 : 0, upserted: false };
     }
