@@ -27,15 +27,16 @@ export async function readModelDocs(store: DocumentStore): Promise<Record<string
 }
 
 /**
- * A bucket's meaning without its bookkeeping: its partition marks go, and so do counts that
- * came back to zero (a session that moved buckets on its way leaves one behind), so the same
- * facts in another order compare equal.
+ * A bucket's meaning without its bookkeeping: its partition marks and its time bounds go (the
+ * bounds only widen, so a session that moved buckets on its way widens one it left), and so do
+ * counts that came back to zero (it leaves those behind too), so the same facts in another order
+ * compare equal.
  */
 export function withoutZeros(v: unknown): unknown {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
-    if (k === 'w' || x === 0) continue;
+    if (k === 'w' || k === 'loAt' || k === 'hiAt' || x === 0) continue;
     const inner = withoutZeros(x);
     if (inner && typeof inner === 'object' && !Array.isArray(inner) && Object.keys(inner).length === 0) continue;
     out[k] = inner;

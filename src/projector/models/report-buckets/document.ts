@@ -49,7 +49,18 @@ export interface ReportBucketDoc extends Doc, BucketCounters {
   readonly start: number | null;
   readonly accountId: string;
   readonly w?: Readonly<Record<string, PartitionMark>>;
+  /**
+   * The earliest and latest time of any contribution ever added to this time bucket (kept with
+   * $min and $max, so they only widen, whatever the order). A window whose partial end covers
+   * [loAt, hiAt] can read the bucket instead of the raw documents. Absent on buckets from
+   * before they were kept, and on buckets built from documents rather than events.
+   */
+  readonly loAt?: number;
+  readonly hiAt?: number;
 }
+
+/** Fields of a bucket that are not figures. */
+export const BUCKET_META: ReadonlySet<string> = new Set(['_id', 'level', 'start', 'accountId', 'w', '_rev', 'loAt', 'hiAt']);
 
 export interface BucketAddress {
   readonly id: string;
@@ -108,9 +119,13 @@ export interface EventMark {
 interface Pending {
   readonly address: BucketAddress;
   readonly existed: boolean;
+  /** Whether the bucket keeps time bounds: new ones do; one stored without them never can. */
+  readonly bounded: boolean;
   readonly before: Record<string, PartitionMark>;
   readonly marks: Record<string, PartitionMark>;
   readonly inc: Map<string, number>;
+  lo: number;
+  hi: number;
 }
 
 const markKey = (partition: number): string => `p${partition}`;
@@ -139,7 +154,14 @@ export class BucketWrites {
       const mark = p.marks[key];
       if (mark && (event.offset < mark.o || (event.offset === mark.o && mark.ids.includes(event.id)))) continue;
       p.marks[key] = mark && mark.o === event.offset ? { o: mark.o, n: mark.n + 1, ids: [...mark.ids, event.id] } : { o: event.offset, n: 1, ids: [event.id] };
-      for (const i of items) p.inc.set(i.field, (p.inc.get(i.field) ?? 0) + i.amount);
+      for (const i of items) {
+        p.inc.set(i.field, (p.inc.get(i.field) ?? 0) + i.amount);
+        // Every applied event's times, before netting: the bounds then do not depend on batching.
+        if (i.at !== null) {
+          if (i.at < p.lo) p.lo = i.at;
+          if (i.at > p.hi) p.hi = i.at;
+        }
+      }
     }
   }
 
@@ -148,7 +170,8 @@ export class BucketWrites {
     if (!p) {
       const doc = this.loaded.get(id);
       const before = { ...(doc?.w ?? {}) };
-      p = { address, existed: doc !== undefined, before, marks: { ...before }, inc: new Map() };
+      const bounded = address.level !== 'live' && (doc === undefined || typeof doc.hiAt === 'number');
+      p = { address, existed: doc !== undefined, bounded, before, marks: { ...before }, inc: new Map(), lo: Infinity, hi: -Infinity };
       this.pending.set(id, p);
     }
     return p;
@@ -185,7 +208,8 @@ export class BucketWrites {
       // Marks are written even when the increments cancelled out, so the stored document does
       // not depend on how events were batched (replay must rebuild it byte for byte).
       if (Object.keys($set).length === 0) continue;
-      const update = { ...(Object.keys($inc).length > 0 ? { $inc } : {}), $set };
+      const bounds = p.bounded && p.lo <= p.hi ? { $min: { loAt: p.lo }, $max: { hiAt: p.hi } } : {};
+      const update = { ...(Object.keys($inc).length > 0 ? { $inc } : {}), $set, ...bounds };
       if (p.existed) {
         updates.push({ updateOne: { filter, update, requireMatch: true } });
       } else {

@@ -7,7 +7,7 @@ import type { ReadModelCollections } from '../../read-model-set.js';
 import type { SessionDoc } from '../sessions/projection.js';
 import type { Increment } from './contributions.js';
 import { edgeIncrements, type Part } from './edges.js';
-import { addAt, type ReportBucketDoc } from './document.js';
+import { addAt, BUCKET_META, type ReportBucketDoc } from './document.js';
 import type { Sums, Unanswered } from './figures.js';
 import { idRange } from './keys.js';
 import { cover, type Cover } from './window.js';
@@ -41,11 +41,10 @@ export function accountTest(inScope: Filter): (accountId: string) => boolean {
   return () => false;
 }
 
-const META = new Set(['_id', 'level', 'start', 'accountId', 'w', '_rev']);
 
 function counters(doc: ReportBucketDoc): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(doc)) if (!META.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(doc)) if (!BUCKET_META.has(k)) out[k] = v;
   return out;
 }
 

@@ -2,7 +2,7 @@
 // figures rather than one merged document: counters are summed as they come, histograms are
 // queried together (histogram.ts). A bucket decodes once per stored version: the store hands
 // out the same object while the document is unchanged, and the decoding is remembered per object.
-import type { BucketCounters } from './document.js';
+import { BUCKET_META, type BucketCounters } from './document.js';
 import { HistogramSet, sortedCounts, type SortedCounts } from './histogram.js';
 
 export interface DecodedChatter {
@@ -22,7 +22,7 @@ export interface DecodedBucket {
 const decoded = new WeakMap<object, DecodedBucket>();
 
 /** Fields that are the bucket's identity and bookkeeping, not figures. */
-const META = new Set(['_id', 'level', 'start', 'accountId', 'w', '_rev']);
+
 
 export function decodeBucket(doc: BucketCounters): DecodedBucket {
   const known = decoded.get(doc);
@@ -30,7 +30,7 @@ export function decodeBucket(doc: BucketCounters): DecodedBucket {
   const counters: Record<string, number> = {};
   for (const k in doc) {
     const v = (doc as Record<string, unknown>)[k];
-    if (typeof v === 'number' && !META.has(k)) counters[k] = v;
+    if (typeof v === 'number' && !BUCKET_META.has(k)) counters[k] = v;
   }
   const chatters = new Map<string, DecodedChatter>();
   for (const [key, c] of Object.entries(doc.chatters ?? {})) {
