@@ -11,6 +11,9 @@ import type {
 import { TopicNotFoundError } from './log.js';
 import { partitionForKey } from './partitioner.js';
 
+/** Records share msgpack's structure for their fields instead of each carrying it (see the store's). */
+const SHARED_STRUCTURES = Symbol.for('structures');
+
 interface StoredRecord {
   readonly k: string;
   readonly v: Buffer;
@@ -41,7 +44,7 @@ export class EmbeddedLog implements Log {
     const path = join(dataDir, 'log');
     mkdirSync(path, { recursive: true });
     this.root = open({ path, maxDbs: 8, mapSize: 2 ** 34, overlappingSync: false });
-    this.records = this.root.openDB<StoredRecord, RecordKey>({ name: 'records', encoding: 'msgpack' });
+    this.records = this.root.openDB<StoredRecord, RecordKey>({ name: 'records', encoding: 'msgpack', sharedStructuresKey: SHARED_STRUCTURES });
     this.topics = this.root.openDB<number, string>({ name: 'topics', encoding: 'msgpack' });
     this.heads = this.root.openDB<number, PartitionKey>({ name: 'heads', encoding: 'msgpack' });
     this.groups = this.root.openDB<number, GroupKey>({ name: 'groups', encoding: 'msgpack' });
