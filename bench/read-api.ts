@@ -6,6 +6,7 @@
 //        [--requests 200] [--route-budget-sec 60] [--routes all|aggregates|lists|none]
 //        [--replay-events 200000] [--skip-replay] [--only embedded|kafka]
 //        [--server-root <checkout>] [--mongo-heap-mb <6144 per million messages>]
+//        [--replay-cpu-prof <path prefix>] (a CPU profile of the replay alone, without the seeding)
 //
 // The data, and why it looks like this. The read models are written directly (the documents
 // the projector writes, field for field; see src/projector/models/*/projection.ts), not by
@@ -63,6 +64,8 @@
 // 10,000,000 messages take tens of minutes and several GB in the OS temp folder (see the
 // seed line each run prints).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { onDeployments } from './deployments.js';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -97,6 +100,7 @@ const { values: args } = parseArgs({
     routes: { type: 'string', default: 'all' },
     'replay-events': { type: 'string', default: '200000' },
     'skip-replay': { type: 'boolean', default: false },
+    'replay-cpu-prof': { type: 'string' },
     only: { type: 'string' },
     'server-root': { type: 'string' },
     'mongo-heap-mb': { type: 'string' },
@@ -620,6 +624,24 @@ async function seedSessionEvents(log: Log, topic: string, count: number): Promis
   return appended + batch.length;
 }
 
+/** A CPU profile of this process from now until stop (the replay alone, without seeding). */
+async function startProfile(): Promise<{ stop(file: string): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string): Promise<unknown> =>
+    new Promise((resolve, reject) => session.post(method, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`replay CPU profile: ${file}`);
+    },
+  };
+}
+
 async function benchReplay(name: string, env: Record<string, string>): Promise<void> {
   const config = loadConfig({ ...env, TOPIC_PREFIX: `replay${Date.now()}.`, INBOUND_PARTITIONS: '12' });
   const log = createLog(config, logger);
@@ -642,10 +664,12 @@ async function benchReplay(name: string, env: Record<string, string>): Promise<v
     });
     const bareSec = (performance.now() - bareStarted) / 1000;
     const replay = new ReplayService(log, store, topo, { pause: async () => undefined, resume: async () => undefined }, logger);
+    const profiler = args['replay-cpu-prof'] === undefined ? null : await startProfile();
     const started = performance.now();
     const job = await replay.start({ kind: 'beginning' });
     await replay.settled();
     const replaySec = (performance.now() - started) / 1000;
+    if (profiler) await profiler.stop(`${args['replay-cpu-prof']}.${name}.cpuprofile`);
     const done = await replay.get(job._id);
     const rate = (done?.eventsApplied ?? 0) / replaySec;
     console.log(`${name.padEnd(12)} bare consumer: ${total} events in ${bareSec.toFixed(1)} s = ${Math.round(total / bareSec)} events/s (the limit)`);
