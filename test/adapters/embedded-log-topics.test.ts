@@ -1,0 +1,101 @@
+// Each topic of the embedded log has its own LMDB environment. An LMDB write transaction holds
+// its environment's lock until the writing process's event loop has run its callback, so with
+// one environment a busy worker appending events held up every webhook the API appended. Folders
+// from before keep all topics in the one environment they were written to.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open } from 'lmdb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EmbeddedLog } from '../../src/adapters/log/embedded-log.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closers) await close();
+});
+
+const logModule = join(import.meta.dirname, '../../src/adapters/log/embedded-log.ts');
+
+/** A process that starts an append to `topic` and then keeps its event loop busy for `ms`. */
+function busyAppender(dir: string, topic: string, ms: number, marker: string): Promise<{ exited: Promise<number | null> }> {
+  const script = `
+    import { writeFileSync } from 'node:fs';
+    import { EmbeddedLog } from ${JSON.stringify(logModule)};
+    const log = new EmbeddedLog(${JSON.stringify(dir)});
+    void log.append(${JSON.stringify(topic)}, [{ key: 'k', value: 'held' }]);
+    // Once the append has reached LMDB, lmdb-js starts its write thread from an immediate; this
+    // one runs right after it, so the thread takes the lock and waits for this busy thread.
+    for (let i = 0; i < 5; i++) await null;
+    setImmediate(async () => {
+      console.log('holding');
+      const end = Date.now() + ${ms};
+      while (Date.now() < end);
+      writeFileSync(${JSON.stringify(marker)}, 'done');
+      await log.close();
+    });
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => { if (d.toString().includes('holding')) resolve({ exited }); });
+    child.on('error', reject);
+    void exited.then((code) => reject(new Error(`the busy appender exited (${code}) before holding`)));
+  });
+}
+
+describe('embedded log topics', () => {
+  it('take appends while another process holds a different topic mid-transaction', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'embedded-log-topics-'));
+    const log = new EmbeddedLog(dir);
+    closers.push(() => log.close());
+    await log.createTopics([{ name: 'cv.inbound', partitions: 2 }, { name: 'cv.session-events', partitions: 2 }]);
+    const marker = join(dir, 'busy-done');
+    const { exited } = await busyAppender(dir, 'cv.session-events', 3_000, marker);
+    // Give its write thread the moment it needs to start the transaction.
+    await new Promise((r) => setTimeout(r, 200));
+    const [result] = await log.append('cv.inbound', [{ key: 'chat-1', value: 'webhook' }]);
+    // Taken before the other process let go of its transaction, not after.
+    expect(existsSync(marker)).toBe(false);
+    expect(result?.offset).toBe(0);
+    expect(await exited).toBe(0);
+    const ends = await log.endOffsets('cv.session-events');
+    expect(Object.values(ends).reduce((a, b) => a + b, 0)).toBe(1);
+  }, 20_000);
+
+  it('keep using the one environment of a folder written before topics had their own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'embedded-log-topics-'));
+    const path = join(dir, 'log');
+    mkdirSync(path, { recursive: true });
+    // What earlier versions wrote: topics, records and heads all in log/.
+    const old = open({ path, maxDbs: 8, mapSize: 2 ** 30 });
+    const topics = old.openDB<number, string>({ name: 'topics', encoding: 'msgpack' });
+    const records = old.openDB<unknown, [string, number, number]>({ name: 'records', encoding: 'msgpack' });
+    const heads = old.openDB<number, [string, number]>({ name: 'heads', encoding: 'msgpack' });
+    await old.transaction(() => {
+      topics.put('t', 1);
+      for (let i = 0; i < 3; i++) records.put(['t', 0, i], { k: `k${i}`, v: Buffer.from(`old${i}`), h: {}, t: 1000 + i });
+      heads.put(['t', 0], 3);
+    });
+    await old.close();
+
+    const log = new EmbeddedLog(dir);
+    closers.push(() => log.close());
+    expect(await log.endOffsets('t')).toEqual({ 0: 3 });
+    const [appended] = await log.append('t', [{ key: 'k3', value: 'new', partition: 0 }]);
+    expect(appended).toEqual({ partition: 0, offset: 3 });
+    const seen: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      log.consume({
+        groupId: 'g', topics: ['t'], fromBeginning: true,
+        onBatch: async (b) => {
+          for (const r of b.records) seen.push(r.value.toString('utf8'));
+          if (seen.length >= 4) resolve();
+        },
+        onError: reject,
+      }).catch(reject);
+    });
+    expect(seen).toEqual(['old0', 'old1', 'old2', 'new']);
+    expect(existsSync(join(dir, 'log', 'topics'))).toBe(false);
+  });
+});
