@@ -9,6 +9,7 @@ import { Aggregator, Query, update as applyUpdate } from 'mingo';
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, SortSpec, UpdateOutcome, UpdateSpec } from './store.js';
 import { DuplicateKeyError, WriteConflictError } from './store.js';
 import { indexKey, indexName, plan, type KeyPart } from './embedded-index.js';
+import { applyPlainUpdate } from './plain-update.js';
 import { SharedReads } from './shared-reads.js';
 
 type AnyObject = Record<string, unknown>;
@@ -269,14 +270,15 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     if (target) {
       // mingo lists the paths it changed; serialising the document twice to compare (what this
       // did) cost most of an update of a month's report bucket, thousands of fields.
-      const changed = Object.keys(modifier).length > 0 && applyUpdate(target, modifier, undefined, undefined, { cloneMode: 'deep' }).length > 0;
+      const changed = Object.keys(modifier).length > 0
+        && (applyPlainUpdate(target, modifier) ?? applyUpdate(target, modifier, undefined, undefined, { cloneMode: 'deep' }).length > 0);
       if (changed) this.put(target);
       return { matched: 1, modified: changed ? 1 : 0, upserted: false };
     }
     if (!upsert) return { matched: 0, modified: 0, upserted: false };
     const doc: AnyObject = {};
     for (const [path, v] of Object.entries(equalityFields(filter))) setPath(doc, path, structuredClone(v));
-    if (Object.keys(modifier).length > 0) applyUpdate(doc, modifier, undefined, undefined, { cloneMode: 'deep' });
+    if (Object.keys(modifier).length > 0 && applyPlainUpdate(doc, modifier) === undefined) applyUpdate(doc, modifier, undefined, undefined, { cloneMode: 'deep' });
     if ($setOnInsert) applyUpdate(doc, { $set: $setOnInsert }, undefined, undefined, { cloneMode: 'deep' });
     this.insertSync(doc as T);
     return { matched: 0, modified: 0, upserted: true };
