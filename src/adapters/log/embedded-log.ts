@@ -61,6 +61,9 @@ export class EmbeddedLog implements Log {
     // (time to 2xx p99 ~130 ms at 1,000/s, split layout). A folder whose main environment
     // already holds records keeps them all there, so nothing needs moving.
     this.legacy = main.records.getKeysCount({ limit: 1 }) > 0 ? main : null;
+    // That read opened a read transaction, which lmdb-js keeps until a timer fires: a topic
+    // another handle creates meanwhile would look missing. Reads start afresh from here.
+    this.root.resetReadTxn();
     this.appended.setMaxListeners(0);
   }
 
