@@ -1,0 +1,96 @@
+// Appends on Kafka: one lazily connected producer, acks=all, requests kept under the broker's
+// size limit, and each record's offset worked out from the per-partition base offsets.
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import type { AppendRecord, AppendResult } from '../log.js';
+import { partitionForKey } from '../partitioner.js';
+
+const MAX_REQUEST_BYTES = 512 * 1024;
+
+function sizeOf(r: AppendRecord): number {
+  let n = Buffer.byteLength(r.key) + (typeof r.value === 'string' ? Buffer.byteLength(r.value) : r.value.length) + 64;
+  for (const [k, v] of Object.entries(r.headers ?? {})) n += Buffer.byteLength(k) + Buffer.byteLength(v) + 8;
+  return n;
+}
+
+/** Splits records, in order, into runs of at most `limit` bytes (a larger record goes alone). */
+function chunksBySize(records: readonly AppendRecord[], limit: number): AppendRecord[][] {
+  const chunks: AppendRecord[][] = [];
+  let current: AppendRecord[] = [];
+  let bytes = 0;
+  for (const r of records) {
+    const size = sizeOf(r);
+    if (current.length > 0 && bytes + size > limit) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(r);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+export class KafkaAppender {
+  private producer?: Producer;
+  private connecting?: Promise<Producer>;
+
+  constructor(private readonly kafka: Kafka) {}
+
+  private connected(): Promise<Producer> {
+    if (this.producer) return Promise.resolve(this.producer);
+    this.connecting ??= (async () => {
+      const producer = this.kafka.producer({
+        createPartitioner: Partitioners.DefaultPartitioner,
+        allowAutoTopicCreation: false,
+        // Not the kafkajs idempotent producer (experimental in 2.2.4): a retried send may
+        // duplicate a record, which the session machine drops by its idempotency key.
+      });
+      await producer.connect();
+      this.producer = producer;
+      return producer;
+    })().catch((err: unknown) => {
+      this.connecting = undefined;
+      throw err;
+    });
+    return this.connecting;
+  }
+
+  /** `partitions`: the topic's partition count, for records without a partition of their own. */
+  async append(topic: string, partitions: number, records: readonly AppendRecord[]): Promise<AppendResult[]> {
+    if (records.length === 0) return [];
+    const producer = await this.connected();
+    const results: AppendResult[] = [];
+    // The broker refuses a produce request over message.max.bytes (1 MiB by default), so large
+    // appends go out as several requests, in order.
+    for (const chunk of chunksBySize(records, MAX_REQUEST_BYTES)) {
+      const targets = chunk.map((r) => r.partition ?? partitionForKey(r.key, partitions));
+      const metadata = await producer.send({
+        topic,
+        acks: -1,
+        messages: chunk.map((r, i) => ({
+          key: r.key,
+          value: r.value,
+          partition: targets[i],
+          headers: r.headers ? { ...r.headers } : undefined,
+          timestamp: r.timestamp !== undefined ? String(r.timestamp) : undefined,
+        })),
+      });
+      // One send yields one base offset per partition; records of a partition are consecutive in input order.
+      const next = new Map<number, number>();
+      for (const m of metadata) next.set(m.partition, Number(m.baseOffset ?? m.offset ?? 0));
+      for (const partition of targets) {
+        const offset = next.get(partition) ?? 0;
+        next.set(partition, offset + 1);
+        results.push({ partition, offset });
+      }
+    }
+    return results;
+  }
+
+  async close(): Promise<void> {
+    await this.producer?.disconnect().catch(() => undefined);
+    this.producer = undefined;
+    this.connecting = undefined;
+  }
+}
