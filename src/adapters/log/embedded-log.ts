@@ -10,9 +10,7 @@ import type {
 } from './log.js';
 import { TopicNotFoundError } from './log.js';
 import { partitionForKey } from './partitioner.js';
-
-/** Records share msgpack's structure for their fields instead of each carrying it (see the store's). */
-const SHARED_STRUCTURES = Symbol.for('structures');
+import { SHARED_STRUCTURES } from '../lmdb-structures.js';
 
 interface StoredRecord {
   readonly k: string;

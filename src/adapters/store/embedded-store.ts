@@ -10,6 +10,7 @@ import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, F
 import { DuplicateKeyError, WriteConflictError } from './store.js';
 import { indexKey, indexName, plan, type KeyPart } from './embedded-index.js';
 import { applyPlainUpdate } from './plain-update.js';
+import { SHARED_STRUCTURES } from '../lmdb-structures.js';
 import { SharedReads } from './shared-reads.js';
 
 type AnyObject = Record<string, unknown>;
@@ -372,15 +373,6 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     await this.store.forget(this.name);
   }
 }
-
-/**
- * Where a collection keeps msgpack's record structures (its documents' key lists), so a value
- * holds only its values. Without it, every value carried its own key list and every read
- * parsed it and built a reader: 3 of a worker's 27 busy seconds at 1,000 webhooks/s. Values
- * written before keep their inline lists and still read (msgpackr restores shared structures
- * an inline one shadowed).
- */
-export const SHARED_STRUCTURES = Symbol.for('structures');
 
 /** An index entry's value (msgpack's encoding of 1). */
 const PRESENT = Buffer.from([1]);
