@@ -14,7 +14,10 @@ import type { Logger } from './support/logger.js';
 import { ReplayService, type ProjectionControl } from './projector/replay.js';
 import type { Intelligence } from './intelligence/intelligence.js';
 import { IntelligenceConsumer } from './intelligence/intelligence-consumer.js';
+import { ProjectionProgress } from './projector/progress.js';
 import type { Topology } from './topology.js';
+import type { Consumer } from './adapters/log/log.js';
+import { runStage, type Stage } from './pipeline/stage.js';
 
 /** Test-only fault injection, off unless set (see app.ts). */
 export interface PipelineFailpoints {
@@ -32,6 +35,8 @@ export class PipelineControl implements ProjectionControl {
   private projector: Projector | null = null;
   private ticker: Ticker | null = null;
   private intelligenceConsumer: IntelligenceConsumer | null = null;
+  /** The stages this process runs, in start order, with their consumers. */
+  private running: { readonly stage: Stage; readonly consumer: Consumer }[] = [];
 
   constructor(
     private readonly config: Config,
@@ -53,11 +58,16 @@ export class PipelineControl implements ProjectionControl {
   }
 
   async pause(): Promise<void> {
-    await this.projector?.stop();
+    const i = this.running.findIndex((r) => r.stage === this.projector);
+    const held = this.running[i];
+    if (!held) return;
+    this.running.splice(i, 1);
+    await held.consumer.stop();
   }
 
   async resume(): Promise<void> {
-    await this.projector?.start();
+    if (!this.projector || this.running.some((r) => r.stage === this.projector)) return;
+    this.running.push({ stage: this.projector, consumer: await runStage(this.log, this.projector) });
   }
 
   get runsProcessing(): boolean {
@@ -70,28 +80,33 @@ export class PipelineControl implements ProjectionControl {
 
   async start(): Promise<void> {
     const { config, log, store, topology, logger } = this;
+    const stages: Stage[] = [];
     if (config.roles.has('processor')) {
       this.processor = new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, stallBeforeWriteMs: config.failpointStallBeforeWriteMs, failpointThrowOnText: this.failpoints.throwOnText, logger: logger.child({ role: 'processor' }) });
-      await this.processor.start();
-      this.ticker = new Ticker(log, topology.inbound, config.tickIntervalSec * 1000, logger.child({ role: 'ticker' }));
-      this.ticker.start();
+      stages.push(this.processor);
     }
-    if (config.roles.has('projector')) {
-      this.projector = new Projector(log, store, topology, logger.child({ role: 'projector' }));
-      await this.projector.start();
+    const progress = config.roles.has('projector') ? new ProjectionProgress() : null;
+    if (progress) {
+      this.projector = new Projector(store, topology, logger.child({ role: 'projector' }), progress);
+      stages.push(this.projector);
     }
     if (config.roles.has('intelligence')) {
-      this.intelligenceConsumer = new IntelligenceConsumer(log, topology, this.intelligence, config.alertSweepSec * 1000, logger.child({ role: 'intelligence' }));
-      await this.intelligenceConsumer.start();
+      this.intelligenceConsumer = new IntelligenceConsumer(log, topology, this.intelligence, config.alertSweepSec * 1000, logger.child({ role: 'intelligence' }), progress);
+      stages.push(this.intelligenceConsumer);
+    }
+    for (const stage of stages) this.running.push({ stage, consumer: await runStage(log, stage) });
+    if (this.processor) {
+      this.ticker = new Ticker(log, topology.inbound, config.tickIntervalSec * 1000, logger.child({ role: 'ticker' }));
+      this.ticker.start();
     }
   }
 
   async stop(): Promise<void> {
     await this.replay?.abort();
     this.ticker?.stop();
-    await this.processor?.stop();
-    await this.projector?.stop();
+    // Intelligence first: its wait for the projector ends instead of holding the stop.
     await this.intelligenceConsumer?.stop();
+    for (const { consumer } of this.running.splice(0)) await consumer.stop();
     this.intelligenceConsumer = null;
     this.ticker = null;
     this.processor = null;

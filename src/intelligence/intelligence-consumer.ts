@@ -1,19 +1,33 @@
-// Intelligence off the ingest path: its own consumer group on `session-events` analyses a
-// session when it closes (rules and model) or when a fan message or a pay-per-view might
-// change what the rules say (rules only), and a sweep keeps stored alerts true to the clock.
-import type { Consumer, Log } from '../adapters/log/log.js';
+// Intelligence off the ingest path: a reactor on `session-events` that analyses a session when
+// it closes (rules and model) or when a fan message or a pay-per-view might change what the
+// rules say (rules only), and a sweep keeps stored alerts true to the clock. It reads the read
+// models, so each round waits until the projector has written its events: in the same process
+// the projector's rounds wake it (ProjectionProgress); run apart from the projector, it checks
+// the projector's committed offsets. It keeps its own consumer group, so a crash between the
+// projector's commit and an analysis re-delivers the events instead of losing the analysis.
+import type { Log, RecordBatch } from '../adapters/log/log.js';
 import { parseEvents } from '../projector/projector.js';
+import type { ProjectionProgress } from '../projector/progress.js';
+import type { Stage } from '../pipeline/stage.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import type { Intelligence } from './intelligence.js';
 import { churnPhrase } from './rules.js';
 
+/** How long a round waits for the projector before analysing what is there. */
 const PROJECTION_WAIT_MS = 30_000;
+/** Polling interval when the projector runs in another process. */
+const REMOTE_POLL_MS = 100;
 
-export class IntelligenceConsumer {
-  private consumer?: Consumer;
+export class IntelligenceConsumer implements Stage {
+  readonly role = 'intelligence';
+  /** A new deployment analyses what happens from now on, not its whole history (model calls cost money). */
+  readonly startFrom = 'end';
+  readonly group: string;
+  readonly topics: readonly string[];
   private timer?: NodeJS.Timeout;
   private sweeping: Promise<void> | null = null;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly log: Log,
@@ -21,36 +35,15 @@ export class IntelligenceConsumer {
     private readonly intelligence: Intelligence,
     private readonly sweepMs: number,
     private readonly logger: Logger,
-  ) {}
+    /** The projector's progress when it runs in this process; null when it runs elsewhere. */
+    private readonly progress: ProjectionProgress | null,
+  ) {
+    this.group = `${topology.projectorGroup}-intelligence`;
+    this.topics = [topology.sessionEvents];
+  }
 
-  async start(): Promise<void> {
+  async prepare(): Promise<void> {
     await this.intelligence.ensureIndexes();
-    this.consumer = await this.log.consume({
-      groupId: `${this.topology.projectorGroup}-intelligence`,
-      topics: [this.topology.sessionEvents],
-      // A new deployment analyses what happens from now on, not its whole history (model calls cost money).
-      fromBeginning: false,
-      onBatch: async (batch) => {
-        await this.projected(batch.partition, (batch.records[batch.records.length - 1]?.offset ?? -1) + 1);
-        const closed = new Set<string>();
-        const touched = new Set<string>();
-        for (const { event: e, offset } of parseEvents(batch, () => undefined)) {
-          try {
-            if (e.type === 'SessionClosed') closed.add(e.data.session.sessionId);
-            else if (e.type === 'MessageRecorded' && e.data.sessionId
-              && ((e.data.sender === 'fan' && churnPhrase(e.data.text)) || (e.data.sender === 'human' && e.data.priceCents > 0))) {
-              touched.add(e.data.sessionId);
-            }
-          } catch (err) {
-            // A malformed event: the projector sets it aside and records it; here it only must not stall the partition.
-            this.logger.warn({ err, partition: batch.partition, offset }, 'intelligence skipped a malformed event');
-          }
-        }
-        for (const id of closed) await this.intelligence.analyse(id, true);
-        for (const id of touched) if (!closed.has(id)) await this.intelligence.analyse(id, false);
-      },
-      onError: (err) => this.logger.error({ err }, 'intelligence batch failed; retrying'),
-    });
     if (this.sweepMs > 0) {
       this.timer = setInterval(() => {
         if (this.sweeping) return;
@@ -62,20 +55,59 @@ export class IntelligenceConsumer {
     }
   }
 
-  /** Intelligence reads the read models, so it waits (a bounded while) for the projector to pass these events. */
-  private async projected(partition: number, offset: number): Promise<void> {
-    const deadline = Date.now() + PROJECTION_WAIT_MS;
-    while (Date.now() < deadline) {
-      const committed = await this.log.committedOffsets(this.topology.projectorGroup, this.topology.sessionEvents).catch(() => ({} as Record<number, number>));
-      if ((committed[partition] ?? 0) >= offset) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    this.logger.warn({ partition, offset }, 'projection has not caught up; analysing what is there');
+  failed(err: unknown): void {
+    this.logger.error({ err }, 'intelligence round failed; retrying');
   }
 
+  async handleBatch(batches: readonly RecordBatch[]): Promise<void> {
+    const wanted = new Map(batches.map((b) => [b.partition, (b.records[b.records.length - 1]?.offset ?? -1) + 1]));
+    const caughtUp = await this.projected(wanted);
+    // Stopping: leave the round uncommitted, for whoever runs next.
+    if (this.stopping.signal.aborted) throw new Error('intelligence is stopping');
+    if (!caughtUp) this.logger.warn({ wanted: Object.fromEntries(wanted) }, 'projection has not caught up; analysing what is there');
+    const closed = new Set<string>();
+    const touched = new Set<string>();
+    for (const batch of batches) {
+      for (const { event: e, offset } of parseEvents(batch, () => undefined)) {
+        try {
+          if (e.type === 'SessionClosed') closed.add(e.data.session.sessionId);
+          else if (e.type === 'MessageRecorded' && e.data.sessionId
+            && ((e.data.sender === 'fan' && churnPhrase(e.data.text)) || (e.data.sender === 'human' && e.data.priceCents > 0))) {
+            touched.add(e.data.sessionId);
+          }
+        } catch (err) {
+          // A malformed event: the projector sets it aside and records it; here it only must not stall the partition.
+          this.logger.warn({ err, partition: batch.partition, offset }, 'intelligence skipped a malformed event');
+        }
+      }
+    }
+    for (const id of closed) await this.intelligence.analyse(id, true);
+    for (const id of touched) if (!closed.has(id)) await this.intelligence.analyse(id, false);
+  }
+
+  /** Waits (a bounded while) until the projector has written these offsets; false if it has not. */
+  private async projected(wanted: ReadonlyMap<number, number>): Promise<boolean> {
+    if (this.progress?.reached(wanted)) return true;
+    const committedReach = async (): Promise<boolean> => {
+      const committed = await this.log.committedOffsets(this.topology.projectorGroup, this.topology.sessionEvents).catch(() => ({} as Record<number, number>));
+      for (const [p, offset] of wanted) if ((committed[p] ?? 0) < offset) return false;
+      return true;
+    };
+    // Written before this process started (its projector has not needed a round since).
+    if (await committedReach()) return true;
+    if (this.progress) return this.progress.until(wanted, PROJECTION_WAIT_MS, this.stopping.signal);
+    const deadline = Date.now() + PROJECTION_WAIT_MS;
+    while (Date.now() < deadline && !this.stopping.signal.aborted) {
+      await new Promise((r) => setTimeout(r, REMOTE_POLL_MS));
+      if (await committedReach()) return true;
+    }
+    return false;
+  }
+
+  /** Stops the sweep and any wait; the consumer itself is stopped by whoever runs the stage. */
   async stop(): Promise<void> {
+    this.stopping.abort();
     if (this.timer) clearInterval(this.timer);
     await this.sweeping;
-    await this.consumer?.stop();
   }
 }

@@ -25,6 +25,7 @@ import { normalise } from '../domain/normalise.js';
 import { LruMap } from '../support/lru.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
+import { partitionsOf, runStage, type Stage } from '../pipeline/stage.js';
 import { ChatLedger, type StatePosition } from './chat-ledger.js';
 import { bodyPrefix, errorMessage, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage } from './set-aside.js';
 
@@ -79,13 +80,14 @@ export interface ProcessorCounters {
 
 /** This processor no longer owns the partition, or another one wrote newer states: the batch must not land. */
 export class BatchFencedError extends Error {
-  constructor(partition: number, reason: string) {
-    super(`batch of partition ${partition} fenced: ${reason}`);
+  constructor(partitions: readonly number[], reason: string) {
+    super(`batch of partition${partitions.length === 1 ? '' : 's'} ${partitions.join(', ')} fenced: ${reason}`);
     this.name = 'BatchFencedError';
   }
 }
 
 interface Routed {
+  readonly topic: string;
   readonly key: string;
   readonly partition: number;
   readonly offset: number;
@@ -110,7 +112,11 @@ interface Unnormalisable extends Routed {
 
 type StepOutcome = { readonly ok: true; readonly result: ReturnType<typeof step>; readonly ms: number } | { readonly ok: false; readonly error: string; readonly ms: number };
 
-export class SessionProcessor {
+export class SessionProcessor implements Stage {
+  readonly role = 'processor';
+  readonly startFrom = 'beginning';
+  readonly group: string;
+  readonly topics: readonly string[];
   private readonly states: Collection<ChatStateDoc>;
   private readonly ledger: ChatLedger;
   private readonly cache: LruMap<string, ChatStateDoc>;
@@ -126,6 +132,8 @@ export class SessionProcessor {
     this.states = opts.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
     this.ledger = new ChatLedger(opts.store);
     this.cache = new LruMap(opts.cacheSize ?? 10_000);
+    this.group = opts.topology.processorGroup;
+    this.topics = [opts.topology.inbound];
     const marker = opts.failpointThrowOnText;
     this.step = marker
       ? (state, input) => {
@@ -135,20 +143,21 @@ export class SessionProcessor {
       : step;
   }
 
-  async start(): Promise<void> {
+  async prepare(): Promise<void> {
     await this.states.createIndex({ keys: { partition: 1, deadline: 1 } });
     // GET /api/admin/set-aside lists them newest first.
     await this.opts.store.collection(SET_ASIDE_COLLECTION).createIndex({ keys: { setAsideAt: -1 } });
-    this.consumer = await this.opts.log.consume({
-      groupId: this.opts.topology.processorGroup,
-      topics: [this.opts.topology.inbound],
-      fromBeginning: true,
-      onBatch: (batch) => this.handleBatch(batch),
-      onError: (err, batch) => {
-        if (err instanceof BatchFencedError) this.opts.logger.warn({ partition: batch.partition, reason: err.message }, 'session processor batch fenced; re-reading');
-        else this.opts.logger.error({ err, partition: batch.partition }, 'session processor batch failed; retrying');
-      },
-    });
+  }
+
+  failed(err: unknown, batches: readonly RecordBatch[]): void {
+    const partitions = partitionsOf(batches);
+    if (err instanceof BatchFencedError) this.opts.logger.warn({ partitions, reason: err.message }, 'session processor round fenced; re-reading');
+    else this.opts.logger.error({ err, partitions }, 'session processor round failed; retrying');
+  }
+
+  /** Runs the processor as its own consumer (tests and benchmarks; the service runs stages from PipelineControl). */
+  async start(): Promise<void> {
+    this.consumer = await runStage(this.opts.log, this);
   }
 
   async stop(): Promise<void> {
@@ -191,7 +200,7 @@ export class SessionProcessor {
     return batch.records.map((rec) => {
       const meta = readInboundMeta(rec.headers);
       if (!meta) return null;
-      const routed = { key: rec.key, partition: rec.partition, offset: rec.offset, receivedAt: meta.receivedAt, accountId: meta.accountId, chatId: meta.chatId, source: meta.source, event: meta.event, raw: rec.value };
+      const routed = { topic: rec.topic, key: rec.key, partition: rec.partition, offset: rec.offset, receivedAt: meta.receivedAt, accountId: meta.accountId, chatId: meta.chatId, source: meta.source, event: meta.event, raw: rec.value };
       const t0 = performance.now();
       try {
         const input = normalise(meta, rec.value);
@@ -223,15 +232,23 @@ export class SessionProcessor {
     this.opts.logger.error({ id: doc._id, stage: doc.stage, partition: doc.partition, offset: doc.offset, chatKey: doc.chatKey, event: doc.event, error: doc.error }, 'record set aside: it made the processor throw; its chat keeps its state, processing goes on');
   }
 
-  async handleBatch(batch: RecordBatch): Promise<void> {
-    const first = batch.records[0];
-    if (!first) return;
-    // A gap means another instance owned this partition meanwhile: cached states may be stale.
-    if (this.nextExpected.get(batch.partition) !== first.offset) {
-      this.cache.deleteWhere((d) => d.partition === batch.partition);
+  /**
+   * One round: the batches of every partition the fetch returned, folded together into one
+   * read of chat states, one append of their events, and one store write. Chats never span
+   * partitions, so stepping the partitions one after another keeps each chat's order.
+   */
+  async handleBatch(round: readonly RecordBatch[]): Promise<void> {
+    const batches = round.filter((b) => b.records.length > 0);
+    if (batches.length === 0) return;
+    const partitions = partitionsOf(batches);
+    for (const batch of batches) {
+      // A gap means another instance owned this partition meanwhile: cached states may be stale.
+      if (this.nextExpected.get(batch.partition) !== batch.records[0]?.offset) {
+        this.cache.deleteWhere((d) => d.partition === batch.partition);
+      }
     }
-    const normalised = this.normaliseBatch(batch);
-    const loaded = await this.loadStates([...new Set(batch.records.map((r) => r.key))]);
+    const normalised = batches.flatMap((b) => this.normaliseBatch(b));
+    const loaded = await this.loadStates([...new Set(batches.flatMap((b) => b.records.map((r) => r.key)))]);
     const positions = new Map<string, StatePosition>([...loaded].map(([k, d]) => [k, { partition: d.partition, offset: d.offset }]));
     const wanted = new Map<string, string[]>();
     for (const n of normalised) if (n && 'input' in n) wanted.set(n.key, [...(wanted.get(n.key) ?? []), ...idsOf(n.input)]);
@@ -262,7 +279,7 @@ export class SessionProcessor {
     };
     const setAside = (id: string, r: Routed, chatKey: string, stage: SetAsideStage, error: string): void => {
       asides.push({
-        _id: id, stage, topic: batch.topic, partition: r.partition, offset: r.offset, chatKey, event: r.event, error,
+        _id: id, stage, topic: r.topic, partition: r.partition, offset: r.offset, chatKey, event: r.event, error,
         receivedAt: r.receivedAt, setAsideAt: Date.now(), body: bodyPrefix(r.raw),
       });
     };
@@ -280,7 +297,7 @@ export class SessionProcessor {
           if (!states.has(due._id)) states.set(due._id, upgraded(due));
           const state = (states.get(due._id) ?? due).state;
           const stepped = this.tryStep(state, n.input);
-          const id = setAsideId(batch.topic, n.partition, n.offset, due._id);
+          const id = setAsideId(n.topic, n.partition, n.offset, due._id);
           this.noteDuration(id, n, due._id, n.normaliseMs + stepped.ms);
           if (stepped.ok) {
             apply(due._id, n.partition, n.offset, stepped.result, n.receivedAt);
@@ -299,7 +316,7 @@ export class SessionProcessor {
         this.counters.recordsSkippedAsApplied++;
         continue;
       }
-      const id = setAsideId(batch.topic, n.partition, n.offset);
+      const id = setAsideId(n.topic, n.partition, n.offset);
       if (!('input' in n)) {
         // Normalise threw: the chat stays as it was, its offset past the record (a clock
         // record belongs to no chat: set aside only).
@@ -331,7 +348,8 @@ export class SessionProcessor {
     }
     if (this.opts.stallBeforeWriteMs) await new Promise((r) => setTimeout(r, this.opts.stallBeforeWriteMs));
     try {
-      if (batch.owned && !batch.owned()) throw new BatchFencedError(batch.partition, 'the partition is no longer assigned to this processor');
+      const lost = batches.filter((b) => b.owned && !b.owned());
+      if (lost.length > 0) throw new BatchFencedError(partitionsOf(lost), 'the partition is no longer assigned to this processor');
       await this.opts.log.append(this.opts.topology.sessionEvents, out);
       // Ledger entries and set-aside records before the states, in one store write (one
       // transaction on the embedded store): an entry counts only once a state that includes it
@@ -351,12 +369,13 @@ export class SessionProcessor {
         },
       ]);
     } catch (err) {
-      // Nothing of this batch is known to be stored: forget it so the retry starts from the store.
-      this.cache.deleteWhere((d) => d.partition === batch.partition);
-      this.nextExpected.delete(batch.partition);
+      // Nothing of this round is known to be stored: forget it so the retry starts from the store.
+      const inRound = new Set(partitions);
+      this.cache.deleteWhere((d) => inRound.has(d.partition));
+      for (const p of partitions) this.nextExpected.delete(p);
       if (err instanceof WriteConflictError || err instanceof DuplicateKeyError) {
         this.counters.batchesFenced++;
-        throw new BatchFencedError(batch.partition, 'a newer chat state is stored');
+        throw new BatchFencedError(partitions, 'a newer chat state is stored');
       }
       if (err instanceof BatchFencedError) this.counters.batchesFenced++;
       throw err;
@@ -364,8 +383,10 @@ export class SessionProcessor {
     for (const [k, d] of touched) this.cache.set(k, d);
     for (const doc of asides) this.setAside(doc);
     this.counters.eventsEmitted += out.length;
-    const last = batch.records[batch.records.length - 1];
-    if (last) this.nextExpected.set(batch.partition, last.offset + 1);
+    for (const batch of batches) {
+      const last = batch.records[batch.records.length - 1];
+      if (last) this.nextExpected.set(batch.partition, last.offset + 1);
+    }
   }
 }
 

@@ -1,8 +1,8 @@
-// Folds `session-events` into the read models. Batches are applied one application at a
-// time, those that arrive meanwhile together (see coalesce.ts). A batch's offsets are
-// committed only once its documents are written, and every document skips events it has
-// already applied.
-import type { Consumer, Log, RecordBatch } from '../adapters/log/log.js';
+// Folds `session-events` into the read models, a round of batches (all partitions a fetch
+// returned) at a time, so documents shared by many chats (account totals, report buckets) are
+// written once a round. A round's offsets are committed only once its documents are written,
+// and every document skips events it has already applied.
+import type { RecordBatch } from '../adapters/log/log.js';
 import type { DocumentStore } from '../adapters/store/store.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import type { Logger } from '../support/logger.js';
@@ -13,7 +13,8 @@ import { ReadModelSet } from './read-model-set.js';
 import { ensureReportBuckets } from './models/report-buckets/backfill.js';
 import { Freshness, type FreshnessSummary } from './freshness.js';
 import { H } from '../domain/inbound-record.js';
-import { Coalescer } from './coalesce.js';
+import { partitionsOf, type Stage } from '../pipeline/stage.js';
+import { ProjectionProgress } from './progress.js';
 
 export interface ProjectorCounters {
   eventsApplied: number;
@@ -28,38 +29,36 @@ export interface ProjectorStatus extends ProjectorCounters {
   readonly freshness: FreshnessSummary;
 }
 
-export class Projector {
+export class Projector implements Stage {
+  readonly role = 'projector';
+  readonly startFrom = 'beginning';
+  readonly group: string;
+  readonly topics: readonly string[];
   private readonly models: ReadModelSet;
-  private coalescer?: Coalescer<RecordBatch>;
-  private consumer?: Consumer;
   readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, eventsSetAside: 0, batches: 0 };
   private readonly freshness = new Freshness();
 
-  constructor(private readonly log: Log, private readonly store: DocumentStore, private readonly topology: Topology, private readonly logger: Logger) {
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly topology: Topology,
+    private readonly logger: Logger,
+    /** Told after each round's documents are written (intelligence in this process waits on it). */
+    private readonly progress: ProjectionProgress = new ProjectionProgress(),
+  ) {
     this.models = new ReadModelSet(store);
+    this.group = topology.projectorGroup;
+    this.topics = [topology.sessionEvents];
   }
 
-  async start(): Promise<void> {
+  async prepare(): Promise<void> {
     const version = await this.models.activeVersion();
     await this.models.ensureIndexes(version);
     await ensureReportBuckets(this.store, this.models, version, this.logger);
-    const coalescer = new Coalescer<RecordBatch>((batches) => this.apply(batches));
-    this.coalescer = coalescer;
-    this.consumer = await this.log.consume({
-      groupId: this.topology.projectorGroup,
-      topics: [this.topology.sessionEvents],
-      fromBeginning: true,
-      onBatch: (batch) => coalescer.submit(batch),
-      onError: (err, batch) => {
-        if (err instanceof ProjectionPaused) this.logger.info({ partition: batch.partition }, 'read models are switching; batch held');
-        else this.logger.error({ err, partition: batch.partition }, 'projector batch failed; retrying');
-      },
-    });
   }
 
-  async stop(): Promise<void> {
-    await this.consumer?.stop();
-    this.coalescer?.stop();
+  failed(err: unknown, batches: readonly RecordBatch[]): void {
+    if (err instanceof ProjectionPaused) this.logger.info({ partitions: partitionsOf(batches) }, 'read models are switching; round held');
+    else this.logger.error({ err, partitions: partitionsOf(batches) }, 'projector round failed; retrying');
   }
 
   private parse(batch: RecordBatch): Positioned[] {
@@ -70,7 +69,7 @@ export class Projector {
   }
 
   /** Batches of different partitions (one each at most: a partition's next batch waits for this one). */
-  private async apply(batches: readonly RecordBatch[]): Promise<void> {
+  async handleBatch(batches: readonly RecordBatch[]): Promise<void> {
     // The pointer is read per application, so a replay's switch reaches every projector process.
     const pointer = await this.models.pointer();
     if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) throw new ProjectionPaused();
@@ -84,6 +83,7 @@ export class Projector {
     this.counters.batches += batches.length;
     const visibleAt = Date.now();
     for (const b of batches) for (const r of b.records) this.freshness.record(Number(r.headers[H.receivedAt]), visibleAt);
+    this.progress.advance(batches);
   }
 
   status(): ProjectorStatus {

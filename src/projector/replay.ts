@@ -9,13 +9,12 @@
 // One replay at a time, across every process sharing the store: a replay runs only while it
 // holds the lock document, taken by one conditional write (see ReplayService.claim).
 import { randomUUID } from 'node:crypto';
-import type { Log, GroupPosition, RecordBatch } from '../adapters/log/log.js';
+import type { Log, GroupPosition } from '../adapters/log/log.js';
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { applyEvents } from './models/runner.js';
 import { parseEvents } from './projector.js';
-import { Coalescer } from './coalesce.js';
 import { ReadModelSet } from './read-model-set.js';
 import { markReportBucketsBuilt } from './models/report-buckets/backfill.js';
 
@@ -217,20 +216,19 @@ export class ReplayService {
     const groupId = `${this.topology.projectorGroup}-${job._id}`;
     await this.log.setGroupPosition(groupId, this.topology.sessionEvents, await this.position(job.from));
     let applied = 0;
-    // Partitions' batches that arrive together are applied together, as the live projector
-    // does: buckets and totals shared by many chats are then written once a round.
-    const coalescer = new Coalescer<RecordBatch>(async (batches) => {
-      const events = batches.flatMap((b) => parseEvents(b, () => undefined));
-      // An event whose fold throws is set aside as the live projector does, not retried forever.
-      await applyEvents(target, events, { store: this.store, topic: this.topology.sessionEvents });
-      applied += events.length;
-    });
-    const consumer = await this.log.consume({
+    // A round's batches (every partition the fetch returned) are applied together, as the live
+    // projector does: buckets and totals shared by many chats are then written once a round.
+    const consumer = await this.log.consumeRounds({
       groupId,
       topics: [this.topology.sessionEvents],
       fromBeginning: true,
-      onBatch: (batch) => coalescer.submit(batch),
-      onError: (err) => this.logger.error({ err, job: job._id }, 'replay batch failed; retrying'),
+      onRound: async (batches) => {
+        const events = batches.flatMap((b) => parseEvents(b, () => undefined));
+        // An event whose fold throws is set aside as the live projector does, not retried forever.
+        await applyEvents(target, events, { store: this.store, topic: this.topology.sessionEvents });
+        applied += events.length;
+      },
+      onError: (err) => this.logger.error({ err, job: job._id }, 'replay round failed; retrying'),
     });
     let paused = false;
     let localPaused = false;
@@ -256,7 +254,6 @@ export class ReplayService {
       paused = false;
     } finally {
       if (!stopped) await consumer.stop();
-      coalescer.stop();
       // A replay that lost the lock leaves the hold to lapse: lifting it could cut into its successor's switch.
       if (paused && !this.lost) await this.models.pauseProjection(0);
       if (localPaused) await this.projection.resume();

@@ -6,9 +6,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type {
-  AppendRecord, AppendResult, ConsumeOptions, Consumer, GroupPosition, Log, LogRecord, RecordBatch, TopicSpec,
+  AppendRecord, AppendResult, ConsumeOptions, ConsumeRoundsOptions, Consumer, GroupPosition, Log, LogRecord, RecordBatch, TopicSpec,
 } from './log.js';
-import { TopicNotFoundError } from './log.js';
+import { perBatch, TopicNotFoundError } from './log.js';
 import { partitionForKey } from './partitioner.js';
 import { SHARED_STRUCTURES } from '../lmdb-structures.js';
 
@@ -152,7 +152,11 @@ export class EmbeddedLog implements Log {
     });
   }
 
-  async consume(options: ConsumeOptions): Promise<Consumer> {
+  consume(options: ConsumeOptions): Promise<Consumer> {
+    return this.consumeRounds(perBatch(options));
+  }
+
+  async consumeRounds(options: ConsumeRoundsOptions): Promise<Consumer> {
     const { groupId, topics } = options;
     if (this.activeGroups.has(groupId)) {
       throw new Error(`consumer group ${groupId} already has a member in this process`);
@@ -172,31 +176,32 @@ export class EmbeddedLog implements Log {
     let active = true;
     const loop = (async () => {
       // Rounds over all partitions at once (as Kafka consumers run here), one batch each: a
-      // record does not wait for every other partition's turn, and the batches' commits share
-      // disk flushes.
-      const partitionOnce = async (topic: string, p: number): Promise<boolean> => {
-        const from = this.groups.get([groupId, topic, p]) ?? 0;
-        const records = this.read(topic, p, from, BATCH_SIZE);
-        const last = records[records.length - 1];
-        if (!last) return false;
-        const batch: RecordBatch = { topic, partition: p, records, owned: () => active };
+      // record does not wait for every other partition's turn, and the round's offsets go in
+      // one transaction.
+      const round = async (topic: string, count: number): Promise<boolean> => {
+        const batches: RecordBatch[] = [];
+        for (let p = 0; p < count; p++) {
+          const records = this.read(topic, p, this.groups.get([groupId, topic, p]) ?? 0, BATCH_SIZE);
+          if (records.length > 0) batches.push({ topic, partition: p, records, owned: () => active });
+        }
+        if (batches.length === 0) return false;
         try {
-          await options.onBatch(batch);
+          await options.onRound(batches);
         } catch (err) {
-          options.onError?.(err, batch);
+          options.onError?.(err, batches);
           await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
           return false;
         }
         if (!active) return false;
-        await this.groups.put([groupId, topic, p], last.offset + 1);
+        await this.root.transaction(() => {
+          for (const b of batches) this.groups.put([groupId, topic, b.partition], (b.records[b.records.length - 1]?.offset ?? -1) + 1);
+        });
         return true;
       };
       while (active) {
         let progressed = false;
         for (let i = 0; i < topics.length && active; i++) {
-          const topic = topics[i] as string;
-          const outcomes = await Promise.all(Array.from({ length: counts[i] ?? 0 }, (_, p) => partitionOnce(topic, p)));
-          if (outcomes.some(Boolean)) progressed = true;
+          if (await round(topics[i] as string, counts[i] ?? 0)) progressed = true;
         }
         if (!progressed && active) await this.waitForAppend(IDLE_POLL_MS);
       }

@@ -3,8 +3,9 @@
 // kafka/producer.ts: appends; kafka/consumer.ts: consumer groups).
 import { Kafka, logLevel, type Consumer as KConsumer } from 'kafkajs';
 import type {
-  AppendRecord, AppendResult, ConsumeOptions, Consumer, GroupPosition, Log, TopicSpec,
+  AppendRecord, AppendResult, ConsumeOptions, ConsumeRoundsOptions, Consumer, GroupPosition, Log, TopicSpec,
 } from './log.js';
+import { perBatch } from './log.js';
 import type { Durability, DurabilityShortfall, DurabilitySettings } from './durability.js';
 import type { Logger } from '../../support/logger.js';
 import { KafkaAdmin } from './kafka/admin.js';
@@ -66,6 +67,10 @@ export class KafkaLog implements Log {
   }
 
   consume(options: ConsumeOptions): Promise<Consumer> {
+    return this.consumeRounds(perBatch(options));
+  }
+
+  consumeRounds(options: ConsumeRoundsOptions): Promise<Consumer> {
     return consumeKafka(this.kafka, options, {
       ...(this.options.logger ? { logger: this.options.logger } : {}),
       sessionTimeoutMs: this.options.sessionTimeoutMs ?? 30_000,

@@ -39,18 +39,31 @@ export interface RecordBatch {
   readonly owned?: () => boolean;
 }
 
-export interface ConsumeOptions {
+interface ConsumeCommon {
   readonly groupId: string;
   readonly topics: readonly string[];
   /** Where a group with no committed offset starts. */
   readonly fromBeginning?: boolean;
+  /** Called when a handler throws; the consumer retries the batches after a pause. */
+  readonly onError?: (err: unknown, batches: readonly RecordBatch[]) => void;
+}
+
+export interface ConsumeOptions extends ConsumeCommon {
   /**
    * Called with records of one partition in offset order. The batch's offsets are committed
    * only after the returned promise resolves, so a crash re-delivers it (at least once).
    */
   readonly onBatch: (batch: RecordBatch) => Promise<void>;
-  /** Called when a batch handler throws; the consumer retries the batch after a pause. */
-  readonly onError?: (err: unknown, batch: RecordBatch) => void;
+}
+
+export interface ConsumeRoundsOptions extends ConsumeCommon {
+  /**
+   * Called with one fetch round: at most one batch per partition, each in offset order, one
+   * call at a time. A handler that folds them together pays one set of reads, writes and
+   * appends for the round instead of one per partition. All the round's offsets are committed
+   * in one request, only after the returned promise resolves; if it throws, none are.
+   */
+  readonly onRound: (batches: readonly RecordBatch[]) => Promise<void>;
 }
 
 export interface Consumer {
@@ -70,6 +83,7 @@ export interface Log {
   /** Resolves only once every record is durably stored (Kafka acks=all; embedded fsync). */
   append(topic: string, records: readonly AppendRecord[]): Promise<AppendResult[]>;
   consume(options: ConsumeOptions): Promise<Consumer>;
+  consumeRounds(options: ConsumeRoundsOptions): Promise<Consumer>;
   /** Moves an inactive group's committed offsets (replay). */
   setGroupPosition(groupId: string, topic: string, position: GroupPosition): Promise<void>;
   /** Next offset the group will read, per partition (absent partitions: nothing committed). */
@@ -85,4 +99,13 @@ export class TopicNotFoundError extends Error {
     super(`topic ${topic} does not exist`);
     this.name = 'TopicNotFoundError';
   }
+}
+
+/**
+ * A per-partition handler as a round handler: the round's batches run side by side and commit
+ * together, so one that fails has the others delivered again with it (at least once).
+ */
+export function perBatch(options: ConsumeOptions): ConsumeRoundsOptions {
+  const { onBatch, ...common } = options;
+  return { ...common, onRound: async (batches) => { await Promise.all(batches.map(onBatch)); } };
 }

@@ -1,0 +1,40 @@
+// One shape for the pipeline's consumers (session processor, projector, intelligence): a group,
+// its topics, where a new group starts, and a handler for a round of batches. The log adapters
+// gather a fetch's batches over all of the group's partitions into one round and commit its
+// offsets in one request (adapters/log/kafka/rounds.ts, the embedded log's loop), so each stage
+// pays one set of reads, writes and appends per round, whichever log runs under it.
+import type { Consumer, Log, RecordBatch } from '../adapters/log/log.js';
+
+export interface Stage {
+  /** What the stage is, for logs and health: processor, projector, intelligence. */
+  readonly role: string;
+  readonly group: string;
+  readonly topics: readonly string[];
+  /** Where a group with no committed offset starts. */
+  readonly startFrom: 'beginning' | 'end';
+  /** Work before the first round (indexes); the consumer starts after it. */
+  prepare?(): Promise<void>;
+  /**
+   * At most one batch per partition, each in offset order; one call at a time. The offsets are
+   * committed after it resolves; if it throws, the same records come again after a pause.
+   */
+  handleBatch(batches: readonly RecordBatch[]): Promise<void>;
+  /** Told about a round that failed (it will be retried). */
+  failed?(err: unknown, batches: readonly RecordBatch[]): void;
+}
+
+export async function runStage(log: Log, stage: Stage): Promise<Consumer> {
+  await stage.prepare?.();
+  return log.consumeRounds({
+    groupId: stage.group,
+    topics: stage.topics,
+    fromBeginning: stage.startFrom === 'beginning',
+    onRound: (batches) => stage.handleBatch(batches),
+    ...(stage.failed ? { onError: (err: unknown, batches: readonly RecordBatch[]) => stage.failed?.(err, batches) } : {}),
+  });
+}
+
+/** The partitions of a round, for log lines. */
+export function partitionsOf(batches: readonly RecordBatch[]): number[] {
+  return batches.map((b) => b.partition);
+}
