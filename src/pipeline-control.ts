@@ -4,7 +4,7 @@
 import type { Log } from './adapters/log/log.js';
 import type { DocumentStore } from './adapters/store/store.js';
 import type { Config } from './config.js';
-import { SessionProcessor, CHAT_STATE_COLLECTION, type ProcessorCounters } from './processor/session-processor.js';
+import { SessionProcessor, CHAT_STATE_COLLECTION, type ProcessorStatus } from './processor/session-processor.js';
 import { CHAT_LEDGER_COLLECTION } from './processor/chat-ledger.js';
 import { SET_ASIDE_COLLECTION } from './processor/set-aside.js';
 import { Ticker } from './processor/ticker.js';
@@ -74,8 +74,8 @@ export class PipelineControl implements ProjectionControl {
     return this.config.roles.has('processor') && this.config.roles.has('projector');
   }
 
-  counters(): { processor: ProcessorCounters | null; projector: ProjectorStatus | null } {
-    return { processor: this.processor?.counters ?? null, projector: this.projector?.status() ?? null };
+  counters(): { processor: ProcessorStatus | null; projector: ProjectorStatus | null } {
+    return { processor: this.processor?.status() ?? null, projector: this.projector?.status() ?? null };
   }
 
   async start(): Promise<void> {

@@ -7,6 +7,8 @@ export interface Topology {
   readonly sessionEvents: string;
   readonly processorGroup: string;
   readonly projectorGroup: string;
+  /** Intelligence reads session-events after the projector, under its own group. */
+  readonly intelligenceGroup: string;
 }
 
 /**
@@ -19,6 +21,7 @@ export function topology(prefix = '', inbound?: string): Topology {
     sessionEvents: `${prefix}session-events`,
     processorGroup: `${prefix}sessions`,
     projectorGroup: `${prefix}projections`,
+    intelligenceGroup: `${prefix}projections-intelligence`,
   };
 }
 

@@ -38,7 +38,7 @@ export class IntelligenceConsumer implements Stage {
     /** The projector's progress when it runs in this process; null when it runs elsewhere. */
     private readonly progress: ProjectionProgress | null,
   ) {
-    this.group = `${topology.projectorGroup}-intelligence`;
+    this.group = topology.intelligenceGroup;
     this.topics = [topology.sessionEvents];
   }
 

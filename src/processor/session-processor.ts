@@ -23,6 +23,7 @@ import { isLegacyState, upgradeChatState } from '../../machines/upgrade.js';
 import { H, readInboundMeta, type InboundSource } from '../domain/inbound-record.js';
 import { normalise } from '../domain/normalise.js';
 import { LruMap } from '../support/lru.js';
+import { Freshness, type FreshnessSummary } from '../projector/freshness.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { partitionsOf, runStage, type Stage } from '../pipeline/stage.js';
@@ -78,6 +79,11 @@ export interface ProcessorCounters {
   slowSteps: number;
 }
 
+export interface ProcessorStatus extends ProcessorCounters {
+  /** Webhook received → its events appended and its chat's state stored, over the last seconds. */
+  readonly freshness: FreshnessSummary;
+}
+
 /** This processor no longer owns the partition, or another one wrote newer states: the batch must not land. */
 export class BatchFencedError extends Error {
   constructor(partitions: readonly number[], reason: string) {
@@ -127,6 +133,8 @@ export class SessionProcessor implements Stage {
     recordsSetAside: 0, slowSteps: 0,
   };
   private readonly step: typeof step;
+  /** Webhook received → its events appended and its chat's state stored, over the last seconds. */
+  private readonly freshness = new Freshness();
 
   constructor(private readonly opts: ProcessorOptions) {
     this.states = opts.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
@@ -158,6 +166,10 @@ export class SessionProcessor implements Stage {
   /** Runs the processor as its own consumer (tests and benchmarks; the service runs stages from PipelineControl). */
   async start(): Promise<void> {
     this.consumer = await runStage(this.opts.log, this);
+  }
+
+  status(): ProcessorStatus {
+    return { ...this.counters, freshness: this.freshness.summary() };
   }
 
   async stop(): Promise<void> {
@@ -380,6 +392,8 @@ export class SessionProcessor implements Stage {
       if (err instanceof BatchFencedError) this.counters.batchesFenced++;
       throw err;
     }
+    const storedAt = Date.now();
+    for (const n of normalised) if (n) this.freshness.record(n.receivedAt, storedAt);
     for (const [k, d] of touched) this.cache.set(k, d);
     for (const doc of asides) this.setAside(doc);
     this.counters.eventsEmitted += out.length;

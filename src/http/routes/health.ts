@@ -6,6 +6,7 @@ import type { Topology } from '../../topology.js';
 import type { PlatformReadiness } from '../../adapters/platform/readiness.js';
 import type { ModelStatus } from '../../intelligence/model-provider.js';
 import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
+import type { FreshnessSummary } from '../../projector/freshness.js';
 
 export interface HealthOptions {
   readonly log: Log;
@@ -15,15 +16,21 @@ export interface HealthOptions {
   readonly webhookSecretConfigured: boolean;
   readonly adminTokenConfigured: boolean;
   readonly readAuth: 'open' | 'required';
-  readonly counters: () => Record<string, unknown>;
+  readonly counters: () => { readonly processor: { readonly freshness: FreshnessSummary } | null; readonly projector: { readonly freshness: FreshnessSummary } | null };
   readonly platform: PlatformReadiness;
   readonly intelligence: { readonly enabled: boolean; readonly model: ModelStatus };
 }
 
-async function lag(log: Log, groupId: string, topic: string): Promise<number | null> {
+/**
+ * Records a group has not consumed. A partition without a committed offset counts from the
+ * start, unless the group starts at the end (intelligence): then it counts as nothing waiting,
+ * and a group with no commit at all has no lag to report (null).
+ */
+async function lag(log: Log, groupId: string, topic: string, startsAtEnd = false): Promise<number | null> {
   try {
     const [ends, committed] = await Promise.all([log.endOffsets(topic), log.committedOffsets(groupId, topic)]);
-    return Object.entries(ends).reduce((sum, [p, end]) => sum + Math.max(0, end - (committed[Number(p)] ?? 0)), 0);
+    if (startsAtEnd && Object.keys(committed).length === 0) return null;
+    return Object.entries(ends).reduce((sum, [p, end]) => sum + Math.max(0, end - (committed[Number(p)] ?? (startsAtEnd ? end : 0))), 0);
   } catch {
     return null;
   }
@@ -55,12 +62,15 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
       withTimeout(opts.log.ping(), 3000, false),
       withTimeout(opts.store.ping(), 3000, false),
     ]);
-    const [processorLag, projectorLag] = logOk
+    // Per role, whichever process runs it: records its group has not consumed yet.
+    const [processorLag, projectorLag, intelligenceLag] = logOk
       ? await Promise.all([
         withTimeout(lag(opts.log, opts.topology.processorGroup, opts.topology.inbound), 3000, null),
         withTimeout(lag(opts.log, opts.topology.projectorGroup, opts.topology.sessionEvents), 3000, null),
+        withTimeout(lag(opts.log, opts.topology.intelligenceGroup, opts.topology.sessionEvents, true), 3000, null),
       ])
-      : [null, null];
+      : [null, null, null];
+    const counters = opts.counters();
     // Set-aside records kept in the store, whichever process set them aside and across restarts
     // (the processor and projector counters count this process's only). A small collection.
     const setAsideStored = storeOk ? await withTimeout(opts.store.collection(SET_ASIDE_COLLECTION).countDocuments().catch(() => null), 3000, null) : null;
@@ -71,14 +81,15 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
       components: {
         log: { ok: logOk, kind: opts.log.kind },
         store: { ok: storeOk, kind: opts.store.kind },
-        processor: { enabled: opts.roles.has('processor'), lag: processorLag },
-        projector: { enabled: opts.roles.has('projector'), lag: projectorLag },
+        // Freshness (received → done, last seconds) is measured where the role runs: null elsewhere.
+        processor: { enabled: opts.roles.has('processor'), lag: processorLag, freshness: counters.processor?.freshness ?? null },
+        projector: { enabled: opts.roles.has('projector'), lag: projectorLag, freshness: counters.projector?.freshness ?? null },
         platformApi: { configured: opts.platform.configured, ready: await opts.platform.ready() },
-        intelligence: { enabled: opts.intelligence.enabled, rules: true, model: opts.intelligence.model },
+        intelligence: { enabled: opts.intelligence.enabled, lag: intelligenceLag, rules: true, model: opts.intelligence.model },
       },
       config: { webhookSecretConfigured: opts.webhookSecretConfigured, adminTokenConfigured: opts.adminTokenConfigured, readAuth: opts.readAuth },
       access: readAccessNote(opts.readAuth),
-      counters: { ...opts.counters(), setAside: { stored: setAsideStored } },
+      counters: { ...counters, setAside: { stored: setAsideStored } },
     };
     return reply.status(ready ? 200 : 503).send(body);
   });
