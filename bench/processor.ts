@@ -9,7 +9,7 @@ import { createLog, createStore } from '../src/adapters/index.js';
 import { loadConfig } from '../src/config.js';
 import { messageWebhook } from '../src/demo/platform-bodies.js';
 import { inboundRecord } from '../src/domain/inbound-record.js';
-import { BatchLedger, ChatLedger } from '../src/processor/chat-ledger.js';
+import { BatchLedger, ChatLedger, type LedgerDoc } from '../src/processor/chat-ledger.js';
 import { SessionProcessor } from '../src/processor/session-processor.js';
 import { createLogger } from '../src/support/logger.js';
 import { topology } from '../src/topology.js';
@@ -25,20 +25,26 @@ const T0 = Date.parse('2026-06-01T08:00:00Z');
 
 // The comparison: the same processor with the ledger kept in this process's memory (what
 // dedupe cost before it was durable, minus the window) instead of the store.
-const durable = { lookup: ChatLedger.prototype.lookup, writes: ChatLedger.prototype.writes };
+const durable = { fetch: ChatLedger.prototype.fetch, resolve: ChatLedger.prototype.resolve, writes: ChatLedger.prototype.writes };
 const inMemory = new Map<string, { unattributed: boolean }>();
 function useLedger(kind: 'durable' | 'memory'): void {
   if (kind === 'durable') {
-    ChatLedger.prototype.lookup = durable.lookup;
+    ChatLedger.prototype.fetch = durable.fetch;
+    ChatLedger.prototype.resolve = durable.resolve;
     ChatLedger.prototype.writes = durable.writes;
     return;
   }
-  ChatLedger.prototype.lookup = async function lookup(wanted) {
+  // The "read" hands the wanted ids over as documents; resolving looks them up in memory.
+  ChatLedger.prototype.fetch = async function fetch(wanted) {
+    const docs: LedgerDoc[] = [];
+    for (const [chatKey, ids] of wanted) for (const id of ids) docs.push({ _id: `${chatKey}|${id}`, chatKey, partition: 0, offset: 0, unattributed: false });
+    return docs;
+  };
+  ChatLedger.prototype.resolve = function resolve(docs) {
     const found = new Map<string, { unattributed: boolean }>();
-    for (const [chatKey, ids] of wanted) for (const id of ids) {
-      const k = `${chatKey}|${id}`;
-      const v = inMemory.get(k);
-      if (v) found.set(k, v);
+    for (const d of docs) {
+      const v = inMemory.get(d._id);
+      if (v) found.set(d._id, v);
     }
     return new BatchLedger(found);
   };

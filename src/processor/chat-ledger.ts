@@ -8,7 +8,7 @@ import type { KnownId, Remembered } from '../../machines/ledger.js';
 
 export const CHAT_LEDGER_COLLECTION = 'chat_ledger';
 
-interface LedgerDoc extends Doc {
+export interface LedgerDoc extends Doc {
   readonly chatKey: string;
   readonly partition: number;
   /** The `inbound` offset of the record that first brought this id. */
@@ -33,21 +33,26 @@ export class ChatLedger {
     this.docs = store.collection<LedgerDoc>(CHAT_LEDGER_COLLECTION);
   }
 
-  /** One read for a whole batch: what each chat durably knows of the given ids. */
-  async lookup(wanted: ReadonlyMap<string, readonly string[]>, positions: ReadonlyMap<string, StatePosition>): Promise<BatchLedger> {
+  /**
+   * One read for a whole round: the entries of the given ids. It needs no chat state, so it
+   * goes out alongside the states' read; `resolve` then judges the entries against them.
+   */
+  async fetch(wanted: ReadonlyMap<string, readonly string[]>): Promise<LedgerDoc[]> {
     const ids: string[] = [];
     for (const [chatKey, list] of wanted) for (const id of list) ids.push(docId(chatKey, id));
+    return ids.length > 0 ? this.docs.find({ _id: { $in: ids } }) : [];
+  }
+
+  /** What each chat durably knows of the fetched ids: entries past its stored state do not count yet. */
+  resolve(docs: readonly LedgerDoc[], positions: ReadonlyMap<string, StatePosition>): BatchLedger {
     const found = new Map<string, KnownId>();
-    // Entries that exist at all, visible or left by an interrupted run: those are not inserted again.
     const existing = new Set<string>();
-    if (ids.length > 0) {
-      for (const d of await this.docs.find({ _id: { $in: ids } })) {
-        existing.add(d._id);
-        const at = positions.get(d.chatKey);
-        if (!at || d.partition !== at.partition || d.offset > at.offset) continue;
-        const named = d.attributedOffset !== undefined && d.attributedOffset <= at.offset;
-        found.set(d._id, { unattributed: d.unattributed && !named });
-      }
+    for (const d of docs) {
+      existing.add(d._id);
+      const at = positions.get(d.chatKey);
+      if (!at || d.partition !== at.partition || d.offset > at.offset) continue;
+      const named = d.attributedOffset !== undefined && d.attributedOffset <= at.offset;
+      found.set(d._id, { unattributed: d.unattributed && !named });
     }
     return new BatchLedger(found, existing);
   }

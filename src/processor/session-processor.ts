@@ -180,13 +180,9 @@ export class SessionProcessor implements Stage {
   private async loadStates(keys: string[]): Promise<Map<string, ChatStateDoc>> {
     const found = new Map<string, ChatStateDoc>();
     const missing: string[] = [];
-    // The cache is trusted only where the store still holds the offset it remembers: another
-    // processor may have moved a state on, or an admin purge removed it. One light read.
-    const cachedKeys = keys.filter((k) => this.cache.get(k) !== undefined);
-    if (cachedKeys.length > 0) {
-      const stored = new Map((await this.states.find({ _id: { $in: cachedKeys } }, { projection: { offset: 1 } })).map((d) => [d._id, d.offset]));
-      for (const k of cachedKeys) if (stored.get(k) !== this.cache.get(k)?.offset) this.cache.delete(k);
-    }
+    // The cache is trusted without a read: a state that another processor moved on, or an
+    // admin purge removed, fails this round's conditional write (on the offset it remembers),
+    // which drops the round's partitions from the cache and retries from the store.
     for (const k of keys) {
       const cached = this.cache.get(k);
       if (cached) found.set(k, cached);
@@ -260,11 +256,15 @@ export class SessionProcessor implements Stage {
       }
     }
     const normalised = batches.flatMap((b) => this.normaliseBatch(b));
-    const loaded = await this.loadStates([...new Set(batches.flatMap((b) => b.records.map((r) => r.key)))]);
-    const positions = new Map<string, StatePosition>([...loaded].map(([k, d]) => [k, { partition: d.partition, offset: d.offset }]));
     const wanted = new Map<string, string[]>();
     for (const n of normalised) if (n && 'input' in n) wanted.set(n.key, [...(wanted.get(n.key) ?? []), ...idsOf(n.input)]);
-    const ledger = await this.ledger.lookup(wanted, positions);
+    // The two reads of a round go out together.
+    const [loaded, entries] = await Promise.all([
+      this.loadStates([...new Set(batches.flatMap((b) => b.records.map((r) => r.key)))]),
+      this.ledger.fetch(wanted),
+    ]);
+    const positions = new Map<string, StatePosition>([...loaded].map(([k, d]) => [k, { partition: d.partition, offset: d.offset }]));
+    const ledger = this.ledger.resolve(entries, positions);
     // States stored before the ledger existed: today's shape, and their remembered ids into the ledger.
     const upgraded = (doc: ChatStateDoc): ChatStateDoc => {
       if (!isLegacyState(doc.state)) return doc;

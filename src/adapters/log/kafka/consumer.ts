@@ -122,6 +122,11 @@ export async function consumeKafka(kafka: Kafka, options: ConsumeRoundsOptions, 
         try {
           await gate.submit(slice);
         } catch (err) {
+          // A round fails as a whole, so no commit of another partition tells kafkajs that the
+          // group moved on without this member (a write refused as stale usually means it
+          // did). A heartbeat asks: if the group is rebalancing or has dropped this member,
+          // its error makes kafkajs rejoin now instead of after another fetch and round.
+          await heartbeat();
           // Retriable by construction: kafkajs re-fetches from the last committed offset after a backoff.
           throw new BatchFailed(err);
         }
