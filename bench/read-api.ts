@@ -67,6 +67,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { onDeployments } from './deployments.js';
+import { bareBulkWrites } from './mongo-bare.js';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -673,7 +674,11 @@ async function benchReplay(name: string, env: Record<string, string>): Promise<v
     const done = await replay.get(job._id);
     const rate = (done?.eventsApplied ?? 0) / replaySec;
     console.log(`${name.padEnd(12)} bare consumer: ${total} events in ${bareSec.toFixed(1)} s = ${Math.round(total / bareSec)} events/s (the limit)`);
-    console.log(`${name.padEnd(12)} replay:        ${done?.eventsApplied ?? 0} events in ${replaySec.toFixed(1)} s = ${Math.round(rate)} events/s (${done?.state}; target >= 20,000/s: ${rate >= 20_000 ? 'meets' : 'misses'}; ${(rate / (total / bareSec) * 100).toFixed(0)}% of the bare consumer)`);
+    // Issue 14 set 20,000/s for the embedded default, issue 15 15,000/s for Kafka + Mongo-wire.
+    const target = name === 'embedded' ? 20_000 : 15_000;
+    console.log(`${name.padEnd(12)} replay:        ${done?.eventsApplied ?? 0} events in ${replaySec.toFixed(1)} s = ${Math.round(rate)} events/s (${done?.state}; target >= ${target.toLocaleString('en')}/s: ${rate >= target ? 'meets' : 'misses'}; ${(rate / (total / bareSec) * 100).toFixed(0)}% of the bare consumer)`);
+    // The server's own speed in the same run, with the write shapes the replay sends.
+    if (env.MONGO_URL) await bareBulkWrites(env.MONGO_URL, `${name.padEnd(12)} bare server, `, { docs: 20_000, ops: 500, rounds: 10 });
   } finally {
     await log.close();
     await store.close();
