@@ -7,13 +7,14 @@ import { startKafka, startMongo, type RunningServer } from '../test/infra/server
 
 export async function onDeployments(
   only: string | undefined,
-  run: (name: string, env: Record<string, string>) => Promise<void>,
+  /** `servers`: the broker's and the database's processes, for benchmarks that account CPU. */
+  run: (name: string, env: Record<string, string>, servers: Readonly<Record<string, number | undefined>>) => Promise<void>,
   mongoHeapMb?: number,
 ): Promise<void> {
   if (only !== 'kafka') {
     const dir = mkdtempSync(join(tmpdir(), 'convops-bench-'));
     try {
-      await run('embedded', { DATA_DIR: dir });
+      await run('embedded', { DATA_DIR: dir }, {});
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -23,7 +24,7 @@ export async function onDeployments(
     try {
       const [kafka, mongo] = await Promise.all([startKafka(), startMongo(mongoHeapMb)]);
       servers.push(kafka, mongo);
-      await run('kafka+mongo', { KAFKA_BROKERS: kafka.url, MONGO_URL: mongo.url, MONGO_DB: 'bench' });
+      await run('kafka+mongo', { KAFKA_BROKERS: kafka.url, MONGO_URL: mongo.url, MONGO_DB: 'bench' }, { kafka: kafka.pid, mongo: mongo.pid });
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }

@@ -37,6 +37,7 @@ import { signBody } from '../src/ingest/signature.js';
 import { freePort } from '../test/infra/servers.js';
 import { messageBody } from '../test/support/platform.js';
 import { onDeployments } from './deployments.js';
+import { cpuSpan } from './cpu-share.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -178,7 +179,7 @@ async function waitForZeroLag(port: number, timeoutMs: number): Promise<boolean>
   return false;
 }
 
-interface Proc { port: number; stop(): Promise<void> }
+interface Proc { port: number; pid: number | undefined; stop(): Promise<void> }
 
 async function startProcess(script: string, env: Record<string, string>, readyPath: string): Promise<Proc> {
   const port = await freePort();
@@ -194,6 +195,7 @@ async function startProcess(script: string, env: Record<string, string>, readyPa
   }
   return {
     port,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
       if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
@@ -286,14 +288,17 @@ async function dashboardsPhase(label: string, fresh: () => Record<string, string
     const procs: Proc[] = [];
     let ingestPort: number;
     let projectorPort: number;
+    let roles: Record<string, number | undefined>;
     if (layout === 'one process') {
       const all = await startProcess('src/main.ts', env, '/api/health');
       procs.push(all);
+      roles = { service: all.pid };
       ingestPort = projectorPort = all.port;
     } else {
       const apiOnly = await startProcess('src/main.ts', { ...env, ROLES: 'api' }, '/api/health');
       const worker = await startProcess('src/main.ts', { ...env, ROLES: 'api,processor,projector' }, '/api/health');
       procs.push(apiOnly, worker);
+      roles = { api: apiOnly.pid, worker: worker.pid };
       ingestPort = apiOnly.port;
       projectorPort = worker.port;
     }
@@ -335,7 +340,7 @@ async function dashboardsPhase(label: string, fresh: () => Record<string, string
   }
 }
 
-async function runDeployment(name: string, base: Record<string, string>): Promise<void> {
+async function runDeployment(name: string, base: Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<void> {
   // Each phase gets fresh state, so no phase inherits another's backlog.
   let phase = 0;
   const fresh = (): Record<string, string> => {
@@ -345,12 +350,12 @@ async function runDeployment(name: string, base: Record<string, string>): Promis
       : { ...base, TOPIC_PREFIX: `bench${phase}.`, MONGO_DB: `bench${phase}` };
   };
   const label = name.padEnd(12);
-  if (PHASE !== 'dashboards') await basePhases(label, name, fresh);
+  if (PHASE !== 'dashboards') await basePhases(label, name, fresh, servers);
   if (PHASE !== 'base' && DASHBOARDS > 0) await dashboardsPhase(label, fresh);
 }
 
 /** Phases 1-3. */
-async function basePhases(label: string, name: string, fresh: () => Record<string, string>): Promise<void> {
+async function basePhases(label: string, name: string, fresh: () => Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<void> {
   const bare = await startProcess('bench/bare-append-server.ts', fresh(), '/');
   await closedLoop(bare.port, '/append', 2);
   const limit = await closedLoop(bare.port, '/append', SECONDS);
@@ -372,24 +377,30 @@ async function basePhases(label: string, name: string, fresh: () => Record<strin
     const procs: Proc[] = [];
     let ingestPort: number;
     let projectorPort: number;
+    let roles: Record<string, number | undefined>;
     if (layout === 'one process') {
       const all = await startProcess('src/main.ts', env, '/api/health');
       procs.push(all);
+      roles = { service: all.pid };
       ingestPort = projectorPort = all.port;
     } else {
       const apiOnly = await startProcess('src/main.ts', { ...env, ROLES: 'api' }, '/api/health');
       // The worker serves health too (idle API), so its projector's freshness can be read.
       const worker = await startProcess('src/main.ts', { ...env, ROLES: 'api,processor,projector' }, '/api/health');
       procs.push(apiOnly, worker);
+      roles = { api: apiOnly.pid, worker: worker.pid };
       ingestPort = apiOnly.port;
       projectorPort = worker.port;
     }
     await openLoop(ingestPort, 2, RATE);
     await waitForZeroLag(projectorPort, 120_000);
+    // Where the cores go while the webhooks arrive and drain: ours, the servers', the load's.
+    const cpu = cpuSpan({ ...roles, ...servers, 'load generator': process.pid }, cpus().length);
     const fixed = await openLoop(ingestPort, SECONDS, RATE);
     const drainStarted = Date.now();
     const drained = await waitForZeroLag(projectorPort, 300_000);
     const drainSec = (Date.now() - drainStarted) / 1000;
+    const cpuUse = cpu.stop();
     const counters = (await health(projectorPort))?.counters;
     const fresh10s = counters?.projector?.freshness;
     const processed = counters?.processor?.freshness;
@@ -400,6 +411,7 @@ async function basePhases(label: string, name: string, fresh: () => Record<strin
     console.log(`${label} end to end at ${RATE}/s, ${layout}: time-to-2xx p50 ${f1(fixed.p50)} ms, p99 ${f1(fixed.p99)} ms (${fixed.ok}/${fixed.sent} 2xx; target p99 ≤ 50 ms: ${mark(fixed.p99 <= 50)})`);
     console.log(`${label}   received → visible (last ${fresh10s?.samples ?? 0} records): p50 ${f1(fresh10s?.p50Ms ?? null)} ms, p99 ${f1(fresh10s?.p99Ms ?? null)} ms, max ${f1(fresh10s?.maxMs ?? null)} ms; target p50 ≤ ${target.p50}, p99 ≤ ${target.p99}: ${mark(e2eOk)}; caught up ${drainSec.toFixed(1)} s after the last send${drained ? '' : ' (gave up waiting)'}`);
     console.log(`${label}     of which received → processed (events appended, chat state stored): p50 ${f1(processed?.p50Ms ?? null)} ms, p99 ${f1(processed?.p99Ms ?? null)} ms`);
+    console.log(`${label}     CPU (cores): ${cpuUse}`);
     const embedded = visibleP50.get(`embedded ${layout}`);
     if (label.trim() !== 'embedded' && embedded !== undefined) console.log(`${label}     received → visible p50, ratio to embedded in this run: ${((fresh10s?.p50Ms ?? NaN) / embedded).toFixed(1)}×`);
   }

@@ -17,6 +17,8 @@ const cacheDir = join(root, '.cache');
 
 export interface RunningServer {
   readonly url: string;
+  /** The server process now (benchmarks read its CPU time); a restarted server has a new one. */
+  readonly pid?: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -109,6 +111,7 @@ async function restartable(url: string, launch: () => Promise<ChildProcess>, dir
   let child = await launch();
   return {
     url,
+    get pid() { return child.pid; },
     async halt() { await stopChild(child); },
     async resume() { child = await launch(); },
     async stop() {

@@ -12,6 +12,7 @@ import { KafkaAdmin } from './kafka/admin.js';
 import { consumeKafka } from './kafka/consumer.js';
 import { kafkaLogs } from './kafka/logging.js';
 import { KafkaAppender } from './kafka/producer.js';
+import { DEFAULT_KAFKA_TUNING, type KafkaTuning } from './kafka/tuning.js';
 
 export interface KafkaLogOptions {
   readonly brokers: readonly string[];
@@ -24,6 +25,8 @@ export interface KafkaLogOptions {
    * KAFKA_MIN_INSYNC_REPLICAS); unset or null: 3 and 2, lowered to what the cluster can hold.
    */
   readonly durability?: DurabilitySettings;
+  /** Fetch wait, partition workers, compression (kafka/tuning.ts); benchmarks vary them. */
+  readonly tuning?: Partial<KafkaTuning>;
 }
 
 export class KafkaLog implements Log {
@@ -32,8 +35,10 @@ export class KafkaLog implements Log {
   private readonly admin: KafkaAdmin;
   private readonly appender: KafkaAppender;
   private readonly consumers = new Set<KConsumer>();
+  private readonly tuning: KafkaTuning;
 
   constructor(private readonly options: KafkaLogOptions) {
+    this.tuning = { ...DEFAULT_KAFKA_TUNING, ...options.tuning };
     this.kafka = new Kafka({
       clientId: options.clientId ?? 'convops',
       brokers: [...options.brokers],
@@ -45,7 +50,7 @@ export class KafkaLog implements Log {
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.durability ? { durability: options.durability } : {}),
     });
-    this.appender = new KafkaAppender(this.kafka);
+    this.appender = new KafkaAppender(this.kafka, this.tuning.compress);
   }
 
   createTopics(topics: readonly TopicSpec[]): Promise<void> {
@@ -75,6 +80,7 @@ export class KafkaLog implements Log {
       ...(this.options.logger ? { logger: this.options.logger } : {}),
       sessionTimeoutMs: this.options.sessionTimeoutMs ?? 30_000,
       running: this.consumers,
+      tuning: this.tuning,
     });
   }
 

@@ -5,6 +5,7 @@ import type { Consumer as KConsumer, IHeaders, Kafka } from 'kafkajs';
 import type { ConsumeRoundsOptions, Consumer, LogRecord, RecordBatch } from '../log.js';
 import { RoundGate } from './rounds.js';
 import type { Logger } from '../../../support/logger.js';
+import type { KafkaTuning } from './tuning.js';
 
 /** A batch handler's failure, marked retriable so kafkajs keeps retrying instead of stopping. */
 class BatchFailed extends Error {
@@ -27,19 +28,17 @@ function headersToStrings(headers: IHeaders | undefined): Record<string, string>
   return out;
 }
 
-/** More than any topic here has partitions (INBOUND_PARTITIONS defaults to 12); idle workers cost nothing. */
-const PARTITION_WORKERS = 64;
-
 export interface KafkaConsumeSettings {
   readonly logger?: Logger;
   /** How soon the group notices a consumer that died without leaving. */
   readonly sessionTimeoutMs: number;
   /** Every kafkajs consumer running, so the log can disconnect them all on close. */
   readonly running: Set<KConsumer>;
+  readonly tuning: KafkaTuning;
 }
 
 export async function consumeKafka(kafka: Kafka, options: ConsumeRoundsOptions, settings: KafkaConsumeSettings): Promise<Consumer> {
-  const { logger, running } = settings;
+  const { logger, running, tuning } = settings;
   const timeout = settings.sessionTimeoutMs;
   let stopped = false;
   let current: KConsumer | undefined;
@@ -71,7 +70,7 @@ export async function consumeKafka(kafka: Kafka, options: ConsumeRoundsOptions, 
       // A rebalance waits this long for members to rejoin; a member that died never will.
       rebalanceTimeout: 2 * timeout,
       heartbeatInterval: Math.max(500, Math.floor(timeout / 10)),
-      maxWaitTimeInMs: 100,
+      maxWaitTimeInMs: tuning.fetchWaitMs,
       retry: { retries: 10 },
     });
     current = consumer;
@@ -105,8 +104,7 @@ export async function consumeKafka(kafka: Kafka, options: ConsumeRoundsOptions, 
       autoCommit: false,
       eachBatchAutoResolve: false,
       // One worker per partition, so every batch of a fetch starts at once and joins one round.
-      // At 4 (kafkajs's suggestion) a 12-partition fetch took three rounds, one after the other.
-      partitionsConsumedConcurrently: PARTITION_WORKERS,
+      partitionsConsumedConcurrently: tuning.partitionWorkers,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
         if (!isRunning() || isStale() || batch.messages.length === 0) return;
         const records: LogRecord[] = batch.messages.map((m) => ({

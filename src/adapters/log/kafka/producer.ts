@@ -1,6 +1,6 @@
 // Appends on Kafka: one lazily connected producer, acks=all, requests kept under the broker's
 // size limit, and each record's offset worked out from the per-partition base offsets.
-import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import { CompressionTypes, Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { AppendRecord, AppendResult } from '../log.js';
 import { partitionForKey } from '../partitioner.js';
 
@@ -35,7 +35,7 @@ export class KafkaAppender {
   private producer?: Producer;
   private connecting?: Promise<Producer>;
 
-  constructor(private readonly kafka: Kafka) {}
+  constructor(private readonly kafka: Kafka, private readonly compress = false) {}
 
   private connected(): Promise<Producer> {
     if (this.producer) return Promise.resolve(this.producer);
@@ -68,6 +68,7 @@ export class KafkaAppender {
       const metadata = await producer.send({
         topic,
         acks: -1,
+        ...(this.compress ? { compression: CompressionTypes.GZIP } : {}),
         messages: chunk.map((r, i) => ({
           key: r.key,
           value: r.value,

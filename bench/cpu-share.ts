@@ -1,0 +1,48 @@
+// CPU seconds each process of a benchmark spent over a span, from /proc (Linux), so a report can
+// say where a saturated machine's cores went: the service processes, the broker, the database
+// and the load generator itself.
+import { readFileSync } from 'node:fs';
+
+const TICKS_PER_SEC = 100;
+
+/** User + system CPU seconds of a process so far; null when it is gone or /proc is missing. */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SEC;
+  } catch {
+    return null;
+  }
+}
+
+export interface CpuSpan {
+  /** "name 0.62 core, ..." over the span, and the total against the machine's cores. */
+  stop(): string;
+}
+
+export function cpuSpan(processes: Readonly<Record<string, number | undefined>>, cores: number): CpuSpan {
+  const startedAt = performance.now();
+  const before = new Map<string, number>();
+  for (const [name, pid] of Object.entries(processes)) {
+    const s = pid === undefined ? null : cpuSeconds(pid);
+    if (s !== null) before.set(name, s);
+  }
+  return {
+    stop() {
+      const wall = (performance.now() - startedAt) / 1000;
+      const parts: string[] = [];
+      let total = 0;
+      for (const [name, pid] of Object.entries(processes)) {
+        const start = before.get(name);
+        const end = pid === undefined ? null : cpuSeconds(pid);
+        if (start === undefined || end === null) continue;
+        const cores = (end - start) / wall;
+        total += cores;
+        parts.push(`${name} ${cores.toFixed(2)}`);
+      }
+      return `${parts.join(', ')}; total ${total.toFixed(2)} of ${cores} cores over ${wall.toFixed(1)} s`;
+    },
+  };
+}
