@@ -186,7 +186,7 @@ async function startProcess(script: string, env: Record<string, string>, readyPa
   const profile = CPU_PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`];
   const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', join(root, script)], {
     cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...(LIVE_CACHE_MS === undefined ? {} : { LIVE_CACHE_MS }), ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PLATFORMAPI_WEBHOOK_SECRET: SECRET, TICK_INTERVAL_SEC: '0', RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000', FLOOR_RATE_LIMIT_MAX: '1000000' },
+    env: { ...process.env, ...(LIVE_CACHE_MS === undefined ? {} : { LIVE_CACHE_MS }), ...env, PORT: String(port), OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', PLATFORMAPI_WEBHOOK_SECRET: SECRET, TICK_INTERVAL_SEC: '0', RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000', FLOOR_RATE_LIMIT_MAX: '1000000' },
   });
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);

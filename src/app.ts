@@ -9,6 +9,11 @@ import { buildServer } from './http/server.js';
 import { PipelineControl } from './pipeline-control.js';
 import type { Logger } from './support/logger.js';
 import { checkPartitions, topology as makeTopology } from './topology.js';
+import { Metrics } from './observability/metrics.js';
+import { instrumentLog, instrumentStore } from './observability/instrumented-adapters.js';
+import { registerAppMetrics } from './observability/app-metrics.js';
+import { readiness, type Readiness } from './observability/readiness.js';
+import { buildOpsServer } from './http/ops-server.js';
 
 export interface RunningApp {
   readonly log: Log;
@@ -16,12 +21,16 @@ export interface RunningApp {
   readonly server: FastifyInstance | null;
   /** Base URL of the API, when this process runs it. */
   readonly url: string | null;
+  /** Base URL of the ops port (metrics, probes), when this process runs without the API. */
+  readonly opsUrl: string | null;
+  readonly metrics: Metrics;
   stop(): Promise<void>;
 }
 
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
-  const log = createLog(config, logger);
-  const store = await createStore(config);
+  const metrics = new Metrics();
+  const log = instrumentLog(createLog(config, logger), metrics);
+  const store = instrumentStore(await createStore(config), metrics);
   const topology = makeTopology(config.topicPrefix, config.inboundTopic ?? undefined);
   try {
     await log.createTopics([
@@ -40,27 +49,63 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const throwOnText = process.env.CONVOPS_FAILPOINT_THROW_ON_TEXT || undefined;
   const pipeline = new PipelineControl(config, log, store, topology, logger, intelligence.intelligence, { throwOnText });
   await pipeline.start();
+  registerAppMetrics(metrics, { config, log, store, topology, pipeline, provider: intelligence.provider });
 
+  let stopping = false;
+  const ops = {
+    metrics,
+    stopping: () => stopping,
+    readiness: async (): Promise<Readiness> => readiness({
+      roles: config.roles,
+      stopping,
+      logUp: await pingWithin(log.ping(), 2000),
+      stages: pipeline.stages(),
+    }),
+  };
   let server: FastifyInstance | null = null;
   let url: string | null = null;
+  let opsServer: FastifyInstance | null = null;
+  let opsUrl: string | null = null;
   if (config.roles.has('api')) {
-    server = await buildServer({ config, logger, log, store, topology, pipeline, intelligence });
-    await server.listen({ port: config.port, host: config.host });
-    const addr = server.server.address();
-    const port = typeof addr === 'object' && addr ? addr.port : config.port;
-    url = `http://127.0.0.1:${port}`;
+    server = await buildServer({ config, logger, log, store, topology, pipeline, intelligence, ops });
+    url = await listen(server, config.port, config.host);
+  } else {
+    opsServer = await buildOpsServer({ logger, ...ops });
+    opsUrl = await listen(opsServer, config.opsPort, config.host);
   }
 
-  let stopped = false;
+  let stopped: Promise<void> | null = null;
   return {
-    log, store, server, url,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await server?.close();
-      await pipeline.stop();
-      await log.close();
-      await store.close();
+    log, store, server, url, opsUrl, metrics,
+    stop() {
+      // Intake first (the server stops accepting and waits for its in-flight requests, whose
+      // appends finish or fail), then the consumers, then the connections; the ops port last,
+      // so probes say "shutting down" until the end.
+      stopped ??= (async () => {
+        stopping = true;
+        await server?.close();
+        await pipeline.stop();
+        await log.close();
+        await store.close();
+        await opsServer?.close();
+      })();
+      return stopped;
     },
   };
+}
+
+async function listen(app: FastifyInstance, port: number, host: string): Promise<string> {
+  await app.listen({ port, host });
+  const addr = app.server.address();
+  return `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : port}`;
+}
+
+async function pingWithin(p: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((res) => { timer = setTimeout(() => res(false), ms); });
+  try {
+    return await Promise.race([p.catch(() => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -10,6 +10,10 @@ const ALL_ROLES: readonly Role[] = ['api', 'processor', 'projector', 'intelligen
 
 export interface Config {
   readonly port: number;
+  /** Metrics and probes of a process without the API role (9464, Prometheus exporters' usual port). */
+  readonly opsPort: number;
+  /** How long a stop may take (stop intake, drain appends, stop consumers, close) before the process exits anyway. */
+  readonly shutdownTimeoutMs: number;
   readonly host: string;
   readonly dataDir: string;
   readonly kafkaBrokers: readonly string[] | null;
@@ -200,6 +204,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
+    opsPort: int(env, 'OPS_PORT', 9464, 0, 65535),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000),
     host: str(env, 'HOST') ?? '0.0.0.0',
     dataDir: str(env, 'DATA_DIR') ?? './data',
     kafkaBrokers,

@@ -29,13 +29,21 @@ async function main(): Promise<void> {
   }
   logger.info({
     url: app.url,
+    opsUrl: app.opsUrl ?? undefined,
     roles: [...config.roles],
     log: app.log.kind,
     store: app.store.kind,
     dataDir: app.log.kind === 'embedded' || app.store.kind === 'embedded' ? config.dataDir : undefined,
   }, 'convops started');
   const shutdown = (signal: string): void => {
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, deadlineMs: config.shutdownTimeoutMs }, 'shutting down');
+    // A stop that hangs (a broker gone mid-commit, a store that never answers) must not keep
+    // the process past its orchestrator's grace period: what was not committed comes again.
+    const deadline = setTimeout(() => {
+      logger.error({ deadlineMs: config.shutdownTimeoutMs }, 'shutdown did not finish in SHUTDOWN_TIMEOUT_MS; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
     app.stop().then(() => process.exit(0), (err: unknown) => {
       logger.error({ err }, 'shutdown failed');
       process.exit(1);

@@ -18,6 +18,7 @@ import { ProjectionProgress } from './projector/progress.js';
 import type { Topology } from './topology.js';
 import type { Consumer } from './adapters/log/log.js';
 import { runStage, type Stage } from './pipeline/stage.js';
+import type { StageState } from './observability/readiness.js';
 
 /** Test-only fault injection, off unless set (see app.ts). */
 export interface PipelineFailpoints {
@@ -37,6 +38,8 @@ export class PipelineControl implements ProjectionControl {
   private intelligenceConsumer: IntelligenceConsumer | null = null;
   /** The stages this process runs, in start order, with their consumers. */
   private running: { readonly stage: Stage; readonly consumer: Consumer }[] = [];
+  /** The projector is stopped on purpose, for a replay. */
+  private paused = false;
 
   constructor(
     private readonly config: Config,
@@ -62,16 +65,27 @@ export class PipelineControl implements ProjectionControl {
     const held = this.running[i];
     if (!held) return;
     this.running.splice(i, 1);
+    this.paused = true;
     await held.consumer.stop();
   }
 
   async resume(): Promise<void> {
+    this.paused = false;
     if (!this.projector || this.running.some((r) => r.stage === this.projector)) return;
     this.running.push({ stage: this.projector, consumer: await runStage(this.log, this.projector) });
   }
 
   get runsProcessing(): boolean {
     return this.config.roles.has('processor') && this.config.roles.has('projector');
+  }
+
+  /** The consumers this process should run, and whether each does; a projector paused for a replay counts as running. */
+  stages(): StageState[] {
+    const configured: StageState[] = [];
+    if (this.processor) configured.push({ role: 'processor', running: this.running.some((r) => r.stage === this.processor) });
+    if (this.projector) configured.push({ role: 'projector', running: this.paused || this.running.some((r) => r.stage === this.projector) });
+    if (this.intelligenceConsumer) configured.push({ role: 'intelligence', running: this.running.some((r) => r.stage === this.intelligenceConsumer) });
+    return configured;
   }
 
   counters(): { processor: ProcessorStatus | null; projector: ProjectorStatus | null } {
@@ -111,6 +125,7 @@ export class PipelineControl implements ProjectionControl {
     this.ticker = null;
     this.processor = null;
     this.projector = null;
+    this.paused = false;
   }
 
   async resetAll(): Promise<ResetOutcome> {

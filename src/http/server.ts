@@ -35,6 +35,11 @@ import { platformReadiness } from '../adapters/platform/readiness.js';
 import { PlatformClient } from '../adapters/platform/platform-client.js';
 import { BackfillJobs } from '../backfill/backfill-jobs.js';
 import { adminAccountRoutes } from './routes/admin-accounts.js';
+import { installRequestIds, requestIdOptions } from './request-ids.js';
+import { installHttpMetrics } from './http-metrics.js';
+import { opsRoutes } from './routes/ops.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Readiness } from '../observability/readiness.js';
 
 export interface ServerDeps {
   readonly config: Config;
@@ -44,6 +49,7 @@ export interface ServerDeps {
   readonly topology: Topology;
   readonly pipeline: PipelineControl;
   readonly intelligence: IntelligenceSetup;
+  readonly ops: { readonly metrics: Metrics; readonly readiness: () => Promise<Readiness>; readonly stopping: () => boolean };
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -82,6 +88,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     onConstructorPoisoning: 'error',
     // Whether X-Forwarded-For counts as the client's address (rate limits, refusal counts).
     trustProxy: trustProxyOption(config.trustProxy),
+    ...requestIdOptions,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Query strings and headers are text, so their numbers are coerced; JSON bodies are typed
   // already, and a body that sends 42 where a string belongs is wrong, not "42".
@@ -91,6 +98,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   addFormats.default(exact);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
   installErrorHandling(app);
+  installRequestIds(app);
+  installHttpMetrics(app, deps.ops.metrics);
   normaliseWriteBodies(app);
   const keys = new ApiKeys(deps.store);
   installAccess(app, {
@@ -136,6 +145,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   await app.register(demoRoutes, { store: deps.store, inbound, demoSecret: config.demoSecret, environment: config.environment, pipeline: deps.pipeline });
   await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });
+  await app.register(opsRoutes, { ...deps.ops, metricsAccess: 'read' });
   await app.register(healthRoutes, {
     log: deps.log,
     store: deps.store,

@@ -82,6 +82,8 @@ export class HttpModelProvider {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   calls = 0;
+  /** Analyses that ended, after retries: for the metrics. */
+  readonly outcomes = { ok: 0, failed: 0 };
 
   constructor(private readonly settings: ModelSettings) {}
 
@@ -93,7 +95,11 @@ export class HttpModelProvider {
     await this.acquire();
     try {
       const answer = await this.withRetries(() => this.callOnce(messages));
+      this.outcomes.ok++;
       return { ...answer, model: this.settings.model, promptVersion: PROMPT_VERSION };
+    } catch (err) {
+      this.outcomes.failed++;
+      throw err;
     } finally {
       this.release();
     }

@@ -25,7 +25,7 @@ export function deploymentEnv(kind: Deployment, extra: Record<string, string> = 
   // test/security/rate-limits.test.ts pins the limits themselves. The live routes' shared
   // answers off too: tests read them right after changing what they show.
   const base: Record<string, string> = {
-    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', INBOUND_PARTITIONS: '4', TICK_INTERVAL_SEC: '0',
+    PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', INBOUND_PARTITIONS: '4', TICK_INTERVAL_SEC: '0',
     RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000', REFUSAL_LIMIT_MAX: '10000000', LIVE_CACHE_MS: '0', ...extra,
   };
   if (kind === 'embedded') {

@@ -1,0 +1,100 @@
+// What this app reports at scrape time, by the roles it runs: consumer lag per partition and
+// received → visible freshness where the consumers run, replay progress where replays run,
+// backfill progress and open alerts where the API runs, model calls where intelligence runs.
+// Each read is bounded in time, so a slow store makes a scrape thin, not late.
+import type { Log } from '../adapters/log/log.js';
+import type { DocumentStore } from '../adapters/store/store.js';
+import type { Config } from '../config.js';
+import type { HttpModelProvider } from '../intelligence/model-provider.js';
+import { ALERTS_COLLECTION, type AlertDoc } from '../intelligence/intelligence.js';
+import type { PipelineControl } from '../pipeline-control.js';
+import { JOBS_COLLECTION, type ReplayJobDoc } from '../projector/replay.js';
+import type { BackfillJobDoc } from '../backfill/backfill-jobs.js';
+import type { Topology } from '../topology.js';
+import type { GaugeSample, Metrics } from './metrics.js';
+
+const READ_TIMEOUT_MS = 2000;
+
+function within<T>(p: Promise<T>, ms = READ_TIMEOUT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), ms); }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export interface AppMetricsSources {
+  readonly config: Config;
+  readonly log: Log;
+  readonly store: DocumentStore;
+  readonly topology: Topology;
+  readonly pipeline: PipelineControl;
+  readonly provider: HttpModelProvider | null;
+}
+
+export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): void {
+  const { roles } = src.config;
+  const groups = [
+    { role: 'processor', group: src.topology.processorGroup, topic: src.topology.inbound, atEnd: false },
+    { role: 'projector', group: src.topology.projectorGroup, topic: src.topology.sessionEvents, atEnd: false },
+    { role: 'intelligence', group: src.topology.intelligenceGroup, topic: src.topology.sessionEvents, atEnd: true },
+  ].filter((g) => roles.has(g.role as never));
+
+  if (groups.length > 0) {
+    metrics.gauge('consumer_lag_records', 'Records a role\'s consumer group has not consumed yet, per partition', ['role', 'partition'], async () => {
+      const samples: GaugeSample[] = [];
+      for (const g of groups) {
+        const [ends, committed] = await within(Promise.all([src.log.endOffsets(g.topic), src.log.committedOffsets(g.group, g.topic)]));
+        for (const [p, end] of Object.entries(ends)) {
+          // A group that starts at the end has nothing waiting before its first commit.
+          const from = committed[Number(p)] ?? (g.atEnd ? end : 0);
+          samples.push({ labels: { role: g.role, partition: p }, value: Math.max(0, end - from) });
+        }
+      }
+      return samples;
+    });
+    metrics.gauge('freshness_seconds', 'Received → processed (processor) and received → visible (projector) over the last window, by quantile', ['role', 'quantile'], () => {
+      const c = src.pipeline.counters();
+      const samples: GaugeSample[] = [];
+      for (const [role, status] of [['processor', c.processor], ['projector', c.projector]] as const) {
+        if (!status) continue;
+        const f = status.freshness;
+        for (const [q, ms] of [['0.5', f.p50Ms], ['0.99', f.p99Ms], ['1', f.maxMs]] as const) {
+          if (ms !== null) samples.push({ labels: { role, quantile: q }, value: ms / 1000 });
+        }
+      }
+      return samples;
+    });
+  }
+
+  if (src.pipeline.replay) {
+    const jobs = src.store.collection<ReplayJobDoc>(JOBS_COLLECTION);
+    const running = () => within(jobs.find({ kind: 'replay', state: { $in: ['building', 'switching'] } }, { limit: 5 }));
+    metrics.gauge('replay_events_applied', 'Events a running replay has applied so far', ['job', 'state'], async () =>
+      (await running()).map((j) => ({ labels: { job: j._id, state: j.state }, value: j.eventsApplied })));
+    metrics.gauge('replay_lag_records', 'Events a running replay still has to apply', ['job'], async () =>
+      (await running()).filter((j) => j.lag !== null).map((j) => ({ labels: { job: j._id }, value: j.lag ?? 0 })));
+  }
+
+  if (roles.has('api')) {
+    const jobs = src.store.collection<BackfillJobDoc>(JOBS_COLLECTION);
+    metrics.gauge('backfill_progress', 'Running backfill jobs: chats, messages and transactions fetched, and requests made so far', ['job', 'kind', 'counter'], async () => {
+      const running = await within(jobs.find({ kind: { $in: ['backfill', 'backfill-transactions'] }, state: 'running' }, { limit: 20 }));
+      return running.flatMap((j) => (['chats', 'messages', 'transactions', 'requests'] as const)
+        .map((counter) => ({ labels: { job: j._id, kind: j.kind, counter }, value: j.progress[counter] })));
+    });
+    const alerts = src.store.collection<AlertDoc>(ALERTS_COLLECTION);
+    metrics.gauge('alerts_open', 'Alerts open (not acknowledged, not resolved), by severity', ['severity'], async () => {
+      const severities = ['info', 'warning', 'critical'] as const;
+      const counts = await within(Promise.all(severities.map((severity) => alerts.countDocuments({ status: 'open', severity }))));
+      return severities.map((severity, i) => ({ labels: { severity }, value: counts[i] ?? 0 }));
+    });
+  }
+
+  const provider = src.provider;
+  if (provider && roles.has('intelligence')) {
+    metrics.counterFrom('model_calls_total', 'Model provider analyses, by outcome (ok, failed); retries are in model_requests_total', ['outcome'], () =>
+      [{ labels: { outcome: 'ok' }, value: provider.outcomes.ok }, { labels: { outcome: 'failed' }, value: provider.outcomes.failed }]);
+    metrics.counterFrom('model_requests_total', 'HTTP requests to the model provider, retries included', [], () => [{ labels: {}, value: provider.calls }]);
+  }
+}

@@ -1,0 +1,42 @@
+// Whether this process should get traffic or count as working, by the roles it runs. An API
+// process takes webhooks as long as the log takes appends (the store only serves reads, and a
+// webhook must not be refused because the database is down); a worker is ready when its
+// consumers run. A process that is stopping is never ready, so balancers drain it first.
+import type { Role } from '../config.js';
+
+export interface StageState {
+  readonly role: string;
+  /** Consuming now; a projector paused for a replay counts as running (it resumes by itself). */
+  readonly running: boolean;
+}
+
+export interface ReadinessInputs {
+  readonly roles: ReadonlySet<Role>;
+  readonly stopping: boolean;
+  readonly logUp: boolean;
+  readonly stages: readonly StageState[];
+}
+
+export interface Readiness {
+  readonly ready: boolean;
+  readonly roles: readonly Role[];
+  /** Why not, in words an operator can act on; empty when ready. */
+  readonly reasons: readonly string[];
+  readonly checks: { readonly log: boolean; readonly consumers: Record<string, boolean> };
+}
+
+const CONSUMING: readonly Role[] = ['processor', 'projector', 'intelligence'];
+
+export function readiness(input: ReadinessInputs): Readiness {
+  const reasons: string[] = [];
+  if (input.stopping) reasons.push('shutting down');
+  if (input.roles.has('api') && !input.logUp) reasons.push('log: unreachable, webhooks cannot be appended');
+  const consumers: Record<string, boolean> = {};
+  for (const role of CONSUMING) {
+    if (!input.roles.has(role)) continue;
+    const running = input.stages.some((s) => s.role === role && s.running);
+    consumers[role] = running;
+    if (!running) reasons.push(`${role}: its consumer is not running`);
+  }
+  return { ready: reasons.length === 0, roles: [...input.roles], reasons, checks: { log: input.logUp, consumers } };
+}
