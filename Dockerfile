@@ -1,5 +1,5 @@
 # convops service image: builds the TypeScript and runs all roles (override with ROLES).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -8,14 +8,19 @@ COPY src ./src
 COPY machines ./machines
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY fixtures ./fixtures
+COPY web ./web
+# The data folder belongs to the user the service runs as, so the embedded log and store can write.
+RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
-EXPOSE 3000
+EXPOSE 3000 9464
 USER node
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.ROLES&&!process.env.ROLES.includes('api')?(process.env.OPS_PORT||9464):(process.env.PORT||3000))+'/api/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "dist/src/main.js"]

@@ -38,6 +38,9 @@ import { adminAccountRoutes } from './routes/admin-accounts.js';
 import { installRequestIds, requestIdOptions } from './request-ids.js';
 import { installHttpMetrics } from './http-metrics.js';
 import { opsRoutes } from './routes/ops.js';
+import { floorStreamRoutes } from './routes/floor-stream.js';
+import { pageRoutes } from './routes/pages.js';
+import { FloorView } from '../queries/floor.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Readiness } from '../observability/readiness.js';
 
@@ -128,7 +131,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
   const liveCache = new LiveCache(config.liveCacheMs);
   await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache });
-  await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence, liveCache });
+  await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone });
+  await app.register(floorStreamRoutes, { floor: new FloorView(deps.store, deps.intelligence, config.reportTimezone), logger: deps.logger.child({ role: 'floor-stream' }) });
+  await app.register(pageRoutes);
   await app.register(adminSessionRoutes, { store: deps.store, inbound });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });

@@ -32,7 +32,7 @@ describe('demo data', () => {
   it('seeding and signed demo ingest of the same fixtures give the same read models', async () => {
     const records = loadDemoRecords();
     const seeded = await start();
-    const seed = await post(seeded.url, '/api/admin/seed-demo', {}, auth(ADMIN));
+    const seed = await post(seeded.url, '/api/admin/seed-demo', { timeline: 'original' }, auth(ADMIN));
     expect(seed).toMatchObject({ status: 200, body: { status: 'seeded', records: records.length } });
     const seededHash = await settledHash(seeded.url, seeded.app.store);
 

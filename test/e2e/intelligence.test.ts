@@ -98,7 +98,7 @@ describe('intelligence', () => {
       app = await startWithEnv(deploymentEnv('embedded', { ...modelEnv(), ROLES: 'api,processor,projector', FLOOR_RATE_LIMIT_MAX: '3', FLOOR_RATE_LIMIT_WINDOW_SEC: '60' }));
       apps.push(app);
       url = app.url ?? '';
-      expect((await call(url, 'POST', '/api/admin/seed-demo', {}, admin)).status).toBe(200);
+      expect((await call(url, 'POST', '/api/admin/seed-demo', { timeline: 'original' }, admin)).status).toBe(200);
       await settledHash(url, app.store);
     }, 120_000);
 

@@ -33,7 +33,7 @@ describe('read surface', () => {
   beforeAll(async () => {
     app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN }));
     url = app.url ?? '';
-    const seeded = await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{}' });
+    const seeded = await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{"timeline":"original"}' });
     expect(seeded.status).toBe(200);
     await settledHash(url, app.store);
   }, 120_000);

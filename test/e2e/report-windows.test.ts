@@ -608,7 +608,7 @@ describe('report windows over the demo data, days in America/New_York', () => {
     url = app.url ?? '';
     // Seeding again after a 503 is safe: the records carry idempotency keys.
     await untilStored('seed-demo', async () => {
-      const res = await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: admin, body: '{}' });
+      const res = await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: admin, body: '{"timeline":"original"}' });
       return { status: res.status, text: await res.text() };
     });
     await settledHash(url, app.store);

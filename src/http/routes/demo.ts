@@ -16,6 +16,9 @@ const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$
 import { ALL_READ_MODELS } from '../../projector/models/names.js';
 import { ReadModelSet, collectionName } from '../../projector/read-model-set.js';
 import { ApiError } from '../errors.js';
+import { recentShift, shiftBody } from '../../demo/timeline.js';
+import { signBody } from '../../ingest/signature.js';
+import { AccountRegistry } from '../../accounts/registry.js';
 
 export const DEMO_INGEST_MAX_RECORDS = 500;
 
@@ -80,13 +83,34 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
 
   app.post('/api/admin/seed-demo', {
     config: { access: 'admin' },
-    schema: { summary: 'Load the shipped demo fixtures through the pipeline (development only)', security: [{ adminToken: [] }] },
+    schema: {
+      summary: 'Load the shipped demo fixtures through the pipeline and register the demo accounts with their names (development only). By default the timeline is moved so its last records are minutes old',
+      security: [{ adminToken: [] }],
+      body: Type.Optional(Type.Object({
+        timeline: Type.Optional(Type.Union([Type.Literal('recent'), Type.Literal('original')], {
+          default: 'recent',
+          description: 'recent (default): every time moves by one offset so the latest record is 3 minutes old; original: the times as shipped',
+        })),
+      }, { additionalProperties: false })),
+    },
   }, async (request) => {
     assertDemoAllowed('demo seeding');
-    const records = loadDemoRecords();
+    const shipped = loadDemoRecords();
+    // The shipped file is checked as shipped; the moved copies are signed again, so they go
+    // through the very check a connector's records go through.
+    verifyAll(shipped);
+    const timeline = request.body?.timeline ?? 'recent';
+    const shiftMs = timeline === 'recent' ? recentShift(shipped.map((r) => r.body), Date.now()) : 0;
+    const records = shiftMs === 0 ? shipped : shipped.map((r) => {
+      const body = shiftBody(r.body, shiftMs);
+      return { ...r, body, signature: signBody(opts.demoSecret, body) };
+    });
     const verified = verifyAll(records);
+    const accounts = loadDemoAccounts();
+    const registry = new AccountRegistry(opts.store);
+    for (const a of accounts) await registry.upsert(a.id, { displayName: a.displayName, source: 'demo' });
     await append(request, verified);
-    return { status: 'seeded', records: verified.length, accounts: loadDemoAccounts() };
+    return { status: 'seeded', records: verified.length, accounts, timeline, shiftedBySec: shiftMs / 1000 };
   });
 
   app.post('/api/admin/purge-demo', {

@@ -1,0 +1,134 @@
+// GET /api/floor/stream: the public floor as server-sent events, for the wallboard page. One
+// computation per second serves every screen (however many hang on the floor), and a snapshot
+// is pushed only when it differs from the last one. Heartbeats keep proxies from closing an
+// idle stream; `retry` tells browsers how soon to reconnect. The public view only: EventSource
+// cannot send an access key, and the wall is read by anyone walking past.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FloorSnapshot, FloorView } from '../../queries/floor.js';
+import type { Logger } from '../../support/logger.js';
+import { ApiError } from '../errors.js';
+
+export const FLOOR_STREAM_PATH = '/api/floor/stream';
+
+export interface FloorStreamOptions {
+  readonly floor: FloorView;
+  readonly logger: Logger;
+  readonly now?: () => number;
+  /** Shortest time between two computations (and so between two pushes). */
+  readonly intervalMs?: number;
+  readonly heartbeatMs?: number;
+  /** Open streams per process, and per client address: a wall of screens, not a crowd. */
+  readonly maxClients?: number;
+  readonly maxPerAddress?: number;
+}
+
+interface Client {
+  readonly reply: FastifyReply;
+  readonly address: string;
+}
+
+const RETRY_MS = 3000;
+
+/** What changes a screen: everything but the snapshot's own time. */
+const contentOf = (s: FloorSnapshot): string => JSON.stringify({ ...s, at: null });
+
+export class FloorBroadcaster {
+  private readonly clients = new Set<Client>();
+  private timer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private last: { content: string; event: string } | null = null;
+  private computing = false;
+
+  constructor(private readonly opts: Required<Omit<FloorStreamOptions, 'logger'>> & { readonly logger: Logger }) {}
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  countFrom(address: string): number {
+    let n = 0;
+    for (const c of this.clients) if (c.address === address) n++;
+    return n;
+  }
+
+  async add(client: Client): Promise<void> {
+    this.clients.add(client);
+    client.reply.raw.write(`retry: ${RETRY_MS}\n\n`);
+    if (this.last) client.reply.raw.write(this.last.event);
+    else await this.tick();
+    if (!this.timer && this.clients.size > 0) {
+      this.timer = setInterval(() => void this.tick(), this.opts.intervalMs);
+      this.heartbeat = setInterval(() => this.send(': heartbeat\n\n'), this.opts.heartbeatMs);
+    }
+  }
+
+  remove(client: Client): void {
+    this.clients.delete(client);
+    if (this.clients.size > 0) return;
+    // Nobody watching: no computation, and the next screen starts from a fresh snapshot.
+    if (this.timer) clearInterval(this.timer);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.timer = null;
+    this.heartbeat = null;
+    this.last = null;
+  }
+
+  closeAll(): void {
+    for (const c of [...this.clients]) {
+      c.reply.raw.end();
+      this.remove(c);
+    }
+  }
+
+  private send(text: string): void {
+    for (const c of this.clients) c.reply.raw.write(text);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.computing) return;
+    this.computing = true;
+    try {
+      const snapshot = await this.opts.floor.snapshot({ scope: null, signedIn: false }, this.opts.now());
+      const content = contentOf(snapshot);
+      if (this.last?.content === content) return;
+      const event = `event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`;
+      this.last = { content, event };
+      this.send(event);
+    } catch (err) {
+      // The store is down or slow: screens keep the last figures and show their age.
+      this.opts.logger.warn({ err }, 'floor stream snapshot failed');
+    } finally {
+      this.computing = false;
+    }
+  }
+}
+
+export const floorStreamRoutes: FastifyPluginAsync<FloorStreamOptions> = async (app, opts) => {
+  const hub = new FloorBroadcaster({
+    floor: opts.floor, logger: opts.logger, now: opts.now ?? Date.now, intervalMs: opts.intervalMs ?? 1000,
+    heartbeatMs: opts.heartbeatMs ?? 15_000, maxClients: opts.maxClients ?? 200, maxPerAddress: opts.maxPerAddress ?? 20,
+  });
+  // Open streams would hold the server's close forever.
+  app.addHook('preClose', async () => hub.closeAll());
+
+  app.get(FLOOR_STREAM_PATH, {
+    config: { access: 'public', rateClass: 'floor' },
+    schema: { summary: 'The public floor as server-sent events: a `snapshot` event (the body of GET /api/floor without a key) when the figures change, at most once a second, and heartbeats' },
+  }, async (request: FastifyRequest, reply: FastifyReply) => {
+    if (hub.size >= (opts.maxClients ?? 200)) throw new ApiError('NOT_READY', `floor stream: ${hub.size} screens are connected, the most this process serves; retry later`);
+    if (hub.countFrom(request.ip) >= (opts.maxPerAddress ?? 20)) throw new ApiError('RATE_LIMITED', 'floor stream: too many open streams from this client address; close some');
+    reply.hijack();
+    // A stream is quiet between pushes; the heartbeat, not the idle timeout, keeps it honest.
+    request.raw.socket.setTimeout(0);
+    reply.raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-request-id': request.id,
+    });
+    const client: Client = { reply, address: request.ip };
+    request.raw.on('close', () => hub.remove(client));
+    await hub.add(client);
+  });
+};

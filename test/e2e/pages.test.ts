@@ -1,0 +1,193 @@
+// The floor wallboard and the console, in a real browser (headless Chromium): the figures on
+// the pages are the API's, a webhook shows up on the floor without a reload, the public floor
+// shows no fan id and no message text, the console works with an access key and the keyboard.
+// Screenshots land in docs/screenshots for the README.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningApp } from '../../src/app.js';
+import { launchBrowser } from '../support/browser.js';
+import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
+import { messageBody, postWebhook } from '../support/platform.js';
+import { settledHash } from '../support/read-models.js';
+import { eventually } from '../support/wait.js';
+
+const ADMIN = 'pages-admin-token-0123456789abcdef';
+const SHOTS = join(import.meta.dirname, '../../docs/screenshots');
+const DEMO_ACCOUNT = 'acct_0000000000000000000000000000de01';
+
+interface Floor {
+  thresholdSec: number;
+  totals: { open: number; awaiting: number; breached: number; longestWaitSec: number; today: { withinThresholdPct: number | null } };
+  accounts: { id: string; displayName: string | null; open: number }[];
+  chatters: { id: string }[];
+}
+interface SessionRow { id: string; chatId: string; waitSec: number }
+
+let app: RunningApp;
+let url: string;
+let browser: Browser;
+
+async function api<T>(path: string, auth = false): Promise<T> {
+  const res = await fetch(`${url}${path}`, { headers: auth ? { authorization: `Bearer ${ADMIN}` } : {} });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+const figure = (page: Page, name: string) => page.locator(`[data-figure="${name}"]`).innerText();
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await launchBrowser();
+  app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, LIVE_CACHE_MS: '0' }));
+  url = app.url ?? '';
+  const seeded = await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{}' });
+  expect(seeded.status).toBe(200);
+  await settledHash(url, app.store);
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  removeDataDirs();
+});
+
+describe('the floor wallboard', () => {
+  it('shows the API\'s figures at 1920×1080, updates live after a webhook, and shows no fan id or text', async () => {
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(`${url}/floor`);
+    await page.waitForFunction(() => document.body.dataset.snapshotAt !== undefined, undefined, { timeout: 15_000 });
+    const floor = await api<Floor>('/api/floor');
+    expect(Number(await figure(page, 'open'))).toBe(floor.totals.open);
+    expect(Number(await figure(page, 'awaiting'))).toBe(floor.totals.awaiting);
+    expect(Number(await figure(page, 'breached'))).toBe(floor.totals.breached);
+    const pct = floor.totals.today.withinThresholdPct;
+    expect(await figure(page, 'within')).toBe(pct === null ? '—' : `${Math.round(pct)}%`);
+    // Rows per account, by display name, and per chatter.
+    const rows = await page.locator('#accounts tr').allInnerTexts();
+    expect(rows).toHaveLength(floor.accounts.length);
+    for (const a of floor.accounts) expect(rows.some((r) => r.startsWith(a.displayName ?? a.id))).toBe(true);
+    expect(await page.locator('#chatters tr').count()).toBe(floor.chatters.length);
+    // Coloured against the target, with a word beside the colour.
+    expect(await page.locator('[data-figure="breached"]').getAttribute('class')).toContain(floor.totals.breached >= 3 ? 'bad' : floor.totals.breached >= 1 ? 'warn' : 'ok');
+
+    // Nothing that identifies a fan, and no message text, anywhere on the public page.
+    const text = await page.locator('body').innerText();
+    const sessions = await api<{ items: SessionRow[] }>('/api/sessions?limit=200');
+    const messages = await api<{ items: { text: string }[] }>('/api/messages?limit=200');
+    for (const s of sessions.items) expect(text).not.toContain(s.chatId);
+    for (const m of messages.items.filter((x) => x.text.length >= 8)) expect(text).not.toContain(m.text);
+    await page.screenshot({ path: join(SHOTS, 'floor.png') });
+
+    // A fan writes in a new chat: the floor counts one more open session without a reload.
+    const before = Number(await figure(page, 'open'));
+    const body = messageBody({ accountId: DEMO_ACCOUNT, fanId: 399_999_001, messageId: 9_990_000_001, createdAt: new Date().toISOString(), text: 'anyone there?', direction: 'received' });
+    expect((await postWebhook(url, body, { key: 'evt_pages_live_1' })).status).toBe(200);
+    await page.waitForFunction((n) => document.querySelector('[data-figure="open"]')?.textContent === String(n), before + 1, { timeout: 15_000 });
+    await page.close();
+  });
+
+  it('fits a phone without sideways scrolling', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+    await page.goto(`${url}/floor`);
+    await page.waitForFunction(() => document.body.dataset.snapshotAt !== undefined, undefined, { timeout: 15_000 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'floor-phone.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('the stream pushes a public snapshot first, as server-sent events', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${url}/api/floor/stream`, { signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body?.getReader();
+    let received = '';
+    while (reader && !received.includes('event: snapshot')) received += new TextDecoder().decode((await reader.read()).value);
+    while (reader && !/event: snapshot\ndata: .*\n\n/.test(received)) received += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    expect(received).toMatch(/^retry: \d+/);
+    const data = JSON.parse(/event: snapshot\ndata: (.*)\n\n/.exec(received)?.[1] ?? '{}') as { view: string; topAlerts: Record<string, unknown>[] };
+    expect(data.view).toBe('public');
+    for (const a of data.topAlerts) {
+      expect(a).not.toHaveProperty('chatId');
+      expect(a).not.toHaveProperty('reason');
+    }
+  });
+
+  it('pages and assets are served with validators and a strict content policy; unknown assets are 404', async () => {
+    const page = await fetch(`${url}/floor`);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const etag = page.headers.get('etag') ?? '';
+    expect((await fetch(`${url}/floor`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const asset = await fetch(`${url}/assets/floor.js`);
+    expect(asset.headers.get('cache-control')).toContain('max-age');
+    for (const bad of ['../package.json', '..%2Fpackage.json', 'nope.js']) {
+      expect((await fetch(`${url}/assets/${bad}`)).status).toBe(404);
+    }
+  });
+});
+
+describe('the console', () => {
+  it('with an access key: the inbox with running waits and spend, the SLA report, alerts with acknowledge, a chat', async () => {
+    // A fan who wrote just now: their wait is seconds, so its timer visibly runs.
+    const fresh = messageBody({ accountId: DEMO_ACCOUNT, fanId: 399_999_002, messageId: 9_990_000_002, createdAt: new Date().toISOString(), text: 'hello?', direction: 'received' });
+    expect((await postWebhook(url, fresh, { key: 'evt_pages_console_1' })).status).toBe(200);
+    const freshChat = await eventually(async () => {
+      const s = await api<{ items: SessionRow[] }>('/api/sessions?sort=priority&awaiting=1&limit=100');
+      return s.items.find((x) => x.waitSec < 120)?.chatId;
+    }, 15_000, 'fresh session visible');
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(`${url}/console`);
+    // Reads are open by default, but acknowledging needs a manager: the key is typed in.
+    await page.fill('#key', ADMIN);
+    await page.press('#key', 'Enter');
+    const inbox = await api<{ items: SessionRow[] }>('/api/sessions?sort=priority&awaiting=1&limit=100');
+    await page.waitForSelector('tr[data-session]');
+    expect(await page.locator('tr[data-session]').count()).toBe(inbox.items.length);
+    const first = page.locator(`tr[data-session]:has(button[data-chat="${freshChat}"]) td[data-wait]`);
+    const shown = await first.innerText();
+    await page.waitForTimeout(1500);
+    expect(await first.innerText()).not.toBe(shown);
+    await page.screenshot({ path: join(SHOTS, 'console.png') });
+
+    // The keyboard reaches every view: arrow keys move along the tabs.
+    await page.focus('#tab-inbox');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-sla');
+    const from = new Date(Date.now() - 7 * 86400_000).toISOString().slice(0, 10);
+    const sla = await api<{ sessions: number }>(`/api/sla?from=${from}`);
+    await expect.poll(async () => page.locator('#view p').first().innerText().catch(() => ''), { timeout: 10_000 }).toContain(`of ${sla.sessions} sessions`);
+
+    await page.click('#tab-alerts');
+    const open = await api<{ items: { id: string }[]; total: number }>('/api/alerts?status=open&limit=100');
+    expect(open.items.length).toBeGreaterThan(0);
+    const target = open.items[0]?.id ?? '';
+    await page.click(`button[data-ack="${target}"]`);
+    await eventually(async () => {
+      const acked = await api<{ items: { id: string }[] }>('/api/alerts?status=acked&limit=500');
+      return acked.items.some((a) => a.id === target) ? true : undefined;
+    }, 10_000, 'alert acknowledged');
+
+    await page.click('#tab-chat');
+    await page.fill('input[name="chatId"]', inbox.items[0]?.chatId ?? '');
+    await page.press('input[name="chatId"]', 'Enter');
+    await page.waitForSelector('.messages li');
+    expect(await page.locator('.messages li').count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it('says so when the key is wrong, and recovers with a good one', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${url}/console`);
+    await page.fill('#key', 'cvk_wrong_key_000000000000000000');
+    await page.press('#key', 'Enter');
+    await expect.poll(() => page.locator('#error').innerText(), { timeout: 10_000 }).toMatch(/^401/);
+    await page.fill('#key', ADMIN);
+    await page.press('#key', 'Enter');
+    await expect.poll(() => page.locator('#error').innerText(), { timeout: 10_000 }).toBe('');
+    await page.close();
+  });
+});

@@ -1,0 +1,184 @@
+// The manager's console: the public API only, with the access key the person types in (kept for
+// this tab in sessionStorage, sent as a bearer token, never put in a URL).
+import { duration, gradeWait, gradeWithin, h, money } from './common.js';
+
+const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
+const view = $('#view');
+let current = 'inbox';
+/** @type {ReturnType<typeof setInterval> | null} */
+let ticker = null;
+
+const key = () => sessionStorage.getItem('convops-key');
+
+/** @param {string} path @param {RequestInit} [init] */
+async function api(path, init = {}) {
+  const headers = new Headers(init.headers);
+  const k = key();
+  if (k) headers.set('authorization', `Bearer ${k}`);
+  const res = await fetch(path, { ...init, headers });
+  const body = res.status === 204 ? null : await res.json().catch(() => null);
+  if (!res.ok) throw new Error(body?.message ? `${res.status}: ${body.message}` : `${res.status}`);
+  return body;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+const daysAgo = (n) => new Date(Date.now() - n * 86400_000).toISOString().slice(0, 10);
+
+function periodForm(onSubmit, from = daysAgo(7), to = '') {
+  const f = h('form', { class: 'inline' },
+    h('label', {}, 'From', h('input', { type: 'date', name: 'from', value: from })),
+    h('label', {}, 'To (exclusive)', h('input', { type: 'date', name: 'to', value: to })),
+    h('button', { type: 'submit' }, 'Show'));
+  f.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const data = new FormData(/** @type {HTMLFormElement} */ (f));
+    const q = new URLSearchParams();
+    for (const k of ['from', 'to']) if (data.get(k)) q.set(k, String(data.get(k)));
+    void onSubmit(q);
+  });
+  return f;
+}
+
+function table(headers, rows) {
+  return h('table', {}, h('thead', {}, h('tr', {}, ...headers.map(([label, num]) => h('th', { scope: 'col', class: num ? 'num' : '' }, label)))),
+    h('tbody', {}, ...rows));
+}
+
+const views = {
+  async inbox() {
+    const [data, floor] = await Promise.all([api('/api/sessions?sort=priority&awaiting=1&limit=100'), api('/api/floor')]);
+    const threshold = floor.thresholdSec;
+    const names = new Map(floor.accounts.map((a) => [a.id, a.displayName ?? a.id]));
+    const loadedAt = Date.now();
+    const rows = data.items.map((s) => {
+      const cell = h('td', { class: 'num', 'data-wait': String(s.waitSec) }, duration(s.waitSec));
+      return h('tr', { 'data-session': s.id },
+        h('td', {}, names.get(s.accountId) ?? s.accountId), h('td', {}, chatLink(s.chatId)), cell,
+        h('td', { class: 'num' }, money(s.fanSpendCents)), h('td', { class: 'num' }, s.fanMessageCount), h('td', {}, s.lastHumanChatterId ?? '—'));
+    });
+    view.replaceChildren(h('h2', {}, `Waiting fans (${data.items.length})`), data.items.length === 0 ? h('p', { class: 'muted' }, 'Nobody is waiting.') :
+      table([['Account'], ['Chat'], ['Waiting', true], ['Fan spend', true], ['Fan messages', true], ['Last chatter']], rows));
+    // Running wait timers, without asking the server every second.
+    ticker = setInterval(() => {
+      for (const cell of view.querySelectorAll('td[data-wait]')) {
+        const sec = Number(cell.getAttribute('data-wait')) + (Date.now() - loadedAt) / 1000;
+        cell.textContent = duration(sec);
+        cell.className = `num ${gradeWait(sec, threshold).level}`;
+      }
+    }, 1000);
+  },
+  async sla() {
+    const show = async (q) => {
+      const r = await api(`/api/sla?${q}`);
+      const g = gradeWithin(r.withinThresholdPct);
+      out.replaceChildren(
+        h('p', {}, 'Within ', h('strong', { class: g.level }, r.withinThresholdPct === null ? '—' : `${r.withinThresholdPct}%`), ` of ${r.sessions} sessions (threshold ${duration(r.thresholdSec)}); median first response ${r.medianFirstResponseSec === null ? '—' : duration(r.medianFirstResponseSec)}, p90 ${r.p90FirstResponseSec === null ? '—' : duration(r.p90FirstResponseSec)}; ${r.breaches} breaches, ${r.pending} pending.`),
+        h('h3', {}, 'By chatter'),
+        table([['Chatter'], ['Sessions', true], ['Within %', true], ['Median FRT', true], ['Breaches', true]], r.byChatter.map((c) => h('tr', {},
+          h('td', {}, c.chatterId ?? '—'), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, c.withinThresholdPct ?? '—'),
+          h('td', { class: 'num' }, c.medianFirstResponseSec === null ? '—' : duration(c.medianFirstResponseSec)), h('td', { class: 'num' }, c.breaches)))));
+    };
+    const out = h('div');
+    view.replaceChildren(h('h2', {}, 'First-response SLA'), periodForm((q) => show(q).catch(showError)), out);
+    await show(new URLSearchParams({ from: daysAgo(7) }));
+  },
+  async scorecard() {
+    const show = async (q) => {
+      const r = await api(`/api/chatters/scorecard?${q}`);
+      out.replaceChildren(table([['Chatter'], ['Sessions', true], ['Revenue', true], ['Within %', true], ['Median FRT', true], ['Open alerts', true], ['Coach priority', true]],
+        r.items.map((c) => h('tr', {}, h('td', {}, c.chatterId), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, money(c.revenueCents)),
+          h('td', { class: 'num' }, c.sla?.withinThresholdPct ?? '—'), h('td', { class: 'num' }, c.sla?.medianFirstResponseSec == null ? '—' : duration(c.sla.medianFirstResponseSec)),
+          h('td', { class: 'num' }, c.openAlerts), h('td', { class: 'num' }, c.coachPriority)))));
+    };
+    const out = h('div');
+    view.replaceChildren(h('h2', {}, 'Chatter scorecard'), periodForm((q) => show(q).catch(showError)), out);
+    await show(new URLSearchParams({ from: daysAgo(7) }));
+  },
+  async alerts() {
+    const r = await api('/api/alerts?status=open&limit=100');
+    view.replaceChildren(h('h2', {}, `Open alerts (${r.total})`), r.items.length === 0 ? h('p', { class: 'muted' }, 'No open alerts.') :
+      table([['Severity'], ['Rule'], ['Reason'], ['Chat'], ['Chatter'], ['']], r.items.map((a) => {
+        const ack = h('button', { type: 'button', 'data-ack': a.id }, 'Acknowledge');
+        ack.addEventListener('click', () => {
+          api(`/api/alerts/${encodeURIComponent(a.id)}/ack`, { method: 'POST' }).then(() => views.alerts()).catch(showError);
+        });
+        return h('tr', {}, h('td', { class: a.severity === 'critical' ? 'bad' : a.severity === 'warning' ? 'warn' : '' }, a.severity),
+          h('td', {}, a.ruleId), h('td', {}, a.reason), h('td', {}, a.chatId ? chatLink(a.chatId) : '—'), h('td', {}, a.chatterId ?? '—'), h('td', {}, ack));
+      })));
+  },
+  async chat(chatId = '') {
+    const form = h('form', { class: 'inline' }, h('label', {}, 'Chat id', h('input', { name: 'chatId', value: chatId, required: '' })), h('button', { type: 'submit' }, 'Open'));
+    const out = h('div');
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const id = String(new FormData(/** @type {HTMLFormElement} */ (form)).get('chatId') ?? '');
+      showChat(id, out).catch(showError);
+    });
+    view.replaceChildren(h('h2', {}, 'Chat'), form, out);
+    if (chatId) await showChat(chatId, out);
+  },
+};
+
+async function showChat(chatId, out) {
+  const [chat, msgs] = await Promise.all([api(`/api/chats?chatId=${encodeURIComponent(chatId)}`), api(`/api/messages?chatId=${encodeURIComponent(chatId)}&limit=200`)]);
+  const sessions = chat.sessions ?? [];
+  out.replaceChildren(
+    h('h3', {}, `Sessions (${sessions.length})`),
+    table([['Opened'], ['Status'], ['Messages', true], ['First response', true], ['Revenue', true]], sessions.map((s) => h('tr', {},
+      h('td', {}, new Date(s.openedAt).toLocaleString()), h('td', {}, s.status), h('td', { class: 'num' }, s.messageCount),
+      h('td', { class: 'num' }, s.firstResponseSec === null ? '—' : duration(s.firstResponseSec)), h('td', { class: 'num' }, money(s.revenueCents))))),
+    h('h3', {}, 'Messages'),
+    h('ul', { class: 'messages' }, ...(msgs.items ?? []).slice().reverse().map((m) => h('li', { class: m.sender },
+      h('div', { class: 'muted' }, `${m.sender}${m.chatterId ? ` · ${m.chatterId}` : ''} · ${new Date(m.sentAt).toLocaleString()}${m.priceCents ? ` · ${money(m.priceCents)}` : ''}`),
+      m.text ?? ''))));
+}
+
+function chatLink(chatId) {
+  const b = h('button', { type: 'button', class: 'link', 'data-chat': chatId }, chatId);
+  b.addEventListener('click', () => void show('chat', chatId));
+  return b;
+}
+
+function showError(err) {
+  $('#error').textContent = err instanceof Error ? err.message : String(err);
+}
+
+async function show(name, arg) {
+  current = name;
+  if (ticker) clearInterval(ticker);
+  ticker = null;
+  $('#error').textContent = '';
+  for (const tab of document.querySelectorAll('[role="tab"]')) tab.setAttribute('aria-selected', String(tab.getAttribute('data-view') === name));
+  try {
+    await views[name](arg);
+  } catch (err) {
+    view.replaceChildren();
+    showError(err);
+  }
+}
+
+function whoami() {
+  $('#who').textContent = key() ? 'key in use for this tab' : 'no key: open reads only';
+}
+
+$('#key-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const input = /** @type {HTMLInputElement} */ ($('#key'));
+  if (input.value.trim()) sessionStorage.setItem('convops-key', input.value.trim());
+  input.value = '';
+  whoami();
+  void show(current);
+});
+$('#forget').addEventListener('click', () => { sessionStorage.removeItem('convops-key'); whoami(); void show(current); });
+const tabs = [...document.querySelectorAll('[role="tab"]')];
+for (const tab of tabs) {
+  tab.addEventListener('click', () => void show(tab.getAttribute('data-view') ?? 'inbox'));
+  // Arrow keys move between tabs, as the ARIA tabs pattern expects.
+  tab.addEventListener('keydown', (e) => {
+    const i = tabs.indexOf(tab);
+    const next = e.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(i - 1 + tabs.length) % tabs.length] : null;
+    if (next) { /** @type {HTMLElement} */ (next).focus(); /** @type {HTMLElement} */ (next).click(); }
+  });
+}
+whoami();
+void show('inbox');

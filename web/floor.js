@@ -1,0 +1,77 @@
+// The wallboard: one EventSource on /api/floor/stream; the server pushes a snapshot when the
+// figures change (at most once a second). Waits keep counting between pushes, and the page says
+// how old its figures are when the stream drops (the browser reconnects by itself).
+import { duration, graded, gradeAlerts, gradeBreached, gradeWait, gradeWithin, h } from './common.js';
+
+/** @type {any} */
+let snapshot = null;
+let receivedAt = 0;
+const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
+const figure = (/** @type {string} */ name) => $(`[data-figure="${name}"]`);
+
+function setText(el, content) {
+  el.replaceChildren(content);
+}
+
+function render() {
+  if (!snapshot) return;
+  const s = snapshot;
+  const t = s.totals;
+  const elapsed = (Date.now() - receivedAt) / 1000;
+  const longest = t.longestWaitSec > 0 ? t.longestWaitSec + elapsed : 0;
+  setText(figure('open'), String(t.open));
+  setText(figure('awaiting'), String(t.awaiting));
+  setText(figure('awaiting-note'), `${s.accounts.length} accounts · ${s.chatters.length} chatters`);
+  const b = gradeBreached(t.breached);
+  figure('breached').className = `value ${b.level}`;
+  setText(figure('breached'), String(t.breached));
+  setText(figure('breached-note'), graded(b, `threshold ${duration(s.thresholdSec)}`));
+  const w = gradeWait(longest, s.thresholdSec);
+  figure('longest').className = `value ${w.level}`;
+  setText(figure('longest'), longest > 0 ? duration(longest) : '0s');
+  setText(figure('longest-note'), graded(w, ''));
+  const pct = t.today.withinThresholdPct;
+  const g = gradeWithin(pct);
+  figure('within').className = `value ${g.level}`;
+  setText(figure('within'), pct === null ? '—' : `${Math.round(pct)}%`);
+  setText(figure('within-note'), graded(g, `${t.today.sessions} sessions today`));
+
+  $('#accounts').replaceChildren(...s.accounts.map((a) => {
+    const wait = a.longestWaitSec > 0 ? a.longestWaitSec + elapsed : 0;
+    return h('tr', { 'data-account': a.id },
+      h('th', { scope: 'row' }, a.displayName ?? a.id),
+      h('td', { class: 'num' }, a.open),
+      h('td', { class: 'num' }, a.awaiting),
+      h('td', { class: `num ${gradeBreached(a.breached).level}` }, a.breached),
+      h('td', { class: `num ${gradeWait(wait, s.thresholdSec).level}` }, wait > 0 ? duration(wait) : '—'),
+      h('td', { class: 'num' }, a.openAlerts));
+  }));
+  $('#chatters').replaceChildren(...s.chatters.map((c) => h('tr', { 'data-chatter': c.id },
+    h('th', { scope: 'row' }, c.id),
+    h('td', { class: 'num' }, c.openSessions),
+    h('td', { class: 'num' }, c.awaiting),
+    h('td', { class: `num ${gradeBreached(c.breached).level}` }, c.breached),
+    h('td', { class: 'num' }, c.openAlerts))));
+  const sev = t.severity;
+  setText($('#alert-grade'), graded(gradeAlerts(sev.critical, sev.warning), `${sev.critical + sev.warning + sev.info}`));
+  const names = new Map(s.accounts.map((a) => [a.id, a.displayName ?? a.id]));
+  $('#alerts').replaceChildren(...(s.topAlerts.length === 0 ? [h('li', { class: 'muted' }, 'No open alerts')] : s.topAlerts.map((a) =>
+    h('li', {}, h('span', { class: a.severity === 'critical' ? 'bad' : a.severity === 'warning' ? 'warn' : 'muted' }, a.severity.toUpperCase()), ' ',
+      a.ruleId.replace(/[.-]/g, ' '), ' · ', names.get(a.accountId) ?? a.accountId ?? '', a.chatterId ? ` · ${a.chatterId}` : ''))));
+  setText($('#updated'), `figures of ${new Date(s.at).toLocaleTimeString()}${elapsed > 5 ? ` (${duration(elapsed)} old)` : ''}`);
+}
+
+function connect() {
+  const source = new EventSource('/api/floor/stream');
+  source.addEventListener('open', () => { $('#connection').className = 'ok'; setText($('#connection'), 'live'); });
+  source.addEventListener('snapshot', (e) => {
+    snapshot = JSON.parse(/** @type {MessageEvent} */ (e).data);
+    receivedAt = Date.now();
+    document.body.dataset.snapshotAt = snapshot.at;
+    render();
+  });
+  source.addEventListener('error', () => { $('#connection').className = 'warn'; setText($('#connection'), 'reconnecting…'); });
+}
+
+connect();
+setInterval(render, 1000);
