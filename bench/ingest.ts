@@ -288,17 +288,14 @@ async function dashboardsPhase(label: string, fresh: () => Record<string, string
     const procs: Proc[] = [];
     let ingestPort: number;
     let projectorPort: number;
-    let roles: Record<string, number | undefined>;
     if (layout === 'one process') {
       const all = await startProcess('src/main.ts', env, '/api/health');
       procs.push(all);
-      roles = { service: all.pid };
       ingestPort = projectorPort = all.port;
     } else {
       const apiOnly = await startProcess('src/main.ts', { ...env, ROLES: 'api' }, '/api/health');
       const worker = await startProcess('src/main.ts', { ...env, ROLES: 'api,processor,projector' }, '/api/health');
       procs.push(apiOnly, worker);
-      roles = { api: apiOnly.pid, worker: worker.pid };
       ingestPort = apiOnly.port;
       projectorPort = worker.port;
     }

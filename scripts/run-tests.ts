@@ -1,4 +1,4 @@
-// The whole test suite: type-check, then vitest (whose global setup provisions Kafka and the
+// The whole test suite: type-check, lint, then vitest (whose global setup provisions Kafka and the
 // Mongo-wire server), then one summary line "tests: N passed, N failed[, N skipped]".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -11,6 +11,13 @@ mkdirSync(join(root, '.cache'), { recursive: true });
 const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
 if (tsc.status !== 0) {
   process.stdout.write('tests: 0 passed, 1 failed (type-check failed)\n');
+  process.exit(1);
+}
+
+// Lint and format rules (eslint.config.js): a floating promise or a misused one fails the suite like a test.
+const lint = spawnSync(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), '.'], { cwd: root, stdio: 'inherit' });
+if (lint.status !== 0) {
+  process.stdout.write('tests: 0 passed, 1 failed (lint failed; `npm run format` fixes the formatting)\n');
   process.exit(1);
 }
 

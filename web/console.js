@@ -21,7 +21,6 @@ async function api(path, init = {}) {
   return body;
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (n) => new Date(Date.now() - n * 86400_000).toISOString().slice(0, 10);
 
 function periodForm(onSubmit, from = daysAgo(7), to = '') {

@@ -81,8 +81,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     else if (err instanceof StoreUnavailableError) {
       request.log.warn({ err }, 'store unavailable');
       body = errorBody('NOT_READY', 'store: unavailable; retry later (see /api/health)');
-    }
-    else {
+    } else {
       const mapped = fromFastify(err);
       if (mapped) body = mapped;
       else if (err.statusCode === 429) body = errorBody('RATE_LIMITED', err.message || 'rate limited; retry later');

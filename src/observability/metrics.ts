@@ -60,12 +60,7 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        let samples: readonly GaugeSample[] = [];
-        try {
-          samples = await read();
-        } catch {
-          return;
-        }
+        const samples = await Promise.resolve().then(read).catch(() => [] as readonly GaugeSample[]);
         for (const s of samples) this.set(s.labels, s.value);
       },
     });

@@ -203,7 +203,8 @@ export class ReplayService {
       await this.build(job);
     } finally {
       clearInterval(timer);
-      await beating;
+      // Set by the timer's callback, which the compiler's narrowing does not see.
+      await (beating as Promise<void> | null);
     }
   }
 

@@ -73,9 +73,9 @@ describe('embedded log topics', () => {
     const records = old.openDB<unknown, [string, number, number]>({ name: 'records', encoding: 'msgpack' });
     const heads = old.openDB<number, [string, number]>({ name: 'heads', encoding: 'msgpack' });
     await old.transaction(() => {
-      topics.put('t', 1);
-      for (let i = 0; i < 3; i++) records.put(['t', 0, i], { k: `k${i}`, v: Buffer.from(`old${i}`), h: {}, t: 1000 + i });
-      heads.put(['t', 0], 3);
+      void topics.put('t', 1);
+      for (let i = 0; i < 3; i++) void records.put(['t', 0, i], { k: `k${i}`, v: Buffer.from(`old${i}`), h: {}, t: 1000 + i });
+      void heads.put(['t', 0], 3);
     });
     await old.close();
 

@@ -33,7 +33,7 @@ describe('embedded msgpack structures', () => {
     const legacy = old.openDB<Doc, string>({ name: 'c:rows', encoding: 'msgpack' });
     const before = Array.from({ length: 40 }, (_, i) => shaped(i));
     await old.transaction(() => {
-      for (const d of before) legacy.put(d._id, d);
+      for (const d of before) void legacy.put(d._id, d);
     });
     await old.close();
 

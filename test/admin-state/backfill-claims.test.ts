@@ -3,7 +3,7 @@
 // lost its claim stops writing; the heartbeat keeps beating while the platform client waits
 // out a rate-limit window longer than BACKFILL_STALE_SEC; and of simultaneous identical starts
 // exactly one creates a job.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { PlatformClient } from '../../src/adapters/platform/platform-client.js';
 import { BackfillJobs, type BackfillJobDoc } from '../../src/backfill/backfill-jobs.js';

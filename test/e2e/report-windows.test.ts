@@ -24,7 +24,7 @@ import { postWebhook } from '../support/platform.js';
 import { settledHash } from '../support/read-models.js';
 import { reference, type Fact } from '../support/reference-model.js';
 import {
-  ACCOUNT_FIELDS, ALL_TIME, SLA_FIELDS, accountsAnswer, dateIn, dayStartIn, midnightIn, overviewAnswer, reportData, scorecardAnswer,
+  ACCOUNT_FIELDS, SLA_FIELDS, accountsAnswer, dateIn, dayStartIn, midnightIn, overviewAnswer, reportData, scorecardAnswer,
   slaAnswer, withOffset, zoneOffsetMs, type ReportData, type Window,
 } from '../support/report-reference.js';
 import { factOf } from '../support/webhook-facts.js';
@@ -124,7 +124,6 @@ function buildDataSet(arrivals: Arrival[][], generated: Fact[][], placements: Pl
   const lanes: Delivery[][] = [];
   const edges: number[] = [];
   arrivals.forEach((list, a) => {
-    const account = ACCOUNTS[a] as string;
     // Every chat gets its own placement: chats are independent, and each chat's own order (the
     // lateness the generator respects) survives a shift of all its times.
     const chats = [...new Set((generated[a] ?? []).map((f) => f.chat))].sort();
@@ -498,7 +497,7 @@ async function assertWindows(property: fc.IAsyncProperty<[Case]>, numRuns: numbe
     await fc.assert(property, params<[Case]>(numRuns));
   } catch (err) {
     const cause = (err as Error).cause as Error | undefined;
-    throw new Error(`data set and windows from PROPERTY_SEED=${SEED}${process.env.PROPERTY_PATH ? ` PROPERTY_PATH=${process.env.PROPERTY_PATH}` : ''}\n${(err as Error).message}${cause ? `\n\n${cause.message}` : ''}`);
+    throw new Error(`data set and windows from PROPERTY_SEED=${SEED}${process.env.PROPERTY_PATH ? ` PROPERTY_PATH=${process.env.PROPERTY_PATH}` : ''}\n${(err as Error).message}${cause ? `\n\n${cause.message}` : ''}`, { cause: err });
   }
 }
 

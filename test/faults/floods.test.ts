@@ -34,7 +34,7 @@ function slowClient(everyMs: number): { closed: Promise<{ afterMs: number; respo
   let response = '';
   let timer: NodeJS.Timeout | undefined;
   socket.on('connect', () => {
-    socket.write(`POST /webhooks/platform HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`);
+    socket.write('POST /webhooks/platform HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n');
     timer = setInterval(() => { if (!socket.destroyed) socket.write('{'); }, everyMs);
   });
   socket.on('data', (c: Buffer) => { response += c.toString(); });

@@ -4,7 +4,6 @@ import type { TestProject } from 'vitest/node';
 import './provided.js';
 import { startKafka, startMongo, type RunningServer } from './servers.js';
 
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started: RunningServer[] = [];
   const kafkaFromEnv = process.env.KAFKA_BROKERS;

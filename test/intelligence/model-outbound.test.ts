@@ -31,7 +31,6 @@ async function fake(): Promise<Fake> {
   return f;
 }
 
-
 const transcript: FactMessage[] = [{ messageId: '1', sender: 'fan', chatterId: null, text: 'sent a big tip', priceCents: 0, sentAt: 0 }];
 
 describe('model provider behind the outbound guard', () => {

@@ -32,7 +32,7 @@ export function chromiumPath(): string {
     run(['apt-get', 'update', '-qq']);
     run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'chromium']);
   } catch (err) {
-    throw new Error(`Chromium is missing and could not be installed with apt-get (${err instanceof Error ? err.message : String(err)}); install Debian's chromium package or set CHROMIUM_PATH`);
+    throw new Error(`Chromium is missing and could not be installed with apt-get (${err instanceof Error ? err.message : String(err)}); install Debian's chromium package or set CHROMIUM_PATH`, { cause: err });
   }
   const installed = found();
   if (!installed) throw new Error('apt-get installed chromium, but no binary was found at the usual paths; set CHROMIUM_PATH');

@@ -34,6 +34,8 @@ const BATCH_SIZE = 5000;
 const IDLE_POLL_MS = 20;
 const RETRY_PAUSE_MS = 500;
 
+// LMDB writes inside a transaction callback resolve with the transaction, which is awaited;
+// `void` marks the single puts whose promises are deliberately not.
 export class EmbeddedLog implements Log {
   readonly kind = 'embedded' as const;
   private readonly root: RootDatabase;
@@ -83,7 +85,7 @@ export class EmbeddedLog implements Log {
   async createTopics(topics: readonly TopicSpec[]): Promise<void> {
     await this.root.transaction(() => {
       for (const t of topics) {
-        if (this.topics.get(t.name) === undefined) this.topics.put(t.name, t.partitions);
+        if (this.topics.get(t.name) === undefined) void this.topics.put(t.name, t.partitions);
       }
     });
     await this.root.flushed;
@@ -107,7 +109,7 @@ export class EmbeddedLog implements Log {
         const partition = r.partition ?? partitionForKey(r.key, count);
         if (partition < 0 || partition >= count) throw new Error(`partition ${partition} out of range for ${topic}`);
         const offset = next.get(partition) ?? heads.get([topic, partition]) ?? 0;
-        stored.put([topic, partition, offset], {
+        void stored.put([topic, partition, offset], {
           k: r.key,
           v: Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value),
           h: { ...(r.headers ?? {}) },
@@ -116,7 +118,7 @@ export class EmbeddedLog implements Log {
         next.set(partition, offset + 1);
         results.push({ partition, offset });
       }
-      for (const [partition, head] of next) heads.put([topic, partition], head);
+      for (const [partition, head] of next) void heads.put([topic, partition], head);
     });
     await root.flushed;
     this.appended.emit('append', topic);
@@ -167,7 +169,7 @@ export class EmbeddedLog implements Log {
       topics.forEach((topic, i) => {
         for (let p = 0; p < (counts[i] ?? 0); p++) {
           if (this.groups.get([groupId, topic, p]) === undefined && options.fromBeginning === false) {
-            this.groups.put([groupId, topic, p], this.head(topic, p));
+            void this.groups.put([groupId, topic, p], this.head(topic, p));
           }
         }
       });
@@ -194,7 +196,7 @@ export class EmbeddedLog implements Log {
         }
         if (!active) return false;
         await this.root.transaction(() => {
-          for (const b of batches) this.groups.put([groupId, topic, b.partition], (b.records[b.records.length - 1]?.offset ?? -1) + 1);
+          for (const b of batches) void this.groups.put([groupId, topic, b.partition], (b.records[b.records.length - 1]?.offset ?? -1) + 1);
         });
         return true;
       };
@@ -230,7 +232,7 @@ export class EmbeddedLog implements Log {
         if (position.kind === 'earliest') offset = 0;
         else if (position.kind === 'offsets') offset = position.offsets[p];
         else offset = this.firstAtOrAfter(topic, p, position.timestamp);
-        if (offset !== undefined) this.groups.put([groupId, topic, p], offset);
+        if (offset !== undefined) void this.groups.put([groupId, topic, p], offset);
       }
     });
     await this.root.flushed;

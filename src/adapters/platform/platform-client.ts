@@ -243,4 +243,3 @@ export class PlatformClient {
     return body;
   }
 }
-

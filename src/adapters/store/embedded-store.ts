@@ -246,16 +246,16 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         // Most updates leave most indexed fields alone: their entries stay as they are.
         const old = indexKey(spec, before);
         if (sameKey(old, key)) continue;
-        index.remove(old);
+        void index.remove(old);
       }
-      index.put(key, PRESENT);
+      void index.put(key, PRESENT);
     }
-    this.db.put(doc._id, doc);
+    void this.db.put(doc._id, doc);
   }
 
   private removeDoc(doc: T): void {
-    for (const spec of this.store.indexes(this.name)) this.store.indexDb(this.name, spec).remove(indexKey(spec, doc));
-    this.db.remove(doc._id);
+    for (const spec of this.store.indexes(this.name)) void this.store.indexDb(this.name, spec).remove(indexKey(spec, doc));
+    void this.db.remove(doc._id);
   }
 
   private insertSync(doc: T): void {
@@ -344,8 +344,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       } else if ('replaceOne' in op) {
         const r = this.replaceSync(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert ?? false);
         if (op.replaceOne.requireMatch && r.matched === 0) throw new WriteConflictError(this.name, JSON.stringify(op.replaceOne.filter));
-      }
-      else if ('insertOne' in op) this.insertSync(op.insertOne.document);
+      } else if ('insertOne' in op) this.insertSync(op.insertOne.document);
       else {
         const victim = this.matching(op.deleteOne.filter)[0];
         if (victim) this.removeDoc(victim);
@@ -362,7 +361,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     // Built over the documents already there, in one transaction.
     const index = this.store.indexDb(this.name, spec);
     await this.write(() => {
-      for (const { value } of this.db.getRange()) index.put(indexKey(spec, value), PRESENT);
+      for (const { value } of this.db.getRange()) void index.put(indexKey(spec, value), PRESENT);
     });
   }
 
@@ -395,6 +394,8 @@ interface IndexLists {
 
 const NO_INDEXES: IndexLists = { bytes: Buffer.alloc(0), all: [], unique: [] };
 
+// LMDB writes inside a transaction callback resolve with the transaction, which is awaited;
+// `void` marks the single puts and removes whose promises are deliberately not.
 export class EmbeddedStore implements DocumentStore {
   readonly kind = 'embedded' as const;
   private readonly root: RootDatabase;

@@ -4,7 +4,6 @@
 // created once the platform has answered, so a wrong key or a platform that is down leaves
 // nothing behind.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { AccountRegistry, type AccountDoc } from '../../accounts/registry.js';
 import { PlatformError, type PlatformClient } from '../../adapters/platform/platform-client.js';
 import { BackfillConflict, type BackfillJobDoc, type BackfillJobs, type BackfillKind } from '../../backfill/backfill-jobs.js';
@@ -79,7 +78,7 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
 
   app.post('/api/admin/accounts/sync', {
     ...guarded,
-    schema: { summary: "Pull the accounts connected on the platform (needs PLATFORMAPI_KEY)", security },
+    schema: { summary: 'Pull the accounts connected on the platform (needs PLATFORMAPI_KEY)', security },
   }, async () => {
     const remote = await opts.client.accounts().catch(fromPlatform);
     const synced = [];

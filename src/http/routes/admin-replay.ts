@@ -1,6 +1,5 @@
 // POST /api/admin/replay starts a rebuild of the read models; GET shows its progress.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import type { PipelineControl } from '../../pipeline-control.js';
 import { ReplayConflict, type ReplayFrom, type ReplayJobDoc } from '../../projector/replay.js';
 import { ApiError, invalidInput } from '../errors.js';

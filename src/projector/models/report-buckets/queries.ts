@@ -41,7 +41,6 @@ export function accountTest(inScope: Filter): (accountId: string) => boolean {
   return () => false;
 }
 
-
 function counters(doc: ReportBucketDoc): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(doc)) if (!BUCKET_META.has(k)) out[k] = v;

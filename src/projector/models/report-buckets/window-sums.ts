@@ -23,7 +23,6 @@ const decoded = new WeakMap<object, DecodedBucket>();
 
 /** Fields that are the bucket's identity and bookkeeping, not figures. */
 
-
 export function decodeBucket(doc: BucketCounters): DecodedBucket {
   const known = decoded.get(doc);
   if (known) return known;
