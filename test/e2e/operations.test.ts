@@ -1,6 +1,8 @@
 // The operating surface: /metrics counts what happened (webhooks by outcome, appends, store
 // writes, lag that drains), on the API port and on a worker's ops port; the probes answer by
 // role; request ids travel in and out; a stop that hangs ends at SHUTDOWN_TIMEOUT_MS.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { readiness } from '../../src/observability/readiness.js';
@@ -84,6 +86,20 @@ describe.each(DEPLOYMENTS)('metrics and probes on %s', (kind) => {
     expect(total(await scrape(api.url ?? ''), 'convops_webhooks_total', { outcome: 'accepted' })).toBe(3);
     // The API process runs no consumer, so it reports no lag of its own.
     expect(total(await scrape(api.url ?? ''), 'convops_consumer_lag_records')).toBe(0);
+  });
+});
+
+describe('the Grafana dashboard', () => {
+  it('asks only for metrics convops exports', async () => {
+    const dashboard = readFileSync(join(import.meta.dirname, '../../docs/grafana-dashboard.json'), 'utf8');
+    const wanted = new Set([...dashboard.matchAll(/\b(convops_[a-z_]+|process_[a-z_]+|nodejs_[a-z0-9_]+)/g)].map((m) => (m[1] as string).replace(/_(bucket|count|sum)$/, '')));
+    // The model counters exist where a model provider is configured (it is never called here).
+    const app = await startWithEnv(deploymentEnv('embedded', { MODEL_BASE_URL: 'http://127.0.0.1:9', MODEL_API_KEY: 'k', MODEL_NAME: 'm' }));
+    running.push(app);
+    const text = await (await fetch(`${app.url ?? ''}/metrics`)).text();
+    const exported = new Set([...text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1] as string));
+    expect([...wanted].filter((name) => !exported.has(name))).toEqual([]);
+    expect(wanted.size).toBeGreaterThanOrEqual(12);
   });
 });
 
