@@ -9,6 +9,7 @@ import { startApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { loadDemoAccounts } from '../src/demo/fixtures.js';
 import { createLogger } from '../src/support/logger.js';
+import { settledSessions } from './settle.js';
 
 const N = Number(process.argv[2] ?? 2000);
 const ADMIN = 'admin-token-for-the-access-bench';
@@ -21,14 +22,7 @@ const app = await startApp(config, createLogger('silent'));
 const url = app.url ?? '';
 const post = async (path: string, body: unknown) => (await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
 await post('/api/admin/seed-demo', {});
-// Let the pipeline settle: the session count stops moving.
-let last = -1;
-for (;;) {
-  await new Promise((r) => setTimeout(r, 1000));
-  const n = ((await (await fetch(`${url}/api/overview`)).json()) as { sessions: { total: number } }).sessions.total;
-  if (n === last && n > 0) break;
-  last = n;
-}
+const last = await settledSessions(url);
 const key = (await post('/api/admin/keys', { name: 'bench', role: 'viewer' })).secret as string;
 const scoped = (await post('/api/admin/keys', { name: 'bench scoped', role: 'viewer', accounts: [loadDemoAccounts()[0]?.id] })).secret as string;
 
