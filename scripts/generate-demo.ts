@@ -56,8 +56,12 @@ for (const [ai, account] of DEMO_ACCOUNTS.entries()) {
       push(t - 60_000, subscribedWebhook({ accountId: account.id, fanId, notificationId: String(++notificationSeq), createdAt: iso(t - 60_000), amountDollars: price }));
       push(t - 59_000, transactionWebhook({ accountId: account.id, fanId, transactionId: txnId(), createdAt: iso(t - 59_000), type: 'subscription', amountDollars: price, fanSpendDollars: spend }));
     }
-    for (let s = 0; s < sessions && t < START + DAYS * 86400_000; s++) {
+    const end = START + DAYS * 86400_000;
+    // A fan left waiting writes last, just after the other traffic ends: placed in the present by
+    // seed-demo, the inbox shows waits of minutes, as a live floor does.
+    for (let s = 0; s < sessions && (t < end || (leftWaiting && s === sessions - 1)); s++) {
       const last = s === sessions - 1;
+      if (last && leftWaiting) t = Math.max(t, end + between(30, 60) * 60_000);
       const rounds = between(2, 5);
       for (let r = 0; r < rounds; r++) {
         for (let k = between(1, 2); k > 0; k--) {

@@ -71,7 +71,13 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     url = await listen(server, config.port, config.host);
   } else {
     opsServer = await buildOpsServer({ logger, ...ops });
-    opsUrl = await listen(opsServer, config.opsPort, config.host);
+    try {
+      opsUrl = await listen(opsServer, config.opsPort, config.host);
+    } catch (err) {
+      // Say, a second worker on the same host with the same OPS_PORT: nothing stays running.
+      await Promise.allSettled([opsServer.close(), pipeline.stop().then(() => Promise.all([log.close(), store.close()]))]);
+      throw err;
+    }
   }
 
   let stopped: Promise<void> | null = null;

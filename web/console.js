@@ -44,8 +44,9 @@ function table(headers, rows) {
 }
 
 const views = {
-  async inbox() {
+  async inbox(_arg, current = () => true) {
     const [data, floor] = await Promise.all([api('/api/sessions?sort=priority&awaiting=1&limit=100'), api('/api/floor')]);
+    if (!current()) return;
     const threshold = floor.thresholdSec;
     const names = new Map(floor.accounts.map((a) => [a.id, a.displayName ?? a.id]));
     const loadedAt = Date.now();
@@ -93,13 +94,14 @@ const views = {
     view.replaceChildren(h('h2', {}, 'Chatter scorecard'), periodForm((q) => show(q).catch(showError)), out);
     await show(new URLSearchParams({ from: daysAgo(7) }));
   },
-  async alerts() {
+  async alerts(_arg, current = () => true) {
     const r = await api('/api/alerts?status=open&limit=100');
+    if (!current()) return;
     view.replaceChildren(h('h2', {}, `Open alerts (${r.total})`), r.items.length === 0 ? h('p', { class: 'muted' }, 'No open alerts.') :
       table([['Severity'], ['Rule'], ['Reason'], ['Chat'], ['Chatter'], ['']], r.items.map((a) => {
         const ack = h('button', { type: 'button', 'data-ack': a.id }, 'Acknowledge');
         ack.addEventListener('click', () => {
-          api(`/api/alerts/${encodeURIComponent(a.id)}/ack`, { method: 'POST' }).then(() => views.alerts()).catch(showError);
+          api(`/api/alerts/${encodeURIComponent(a.id)}/ack`, { method: 'POST' }).then(() => show('alerts')).catch(showError);
         });
         return h('tr', {}, h('td', { class: a.severity === 'critical' ? 'bad' : a.severity === 'warning' ? 'warn' : '' }, a.severity),
           h('td', {}, a.ruleId), h('td', {}, a.reason), h('td', {}, a.chatId ? chatLink(a.chatId) : '—'), h('td', {}, a.chatterId ?? '—'), h('td', {}, ack));
@@ -142,15 +144,20 @@ function showError(err) {
   $('#error').textContent = err instanceof Error ? err.message : String(err);
 }
 
+/** Each view load has a number; a slow one that finishes after another began leaves the page alone. */
+let generation = 0;
+
 async function show(name, arg) {
+  const mine = ++generation;
   current = name;
   if (ticker) clearInterval(ticker);
   ticker = null;
   $('#error').textContent = '';
   for (const tab of document.querySelectorAll('[role="tab"]')) tab.setAttribute('aria-selected', String(tab.getAttribute('data-view') === name));
   try {
-    await views[name](arg);
+    await views[name](arg, () => mine === generation);
   } catch (err) {
+    if (mine !== generation) return;
     view.replaceChildren();
     showError(err);
   }

@@ -58,19 +58,36 @@ function render() {
   $('#alerts').replaceChildren(...(s.topAlerts.length === 0 ? [h('li', { class: 'muted' }, 'No open alerts')] : s.topAlerts.map((a) =>
     h('li', {}, h('span', { class: a.severity === 'critical' ? 'bad' : a.severity === 'warning' ? 'warn' : 'muted' }, a.severity.toUpperCase()), ' ',
       a.ruleId.replace(/[.-]/g, ' '), ' · ', names.get(a.accountId) ?? a.accountId ?? '', a.chatterId ? ` · ${a.chatterId}` : ''))));
-  setText($('#updated'), `figures of ${new Date(s.at).toLocaleTimeString()}${elapsed > 5 ? ` (${duration(elapsed)} old)` : ''}`);
+  const silent = (Date.now() - heardAt) / 1000;
+  setText($('#updated'), `figures of ${new Date(s.at).toLocaleTimeString()}${silent > 20 ? ` (no word from the server for ${duration(silent)})` : ''}`);
 }
+
+/** When the stream last said anything (a snapshot or a heartbeat): figures are stale only when it falls silent. */
+let heardAt = 0;
+let retryMs = 1000;
 
 function connect() {
   const source = new EventSource('/api/floor/stream');
-  source.addEventListener('open', () => { $('#connection').className = 'ok'; setText($('#connection'), 'live'); });
+  source.addEventListener('open', () => { retryMs = 1000; $('#connection').className = 'ok'; setText($('#connection'), 'live'); });
   source.addEventListener('snapshot', (e) => {
     snapshot = JSON.parse(/** @type {MessageEvent} */ (e).data);
     receivedAt = Date.now();
+    heardAt = receivedAt;
     document.body.dataset.snapshotAt = snapshot.at;
     render();
   });
-  source.addEventListener('error', () => { $('#connection').className = 'warn'; setText($('#connection'), 'reconnecting…'); });
+  source.addEventListener('heartbeat', () => { heardAt = Date.now(); });
+  source.addEventListener('error', () => {
+    $('#connection').className = 'warn';
+    setText($('#connection'), 'reconnecting…');
+    // The browser retries a dropped stream by itself, but not one refused (a 429, a 503, a
+    // proxy's 502 during a deploy): then this page does, backing off up to a minute.
+    if (source.readyState === EventSource.CLOSED) {
+      source.close();
+      setTimeout(connect, retryMs + Math.floor(Math.random() * 1000));
+      retryMs = Math.min(60_000, retryMs * 2);
+    }
+  });
 }
 
 connect();

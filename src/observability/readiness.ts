@@ -1,7 +1,9 @@
 // Whether this process should get traffic or count as working, by the roles it runs. An API
 // process takes webhooks as long as the log takes appends (the store only serves reads, and a
-// webhook must not be refused because the database is down); a worker is ready when its
-// consumers run. A process that is stopping is never ready, so balancers drain it first.
+// webhook must not be refused because the database is down); a worker is ready when the log
+// answers and its consumers run (were started and not stopped: a consumer that hangs inside
+// the client library is not seen here, its lag in /metrics shows it). A process that is
+// stopping is never ready.
 import type { Role } from '../config.js';
 
 export interface StageState {
@@ -30,7 +32,7 @@ const CONSUMING: readonly Role[] = ['processor', 'projector', 'intelligence'];
 export function readiness(input: ReadinessInputs): Readiness {
   const reasons: string[] = [];
   if (input.stopping) reasons.push('shutting down');
-  if (input.roles.has('api') && !input.logUp) reasons.push('log: unreachable, webhooks cannot be appended');
+  if (!input.logUp) reasons.push(input.roles.has('api') ? 'log: unreachable, webhooks cannot be appended' : 'log: unreachable, the consumers cannot read');
   const consumers: Record<string, boolean> = {};
   for (const role of CONSUMING) {
     if (!input.roles.has(role)) continue;

@@ -53,6 +53,8 @@ describe.each(DEPLOYMENTS)('metrics and probes on %s', (kind) => {
     // A raw URL never becomes a label: unknown paths share one series.
     await fetch(`${url}/api/no-such/${'x'.repeat(40)}`);
     await fetch(`${url}/api/no-such/other`);
+    // Scrapes within a second share one collection.
+    await new Promise((r) => setTimeout(r, 1100));
     const routes = new Set((await scrape(url)).filter((s) => s.name === 'convops_http_request_duration_seconds_count').map((s) => s.labels.route));
     expect([...routes].filter((r) => r?.includes('no-such'))).toEqual([]);
     expect(routes.has('unmatched')).toBe(true);
@@ -112,7 +114,8 @@ describe('readiness by role', () => {
     expect(down.reasons.join()).toMatch(/^log: /);
   });
   it('a worker is ready when its consumers run, and nobody is ready while stopping', () => {
-    expect(readiness({ roles: new Set(['processor', 'projector']), stopping: false, logUp: false, stages }).ready).toBe(true);
+    expect(readiness({ roles: new Set(['processor', 'projector']), stopping: false, logUp: true, stages }).ready).toBe(true);
+    expect(readiness({ roles: new Set(['processor', 'projector']), stopping: false, logUp: false, stages }).reasons).toEqual(['log: unreachable, the consumers cannot read']);
     const stalled = readiness({ roles: new Set(['processor', 'projector']), stopping: false, logUp: true, stages: [stages[0] as never, { role: 'projector', running: false }] });
     expect(stalled).toMatchObject({ ready: false, reasons: ['projector: its consumer is not running'] });
     expect(readiness({ roles: new Set(['api', 'processor', 'projector']), stopping: true, logUp: true, stages }).reasons).toEqual(['shutting down']);

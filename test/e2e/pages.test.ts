@@ -40,7 +40,8 @@ const figure = (page: Page, name: string) => page.locator(`[data-figure="${name}
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
-  app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, LIVE_CACHE_MS: '0' }));
+  // The floor's request budget off: the tests open more streams than a minute's share.
+  app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, LIVE_CACHE_MS: '0', FLOOR_RATE_LIMIT_MAX: '100000' }));
   url = app.url ?? '';
   const seeded = await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{}' });
   expect(seeded.status).toBe(200);
@@ -114,6 +115,37 @@ describe('the floor wallboard', () => {
       expect(a).not.toHaveProperty('chatId');
       expect(a).not.toHaveProperty('reason');
     }
+  });
+
+  it('streams closed by their screens free their places: 50 from one address, closed, then 50 again', async () => {
+    const open = async (): Promise<{ status: number; close: () => void }> => {
+      const c = new AbortController();
+      const res = await fetch(`${url}/api/floor/stream`, { signal: c.signal });
+      return { status: res.status, close: () => c.abort() };
+    };
+    for (let round = 0; round < 2; round++) {
+      const streams = await Promise.all(Array.from({ length: 50 }, open));
+      expect(streams.map((x) => x.status)).toEqual(streams.map(() => 200));
+      if (round === 0) {
+        // One more from the same address is refused while the 50 are open.
+        const extra = await fetch(`${url}/api/floor/stream`);
+        expect(extra.status).toBe(429);
+        expect(await extra.json()).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('floor stream') });
+      }
+      for (const x of streams) x.close();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  });
+
+  it('a server with open streams stops promptly', async () => {
+    const other = await startWithEnv(deploymentEnv('embedded', { ROLES: 'api' }));
+    const c = new AbortController();
+    const res = await fetch(`${other.url ?? ''}/api/floor/stream`, { signal: c.signal });
+    expect(res.status).toBe(200);
+    const t = Date.now();
+    await other.stop();
+    expect(Date.now() - t).toBeLessThan(5000);
+    c.abort();
   });
 
   it('pages and assets are served with validators and a strict content policy; unknown assets are 404', async () => {

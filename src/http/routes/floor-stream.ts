@@ -20,14 +20,19 @@ export interface FloorStreamOptions {
   /** Open streams per process, and per client address: a wall of screens, not a crowd. */
   readonly maxClients?: number;
   readonly maxPerAddress?: number;
+  /** A stream ends after this long and the browser reconnects, so no client holds a slot for good. */
+  readonly maxStreamMs?: number;
 }
 
 interface Client {
   readonly reply: FastifyReply;
   readonly address: string;
+  readonly openedAt: number;
 }
 
 const RETRY_MS = 3000;
+/** A reader that lets this much pile up unread is cut off (it reconnects if it is alive). */
+const MAX_BUFFERED_BYTES = 256 * 1024;
 
 /** What changes a screen: everything but the snapshot's own time. */
 const contentOf = (s: FloorSnapshot): string => JSON.stringify({ ...s, at: null });
@@ -37,12 +42,17 @@ export class FloorBroadcaster {
   private timer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private last: { content: string; event: string } | null = null;
-  private computing = false;
+  private computing: Promise<void> | null = null;
+  private closed = false;
 
   constructor(private readonly opts: Required<Omit<FloorStreamOptions, 'logger'>> & { readonly logger: Logger }) {}
 
   get size(): number {
     return this.clients.size;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   countFrom(address: string): number {
@@ -53,12 +63,13 @@ export class FloorBroadcaster {
 
   async add(client: Client): Promise<void> {
     this.clients.add(client);
-    client.reply.raw.write(`retry: ${RETRY_MS}\n\n`);
-    if (this.last) client.reply.raw.write(this.last.event);
+    this.write(client, `retry: ${RETRY_MS}\n\n`);
+    // The first screen after a quiet spell gets figures computed now, not kept ones.
+    if (this.last && this.timer) this.write(client, this.last.event);
     else await this.tick();
-    if (!this.timer && this.clients.size > 0) {
+    if (!this.timer && this.clients.size > 0 && !this.closed) {
       this.timer = setInterval(() => void this.tick(), this.opts.intervalMs);
-      this.heartbeat = setInterval(() => this.send(': heartbeat\n\n'), this.opts.heartbeatMs);
+      this.heartbeat = setInterval(() => this.beat(), this.opts.heartbeatMs);
     }
   }
 
@@ -73,22 +84,56 @@ export class FloorBroadcaster {
     this.last = null;
   }
 
+  /** Server shutdown: every stream ends, and none opens after. */
   closeAll(): void {
+    this.closed = true;
     for (const c of [...this.clients]) {
       c.reply.raw.end();
       this.remove(c);
     }
   }
 
-  private send(text: string): void {
-    for (const c of this.clients) c.reply.raw.write(text);
+  /** A heartbeat the page can see (a comment would reach only the browser), with the time, and the end of streams past their lifetime. */
+  private beat(): void {
+    const now = this.opts.now();
+    for (const c of [...this.clients]) {
+      if (now - c.openedAt >= this.opts.maxStreamMs) {
+        // Browsers reconnect after `retry`; long-lived streams would pin a process's slots for good.
+        c.reply.raw.end();
+        this.remove(c);
+      }
+    }
+    this.send(`event: heartbeat\ndata: {"at":"${new Date(now).toISOString()}"}\n\n`);
   }
 
-  private async tick(): Promise<void> {
-    if (this.computing) return;
-    this.computing = true;
+  private write(client: Client, text: string): void {
+    const raw = client.reply.raw;
+    if (raw.destroyed || raw.writableEnded) {
+      this.remove(client);
+      return;
+    }
+    raw.write(text);
+    if (raw.writableLength > MAX_BUFFERED_BYTES) {
+      raw.destroy();
+      this.remove(client);
+    }
+  }
+
+  private send(text: string): void {
+    for (const c of [...this.clients]) this.write(c, text);
+  }
+
+  private tick(): Promise<void> {
+    // A screen that joins while a computation runs waits for it, and gets its result.
+    this.computing ??= this.compute().finally(() => { this.computing = null; });
+    return this.computing;
+  }
+
+  private async compute(): Promise<void> {
     try {
       const snapshot = await this.opts.floor.snapshot({ scope: null, signedIn: false }, this.opts.now());
+      // Everyone left while it was computed: keep nothing, the next screen computes afresh.
+      if (this.clients.size === 0) return;
       const content = contentOf(snapshot);
       if (this.last?.content === content) return;
       const event = `event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`;
@@ -97,8 +142,6 @@ export class FloorBroadcaster {
     } catch (err) {
       // The store is down or slow: screens keep the last figures and show their age.
       this.opts.logger.warn({ err }, 'floor stream snapshot failed');
-    } finally {
-      this.computing = false;
     }
   }
 }
@@ -106,7 +149,8 @@ export class FloorBroadcaster {
 export const floorStreamRoutes: FastifyPluginAsync<FloorStreamOptions> = async (app, opts) => {
   const hub = new FloorBroadcaster({
     floor: opts.floor, logger: opts.logger, now: opts.now ?? Date.now, intervalMs: opts.intervalMs ?? 1000,
-    heartbeatMs: opts.heartbeatMs ?? 15_000, maxClients: opts.maxClients ?? 200, maxPerAddress: opts.maxPerAddress ?? 20,
+    heartbeatMs: opts.heartbeatMs ?? 15_000, maxClients: opts.maxClients ?? 500, maxPerAddress: opts.maxPerAddress ?? 50,
+    maxStreamMs: opts.maxStreamMs ?? 15 * 60_000,
   });
   // Open streams would hold the server's close forever.
   app.addHook('preClose', async () => hub.closeAll());
@@ -115,9 +159,13 @@ export const floorStreamRoutes: FastifyPluginAsync<FloorStreamOptions> = async (
     config: { access: 'public', rateClass: 'floor' },
     schema: { summary: 'The public floor as server-sent events: a `snapshot` event (the body of GET /api/floor without a key) when the figures change, at most once a second, and heartbeats' },
   }, async (request: FastifyRequest, reply: FastifyReply) => {
-    if (hub.size >= (opts.maxClients ?? 200)) throw new ApiError('NOT_READY', `floor stream: ${hub.size} screens are connected, the most this process serves; retry later`);
-    if (hub.countFrom(request.ip) >= (opts.maxPerAddress ?? 20)) throw new ApiError('RATE_LIMITED', 'floor stream: too many open streams from this client address; close some');
+    if (hub.size >= (opts.maxClients ?? 500)) throw new ApiError('NOT_READY', `floor stream: ${hub.size} screens are connected, the most this process serves; retry later`);
+    if (hub.countFrom(request.ip) >= (opts.maxPerAddress ?? 50)) throw new ApiError('RATE_LIMITED', 'floor stream: too many open streams from this client address; close some');
+    if (hub.isClosed) throw new ApiError('NOT_READY', 'floor stream: the server is shutting down; reconnect shortly');
     reply.hijack();
+    // The caller may have gone while the hooks before this ran (a key check, the rate limit):
+    // its close event has fired already, and it must not take a slot.
+    if (request.raw.destroyed || reply.raw.destroyed) return;
     // A stream is quiet between pushes; the heartbeat, not the idle timeout, keeps it honest.
     request.raw.socket.setTimeout(0);
     reply.raw.writeHead(200, {
@@ -127,8 +175,8 @@ export const floorStreamRoutes: FastifyPluginAsync<FloorStreamOptions> = async (
       'x-accel-buffering': 'no',
       'x-request-id': request.id,
     });
-    const client: Client = { reply, address: request.ip };
-    request.raw.on('close', () => hub.remove(client));
+    const client: Client = { reply, address: request.ip, openedAt: (opts.now ?? Date.now)() };
+    reply.raw.on('close', () => hub.remove(client));
     await hub.add(client);
   });
 };

@@ -22,7 +22,10 @@ export interface OpsRouteOptions {
 /** Probes come every few seconds from every balancer and kubelet; the answer is kept this long. */
 const READY_CACHE_MS = 1000;
 
+const SCRAPE_CACHE_MS = 1000;
+
 export const opsRoutes: FastifyPluginAsync<OpsRouteOptions> = async (app, opts) => {
+  let scraped: { at: number; text: Promise<string> } | null = null;
   const loop = monitorEventLoopDelay({ resolution: 20 });
   loop.enable();
   app.addHook('onClose', async () => loop.disable());
@@ -31,7 +34,11 @@ export const opsRoutes: FastifyPluginAsync<OpsRouteOptions> = async (app, opts) 
     config: { access: opts.metricsAccess },
     schema: { summary: 'Prometheus metrics (text format): webhooks, latencies, lag, freshness, jobs, alerts, process' },
   }, async (_request, reply) => {
-    const text = await opts.metrics.text();
+    // Collecting asks the log for offsets and the store for counts: scrapes closer together
+    // than a second (several Prometheus replicas, or someone hammering the port) share one.
+    const now = Date.now();
+    if (!scraped || now - scraped.at > SCRAPE_CACHE_MS) scraped = { at: now, text: opts.metrics.text() };
+    const text = await scraped.text;
     return reply.type(opts.metrics.contentType).header('cache-control', 'no-store').send(text);
   });
 
