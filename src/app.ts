@@ -14,6 +14,7 @@ import { instrumentLog, instrumentStore } from './observability/instrumented-ada
 import { registerAppMetrics } from './observability/app-metrics.js';
 import { readiness, type Readiness } from './observability/readiness.js';
 import { buildOpsServer } from './http/ops-server.js';
+import { pingWithin } from './support/deadline.js';
 
 export interface RunningApp {
   readonly log: Log;
@@ -104,14 +105,4 @@ async function listen(app: FastifyInstance, port: number, host: string): Promise
   await app.listen({ port, host });
   const addr = app.server.address();
   return `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : port}`;
-}
-
-async function pingWithin(p: Promise<boolean>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((res) => { timer = setTimeout(() => res(false), ms); });
-  try {
-    return await Promise.race([p.catch(() => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

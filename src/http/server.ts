@@ -43,6 +43,7 @@ import { pageRoutes } from './routes/pages.js';
 import { FloorView } from '../queries/floor.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Readiness } from '../observability/readiness.js';
+import { pingWithin } from '../support/deadline.js';
 
 export interface ServerDeps {
   readonly config: Config;
@@ -172,14 +173,4 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 function trustProxyOption(setting: Config['trustProxy']): boolean {
   // Fastify takes a boolean, a hop count or a list; typed as one of them so its overloads resolve.
   return (Array.isArray(setting) ? [...setting] : setting) as boolean;
-}
-
-async function pingWithin(p: Promise<boolean>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((res) => { timer = setTimeout(() => res(false), ms); });
-  try {
-    return await Promise.race([p.catch(() => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -7,6 +7,7 @@ import type { PlatformReadiness } from '../../adapters/platform/readiness.js';
 import type { ModelStatus } from '../../intelligence/model-provider.js';
 import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
 import type { FreshnessSummary } from '../../projector/freshness.js';
+import { withTimeout } from '../../support/deadline.js';
 
 export interface HealthOptions {
   readonly log: Log;
@@ -33,16 +34,6 @@ async function lag(log: Log, groupId: string, topic: string, startsAtEnd = false
     return Object.entries(ends).reduce((sum, [p, end]) => sum + Math.max(0, end - (committed[Number(p)] ?? (startsAtEnd ? end : 0))), 0);
   } catch {
     return null;
-  }
-}
-
-async function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<T>((res) => { timer = setTimeout(() => res(fallback), ms); });
-  try {
-    return await Promise.race([p, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
