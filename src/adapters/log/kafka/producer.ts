@@ -1,10 +1,38 @@
 // Appends on Kafka: one lazily connected producer, acks=all, requests kept under the broker's
 // size limit, and each record's offset worked out from the per-partition base offsets.
-import { CompressionTypes, Partitioners, type Kafka, type Producer } from 'kafkajs';
+import { randomBytes } from 'node:crypto';
+import { CompressionTypes, type ICustomPartitioner, type Kafka, type Producer } from 'kafkajs';
 import type { AppendRecord, AppendResult } from '../log.js';
+import { murmur2, toPositive } from '../murmur2.js';
 import { partitionForKey } from '../partitioner.js';
 
 const MAX_REQUEST_BYTES = 512 * 1024;
+
+/**
+ * kafkajs 2.2.4's DefaultPartitioner, step for step, with our murmur2 in place of its own,
+ * whose time is quadratic in the key's length. Kept even though `append` names every record's
+ * partition, so that nothing sent through this producer can reach kafkajs's hash.
+ */
+export const javaCompatiblePartitioner: ICustomPartitioner = () => {
+  // Round-robin for keyless records starts at a random place per topic, as kafkajs's does, so
+  // that many producers do not all start on partition 0.
+  const counters = new Map<string, number>();
+  return ({ topic, partitionMetadata, message }) => {
+    if (!counters.has(topic)) counters.set(topic, randomBytes(4).readUInt32BE(0));
+    if (message.partition !== null && message.partition !== undefined) return message.partition;
+    // The key as kafkajs hashes it: a Buffer's own bytes, anything else as its UTF-8 string.
+    if (message.key !== null && message.key !== undefined) {
+      const bytes = Buffer.isBuffer(message.key) ? message.key : Buffer.from(String(message.key));
+      return toPositive(murmur2(bytes)) % partitionMetadata.length;
+    }
+    const counter = counters.get(topic)! + 1;
+    counters.set(topic, counter);
+    // Keyless: only partitions with a leader, unless none has one.
+    const available = partitionMetadata.filter((p) => p.leader >= 0);
+    if (available.length > 0) return available[toPositive(counter) % available.length]!.partitionId;
+    return toPositive(counter) % partitionMetadata.length;
+  };
+};
 
 function sizeOf(r: AppendRecord): number {
   let n = Buffer.byteLength(r.key) + (typeof r.value === 'string' ? Buffer.byteLength(r.value) : r.value.length) + 64;
@@ -41,7 +69,7 @@ export class KafkaAppender {
     if (this.producer) return Promise.resolve(this.producer);
     this.connecting ??= (async () => {
       const producer = this.kafka.producer({
-        createPartitioner: Partitioners.DefaultPartitioner,
+        createPartitioner: javaCompatiblePartitioner,
         allowAutoTopicCreation: false,
         // Not the kafkajs idempotent producer (experimental in 2.2.4): a retried send may
         // duplicate a record, which the session machine drops by its idempotency key.
