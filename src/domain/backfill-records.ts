@@ -3,13 +3,15 @@
 // transaction that also arrives by webhook is recognised (the machine dedupes by message id
 // and payment id as well as by key).
 import type { AppendRecord } from '../adapters/log/log.js';
+import { isId } from './bounds.js';
 import { idString, isObject, type JsonObject } from './json.js';
 import { inboundRecord } from './inbound-record.js';
 
 /** A REST message of chat `chatId` as a `messages.received` or `messages.sent` body. */
 export function messageRecord(accountId: string, chatId: string, m: JsonObject, receivedAt: number): AppendRecord | null {
   const id = idString(m.id);
-  if (!id) return null;
+  // The REST API is outside too: ids out of bounds are skipped like ids that are missing.
+  if (!id || !isId(id) || !isId(chatId)) return null;
   const sent = m.isSentByMe === true;
   const event = sent ? 'messages.sent' : 'messages.received';
   const { fromUser: _from, isSentByMe: _mine, ...rest } = m;
@@ -25,7 +27,7 @@ const KIND_BY_DESCRIPTION: [RegExp, string][] = [[/\btip/i, 'tip'], [/subscri/i,
 export function transactionRecord(accountId: string, t: JsonObject, receivedAt: number): AppendRecord | null {
   const id = idString(t.id);
   const fan = isObject(t.user) ? idString(t.user.id) : undefined;
-  if (!id || !fan) return null;
+  if (!id || !fan || !isId(id) || !isId(fan)) return null;
   const description = typeof t.description === 'string' ? t.description : '';
   const type = typeof t.type === 'string' ? t.type : KIND_BY_DESCRIPTION.find(([re]) => re.test(description))?.[1] ?? 'other';
   const payload = { id, amount: t.amount, net_amount: t.net, fee_amount: t.fee, createdAt: t.createdAt, type, description, currency: t.currency, fan: { id: fan } };

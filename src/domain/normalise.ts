@@ -1,6 +1,9 @@
 // Pure normalisation of one inbound record into the session machine's input. Never throws:
-// anything it cannot use becomes a `chat.skipped` input, kept in the log and counted.
+// anything it cannot use becomes a `chat.skipped` input, kept in the log and counted. The
+// bounds of ./bounds.ts apply here as they do at the door (`refusalOf`), so a record the door
+// would refuse today but that an older version let into the log is skipped, not stepped.
 import type { ChatInput, FanSignalKind, MessageSender, PaymentKind } from '../../machines/chat-input.js';
+import { checkTime, ID_RULE, isId, MAX_AMOUNT_DOLLARS, OutOfBounds, type Refusal } from './bounds.js';
 import type { InboundMeta } from './inbound-record.js';
 import { idString, isObject, parseJson, type JsonObject } from './json.js';
 import { htmlToText } from './text-clean.js';
@@ -9,16 +12,43 @@ import { parsePlatformTime } from './time.js';
 /** The longest message text the read models keep. */
 export const MAX_TEXT_CHARS = 10_000;
 
+/** A lifetime's spend beyond this is a wrong figure, not a whale: it is ignored. */
+const MAX_LIFETIME_SPEND_DOLLARS = 100_000_000;
+
 /** Message text arrives as HTML; read models keep plain text. Bounded work per record,
  *  whatever the text holds (see text-clean.ts). */
 export function plainText(html: unknown): string {
   return typeof html === 'string' ? htmlToText(html, MAX_TEXT_CHARS) : '';
 }
 
-/** Dollars (a number, or a string like "$12.00") to integer cents; anything else is 0. */
-export function dollarsToCents(v: unknown): number {
+function dollars(v: unknown): number | undefined {
   const n = typeof v === 'string' ? Number(v.replace(/[$,\s]/g, '')) : v;
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.round(n * 100) : 0;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+
+/** Dollars (a number, or a string like "$12.00") to integer cents; anything else, or out of bounds, is 0. */
+export function dollarsToCents(v: unknown): number {
+  const n = dollars(v);
+  return n !== undefined && n > 0 && n <= MAX_AMOUNT_DOLLARS ? Math.round(n * 100) : 0;
+}
+
+const absent = (v: unknown): boolean => v === undefined || v === null || v === '';
+
+/** An amount that counts (a payment, a price): absent is undefined, anything unreadable or out of bounds is refused. */
+function amountCents(field: string, v: unknown): number | undefined {
+  if (absent(v)) return undefined;
+  const n = dollars(v);
+  if (n === undefined) throw new OutOfBounds(field, 'must be an amount in dollars');
+  if (Math.abs(n) > MAX_AMOUNT_DOLLARS) throw new OutOfBounds(field, `must be at most ${MAX_AMOUNT_DOLLARS.toLocaleString('en-US')} dollars`);
+  return Math.round(n * 100);
+}
+
+/** An id that is present must be an id; absent is undefined (the caller decides what that means). */
+function optionalId(field: string, v: unknown): string | undefined {
+  if (absent(v)) return undefined;
+  const id = idString(v);
+  if (id === undefined || !isId(id)) throw new OutOfBounds(field, `must be an id of ${ID_RULE}`);
+  return id;
 }
 
 /** The platform's lifetime-spend figure (`fanData.spending.total` or `fan.spending.total`). */
@@ -26,7 +56,7 @@ function fanSpendCents(payload: JsonObject): number | undefined {
   for (const holder of [payload.fanData, payload.fan]) {
     if (!isObject(holder)) continue;
     const spending = holder.spending;
-    if (isObject(spending) && typeof spending.total === 'number' && Number.isFinite(spending.total) && spending.total >= 0) {
+    if (isObject(spending) && typeof spending.total === 'number' && Number.isFinite(spending.total) && spending.total >= 0 && spending.total <= MAX_LIFETIME_SPEND_DOLLARS) {
       return Math.round(spending.total * 100);
     }
   }
@@ -42,26 +72,33 @@ function skipped(meta: InboundMeta, reason: string): ChatInput {
   return { type: 'chat.skipped', dedupeKey: meta.dedupeKey, event: meta.event, reason, at: meta.receivedAt };
 }
 
-function timeOf(meta: InboundMeta, ...candidates: unknown[]): number {
-  for (const c of candidates) {
-    const t = parsePlatformTime(c);
-    if (t !== undefined) return t;
+/** The first time given among `candidates` ([field, value]), bounded; the time of receipt when none is. */
+function timeOf(meta: InboundMeta, ...candidates: [string, unknown][]): number {
+  for (const [field, v] of candidates) {
+    if (absent(v)) continue;
+    const t = parsePlatformTime(v);
+    if (t === undefined) throw new OutOfBounds(field, 'must be a time (ISO 8601, "YYYY-MM-DD HH:MM:SS" or epoch seconds)');
+    return checkTime(field, t, meta.receivedAt);
   }
   return meta.receivedAt;
 }
 
 function message(meta: InboundMeta, payload: JsonObject, sender: MessageSender): ChatInput {
-  const messageId = idString(payload.id);
+  const messageId = optionalId('payload.id', payload.id);
+  const chatterId = sender === 'human' ? meta.chatterId ?? optionalId('payload.chatterId', payload.chatterId) ?? null : null;
+  const price = amountCents('payload.price', payload.price) ?? 0;
+  if (price < 0) throw new OutOfBounds('payload.price', 'must not be negative');
+  const at = timeOf(meta, ['payload.createdAt', payload.createdAt], ['payload.sentAt', payload.sentAt]);
   if (!messageId) return skipped(meta, 'payload.id: missing message id');
   return withSpend({
     type: 'chat.message' as const,
     dedupeKey: meta.dedupeKey,
     messageId,
     sender,
-    at: timeOf(meta, payload.createdAt, payload.sentAt),
+    at,
     text: plainText(payload.text),
-    priceCents: dollarsToCents(payload.price),
-    chatterId: sender === 'human' ? meta.chatterId ?? idString(payload.chatterId) ?? null : null,
+    priceCents: price,
+    chatterId,
   }, payload);
 }
 
@@ -74,26 +111,30 @@ const TRANSACTION_KINDS: Record<string, PaymentKind> = {
 };
 
 function transaction(meta: InboundMeta, payload: JsonObject): ChatInput {
-  const paymentId = idString(payload.id);
+  const paymentId = optionalId('payload.id', payload.id);
+  const gross = amountCents('payload.amount', payload.amount) ?? 0;
+  const net = payload.net_amount !== undefined ? amountCents('payload.net_amount', payload.net_amount) : amountCents('payload.net', payload.net);
+  const at = timeOf(meta, ['payload.created_at', payload.created_at], ['payload.createdAt', payload.createdAt]);
   if (!paymentId) return skipped(meta, 'payload.id: missing transaction id');
-  const grossCents = dollarsToCents(payload.amount);
-  if (grossCents <= 0) return skipped(meta, 'payload.amount: must be a positive amount');
-  const netCents = dollarsToCents(payload.net_amount ?? payload.net) || grossCents;
+  // Refunds and chargebacks (zero or negative) are kept in the log, not counted as payments.
+  if (gross <= 0) return skipped(meta, 'payload.amount: must be a positive amount');
   const type = typeof payload.type === 'string' ? payload.type.toLowerCase() : '';
   return withSpend({
     type: 'chat.payment' as const,
     dedupeKey: meta.dedupeKey,
     paymentId,
     kind: TRANSACTION_KINDS[type] ?? 'other',
-    grossCents,
-    netCents,
-    at: timeOf(meta, payload.created_at, payload.createdAt),
+    grossCents: gross,
+    netCents: net !== undefined && net > 0 ? net : gross,
+    at,
   }, payload);
 }
 
 /** Tip, PPV and subscription notifications: signals only; `transactions.new` carries the money. */
 function signal(meta: InboundMeta, payload: JsonObject, kind: FanSignalKind): ChatInput {
   const replace = isObject(payload.replacePairs) ? payload.replacePairs : {};
+  // Notification amounts are display text (an anonymised capture even holds a sentence there):
+  // unreadable or out of bounds is no amount, not a refusal.
   const amount = kind === 'tip'
     ? dollarsToCents(payload.amountGross ?? replace['{AMOUNT}'])
     : dollarsToCents(replace['{AMOUNT}'] ?? replace['{PRICE}']);
@@ -101,9 +142,9 @@ function signal(meta: InboundMeta, payload: JsonObject, kind: FanSignalKind): Ch
     type: 'chat.signal' as const,
     dedupeKey: meta.dedupeKey,
     signal: kind,
-    refId: idString(payload.id) ?? meta.dedupeKey,
+    refId: optionalId('payload.id', payload.id) ?? meta.dedupeKey,
     amountCents: amount > 0 ? amount : null,
-    at: timeOf(meta, payload.createdAt, payload.expiredAt, payload.created_at),
+    at: timeOf(meta, ['payload.createdAt', payload.createdAt], ['payload.expiredAt', payload.expiredAt], ['payload.created_at', payload.created_at]),
   }, payload);
 }
 
@@ -144,6 +185,30 @@ function normaliseBody(meta: InboundMeta, raw: Buffer): ChatInput {
   } catch {
     return skipped(meta, 'body: not valid JSON');
   }
+  try {
+    return interpret(meta, body);
+  } catch (err) {
+    if (err instanceof OutOfBounds) return skipped(meta, err.message);
+    throw err;
+  }
+}
+
+/**
+ * What the door asks: would this parsed body be refused by the bounds? Runs the normaliser
+ * itself, so the door and the processor can never disagree about a field.
+ */
+export function refusalOf(meta: InboundMeta, body: unknown): Refusal | undefined {
+  try {
+    interpret(meta, body);
+    return undefined;
+  } catch (err) {
+    if (err instanceof OutOfBounds) return { field: err.field, reason: err.reason };
+    throw err;
+  }
+}
+
+/** The body as the machine's input; throws OutOfBounds for a value outside ./bounds.ts. */
+function interpret(meta: InboundMeta, body: unknown): ChatInput {
   if (!isObject(body)) return skipped(meta, 'body: must be an object');
   if (meta.source === 'command') return command(meta, body);
   const payload = body.payload;
@@ -157,9 +222,10 @@ function normaliseBody(meta: InboundMeta, raw: Buffer): ChatInput {
     case 'connector.message':
       return message(meta, payload, payload.isFromQueue === true || payload.automated === true ? 'automated' : 'human');
     case 'messages.deleted': {
-      const messageId = idString(payload.id);
+      const messageId = optionalId('payload.id', payload.id);
+      const at = timeOf(meta, ['payload.deletedAt', payload.deletedAt], ['payload.deleted_at', payload.deleted_at]);
       if (!messageId) return skipped(meta, 'payload.id: missing message id');
-      return { type: 'chat.messageDeleted', dedupeKey: meta.dedupeKey, messageId, at: timeOf(meta, payload.deletedAt, payload.deleted_at) };
+      return { type: 'chat.messageDeleted', dedupeKey: meta.dedupeKey, messageId, at };
     }
     case 'transactions.new':
       return transaction(meta, payload);
@@ -170,7 +236,7 @@ function normaliseBody(meta: InboundMeta, raw: Buffer): ChatInput {
         type: 'chat.presence',
         dedupeKey: meta.dedupeKey,
         presence: event === 'users.typing' ? 'typing' : event === 'users.online' ? 'online' : 'offline',
-        at: timeOf(meta, payload.status_changed_at, payload.observed_at),
+        at: timeOf(meta, ['payload.status_changed_at', payload.status_changed_at], ['payload.observed_at', payload.observed_at]),
       };
     default: {
       const kind = SIGNALS[event];
@@ -180,8 +246,8 @@ function normaliseBody(meta: InboundMeta, raw: Buffer): ChatInput {
           type: 'chat.account',
           dedupeKey: meta.dedupeKey,
           event,
-          state: typeof payload.state === 'string' ? payload.state : null,
-          at: timeOf(meta, isObject(payload.latestAuthAttempt) ? payload.latestAuthAttempt.completed_at : undefined, payload.disconnected_at),
+          state: typeof payload.state === 'string' && payload.state.length <= 64 ? payload.state : null,
+          at: timeOf(meta, ['payload.latestAuthAttempt.completed_at', isObject(payload.latestAuthAttempt) ? payload.latestAuthAttempt.completed_at : undefined], ['payload.disconnected_at', payload.disconnected_at]),
         };
       }
       return skipped(meta, `event ${event}: not modelled by the session machine`);

@@ -1,7 +1,9 @@
 // Routing facts of a platform webhook body: which account and chat it belongs to, and the
 // dedupe id. This is all the request path computes; everything else happens in the machine.
 import { createHash } from 'node:crypto';
+import { ACCOUNT_ID_RULE, DEDUPE_KEY_RULE, EVENT_RULE, ID_RULE, isAccountId, isDedupeKey, isEventName, isId, malformedTextPath } from './bounds.js';
 import { idString, isObject, unsafeStructure, type JsonObject } from './json.js';
+import { refusalOf } from './normalise.js';
 
 /** Ephemeral events that the platform may send without an idempotency key. */
 const KEYLESS_EVENTS = new Set(['users.typing', 'users.online', 'users.offline']);
@@ -20,38 +22,51 @@ export type RouteResult =
   | { readonly ok: true; readonly route: WebhookRoute }
   | { readonly ok: false; readonly field: string; readonly reason: string };
 
-/** The fan of the chat, per event shape. Never the notification's `user_id` (that is the creator). */
-export function fanIdOf(event: string, payload: JsonObject): string | undefined {
-  const from = (key: string): string | undefined => {
-    const v = payload[key];
-    return isObject(v) ? idString(v.id) : undefined;
-  };
+/** Where each event shape names the fan, in the order looked at. Never the notification's `user_id` (that is the creator). */
+function fanFields(event: string): readonly (readonly [string, string | null])[] {
   switch (event) {
     case 'messages.received':
-      return from('fromUser');
+      return [['fromUser', 'id']];
     case 'messages.sent':
-      return from('toUser');
+      return [['toUser', 'id']];
     case 'transactions.new':
     case 'users.online':
     case 'users.offline':
-      return from('fan') ?? from('user');
+      return [['fan', 'id'], ['user', 'id']];
     case 'users.typing':
-      return idString(payload.id);
+      return [['id', null]];
     default:
-      return from('user') ?? from('fan') ?? from('fromUser') ?? from('toUser');
+      return [['user', 'id'], ['fan', 'id'], ['fromUser', 'id'], ['toUser', 'id']];
   }
 }
 
-export function routeWebhook(body: unknown, idempotencyKey: string | undefined, rawBody: Buffer): RouteResult {
+/** The fan of the chat and the field it came from, per event shape. */
+function fanOf(event: string, payload: JsonObject): { readonly id: string; readonly field: string } | undefined {
+  for (const [key, sub] of fanFields(event)) {
+    const holder = payload[key];
+    const v = sub === null ? holder : isObject(holder) ? holder[sub] : undefined;
+    // A fan field present but not an id is refused by the door, not routed elsewhere.
+    if (v !== undefined && v !== null) return { id: idString(v) ?? '', field: sub === null ? `payload.${key}` : `payload.${key}.${sub}` };
+  }
+  return undefined;
+}
+
+/**
+ * The door: routing facts of a parsed body, or the first field outside ./bounds.ts. `text` is
+ * the JSON the body was parsed from; `receivedAt` bounds how far ahead its times may be.
+ */
+export function routeWebhook(body: unknown, idempotencyKey: string | undefined, rawBody: Buffer, receivedAt = Date.now(), text?: string): RouteResult {
   if (!isObject(body)) return { ok: false, field: 'body', reason: 'must be a JSON object' };
   const unsafe = unsafeStructure(body);
   if (unsafe) return { ok: false, field: 'body', reason: unsafe };
+  const malformed = malformedTextPath(body, text ?? rawBody.toString('utf8'));
+  if (malformed) return { ok: false, field: malformed, reason: 'must be well-formed Unicode (it holds a lone surrogate)' };
   const { event, account_id: accountId, payload } = body;
-  if (typeof event !== 'string' || event.length === 0 || event.length > 100) {
-    return { ok: false, field: 'event', reason: 'must be a non-empty string of at most 100 characters' };
+  if (typeof event !== 'string' || !isEventName(event)) {
+    return { ok: false, field: 'event', reason: `must be a string of ${EVENT_RULE}` };
   }
-  if (typeof accountId !== 'string' || accountId.length === 0 || accountId.length > 200) {
-    return { ok: false, field: 'account_id', reason: 'must be a non-empty string of at most 200 characters' };
+  if (typeof accountId !== 'string' || !isAccountId(accountId)) {
+    return { ok: false, field: 'account_id', reason: `must be a string of ${ACCOUNT_ID_RULE}` };
   }
   if (!isObject(payload)) return { ok: false, field: 'payload', reason: 'must be a JSON object' };
   let dedupeKey = idempotencyKey?.trim();
@@ -60,10 +75,14 @@ export function routeWebhook(body: unknown, idempotencyKey: string | undefined, 
       return { ok: false, field: 'x-ofapi-idempotency-key', reason: `header is required for ${event}` };
     }
     dedupeKey = `body_${createHash('sha256').update(rawBody).digest('hex').slice(0, 40)}`;
-  } else if (dedupeKey.length > 200) {
-    return { ok: false, field: 'x-ofapi-idempotency-key', reason: 'must be at most 200 characters' };
+  } else if (!isDedupeKey(dedupeKey)) {
+    return { ok: false, field: 'x-ofapi-idempotency-key', reason: `must be ${DEDUPE_KEY_RULE}` };
   }
-  const chatId = fanIdOf(event, payload) ?? ACCOUNT_CHAT;
+  const fan = fanOf(event, payload);
+  if (fan && !isId(fan.id)) return { ok: false, field: fan.field, reason: `must be an id of ${ID_RULE}` };
+  const chatId = fan?.id ?? ACCOUNT_CHAT;
+  const refused = refusalOf({ source: 'webhook', event, accountId, chatId, dedupeKey, receivedAt }, body);
+  if (refused) return { ok: false, ...refused };
   return { ok: true, route: { event, accountId, chatId, dedupeKey } };
 }
 

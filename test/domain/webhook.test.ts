@@ -7,6 +7,9 @@ import { parsePlatformTime } from '../../src/domain/time.js';
 import { routeWebhook } from '../../src/domain/webhook-route.js';
 import type { InboundMeta } from '../../src/domain/inbound-record.js';
 
+// The samples were captured in June 2026; times more than a day past receipt are refused.
+const NOW = Date.UTC(2026, 6, 1);
+
 const samplesDir = join(import.meta.dirname, '../../../shared/platform/samples');
 
 /** The wire body of a sample: the file minus its capture notes. */
@@ -70,18 +73,18 @@ describe('routing real platform bodies', () => {
     const raw = Buffer.from('{"event":"messages.received","account_id":"acct_1","payload":{"id":123456789012345678901,"fromUser":{"id":98765432109876543210}}}');
     const r = routeWebhook(parseJson(raw.toString()), 'evt_1', raw);
     expect(r.ok && r.route.chatId).toBe('98765432109876543210');
-    const meta: InboundMeta = { source: 'webhook', event: 'messages.received', accountId: 'acct_1', chatId: '98765432109876543210', dedupeKey: 'evt_1', receivedAt: 1 };
+    const meta: InboundMeta = { source: 'webhook', event: 'messages.received', accountId: 'acct_1', chatId: '98765432109876543210', dedupeKey: 'evt_1', receivedAt: NOW };
     expect(normalise(meta, raw)).toMatchObject({ type: 'chat.message', messageId: '123456789012345678901' });
   });
 });
 
 describe('normalising messages', () => {
-  const meta = (event: string): InboundMeta => ({ source: 'webhook', event, accountId: 'acct_1', chatId: '1', dedupeKey: 'evt_x', receivedAt: 5 });
+  const meta = (event: string): InboundMeta => ({ source: 'webhook', event, accountId: 'acct_1', chatId: '1', dedupeKey: 'evt_x', receivedAt: NOW });
 
   it('reads a received message as a fan message at its createdAt, text without HTML', () => {
     expect(normalise(meta('messages.received'), sampleBody('messages_received.json'))).toEqual({
       type: 'chat.message', dedupeKey: 'evt_x', messageId: '1000006', sender: 'fan', at: Date.parse('2026-06-10T18:35:30Z'),
-      text: 'Sample fan message text used in anonymized fixtures.', priceCents: 0, chatterId: null, fanSpendCents: 0, receivedAt: 5,
+      text: 'Sample fan message text used in anonymized fixtures.', priceCents: 0, chatterId: null, fanSpendCents: 0, receivedAt: NOW,
     });
   });
 
@@ -115,7 +118,7 @@ describe('normalising every platform event kind', () => {
     const body = parseJson(raw.toString()) as { event: string };
     const r = routeWebhook(body, 'evt_' + 'b'.repeat(40), raw);
     if (!r.ok) throw new Error(`${file} did not route`);
-    return { meta: { source: 'webhook', receivedAt: 42, ...r.route }, raw };
+    return { meta: { source: 'webhook', receivedAt: NOW, ...r.route }, raw };
   };
 
   it('transactions.new is a payment in integer cents for the fan, with the platform lifetime spend', () => {
@@ -123,7 +126,7 @@ describe('normalising every platform event kind', () => {
     expect(meta.chatId).toBe('1000003');
     expect(normalise(meta, raw)).toEqual({
       type: 'chat.payment', dedupeKey: meta.dedupeKey, paymentId: 'e940b5fb905ba0815d5842a7bde1118c', kind: 'ppv',
-      grossCents: 1700, netCents: 1360, at: Date.parse('2026-06-10T20:59:47Z'), fanSpendCents: 2880, receivedAt: 42,
+      grossCents: 1700, netCents: 1360, at: Date.parse('2026-06-10T20:59:47Z'), fanSpendCents: 2880, receivedAt: NOW,
     });
   });
 
@@ -152,20 +155,21 @@ describe('normalising every platform event kind', () => {
 
   it('users.* are presence with the platform time', () => {
     const online = metaFor('users_online.json');
-    expect(normalise(online.meta, online.raw)).toEqual({ type: 'chat.presence', dedupeKey: online.meta.dedupeKey, presence: 'online', at: Date.parse('2026-06-10T20:01:06Z'), receivedAt: 42 });
+    expect(normalise(online.meta, online.raw)).toEqual({ type: 'chat.presence', dedupeKey: online.meta.dedupeKey, presence: 'online', at: Date.parse('2026-06-10T20:01:06Z'), receivedAt: NOW });
     const typing = metaFor('users_typing.json');
-    expect(normalise(typing.meta, typing.raw)).toMatchObject({ type: 'chat.presence', presence: 'typing', at: 42 });
+    expect(normalise(typing.meta, typing.raw)).toMatchObject({ type: 'chat.presence', presence: 'typing', at: NOW });
   });
 
   it('accounts.* become account status changes', () => {
-    const meta: InboundMeta = { source: 'webhook', event: 'accounts.session_expired', accountId: 'acct_1', chatId: '_account', dedupeKey: 'evt_acc', receivedAt: 7 };
+    const meta: InboundMeta = { source: 'webhook', event: 'accounts.session_expired', accountId: 'acct_1', chatId: '_account', dedupeKey: 'evt_acc', receivedAt: NOW };
     const raw = Buffer.from('{"payload":{"state":"expired","progress":"started","latestAuthAttempt":{"completed_at":"2026-06-10T10:00:00+00:00"}}}');
-    expect(normalise(meta, raw)).toEqual({ type: 'chat.account', dedupeKey: 'evt_acc', event: 'accounts.session_expired', state: 'expired', at: Date.parse('2026-06-10T10:00:00Z'), receivedAt: 7 });
+    expect(normalise(meta, raw)).toEqual({ type: 'chat.account', dedupeKey: 'evt_acc', event: 'accounts.session_expired', state: 'expired', at: Date.parse('2026-06-10T10:00:00Z'), receivedAt: NOW });
   });
 
   it('a transaction without an amount, and an unknown kind, are skipped with the reason', () => {
-    const meta: InboundMeta = { source: 'webhook', event: 'transactions.new', accountId: 'acct_1', chatId: '5', dedupeKey: 'k', receivedAt: 1 };
-    expect(normalise(meta, Buffer.from('{"payload":{"id":"t1","amount":"lots"}}'))).toMatchObject({ type: 'chat.skipped', reason: 'payload.amount: must be a positive amount' });
+    const meta: InboundMeta = { source: 'webhook', event: 'transactions.new', accountId: 'acct_1', chatId: '5', dedupeKey: 'k', receivedAt: NOW };
+    expect(normalise(meta, Buffer.from('{"payload":{"id":"t1","amount":"lots"}}'))).toMatchObject({ type: 'chat.skipped', reason: 'payload.amount: must be an amount in dollars' });
+    expect(normalise(meta, Buffer.from('{"payload":{"id":"t1","amount":-5}}'))).toMatchObject({ type: 'chat.skipped', reason: 'payload.amount: must be a positive amount' });
     expect(normalise({ ...meta, event: 'chat_queue.updated' }, Buffer.from('{"payload":{}}'))).toMatchObject({ type: 'chat.skipped' });
   });
 

@@ -2,9 +2,10 @@
 // the chatter who sent them, which the platform's webhooks cannot say.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { ACCOUNT_ID_RULE, checkTime, ID_RULE, isWellFormedText, OutOfBounds } from '../../domain/bounds.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
-import { ApiError } from '../errors.js';
+import { ApiError, invalidInput } from '../errors.js';
 
 export const CONNECTOR_MAX_MESSAGES = 500;
 
@@ -14,6 +15,9 @@ export interface ConnectorRouteOptions {
 }
 
 const PlatformId = Type.String({ pattern: '^[0-9]{1,30}$', description: 'a platform id, as a decimal string' });
+// The same bounds as every other door (src/domain/bounds.ts), spelled as schema patterns.
+const AccountId = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$', description: ACCOUNT_ID_RULE });
+const ChatterId = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$', description: ID_RULE });
 
 export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRouteOptions> = async (app, opts) => {
   app.post('/api/connector/ingest', {
@@ -23,13 +27,13 @@ export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRouteOptions> =
       summary: 'Browser connector feed: outbound messages with the chatter who sent them (Bearer CONNECTOR_TOKEN)',
       security: [{ connectorToken: [] }],
       body: Type.Object({
-        accountId: Type.String({ minLength: 1, maxLength: 200 }),
+        accountId: AccountId,
         messages: Type.Array(Type.Object({
           chatId: PlatformId,
           messageId: PlatformId,
           text: Type.String({ maxLength: 20_000 }),
           sentAt: Type.String({ format: 'date-time' }),
-          chatterId: Type.String({ minLength: 1, maxLength: 200 }),
+          chatterId: ChatterId,
           automated: Type.Optional(Type.Boolean()),
         }, { additionalProperties: false }), { minItems: 1, maxItems: CONNECTOR_MAX_MESSAGES }),
       }, { additionalProperties: false }),
@@ -37,6 +41,16 @@ export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRouteOptions> =
   }, async (request) => {
     const { accountId, messages } = request.body;
     const receivedAt = Date.now();
+    // What a schema cannot say: a real time in range, and text that survives a store's round trip.
+    messages.forEach((m, i) => {
+      if (!isWellFormedText(m.text)) throw invalidInput(`messages[${i}].text`, 'must be well-formed Unicode (it holds a lone surrogate)');
+      try {
+        checkTime(`messages[${i}].sentAt`, Date.parse(m.sentAt), receivedAt);
+      } catch (err) {
+        if (err instanceof OutOfBounds) throw invalidInput(err.field, err.reason);
+        throw err;
+      }
+    });
     try {
       await Promise.all(messages.map((m) => {
         const body = Buffer.from(JSON.stringify({ event: 'connector.message', account_id: accountId, payload: { id: m.messageId, text: m.text, createdAt: m.sentAt, chatterId: m.chatterId, automated: m.automated ?? false } }));
