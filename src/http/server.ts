@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { installErrorHandling } from './errors.js';
+import { reportUnshowableTimesTo } from './views.js';
 import { healthRoutes, readAccessNote } from './routes/health.js';
 import { readRoutes } from './routes/reads.js';
 import { webhookRoutes, WEBHOOK_PATH } from './routes/webhook.js';
@@ -106,10 +107,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   installHttpMetrics(app, deps.ops.metrics);
   normaliseWriteBodies(app);
   const keys = new ApiKeys(deps.store);
-  installAccess(app, {
-    adminToken: config.adminToken, keys, readAuth: config.readAuth,
-    refusals: new RefusalLimiter(config.refusalLimit, config.rateLimit.windowSec * 1000),
-  });
+  const refusals = new RefusalLimiter(config.refusalLimit, config.rateLimit.windowSec * 1000);
+  installAccess(app, { adminToken: config.adminToken, keys, readAuth: config.readAuth, refusals });
   await installRateLimits(app, {
     windowSec: config.rateLimit.windowSec, general: config.rateLimit.max, report: config.rateLimit.reportMax, floor: config.floorRateLimit,
   });
@@ -129,11 +128,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(discoveryRoutes, { routes, platform, pipelineReady });
   // One appender for every route that writes to inbound, so their records share log writes.
   const inbound = new BatchingAppender(deps.log, deps.topology.inbound, { timeoutMs: config.appendTimeoutMs });
-  await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes });
+  await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes, refusals });
   const liveCache = new LiveCache(config.liveCacheMs);
   await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache });
-  await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone });
-  await app.register(floorStreamRoutes, { floor: new FloorView(deps.store, deps.intelligence, config.reportTimezone), logger: deps.logger.child({ role: 'floor-stream' }) });
+  await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone, readAuth: config.readAuth });
+  await app.register(floorStreamRoutes, {
+    floor: new FloorView(deps.store, deps.intelligence, config.reportTimezone), logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,
+  });
   await app.register(pageRoutes);
   await app.register(adminSessionRoutes, { store: deps.store, inbound });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
@@ -151,7 +152,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   await app.register(demoRoutes, { store: deps.store, inbound, demoSecret: config.demoSecret, environment: config.environment, pipeline: deps.pipeline });
   await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });
-  await app.register(opsRoutes, { ...deps.ops, metricsAccess: 'read' });
+  // The metrics are the whole agency's (open alerts, webhooks, lag): when reads need a key, an
+  // admin's; while reads are open, anyone's, like every other read.
+  await app.register(opsRoutes, { ...deps.ops, metricsAccess: config.readAuth === 'required' ? 'admin' : 'read' });
   await app.register(healthRoutes, {
     log: deps.log,
     store: deps.store,
@@ -164,6 +167,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     platform,
     intelligence: { enabled: config.roles.has('intelligence'), model: deps.intelligence.model },
   });
+  reportUnshowableTimesTo((value) => deps.logger.warn({ value }, 'a stored time cannot be shown (it lies outside what a date can hold); shown as null. Noted once per process'));
   if (config.readAuth === 'open') deps.logger.warn({ readAuth: 'open' }, readAccessNote('open').message);
   if (config.webhookSecret === null) deps.logger.warn('PLATFORMAPI_WEBHOOK_SECRET is not set: anyone who can reach this port can post webhooks (messages, revenue). Set it before exposing the port');
   if (config.trustProxy === true) deps.logger.warn('TRUST_PROXY=true takes the leftmost X-Forwarded-For address, which a client can choose when its proxy appends; prefer a hop count or the proxies\' addresses');

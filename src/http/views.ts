@@ -8,7 +8,31 @@ import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import { priorityScore } from '../projector/priority.js';
 import { waitedSec } from '../domain/wait.js';
 
-export const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+let noteUnshowable: (value: unknown) => void = () => undefined;
+let noted = false;
+
+/** Where a stored time that cannot be shown is reported (the app's logger), once per process. */
+export function reportUnshowableTimesTo(note: (value: unknown) => void): void {
+  noteUnshowable = note;
+}
+
+/**
+ * Epoch milliseconds as ISO-8601. A stored value no Date can hold (written before the door
+ * bounded times, or by a bug) shows as null: one such document once made every list answer
+ * 500, for good, since replay played it back.
+ */
+export function iso(ms: number | null | undefined): string | null {
+  if (ms === null || ms === undefined) return null;
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) {
+    if (!noted) {
+      noted = true;
+      noteUnshowable(ms);
+    }
+    return null;
+  }
+  return d.toISOString();
+}
 
 export function sessionView(d: SessionDoc, now: number) {
   return {

@@ -1,9 +1,10 @@
-// The floor wallboard's figures, for one view (the public one, or a key's accounts): totals
-// (open, awaiting, breached now, longest wait, % answered within the threshold today), rows
-// per account and per chatter, and the top open alerts. Shared by GET /api/floor and its
-// event stream, so the page and the API cannot disagree.
+// The floor wallboard's figures, for one view (a key's accounts, the public one, or totals
+// only): totals (open, awaiting, breached now, longest wait, % answered within the threshold
+// today), rows per account and per chatter, and the top open alerts. Shared by GET /api/floor
+// and its event stream, so the page and the API cannot disagree.
+import { Type, type TSchema } from '@fastify/type-provider-typebox';
 import type { DocumentStore } from '../adapters/store/store.js';
-import { canSee, type Scope } from '../access/access-model.js';
+import { canSee, type ReadAuth, type Scope } from '../access/access-model.js';
 import { localDay } from '../domain/zoned-time.js';
 import { mergeAlerts, type MergedAlert } from '../intelligence/alert-merge.js';
 import type { IntelligenceSetup } from '../intelligence/index.js';
@@ -15,14 +16,28 @@ import { openNowOf, slaReportOf, waitingNowOf } from './reports.js';
 import { ACCOUNTS_COLLECTION, type AccountDoc } from '../accounts/registry.js';
 import type { Collection } from '../adapters/store/store.js';
 
+/**
+ * - `full`: a caller with a key: rows and full alerts of the key's accounts;
+ * - `public`: no key while reads are open: rows per account and chatter, alerts without fan
+ *   ids or text (the wall is read by anyone walking past, and so is every other read);
+ * - `aggregate`: no key while reads need one (READ_AUTH=required): totals only, no account,
+ *   display name or chatter, so nobody learns from the wall which accounts the agency runs.
+ */
+export type FloorViewKind = 'full' | 'public' | 'aggregate';
+
 export interface FloorViewer {
   /** The accounts the viewer may see; null: all. */
   readonly scope: Scope;
-  /** A signed-in viewer gets full alerts; the public floor gets no fan ids and no text. */
-  readonly signedIn: boolean;
+  readonly view: FloorViewKind;
 }
 
-const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
+/** The floor a caller gets: a key's own accounts in full; without one, what READ_AUTH allows. */
+export function floorViewer(scope: Scope, signedIn: boolean, readAuth: ReadAuth): FloorViewer {
+  if (signedIn) return { scope, view: 'full' };
+  return { scope: null, view: readAuth === 'required' ? 'aggregate' : 'public' };
+}
+
+const iso = (t: number | null): string | null => (t === null || !Number.isFinite(new Date(t).getTime()) ? null : new Date(t).toISOString());
 
 export function alertView(a: MergedAlert) {
   return {
@@ -40,6 +55,13 @@ export function alertView(a: MergedAlert) {
 export function publicAlertView(a: MergedAlert) {
   return { ruleId: a.ruleId, severity: a.severity, status: a.status, accountId: a.accountId, chatterId: a.chatterId, openedAt: iso(a.openedAt) };
 }
+
+/** Totals only (READ_AUTH=required without a key): which rule fired, how bad, since when; no account, no chatter. */
+export function aggregateAlertView(a: MergedAlert) {
+  return { ruleId: a.ruleId, severity: a.severity, status: a.status, openedAt: iso(a.openedAt) };
+}
+
+const alertViewOf = { full: alertView, public: publicAlertView, aggregate: aggregateAlertView } as const;
 
 export class FloorView {
   private readonly models: ReadModelSet;
@@ -66,13 +88,14 @@ export class FloorView {
     const inScope = viewer.scope === null ? {} : { accountId: { $in: [...viewer.scope] } };
     const threshold = this.setup.settings.thresholdSec;
     const day = localDay(now, this.timezone);
+    const named = viewer.view !== 'aggregate';
     const [live, waiting, seen, alerts, today, registered] = await Promise.all([
       openNowOf(rm, inScope),
       waitingNowOf(rm, inScope, threshold, now),
       AccountStats.accountIds(rm, inScope),
       this.alerts(viewer.scope, now, { status: { $in: ['open', 'acked'] } }),
       slaReportOf(rm, { from: day.start, to: day.end }, inScope, threshold, now),
-      this.registry.find(viewer.scope === null ? {} : { _id: { $in: [...viewer.scope] } }, { projection: { displayName: 1 }, limit: 10_000 }),
+      named ? this.registry.find(viewer.scope === null ? {} : { _id: { $in: [...viewer.scope] } }, { projection: { displayName: 1 }, limit: 10_000 }) : [],
     ]);
     // The agency's own name for an account reads better on a wall than its platform id.
     const names = new Map(registered.map((a) => [a._id, a.displayName]));
@@ -106,7 +129,7 @@ export class FloorView {
     const severity = { critical: 0, warning: 0, info: 0 };
     for (const a of openAlerts) severity[a.severity]++;
     return {
-      at: iso(now),
+      at: new Date(now).toISOString(),
       thresholdSec: threshold,
       totals: {
         open: accounts.reduce((n, a) => n + a.open, 0),
@@ -116,12 +139,66 @@ export class FloorView {
         severity,
         today: { since: iso(day.start), timezone: this.timezone, sessions: today.sessions, withinThresholdPct: today.withinThresholdPct },
       },
-      accounts,
-      chatters,
-      topAlerts: viewer.signedIn ? openAlerts.slice(0, 10).map(alertView) : openAlerts.slice(0, 10).map(publicAlertView),
-      view: viewer.signedIn ? 'full' : 'public',
+      // Totals only: the rows would name the accounts and chatters.
+      accounts: named ? accounts : [],
+      chatters: named ? chatters : [],
+      topAlerts: openAlerts.slice(0, 10).map(alertViewOf[viewer.view]),
+      view: viewer.view,
     };
   }
 }
 
 export type FloorSnapshot = Awaited<ReturnType<FloorView['snapshot']>>;
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const Time = Nullable(Type.String({ format: 'date-time' }));
+const Count = Type.Integer({ minimum: 0 });
+
+/**
+ * The floor's answer as the OpenAPI document declares it. A route that declares it serialises
+ * only these fields, so a field added to the snapshot but not here never reaches a caller.
+ * Alerts carry the fields of their view: all of them with a key; rule, severity, status and
+ * time (plus account and chatter in the public view) without one.
+ */
+export const FloorSnapshotSchema = Type.Object({
+  at: Type.String({ format: 'date-time' }),
+  thresholdSec: Count,
+  totals: Type.Object({
+    open: Count,
+    awaiting: Count,
+    breached: Count,
+    longestWaitSec: Count,
+    severity: Type.Object({ critical: Count, warning: Count, info: Count }),
+    today: Type.Object({ since: Time, timezone: Type.String(), sessions: Count, withinThresholdPct: Type.Union([Type.Number(), Type.Null()]) }),
+  }),
+  accounts: Type.Array(Type.Object({
+    id: Type.String(), displayName: Nullable(Type.String()), open: Count, awaiting: Count, breached: Count, longestWaitSec: Count, openAlerts: Count,
+  }), { description: 'empty in the `aggregate` view' }),
+  chatters: Type.Array(Type.Object({
+    id: Type.String(), openSessions: Count, awaiting: Count, breached: Count, openAlerts: Count,
+  }), { description: 'empty in the `aggregate` view' }),
+  topAlerts: Type.Array(Type.Object({
+    ruleId: Type.String(),
+    severity: Type.Union([Type.Literal('critical'), Type.Literal('warning'), Type.Literal('info')]),
+    status: Type.String(),
+    openedAt: Time,
+    // The public view adds these two; the full view all the rest.
+    accountId: Type.Optional(Nullable(Type.String())),
+    chatterId: Type.Optional(Nullable(Type.String())),
+    id: Type.Optional(Type.String()),
+    ruleVersion: Type.Optional(Type.Integer()),
+    reason: Type.Optional(Type.String()),
+    recommendation: Type.Optional(Type.String()),
+    labels: Type.Optional(Type.Array(Type.String())),
+    sessionId: Type.Optional(Nullable(Type.String())),
+    chatId: Type.Optional(Nullable(Type.String())),
+    updatedAt: Type.Optional(Time),
+    ackedAt: Type.Optional(Time),
+    ackedBy: Type.Optional(Nullable(Type.String())),
+    resolvedAt: Type.Optional(Time),
+    origin: Type.Optional(Type.Union([Type.Literal('stored'), Type.Literal('live')])),
+  })),
+  view: Type.Union([Type.Literal('full'), Type.Literal('public'), Type.Literal('aggregate')], {
+    description: '`full`: with a key, its accounts; `public`: no key, reads open; `aggregate`: no key, READ_AUTH=required (totals only)',
+  }),
+});

@@ -10,7 +10,8 @@ import { BackfillConflict, type BackfillJobDoc, type BackfillJobs, type Backfill
 import { loadDemoAccounts } from '../../demo/fixtures.js';
 import { idString, isObject } from '../../domain/json.js';
 import type { DocumentStore } from '../../adapters/store/store.js';
-import { ApiError } from '../errors.js';
+import { EARLIEST_TIME_MS } from '../../domain/bounds.js';
+import { ApiError, invalidInput } from '../errors.js';
 import { iso } from '../views.js';
 
 export interface AdminAccountOptions {
@@ -20,6 +21,8 @@ export interface AdminAccountOptions {
 }
 
 const ACCOUNT_ID = '^(fansly_)?acct_[0-9a-f]{32}$';
+// The platform's attempt ids are `auth_…`; anything else (a lone surrogate, a slash) could not go in its URL.
+const AttemptId = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,200}$', description: 'the attempt id POST /api/admin/accounts/auth answered' });
 const DEFAULT_BACKFILL_DAYS = 30;
 
 /** Platform failures in our catalogue: what to fix is in the message. */
@@ -117,7 +120,7 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
     schema: {
       summary: 'Poll an authentication attempt; registers the account once it is connected (needs PLATFORMAPI_KEY)',
       security,
-      body: Type.Object({ attemptId: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+      body: Type.Object({ attemptId: AttemptId }, { additionalProperties: false }),
     },
   }, async (request) => {
     const polled = await opts.client.pollAuth(request.body.attemptId).catch(fromPlatform);
@@ -137,7 +140,7 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
     schema: {
       summary: 'Submit the two-factor code of an authentication attempt (needs PLATFORMAPI_KEY)',
       security,
-      body: Type.Object({ attemptId: Type.String({ minLength: 1, maxLength: 200 }), code: Type.String({ pattern: '^[0-9A-Za-z]{4,12}$' }) }, { additionalProperties: false }),
+      body: Type.Object({ attemptId: AttemptId, code: Type.String({ pattern: '^[0-9A-Za-z]{4,12}$' }) }, { additionalProperties: false }),
     },
   }, async (request) => {
     const answer = await opts.client.submit2fa(request.body.attemptId, request.body.code).catch(fromPlatform);
@@ -153,14 +156,17 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
     return accountView((await registry.upsert(existing._id, { displayName: existing.displayName, source: existing.source, status: 'disconnected' })).account);
   });
 
-  const startJob = async (kind: BackfillKind, body: { accountId?: string; since?: string } = {}) => {
-    const since = body.since ? Date.parse(body.since) : Date.now() - DEFAULT_BACKFILL_DAYS * 86_400_000;
+  // A JSON null is a body the schema lets in (the whole body is optional): the same as none.
+  const startJob = async (kind: BackfillKind, body: { accountId?: string; since?: string } | null | undefined) => {
+    const since = body?.since ? Date.parse(body.since) : Date.now() - DEFAULT_BACKFILL_DAYS * 86_400_000;
+    if (!Number.isFinite(since) || since < EARLIEST_TIME_MS) throw invalidInput('since', 'must not be before 2000-01-01');
+    if (since > Date.now()) throw invalidInput('since', 'must not be in the future');
     // Ask the platform first: a missing or wrong key, or a platform that is down, is answered
     // now and leaves no job behind.
     const remote = await opts.client.accounts().catch(fromPlatform);
     const known = new Set(remote.map((r) => idString(r.id)).filter((x): x is string => x !== undefined));
     let accountIds: string[];
-    if (body.accountId) {
+    if (body?.accountId) {
       if (!known.has(body.accountId)) throw new ApiError('NOT_FOUND', `accountId: ${body.accountId} is not an account of this platform API key`);
       accountIds = [body.accountId];
     } else {

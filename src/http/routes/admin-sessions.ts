@@ -7,6 +7,7 @@ import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
 import { actorOf } from '../../access/access-model.js';
 import { ApiError } from '../errors.js';
+import { iso } from '../views.js';
 import { assertVisible } from '../scope.js';
 
 export interface AdminSessionOptions {
@@ -30,7 +31,7 @@ export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> 
     if (!session) throw new ApiError('NOT_FOUND', `sessionId: no session ${sessionId}`);
     assertVisible(request, session.accountId, `sessionId: no session ${sessionId}`);
     if (session.status === 'closed') {
-      return reply.status(200).send({ status: 'already-closed', sessionId, closedAt: new Date(session.closedAt ?? session.lastActivityAt).toISOString(), closeReason: session.closeReason });
+      return reply.status(200).send({ status: 'already-closed', sessionId, closedAt: iso(session.closedAt ?? session.lastActivityAt), closeReason: session.closeReason });
     }
     const requestedAt = new Date().toISOString();
     const body = Buffer.from(JSON.stringify({ sessionId, requestedAt, requestedBy: actorOf(request.principal) }));
