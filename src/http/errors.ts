@@ -36,6 +36,24 @@ export class ApiError extends Error {
   }
 }
 
+/** The error body as a JSON schema (OpenAPI): `requestId` is added to every error body on its way out. */
+export const ErrorBodySchema = {
+  type: 'object',
+  required: ['statusCode', 'error', 'code', 'message'],
+  properties: {
+    statusCode: { type: 'integer' },
+    error: { type: 'string' },
+    code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
+    message: { type: 'string' },
+    requestId: { type: 'string' },
+  },
+} as const;
+
+/** Response schemas of the catalogue's errors a route answers, keyed by status, for `schema.response`. */
+export function errorResponses(...codes: readonly ErrorCode[]): Record<number, typeof ErrorBodySchema & { description: string }> {
+  return Object.fromEntries(codes.map((code) => [ERROR_CATALOGUE[code], { ...ErrorBodySchema, description: code }]));
+}
+
 export const invalidInput = (field: string, reason: string): ApiError => new ApiError('INVALID_INPUT', `${field}: ${reason}`);
 
 export function errorBody(code: ErrorCode, message: string): ErrorBody {

@@ -4,12 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import type { DocumentStore } from '../../adapters/store/store.js';
 import { withStatus, type MergedAlert } from '../../intelligence/alert-merge.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
-import { actorOf, canSee } from '../../access/access-model.js';
+import { actorOf, canSee, type ReadAuth } from '../../access/access-model.js';
 import { requestScope } from '../access.js';
-import { ApiError } from '../errors.js';
+import { ApiError, errorResponses } from '../errors.js';
 import { accountFilter } from '../scope.js';
 import { LiveCache } from '../live-cache.js';
-import { alertView, FloorView, publicAlertView } from '../../queries/floor.js';
+import { alertView, floorViewer, FloorSnapshotSchema, FloorView, publicAlertView } from '../../queries/floor.js';
 
 export const INTELLIGENCE_RUN_MAX = 20;
 
@@ -21,6 +21,8 @@ export interface AlertRouteOptions {
   readonly reportTimezone: string;
   /** Shares the floor's answers between wallboards polling at once. */
   readonly liveCache?: LiveCache;
+  /** Without a key the floor names accounts and chatters only while reads are open. */
+  readonly readAuth: ReadAuth;
 }
 
 export { alertView, publicAlertView };
@@ -110,6 +112,9 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
 
   app.get('/api/floor', {
     config: { access: 'public', rateClass: 'floor' },
-    schema: { summary: 'The floor wallboard: accounts, chatters, totals (open, awaiting, severity) and top alerts. Public and rate-limited: without a key its alerts carry no fan ids and no text; with one, full alerts of the key\'s accounts' },
-  }, async (request) => live.answer(request, () => floor.snapshot({ scope: requestScope(request), signedIn: request.principal.kind !== 'anonymous' }, clock())));
+    schema: {
+      summary: 'The floor wallboard: totals (open, awaiting, severity), accounts, chatters and top alerts. Public and rate-limited. With a key: the key\'s accounts, full alerts. Without one: while reads are open, every account and chatter, alerts without fan ids or text; with READ_AUTH=required, totals only (no account, name or chatter)',
+      response: { 200: FloorSnapshotSchema, ...errorResponses('UNAUTHORIZED', 'RATE_LIMITED', 'NOT_READY') },
+    },
+  }, async (request) => live.answer(request, () => floor.snapshot(floorViewer(requestScope(request), request.principal.kind !== 'anonymous', opts.readAuth), clock())));
 };

@@ -1,18 +1,23 @@
-// GET /api/floor/stream: the public floor as server-sent events, for the wallboard page. One
-// computation per second serves every screen (however many hang on the floor), and a snapshot
-// is pushed only when it differs from the last one. Heartbeats keep proxies from closing an
-// idle stream; `retry` tells browsers how soon to reconnect. The public view only: EventSource
-// cannot send an access key, and the wall is read by anyone walking past.
+// GET /api/floor/stream: the floor without a key as server-sent events, for the wallboard page.
+// One computation per second serves every screen (however many hang on the floor), and a
+// snapshot is pushed only when it differs from the last one. Heartbeats keep proxies from
+// closing an idle stream; `retry` tells browsers how soon to reconnect. The view without a key
+// only (EventSource cannot send one, and the wall is read by anyone walking past): the public
+// view while reads are open, totals only with READ_AUTH=required. A key sent anyway changes
+// nothing: every screen shares the one computation.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { FloorSnapshot, FloorView } from '../../queries/floor.js';
+import type { ReadAuth } from '../../access/access-model.js';
+import { floorViewer, type FloorSnapshot, type FloorView, type FloorViewer } from '../../queries/floor.js';
 import type { Logger } from '../../support/logger.js';
-import { ApiError } from '../errors.js';
+import { ApiError, errorResponses } from '../errors.js';
 
 export const FLOOR_STREAM_PATH = '/api/floor/stream';
 
 export interface FloorStreamOptions {
   readonly floor: FloorView;
   readonly logger: Logger;
+  /** Decides the view without a key: `public` while reads are open, `aggregate` when they need a key. */
+  readonly readAuth: ReadAuth;
   readonly now?: () => number;
   /** Shortest time between two computations (and so between two pushes). */
   readonly intervalMs?: number;
@@ -45,7 +50,11 @@ export class FloorBroadcaster {
   private computing: Promise<void> | null = null;
   private closed = false;
 
-  constructor(private readonly opts: Required<Omit<FloorStreamOptions, 'logger'>> & { readonly logger: Logger }) {}
+  private readonly viewer: FloorViewer;
+
+  constructor(private readonly opts: Required<Omit<FloorStreamOptions, 'logger'>> & { readonly logger: Logger }) {
+    this.viewer = floorViewer(null, false, opts.readAuth);
+  }
 
   get size(): number {
     return this.clients.size;
@@ -131,7 +140,7 @@ export class FloorBroadcaster {
 
   private async compute(): Promise<void> {
     try {
-      const snapshot = await this.opts.floor.snapshot({ scope: null, signedIn: false }, this.opts.now());
+      const snapshot = await this.opts.floor.snapshot(this.viewer, this.opts.now());
       // Everyone left while it was computed: keep nothing, the next screen computes afresh.
       if (this.clients.size === 0) return;
       const content = contentOf(snapshot);
@@ -148,7 +157,7 @@ export class FloorBroadcaster {
 
 export const floorStreamRoutes: FastifyPluginAsync<FloorStreamOptions> = async (app, opts) => {
   const hub = new FloorBroadcaster({
-    floor: opts.floor, logger: opts.logger, now: opts.now ?? Date.now, intervalMs: opts.intervalMs ?? 1000,
+    floor: opts.floor, logger: opts.logger, readAuth: opts.readAuth, now: opts.now ?? Date.now, intervalMs: opts.intervalMs ?? 1000,
     heartbeatMs: opts.heartbeatMs ?? 15_000, maxClients: opts.maxClients ?? 500, maxPerAddress: opts.maxPerAddress ?? 50,
     maxStreamMs: opts.maxStreamMs ?? 15 * 60_000,
   });
@@ -157,7 +166,13 @@ export const floorStreamRoutes: FastifyPluginAsync<FloorStreamOptions> = async (
 
   app.get(FLOOR_STREAM_PATH, {
     config: { access: 'public', rateClass: 'floor' },
-    schema: { summary: 'The public floor as server-sent events: a `snapshot` event (the body of GET /api/floor without a key) when the figures change, at most once a second, and heartbeats' },
+    schema: {
+      summary: 'The floor without a key as server-sent events: a `snapshot` event (the body of GET /api/floor without a key: every account and chatter while reads are open, totals only with READ_AUTH=required) when the figures change, at most once a second, and `heartbeat` events',
+      response: {
+        200: { description: 'text/event-stream: `snapshot` events (data: the GET /api/floor body), `heartbeat` events (data: {"at": …})', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+        ...errorResponses('UNAUTHORIZED', 'RATE_LIMITED', 'NOT_READY'),
+      },
+    },
   }, async (request: FastifyRequest, reply: FastifyReply) => {
     if (hub.size >= (opts.maxClients ?? 500)) throw new ApiError('NOT_READY', `floor stream: ${hub.size} screens are connected, the most this process serves; retry later`);
     if (hub.countFrom(request.ip) >= (opts.maxPerAddress ?? 50)) throw new ApiError('RATE_LIMITED', 'floor stream: too many open streams from this client address; close some');
