@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AccessLevel } from '../../access/access-model.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { Readiness } from '../../observability/readiness.js';
+import { errorResponses } from '../errors.js';
 
 export const METRICS_PATH = '/metrics';
 export const LIVE_PATH = '/api/health/live';
@@ -15,9 +16,29 @@ export interface OpsRouteOptions {
   readonly readiness: () => Promise<Readiness>;
   /** Set once shutdown begins: the cached answer is dropped, so balancers see it at once. */
   readonly stopping: () => boolean;
-  /** Who may read /metrics: `read` on the API port (READ_AUTH decides), `public` on the ops port. */
+  /**
+   * Who may read /metrics. On the API port: `admin` when READ_AUTH=required (the figures are the
+   * whole agency's: open alerts, webhooks, lag; a viewer key, even one scoped to an account,
+   * must not see them), `read` while reads are open (anyone may read everything anyway). On
+   * the ops port of a process without the API: `public` (no credential; a private network).
+   */
   readonly metricsAccess: AccessLevel;
 }
+
+const ReadinessSchema = {
+  type: 'object',
+  required: ['status', 'ready', 'roles', 'reasons', 'checks'],
+  properties: {
+    status: { type: 'string', enum: ['ready', 'not ready'] },
+    ready: { type: 'boolean' },
+    roles: { type: 'array', items: { type: 'string' } },
+    reasons: { type: 'array', items: { type: 'string' } },
+    checks: {
+      type: 'object',
+      properties: { log: { type: 'boolean' }, consumers: { type: 'object', additionalProperties: { type: 'boolean' } } },
+    },
+  },
+} as const;
 
 /** Probes come every few seconds from every balancer and kubelet; the answer is kept this long. */
 const READY_CACHE_MS = 1000;
@@ -30,9 +51,17 @@ export const opsRoutes: FastifyPluginAsync<OpsRouteOptions> = async (app, opts) 
   loop.enable();
   app.addHook('onClose', async () => loop.disable());
 
+  const guarded = opts.metricsAccess !== 'public';
   app.get(METRICS_PATH, {
     config: { access: opts.metricsAccess },
-    schema: { summary: 'Prometheus metrics (text format): webhooks, latencies, lag, freshness, jobs, alerts, process' },
+    schema: {
+      summary: `Prometheus metrics (text format): webhooks, latencies, lag, freshness, jobs, alerts, process${opts.metricsAccess === 'admin' ? '. An admin key or ADMIN_TOKEN (READ_AUTH=required)' : ''}`,
+      ...(guarded ? { security: [{ adminToken: [] }] } : {}),
+      response: {
+        200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
+        ...(guarded ? errorResponses('UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED') : {}),
+      },
+    },
   }, async (_request, reply) => {
     // Collecting asks the log for offsets and the store for counts: scrapes closer together
     // than a second (several Prometheus replicas, or someone hammering the port) share one.
@@ -44,7 +73,15 @@ export const opsRoutes: FastifyPluginAsync<OpsRouteOptions> = async (app, opts) 
 
   app.get(LIVE_PATH, {
     config: { access: 'public', rateClass: 'none' },
-    schema: { summary: 'Liveness: the process is up and its event loop turns (no dependency is checked)' },
+    schema: {
+      summary: 'Liveness: the process is up and its event loop turns (no dependency is checked)',
+      response: {
+        200: {
+          type: 'object',
+          properties: { status: { type: 'string', enum: ['live'] }, uptimeSec: { type: 'integer' }, eventLoopDelayP99Ms: { type: 'number' } },
+        },
+      },
+    },
   }, async () => {
     const delayMs = loop.percentile(99) / 1e6;
     loop.reset();
@@ -54,7 +91,10 @@ export const opsRoutes: FastifyPluginAsync<OpsRouteOptions> = async (app, opts) 
   let cached: { at: number; stopping: boolean; value: Promise<Readiness> } | null = null;
   app.get(READY_PATH, {
     config: { access: 'public', rateClass: 'none' },
-    schema: { summary: 'Readiness by role: an API process when the log takes appends, a worker when its consumers run; 503 otherwise and while shutting down' },
+    schema: {
+      summary: 'Readiness by role: an API process when the log takes appends, a worker when its consumers run; 503 otherwise and while shutting down',
+      response: { 200: ReadinessSchema, 503: { ...ReadinessSchema, description: 'not ready, with the reasons' } },
+    },
   }, async (_request, reply) => {
     const now = Date.now();
     const stopping = opts.stopping();
