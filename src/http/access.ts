@@ -76,8 +76,8 @@ export function installAccess(app: FastifyInstance, opts: AccessOptions): void {
     const level = request.routeOptions.config.access ?? 'public';
     // Only requests that present a credential are turned away: a guesser always does, and an
     // anonymous read or a probe from the same address (a shared proxy) is no guess. The signed
-    // webhook is never turned away: a forged X-Forwarded-For must not lock the platform out,
-    // and a refused signature costs one HMAC.
+    // webhook (rateClass none) counts and turns away wrong signatures itself, in a count of
+    // its own (routes/webhook.ts).
     const guarded = request.routeOptions.config.rateClass !== 'none' && (level === 'own' || request.headers.authorization !== undefined);
     const blocked = guarded ? opts.refusals.blockedFor(refusalKey(request)) : 0;
     if (blocked > 0) {

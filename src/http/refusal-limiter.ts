@@ -1,6 +1,8 @@
-// Counts refused credentials per key (a client address and a kind of credential). Past the
-// limit, that address's credentials of that kind get 429 before they are checked, so guessing
-// keys or tokens costs the guesser, not the process or the store.
+// Counts refused credentials per key (a client address and a kind of credential: access keys
+// and ADMIN_TOKEN, CONNECTOR_TOKEN, webhook signatures). Past the limit, that address's
+// credentials of that kind get 429 before they are checked, so guessing keys or tokens, or
+// flooding the webhook with wrongly signed bodies, costs the sender, not the process or the
+// store. One limiter per API server, shared by the access hook and the webhook.
 import { LruMap } from '../support/lru.js';
 
 interface Window {

@@ -6,7 +6,8 @@ import { parseJson } from '../../domain/json.js';
 import { routeWebhook } from '../../domain/webhook-route.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { verifySignature } from '../../ingest/signature.js';
-import { ApiError, invalidInput } from '../errors.js';
+import { ApiError, errorResponses, invalidInput } from '../errors.js';
+import type { RefusalLimiter } from '../refusal-limiter.js';
 
 export const WEBHOOK_PATH = '/webhooks/platform';
 export const IDEMPOTENCY_HEADER = 'x-ofapi-idempotency-key';
@@ -16,7 +17,12 @@ export interface WebhookRouteOptions {
   readonly inbound: BatchingAppender;
   readonly webhookSecret: string | null;
   readonly bodyLimitBytes: number;
+  /** Counts wrong signatures per client address; past its limit, that address gets 429 unread. */
+  readonly refusals: RefusalLimiter;
 }
+
+/** Wrong signatures are counted apart from wrong keys and tokens: neither locks the other out. */
+export const webhookRefusalKey = (ip: string): string => `${WEBHOOK_PATH}|${ip}`;
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -29,12 +35,24 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
     done(null, body);
   });
 
+  const secret = opts.webhookSecret;
   app.post(WEBHOOK_PATH, {
-    // Its credential is the signature. Not rate-limited: the platform's bursts must land;
-    // refused (wrongly signed) deliveries are limited per address instead.
+    // Its credential is the signature. Not rate-limited: the platform's bursts must land.
+    // Refused (missing or wrong) signatures are counted per client address instead
+    // (REFUSAL_LIMIT_MAX per RATE_LIMIT_WINDOW_SEC), and past the limit that address gets 429
+    // before its body is read or its signature checked.
     config: { access: 'own', rateClass: 'none' },
+    // Before the body is read: a blocked address costs neither the upload nor the HMAC.
+    onRequest: async (request, reply) => {
+      if (secret === null) return;
+      const blocked = opts.refusals.blockedFor(webhookRefusalKey(request.ip));
+      if (blocked <= 0) return;
+      const seconds = Math.ceil(blocked / 1000);
+      void reply.header('retry-after', seconds);
+      throw new ApiError('RATE_LIMITED', `too many wrongly signed webhooks from this address; retry in ${seconds} s`);
+    },
     schema: {
-      summary: 'Platform webhook: verified, deduplicated by its idempotency key, appended to the inbound log',
+      summary: 'Platform webhook: verified, deduplicated by its idempotency key, appended to the inbound log. With a secret set, missing or wrong signatures get 401 and are counted per client address; past REFUSAL_LIMIT_MAX in a window, that address gets 429 before its signature is checked',
       headers: {
         type: 'object',
         properties: {
@@ -42,11 +60,20 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
           [IDEMPOTENCY_HEADER]: { type: 'string', maxLength: 200 },
         },
       },
+      response: {
+        200: {
+          type: 'object',
+          properties: { accepted: { type: 'boolean' }, event: { type: 'string' }, accountId: { type: 'string' }, chatId: { type: ['string', 'null'] }, dedupeKey: { type: 'string' } },
+        },
+        ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'NOT_READY'),
+      },
     },
   }, async (request, reply) => {
     const raw = request.body;
     if (!Buffer.isBuffer(raw)) throw invalidInput('body', 'must be a JSON object');
-    if (opts.webhookSecret !== null && !verifySignature(opts.webhookSecret, raw, header(request.headers[SIGNATURE_HEADER]))) {
+    if (secret !== null && !verifySignature(secret, raw, header(request.headers[SIGNATURE_HEADER]))) {
+      // Counted when decided, so a burst in flight cannot outrun the count.
+      opts.refusals.note(webhookRefusalKey(request.ip));
       throw new ApiError('UNAUTHORIZED', `${SIGNATURE_HEADER}: missing or invalid webhook signature`);
     }
     let body: unknown;
