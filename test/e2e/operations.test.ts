@@ -145,12 +145,19 @@ describe('request ids', () => {
     expect(await ok.json()).not.toHaveProperty('requestId');
   });
 
-  it('/metrics on the API port needs an access key when reads do', async () => {
-    const app = await startWithEnv(deploymentEnv('embedded', { ROLES: 'api', READ_AUTH: 'required' }));
+  it('/metrics on the API port needs an admin credential when reads need a key', async () => {
+    const admin = 'ops-test-admin-token-0123456789';
+    const app = await startWithEnv(deploymentEnv('embedded', { ROLES: 'api', READ_AUTH: 'required', ADMIN_TOKEN: admin }));
     running.push(app);
-    expect((await fetch(`${app.url ?? ''}/metrics`)).status).toBe(401);
+    const url = app.url ?? '';
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    // A viewer key reads every account, yet the metrics are the operator's: alerts, webhooks, lag.
+    const made = await fetch(`${url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'viewer', role: 'viewer' }) });
+    const viewer = ((await made.json()) as { secret: string }).secret;
+    expect((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${viewer}` } })).status).toBe(403);
+    expect(total(await scrape(url, { authorization: `Bearer ${admin}` }), 'convops_alerts_open')).toBe(0);
     // The probes stay public: balancers carry no key.
-    expect((await fetch(`${app.url ?? ''}/api/health/ready`)).status).toBe(200);
+    expect((await fetch(`${url}/api/health/ready`)).status).toBe(200);
   });
 });
 

@@ -21,7 +21,7 @@ type Level = 'public' | 'read' | 'manager' | 'admin' | 'webhook' | 'connector';
 const EXPECTED: Record<string, Level> = {
   'GET /': 'public', 'GET /api': 'public', 'GET /api/health': 'public', 'GET /go-live': 'public', 'GET /api/floor': 'public',
   'GET /api/floor/stream': 'public', 'GET /floor': 'public', 'GET /console': 'public', 'GET /assets/:name': 'public',
-  'GET /api/health/live': 'public', 'GET /api/health/ready': 'public', 'GET /metrics': 'read',
+  'GET /api/health/live': 'public', 'GET /api/health/ready': 'public', 'GET /metrics': 'admin',
   'GET /docs': 'public', 'GET /docs/': 'public', 'GET /docs/json': 'public', 'GET /docs/yaml': 'public', 'GET /docs/static/*': 'public',
   'GET /docs/static/index.html': 'public', 'GET /docs/static/swagger-initializer.js': 'public', 'GET /docs/*': 'public',
   'GET /api/overview': 'read', 'GET /api/stats': 'read', 'GET /api/sla': 'read', 'GET /api/fans': 'read', 'GET /api/accounts': 'read',
@@ -255,7 +255,7 @@ describe('access: every route × every caller', () => {
     expect(all.some((s) => forbiddenExact.has(s))).toBe(true);
   });
 
-  it('the public floor carries no fan id and no message text; a key sees full alerts', async () => {
+  it('the floor without a key carries no fan id, no message text, and (reads need a key) no account or chatter; a key sees full alerts', async () => {
     const rm = await new ReadModelSet(app.store).active();
     const chatIds = new Set((await rm.sessions.find({})).map((s) => s.chatId));
     const texts = new Set((await rm.messages.find({})).map((m) => m.text).filter((t): t is string => typeof t === 'string' && t.length > 3));
@@ -266,6 +266,13 @@ describe('access: every route × every caller', () => {
     expect((pub.body as { topAlerts: unknown[] }).topAlerts.length).toBeGreaterThan(0);
     const full = await call('GET', '/api/floor', tokens.viewer);
     expect(strings(full.body).some((s) => chatIds.has(s))).toBe(true);
+    // READ_AUTH=required: totals only, so nobody learns which accounts exist or who works them.
+    const accounts = loadDemoAccounts();
+    const chatters = (full.body as { chatters: { id: string }[] }).chatters.map((c) => c.id);
+    expect(chatters.length).toBeGreaterThan(0);
+    const named = strings(pub.body).filter((s) => accounts.some((a) => s.includes(a.id) || s.includes(a.displayName)) || chatters.includes(s));
+    expect(named).toEqual([]);
+    expect(pub.body).toMatchObject({ view: 'aggregate', accounts: [], chatters: [] });
   });
 
   it('a revoked key stops working at once, and the secret is never listed', async () => {
