@@ -21,7 +21,9 @@ function render() {
   const longest = t.longestWaitSec > 0 ? t.longestWaitSec + elapsed : 0;
   setText(figure('open'), String(t.open));
   setText(figure('awaiting'), String(t.awaiting));
-  setText(figure('awaiting-note'), `${s.accounts.length} accounts · ${s.chatters.length} chatters`);
+  // READ_AUTH=required and no key: totals only, the server sends no rows and no names.
+  const aggregate = s.view === 'aggregate';
+  setText(figure('awaiting-note'), aggregate ? 'totals only' : `${s.accounts.length} accounts · ${s.chatters.length} chatters`);
   const b = gradeBreached(t.breached);
   figure('breached').className = `value ${b.level}`;
   setText(figure('breached'), String(t.breached));
@@ -36,7 +38,8 @@ function render() {
   setText(figure('within'), pct === null ? '—' : `${Math.round(pct)}%`);
   setText(figure('within-note'), graded(g, `${t.today.sessions} sessions today`));
 
-  $('#accounts').replaceChildren(...s.accounts.map((a) => {
+  const hidden = (/** @type {number} */ columns) => [h('tr', {}, h('td', { colspan: String(columns), class: 'muted' }, 'Not shown without an access key'))];
+  $('#accounts').replaceChildren(...aggregate ? hidden(6) : s.accounts.map((a) => {
     const wait = a.longestWaitSec > 0 ? a.longestWaitSec + elapsed : 0;
     return h('tr', { 'data-account': a.id },
       h('th', { scope: 'row' }, a.displayName ?? a.id),
@@ -46,7 +49,7 @@ function render() {
       h('td', { class: `num ${gradeWait(wait, s.thresholdSec).level}` }, wait > 0 ? duration(wait) : '—'),
       h('td', { class: 'num' }, a.openAlerts));
   }));
-  $('#chatters').replaceChildren(...s.chatters.map((c) => h('tr', { 'data-chatter': c.id },
+  $('#chatters').replaceChildren(...aggregate ? hidden(5) : s.chatters.map((c) => h('tr', { 'data-chatter': c.id },
     h('th', { scope: 'row' }, c.id),
     h('td', { class: 'num' }, c.openSessions),
     h('td', { class: 'num' }, c.awaiting),
@@ -57,7 +60,7 @@ function render() {
   const names = new Map(s.accounts.map((a) => [a.id, a.displayName ?? a.id]));
   $('#alerts').replaceChildren(...(s.topAlerts.length === 0 ? [h('li', { class: 'muted' }, 'No open alerts')] : s.topAlerts.map((a) =>
     h('li', {}, h('span', { class: a.severity === 'critical' ? 'bad' : a.severity === 'warning' ? 'warn' : 'muted' }, a.severity.toUpperCase()), ' ',
-      a.ruleId.replace(/[.-]/g, ' '), ' · ', names.get(a.accountId) ?? a.accountId ?? '', a.chatterId ? ` · ${a.chatterId}` : ''))));
+      [a.ruleId.replace(/[.-]/g, ' '), names.get(a.accountId) ?? a.accountId, a.chatterId].filter(Boolean).join(' · ')))));
   const silent = (Date.now() - heardAt) / 1000;
   setText($('#updated'), `figures of ${new Date(s.at).toLocaleTimeString()}${silent > 20 ? ` (no word from the server for ${duration(silent)})` : ''}`);
 }

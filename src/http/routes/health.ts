@@ -41,7 +41,7 @@ async function lag(log: Log, groupId: string, topic: string, startsAtEnd = false
 export function readAccessNote(readAuth: 'open' | 'required'): { readonly reads: 'open' | 'required'; readonly message: string } {
   return readAuth === 'open'
     ? { reads: 'open', message: 'Reads are open: anyone who can reach this port can read messages, fan ids, spend and the scorecard. Set READ_AUTH=required and give people access keys.' }
-    : { reads: 'required', message: 'Reads need an access key (READ_AUTH=required); the floor shows a public view without fan ids or text.' };
+    : { reads: 'required', message: 'Reads need an access key (READ_AUTH=required); without one the floor shows totals only (no account, chatter, fan or text).' };
 }
 
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts) => {
