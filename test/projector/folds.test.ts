@@ -1,13 +1,17 @@
 // The folds' idempotence: a redelivered event changes nothing, and an event appended twice to
-// session-events (a processor re-running its input after a crash) counts once in the totals
-// that add up many chats.
+// session-events (a processor re-running its input after a crash), or re-emitted under another
+// identity, counts once in the totals that add up many chats.
 import { describe, expect, it } from 'vitest';
 import { initialChatState, step } from '../../machines/step.js';
 import type { ChatInput } from '../../machines/chat-input.js';
 import type { SessionEvent } from '../../machines/session-events.js';
-import { foldAccountStats, type AccountStatsDoc } from '../../src/projector/models/account-stats/projection.js';
+import type { Doc } from '../../src/adapters/store/store.js';
+import type { AccountStatsDoc } from '../../src/projector/models/account-stats/projection.js';
 import { foldChat, type ChatDoc } from '../../src/projector/models/chats/projection.js';
+import { PROJECTIONS } from '../../src/projector/models/index.js';
+import type { ReadModel } from '../../src/projector/models/names.js';
 import type { Positioned } from '../../src/projector/models/projection.js';
+import { foldEvent, targetsOf } from '../../src/projector/models/runner.js';
 
 const T0 = Date.parse('2026-06-10T10:00:00Z');
 
@@ -31,7 +35,16 @@ describe('folds', () => {
   const interleaved = [...chat1, ...chat2].sort((a, b) => (a.event.source?.offset ?? 0) - (b.event.source?.offset ?? 0));
 
   const positioned = (list: typeof interleaved): Positioned[] => list.map((x, i) => ({ event: x.event, partition: 0, offset: i }));
-  const totals = (list: Positioned[]): AccountStatsDoc | undefined => list.reduce<AccountStatsDoc | undefined>((doc, p) => foldAccountStats(doc, p) ?? doc, undefined);
+  /** Every read model folded in memory, as the runner folds them; the account's one row. */
+  const fold = (list: Positioned[], docs = new Map<string, Doc>()): Map<string, Doc> => {
+    for (const p of list) {
+      const { nexts } = foldEvent(targetsOf(PROJECTIONS, p), (model: ReadModel, id: string) => docs.get(`${model}/${id}`), p);
+      for (const [t, next] of nexts) docs.set(`${t.projection.name}/${t.id}`, next);
+    }
+    return docs;
+  };
+  const row = (docs: Map<string, Doc>): AccountStatsDoc | undefined => [...docs].find(([k]) => k.startsWith('account_stats/'))?.[1] as AccountStatsDoc | undefined;
+  const totals = (list: Positioned[]): AccountStatsDoc | undefined => row(fold(list));
 
   it('per-account totals count an event appended twice once', () => {
     const clean = totals(positioned(interleaved));
@@ -39,10 +52,24 @@ describe('folds', () => {
     // The processor re-ran the last three inputs after a crash: their events are in the log twice.
     const replayedTail = interleaved.slice(-4);
     const withDuplicates = positioned([...interleaved, ...replayedTail]);
-    const counted = totals(withDuplicates);
-    expect({ ...counted, appliedIds: [] }).toEqual({ ...clean, appliedIds: [] });
+    const docs = fold(withDuplicates);
+    expect(row(docs)).toEqual(clean);
     // And a projector redelivery of the same positions changes nothing either.
-    expect(withDuplicates.every((p) => foldAccountStats(counted, p) === undefined)).toBe(true);
+    expect(row(fold(withDuplicates, docs))).toEqual(clean);
+  });
+
+  it('a close re-emitted under another identity leaves every total unchanged', () => {
+    // The session closes (a forced close), then a round stepped from a stale state emits its
+    // close again with the next sequence and another id, as a fenced round once did.
+    const closing = eventsOf([fan(1, 0), pay(2, 10), { type: 'chat.close', dedupeKey: 'c1', sessionId: null, requestedBy: 'admin', at: T0 + 60_000 }], '1');
+    const close = closing.find((x) => x.event.type === 'SessionClosed');
+    expect(close).toBeDefined();
+    if (!close) return;
+    const maxSeq = Math.max(...closing.map((x) => x.event.seq));
+    const phantom = { event: { ...close.event, id: `${close.event.chatKey}:${maxSeq + 1}`, seq: maxSeq + 1, source: { partition: 0, offset: 99 } }, inboundOffset: 99 };
+    const clean = totals(positioned(closing));
+    expect(clean).toMatchObject({ sessionsOpened: 1, sessionsClosed: 1, messages: 1, paymentCount: 1, revenueCents: 700 });
+    expect(totals(positioned([...closing, phantom]))).toEqual(clean);
   });
 
   it('a chat document applies each event once, by chat sequence', () => {

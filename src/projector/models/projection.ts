@@ -22,6 +22,13 @@ export function sourceOf(p: Positioned): { partition: number; offset: number } {
   return p.event.source ?? { partition: p.partition, offset: p.offset };
 }
 
+/** One document an event changed: what it was (undefined: new) and what it became. */
+export interface DocChange<D extends Doc = Doc> {
+  readonly model: ReadModel;
+  readonly before: D | undefined;
+  readonly after: D;
+}
+
 export interface DocumentProjection<D extends Doc> {
   /** The collection it writes (versioned by the read-model set). */
   readonly name: ReadModel;
@@ -31,6 +38,11 @@ export interface DocumentProjection<D extends Doc> {
   documentIds(p: Positioned): string[];
   /** A pure fold: the document to store, or undefined when the event does not change it (already applied, or not its concern). */
   evolve(doc: D | undefined, p: Positioned): D | undefined;
+  /**
+   * For a read model derived from others' changes (totals): folds the event together with what
+   * it changed in the projections before this one. Used instead of evolve when present.
+   */
+  evolveFromChanges?(doc: D | undefined, p: Positioned, changes: readonly DocChange[]): D | undefined;
   /** Each serves a named query's filter and sort (see the read model's queries.ts). */
   readonly indexes: readonly IndexSpec[];
 }

@@ -11,7 +11,7 @@ import { bodyPrefix, errorMessage, setAsideId, setAsideWrite, type SetAsideDoc }
 import { collectionName, type ReadModelCollections } from '../read-model-set.js';
 import { PROJECTIONS, WRITE_ORDER } from './index.js';
 import { REPORT_BUCKETS, type ReadModel, type ReadModelName } from './names.js';
-import { sourceOf, type AnyProjection, type Positioned } from './projection.js';
+import { sourceOf, type AnyProjection, type DocChange, type Positioned } from './projection.js';
 import { transitionIncrements, type BucketedModel, type Increment } from './report-buckets/contributions.js';
 import { BucketWrites, type EventMark, type ReportBucketDoc } from './report-buckets/document.js';
 
@@ -30,6 +30,25 @@ export function targetsOf(projections: readonly AnyProjection[], p: Positioned):
     if (projection.canHandle(p.event)) for (const id of projection.documentIds(p)) t.push({ projection, id });
   }
   return t;
+}
+
+/**
+ * Folds one event into every document it touches, in the projections' order (pure): each
+ * projection derived from others' changes sees what the ones before it changed. Throws what a
+ * fold throws, leaving nothing applied.
+ */
+export function foldEvent(targets: readonly DocTarget[], current: (model: ReadModel, id: string) => Doc | undefined, p: Positioned): { nexts: [DocTarget, Doc][]; changes: DocChange[] } {
+  const nexts: [DocTarget, Doc][] = [];
+  const changes: DocChange[] = [];
+  for (const t of targets) {
+    const model = t.projection.name;
+    const before = current(model, t.id);
+    const next = t.projection.evolveFromChanges ? t.projection.evolveFromChanges(before, p, changes) : t.projection.evolve(before, p);
+    if (!next) continue;
+    nexts.push([t, next]);
+    changes.push({ model, before, after: next });
+  }
+  return { nexts, changes };
 }
 
 /** Where events whose fold throws are set aside: the store the read models live in, and the events' topic. */
@@ -82,17 +101,12 @@ export async function applyProjections(
     if (!ts) continue;
     // Every fold of the event first (each target is another collection), so one that throws
     // leaves none of the event's changes behind.
-    const nexts: [DocTarget, Doc][] = [];
+    let nexts: [DocTarget, Doc][];
     let increments: Increment[] = [];
     try {
-      for (const t of ts) {
-        const model = t.projection.name;
-        const before = docs.get(model)?.get(t.id);
-        const next = t.projection.evolve(before, p);
-        if (!next) continue;
-        nexts.push([t, next]);
-        if (isBucketed(model)) increments = increments.concat(transitionIncrements(model, before, next));
-      }
+      const folded = foldEvent(ts, (model, id) => docs.get(model)?.get(id), p);
+      nexts = folded.nexts;
+      for (const c of folded.changes) if (isBucketed(c.model)) increments = increments.concat(transitionIncrements(c.model, c.before, c.after));
     } catch (err) {
       fail(p, err);
       continue;
