@@ -1,6 +1,7 @@
 // Runs the per-chat session machines over `inbound` and appends their events to
 // `session-events`. Exactly-once effects, without transactions:
-// 1. events are appended before the chat state moves, with deterministic ids and sequences;
+// 1. events are appended before the chat state moves, with deterministic ids and sequences,
+//    once the states they were stepped from are checked to be still the stored ones;
 // 2. the ids the batch admitted go to the chat ledger, visible only once the state is stored;
 // 3. each chat's state is stored with the last input offset it includes, by a conditional
 //    write on the offset it was read at: a processor that lost its partition (paused past a
@@ -194,6 +195,19 @@ export class SessionProcessor implements Stage {
     return found;
   }
 
+  /** Throws WriteConflictError when a chat's stored state is no longer the one this round stepped from. */
+  private async checkFence(readAt: ReadonlyMap<string, ChatStateDoc | null>): Promise<void> {
+    if (readAt.size === 0) return;
+    const stored = new Map<string, number>();
+    for (const d of await this.states.find({ _id: { $in: [...readAt.keys()] } }, { projection: { offset: 1 } })) stored.set(d._id, d.offset);
+    for (const [key, before] of readAt) {
+      const now = stored.get(key);
+      if (before === null ? now !== undefined : now !== before.offset) {
+        throw new WriteConflictError(CHAT_STATE_COLLECTION, `${key.slice(0, 200)}: its stored state moved since this round read it`);
+      }
+    }
+  }
+
   /** Chats of a partition a tick at `at` would settle: stored ones, overlaid with this batch's newer states. */
   private async dueChats(partition: number, at: number, inBatch: Map<string, ChatStateDoc>): Promise<ChatStateDoc[]> {
     const due = new Map<string, ChatStateDoc>();
@@ -362,6 +376,11 @@ export class SessionProcessor implements Stage {
     try {
       const lost = batches.filter((b) => b.owned && !b.owned());
       if (lost.length > 0) throw new BatchFencedError(partitionsOf(lost), 'the partition is no longer assigned to this processor');
+      // Events are appended before the states are written, so what the write's condition would
+      // refuse must be found before the append: otherwise a round stepped from a stale state
+      // (cached, then purged or moved on behind the cache) leaves its events in the log and the
+      // retry appends its own after them.
+      if (out.length > 0) await this.checkFence(readAt);
       await this.opts.log.append(this.opts.topology.sessionEvents, out);
       // Ledger entries and set-aside records before the states, in one store write (one
       // transaction on the embedded store): an entry counts only once a state that includes it
