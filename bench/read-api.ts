@@ -236,7 +236,7 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
     let row = stats.get(id);
     if (!row) {
       row = {
-        _id: id, accountId: acct, partition, chats: 0, sessionsOpened: 0, sessionsClosed: 0, messages: 0,
+        _id: id, accountId: acct, partition, appliedOffset: -1, appliedIds: [], chats: 0, sessionsOpened: 0, sessionsClosed: 0, messages: 0,
         fanMessages: 0, revenueCents: 0, paymentCount: 0, lateRecords: 0, lastActivityAt: null, lastStatusEvent: null, lastStatusState: null, lastStatusAt: null,
       };
       stats.set(id, row);
@@ -408,6 +408,7 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
     stat.fanMessages += fanCount;
     if (!open) stat.sessionsClosed++;
     stat.lastActivityAt = Math.max(stat.lastActivityAt ?? 0, lastActivityAt);
+    stat.appliedOffset += PER_SESSION + 1;
     await flush();
   }
   await flush(true);

@@ -26,7 +26,9 @@ export function faultDeliveries(baseCount = 4600, seed = 7): { deliveries: Deliv
     let body: string;
     if (kind < 0.5) body = messageWebhook({ accountId: account, fanId, messageId: String(1_900_000_000_000 + i), createdAt: iso, text: `fan ${i}`, direction: 'received' });
     else if (kind < 0.9) body = messageWebhook({ accountId: account, fanId, messageId: String(1_900_000_000_000 + i), createdAt: iso, text: `reply ${i}`, direction: 'sent', fromQueue: kind > 0.85 });
-    else body = transactionWebhook({ accountId: account, fanId, transactionId: (i + 1).toString(16).padStart(32, 'f'), createdAt: iso, type: 'tip', amountDollars: 1 + (i % 40) });
+    // Unique per delivery: padding hex with 'f' made 0xa and 0xfa the same id, one transaction
+    // under two fans, which the platform never sends (its ids are unique per account).
+    else body = transactionWebhook({ accountId: account, fanId, transactionId: `e${(i + 1).toString(16).padStart(31, '0')}`, createdAt: iso, type: 'tip', amountDollars: 1 + (i % 40) });
     base.push({ at, d: { key: `evt_fault_${i.toString(16).padStart(36, '0')}`, body } });
   }
   base.sort((a, b) => a.at - b.at);

@@ -13,7 +13,8 @@ import { PROJECTIONS } from '../../src/projector/models/index.js';
 import type { MessageDoc } from '../../src/projector/models/messages/projection.js';
 import type { PaymentDoc } from '../../src/projector/models/payments/projection.js';
 import type { Positioned } from '../../src/projector/models/projection.js';
-import { targetsOf } from '../../src/projector/models/runner.js';
+import type { ReadModel } from '../../src/projector/models/names.js';
+import { foldEvent, targetsOf } from '../../src/projector/models/runner.js';
 import type { SessionDoc } from '../../src/projector/models/sessions/projection.js';
 import type { Arrival } from './conversations.js';
 import type { Fact } from './reference-model.js';
@@ -50,12 +51,10 @@ export function runChats(arrivals: readonly Arrival[], idleMs: number, lateMs: n
       const p: Positioned = { event: { ...event, source: { partition: 0, offset: at } }, partition: 0, offset: at };
       m.events.push(event);
       m.positioned.push({ ...p, offset: m.positioned.length });
-      for (const t of targetsOf(PROJECTIONS, p)) {
-        const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, account_stats: m.accountStats } as const;
-        const docs = models[t.projection.name] as unknown as Map<string, Doc>;
-        const next = t.projection.evolve(docs.get(t.id), p);
-        if (next) docs.set(t.id, next);
-      }
+      const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, account_stats: m.accountStats } as const;
+      const docsOf = (model: ReadModel) => models[model] as unknown as Map<string, Doc>;
+      const { nexts } = foldEvent(targetsOf(PROJECTIONS, p), (model, id) => docsOf(model).get(id), p);
+      for (const [t, next] of nexts) docsOf(t.projection.name).set(t.id, next);
     }
   };
   for (const a of arrivals) {

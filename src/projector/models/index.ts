@@ -17,5 +17,9 @@ import { sessions } from './sessions/projection.js';
  */
 export const PROJECTIONS: readonly AnyProjection[] = [sessions, messages, payments, chats, accountStats];
 
-/** The order their writes go to the store, in dependency order: a session, chat or payment never points at a message not stored yet. */
-export const WRITE_ORDER: readonly ReadModel[] = [messages.name, payments.name, chats.name, sessions.name, accountStats.name];
+/**
+ * The order their writes go to the store, in dependency order: the account totals before the
+ * documents they are derived from (as the report buckets), and a session, chat or payment never
+ * points at a message not stored yet.
+ */
+export const WRITE_ORDER: readonly ReadModel[] = [accountStats.name, messages.name, payments.name, chats.name, sessions.name];

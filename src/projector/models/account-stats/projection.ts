@@ -10,11 +10,16 @@ import type { SessionDoc } from '../sessions/projection.js';
 /** Per-account totals, one document per account and partition: each has a single writer (the
  *  partition's owner), so projectors in several processes never race on an account. They add
  *  what the event changed in the sessions, messages and payments documents, not the event
- *  itself, as the report buckets do: an event appended twice, or a close re-emitted under
- *  another identity (a round stepped from a stale state), changes no document the second
- *  time, so it counts nothing. Readers sum an account's rows. */
+ *  itself, as the report buckets do: a close re-emitted under another identity (a round
+ *  stepped from a stale state) changes no document, so it counts nothing. Like the buckets,
+ *  a row is written before the documents it is derived from and remembers the events it took
+ *  (the last source offset and the ids at it): on MongoDB a write that fails half way keeps
+ *  what landed, and the retry, which finds the documents unchanged, must not add them again.
+ *  Readers sum an account's rows. */
 export interface AccountStatsDoc extends Doc, AccountCounters {
   readonly partition: number;
+  readonly appliedOffset: number;
+  readonly appliedIds: readonly string[];
   /** Time of the status event, to pick the newest across an account's rows. */
   readonly lastStatusAt: number | null;
 }
@@ -50,9 +55,10 @@ const recorded = (m: MessageDoc | undefined): boolean => m !== undefined && m.se
  */
 export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned, changes: readonly DocChange[]): AccountStatsDoc | undefined {
   const e = p.event;
-  const { partition } = sourceOf(p);
+  const { partition, offset } = sourceOf(p);
+  if (doc && (offset < doc.appliedOffset || (offset === doc.appliedOffset && doc.appliedIds.includes(e.id)))) return undefined;
   const a: AccountStatsDoc = doc ?? {
-    _id: accountStatsDocId(e.accountId, partition), accountId: e.accountId, partition, chats: 0, sessionsOpened: 0,
+    _id: accountStatsDocId(e.accountId, partition), accountId: e.accountId, partition, appliedOffset: -1, appliedIds: [], chats: 0, sessionsOpened: 0,
     sessionsClosed: 0, messages: 0, fanMessages: 0, revenueCents: 0, paymentCount: 0, lateRecords: 0, lastActivityAt: null,
     lastStatusEvent: null, lastStatusState: null, lastStatusAt: null,
   };
@@ -117,6 +123,7 @@ export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned
   // Every field written out (a copy by spread with overrides costs V8 microseconds).
   return {
     _id: a._id, accountId: a.accountId, partition: a.partition,
+    appliedOffset: offset, appliedIds: offset === a.appliedOffset ? [...a.appliedIds, e.id] : [e.id],
     chats, sessionsOpened, sessionsClosed, messages, fanMessages, revenueCents, paymentCount, lateRecords,
     lastActivityAt, lastStatusEvent, lastStatusState, lastStatusAt,
   };
