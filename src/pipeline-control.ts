@@ -18,6 +18,7 @@ import { ProjectionProgress } from './projector/progress.js';
 import type { Topology } from './topology.js';
 import type { Consumer } from './adapters/log/log.js';
 import { runStage, type Stage } from './pipeline/stage.js';
+import { StageHealth, type StageProblem } from './pipeline/stage-health.js';
 import type { StageState } from './observability/readiness.js';
 
 /** Test-only fault injection, off unless set (see app.ts). */
@@ -40,6 +41,8 @@ export class PipelineControl implements ProjectionControl {
   private running: { readonly stage: Stage; readonly consumer: Consumer }[] = [];
   /** The projector is stopped on purpose, for a replay. */
   private paused = false;
+  /** Per role, whether its rounds go through; kept across restarts of the stages. */
+  private readonly health = new Map<string, StageHealth>();
 
   constructor(
     private readonly config: Config,
@@ -72,7 +75,21 @@ export class PipelineControl implements ProjectionControl {
   async resume(): Promise<void> {
     this.paused = false;
     if (!this.projector || this.running.some((r) => r.stage === this.projector)) return;
-    this.running.push({ stage: this.projector, consumer: await runStage(this.log, this.projector) });
+    this.running.push({ stage: this.projector, consumer: await runStage(this.log, this.projector, this.healthOf(this.projector)) });
+  }
+
+  private healthOf(stage: Stage): StageHealth {
+    let h = this.health.get(stage.role);
+    if (!h) {
+      h = new StageHealth(stage.role);
+      this.health.set(stage.role, h);
+    }
+    return h;
+  }
+
+  /** Stages of this process whose rounds keep failing. */
+  problems(): StageProblem[] {
+    return [...this.health.values()].map((h) => h.problem()).filter((p): p is StageProblem => p !== null);
   }
 
   get runsProcessing(): boolean {
@@ -108,7 +125,7 @@ export class PipelineControl implements ProjectionControl {
       this.intelligenceConsumer = new IntelligenceConsumer(log, topology, this.intelligence, config.alertSweepSec * 1000, logger.child({ role: 'intelligence' }), progress);
       stages.push(this.intelligenceConsumer);
     }
-    for (const stage of stages) this.running.push({ stage, consumer: await runStage(log, stage) });
+    for (const stage of stages) this.running.push({ stage, consumer: await runStage(log, stage, this.healthOf(stage)) });
     if (this.processor) {
       this.ticker = new Ticker(log, topology.inbound, config.tickIntervalSec * 1000, logger.child({ role: 'ticker' }));
       this.ticker.start();

@@ -4,6 +4,7 @@
 // offsets in one request (adapters/log/kafka/rounds.ts, the embedded log's loop), so each stage
 // pays one set of reads, writes and appends per round, whichever log runs under it.
 import type { Consumer, Log, RecordBatch } from '../adapters/log/log.js';
+import type { StageHealth } from './stage-health.js';
 
 export interface Stage {
   /** What the stage is, for logs and health: processor, projector, intelligence. */
@@ -23,13 +24,23 @@ export interface Stage {
   failed?(err: unknown, batches: readonly RecordBatch[]): void;
 }
 
-export async function runStage(log: Log, stage: Stage): Promise<Consumer> {
+export async function runStage(log: Log, stage: Stage, health?: StageHealth): Promise<Consumer> {
   await stage.prepare?.();
   return log.consumeRounds({
     groupId: stage.group,
     topics: stage.topics,
     fromBeginning: stage.startFrom === 'beginning',
-    onRound: (batches) => stage.handleBatch(batches),
+    onRound: health
+      ? async (batches) => {
+        try {
+          await stage.handleBatch(batches);
+        } catch (err) {
+          health.failed(err);
+          throw err;
+        }
+        health.succeeded();
+      }
+      : (batches) => stage.handleBatch(batches),
     ...(stage.failed ? { onError: (err: unknown, batches: readonly RecordBatch[]) => stage.failed?.(err, batches) } : {}),
   });
 }

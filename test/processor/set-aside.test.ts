@@ -43,7 +43,7 @@ function message(fan: string, id: number, atMs: number, text: string) {
 async function health(app: RunningApp) {
   const res = await app.server?.inject({ method: 'GET', url: '/api/health', headers: { authorization: `Bearer ${TOKEN}` } });
   expect(res?.statusCode).toBe(200);
-  return res?.json() as { counters: { processor: Record<string, number>; projector: Record<string, number>; setAside: { stored: number | null } } };
+  return res?.json() as { status: string; ready: boolean; problems: { component: string; reason: string }[]; counters: { processor: Record<string, number>; projector: Record<string, number>; setAside: { stored: number | null } } };
 }
 
 async function messageIds(app: RunningApp, chatKey: string): Promise<string[]> {
@@ -119,6 +119,8 @@ describe.each(DEPLOYMENTS)('a record that makes a step throw, on %s', (kind) => 
     expect(h1.counters.processor).toMatchObject({ recordsSetAside: 1, recordsApplied: 3, batchesFenced: 0 });
     expect(h1.counters.processor.slowSteps).toBeGreaterThanOrEqual(0);
     expect(h1.counters.setAside.stored).toBe(1);
+    // Health says so: degraded, naming what and where to look, while it stays ready.
+    expect(h1).toMatchObject({ status: 'degraded', ready: true, problems: [{ component: 'set-aside', reason: expect.stringContaining('1 record is set aside') }] });
 
     // The admin route lists it, newest first, behind the admin guard.
     const admin = Fastify().withTypeProvider<TypeBoxTypeProvider>();

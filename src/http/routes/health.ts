@@ -8,6 +8,7 @@ import type { ModelStatus } from '../../intelligence/model-provider.js';
 import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
 import type { FreshnessSummary } from '../../projector/freshness.js';
 import { withTimeout } from '../../support/deadline.js';
+import type { StageProblem } from '../../pipeline/stage-health.js';
 
 export interface HealthOptions {
   readonly log: Log;
@@ -18,6 +19,8 @@ export interface HealthOptions {
   readonly adminTokenConfigured: boolean;
   readonly readAuth: 'open' | 'required';
   readonly counters: () => { readonly processor: { readonly freshness: FreshnessSummary } | null; readonly projector: { readonly freshness: FreshnessSummary } | null };
+  /** Stages of this process whose rounds keep failing. */
+  readonly problems: () => readonly StageProblem[];
   readonly platform: PlatformReadiness;
   readonly intelligence: { readonly enabled: boolean; readonly model: ModelStatus };
 }
@@ -66,9 +69,18 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
     // (the processor and projector counters count this process's only). A small collection.
     const setAsideStored = storeOk ? await withTimeout(opts.store.collection(SET_ASIDE_COLLECTION).countDocuments().catch(() => null), 3000, null) : null;
     const ready = logOk && storeOk;
+    // Degraded is not unready: the API still takes webhooks and serves reads while a stage is
+    // stuck or records wait set aside, but whoever looks must be told which, why and since when.
+    const problems: { component: string; reason: string; since: string | null }[] = [
+      ...(logOk ? [] : [{ component: 'log', reason: 'does not answer', since: null }]),
+      ...(storeOk ? [] : [{ component: 'store', reason: 'does not answer', since: null }]),
+      ...opts.problems().map((p) => ({ component: p.stage, reason: p.reason, since: p.since })),
+      ...(setAsideStored ? [{ component: 'set-aside', reason: `${setAsideStored} record${setAsideStored === 1 ? ' is' : 's are'} set aside (GET /api/admin/set-aside)`, since: null }] : []),
+    ];
     const body = {
-      status: ready ? 'ok' : 'degraded',
+      status: problems.length === 0 ? 'ok' : 'degraded',
       ready,
+      problems,
       components: {
         log: { ok: logOk, kind: opts.log.kind },
         store: { ok: storeOk, kind: opts.store.kind },
