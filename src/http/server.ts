@@ -30,6 +30,7 @@ import { RefusalLimiter } from './refusal-limiter.js';
 import { ApiKeys } from '../access/api-keys.js';
 import { adminKeyRoutes } from './routes/admin-keys.js';
 import { adminSetAsideRoutes } from './routes/admin-set-aside.js';
+import { adminVerifyRoutes } from './routes/admin-verify.js';
 import { BatchingAppender } from '../ingest/batching-appender.js';
 import { collectRoutes, discoveryRoutes, DOCS_PATH } from './routes/discovery.js';
 import { platformReadiness } from '../adapters/platform/readiness.js';
@@ -140,6 +141,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { store: deps.store });
+  await app.register(adminVerifyRoutes, { store: deps.store });
   const client = new PlatformClient({ baseUrl: config.platformApiBaseUrl, apiKey: config.platformApiKey, rateWindowMs: config.platformRateWindowSec * 1000, maxResponseBytes: config.outboundMaxResponseBytes });
   const backfill = new BackfillJobs(deps.store, client, async (records) => { await deps.log.append(deps.topology.inbound, records); }, deps.logger.child({ role: 'backfill' }), config.backfillStaleSec * 1000);
   await app.register(adminAccountRoutes, { store: deps.store, client, backfill });
@@ -164,6 +166,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     adminTokenConfigured: config.adminToken !== null,
     readAuth: config.readAuth,
     counters: () => deps.pipeline.counters(),
+    problems: () => deps.pipeline.problems(),
     platform,
     intelligence: { enabled: config.roles.has('intelligence'), model: deps.intelligence.model },
   });

@@ -136,6 +136,34 @@ describe('read surface', () => {
     expect(await get(url, '/api/chats?chatId=999999999999')).toMatchObject({ status: 404 });
   });
 
+  it('verify finds the seeded figures consistent, and names a totals row and a bucket that were tampered with', async () => {
+    const admin = { authorization: `Bearer ${ADMIN}` };
+    expect((await get(url, '/api/admin/verify')).status).toBe(401);
+    const clean = await get<{ ok: boolean; accounts: number; differences: unknown[] }>(url, '/api/admin/verify', admin);
+    expect(clean.status).toBe(200);
+    expect(clean.body).toMatchObject({ ok: true, accounts: 3, differences: [] });
+    const collections = await app.store.listCollections();
+    const stats = app.store.collection(collections.find((c) => c.startsWith('account_stats_v')) ?? '');
+    const row = (await stats.find({}, { limit: 1 }))[0];
+    expect(row).toBeDefined();
+    await stats.updateOne({ _id: row?._id }, { $inc: { sessionsClosed: 1 } });
+    const buckets = app.store.collection(collections.find((c) => c.startsWith('report_buckets_v')) ?? '');
+    const bucket = (await buckets.find({ level: 'm', accountId: row?.accountId }, { limit: 1 }))[0];
+    await buckets.updateOne({ _id: bucket?._id }, { $inc: { revenueCents: -100 } });
+    const damaged = await get<{ ok: boolean; differences: { accountId: string; figure: string; source: string; documents: number; found: number }[] }>(url, `/api/admin/verify?accountId=${String(row?.accountId)}`, admin);
+    expect(damaged.body.ok).toBe(false);
+    expect(damaged.body.differences).toEqual([
+      { accountId: row?.accountId, figure: 'sessionsClosed', source: 'totals', documents: expect.any(Number), found: expect.any(Number) },
+      { accountId: row?.accountId, figure: 'revenueCents', source: 'buckets', documents: expect.any(Number), found: expect.any(Number) },
+    ]);
+    const [closed, revenue] = damaged.body.differences;
+    expect((closed?.found ?? 0) - (closed?.documents ?? 0)).toBe(1);
+    expect((revenue?.documents ?? 0) - (revenue?.found ?? 0)).toBe(100);
+    await stats.updateOne({ _id: row?._id }, { $inc: { sessionsClosed: -1 } });
+    await buckets.updateOne({ _id: bucket?._id }, { $inc: { revenueCents: 100 } });
+    expect((await get<{ ok: boolean }>(url, '/api/admin/verify', admin)).body.ok).toBe(true);
+  });
+
   // Last in the file: it damages stored documents. A time no Date can hold, stored before the
   // door bounded times, once made every list answer 500 for good (issue 27).
   it('shows a stored time that no date can hold as null instead of answering 500', async () => {

@@ -10,6 +10,8 @@ import { loadConfig } from '../../src/config.js';
 import { tickRecords } from '../../src/processor/ticker.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';
+import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { verifyFigures } from '../../src/queries/verify.js';
 import { compareWithReference } from './compare-reference.js';
 import type { Delivery } from './fault-input.js';
 import { readModelDocs, settledHash } from './read-models.js';
@@ -45,4 +47,6 @@ export async function expectSameAsReference(ref: Reference, url: string, store: 
   const docs = await readModelDocs(store);
   const problems = compareWithReference(ref, docs as never);
   expect(problems).toEqual([]);
+  // And the operator's check agrees: totals rows and report buckets equal the documents.
+  expect((await verifyFigures(await new ReadModelSet(store).active())).differences).toEqual([]);
 }
