@@ -28,6 +28,7 @@ import { Freshness, type FreshnessSummary } from '../projector/freshness.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { partitionsOf, runStage, type Stage } from '../pipeline/stage.js';
+import { isRecordsFault, positionOf, RepeatFailures } from '../pipeline/repeat-failures.js';
 import { ChatLedger, type StatePosition } from './chat-ledger.js';
 import { bodyPrefix, errorMessage, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage } from './set-aside.js';
 
@@ -112,9 +113,10 @@ interface Normalised extends Routed {
   readonly input: ChatInput;
 }
 
-/** A record whose normalise threw. */
+/** A record whose normalise threw, or that is set aside because writing what it produced failed twice. */
 interface Unnormalisable extends Routed {
   readonly error: string;
+  readonly stage: 'normalise' | 'write';
 }
 
 type StepOutcome = { readonly ok: true; readonly result: ReturnType<typeof step>; readonly ms: number } | { readonly ok: false; readonly error: string; readonly ms: number };
@@ -136,6 +138,9 @@ export class SessionProcessor implements Stage {
   private readonly step: typeof step;
   /** Webhook received → its events appended and its chat's state stored, over the last seconds. */
   private readonly freshness = new Freshness();
+  private readonly repeats = new RepeatFailures();
+  /** Records whose own round failed twice the same way (by position), with the error: set aside when next seen. */
+  private readonly poisoned = new Map<string, string>();
 
   constructor(private readonly opts: ProcessorOptions) {
     this.states = opts.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
@@ -223,12 +228,14 @@ export class SessionProcessor implements Stage {
       const meta = readInboundMeta(rec.headers);
       if (!meta) return null;
       const routed = { topic: rec.topic, key: rec.key, partition: rec.partition, offset: rec.offset, receivedAt: meta.receivedAt, accountId: meta.accountId, chatId: meta.chatId, source: meta.source, event: meta.event, raw: rec.value };
+      const poisoned = this.poisoned.get(positionOf(rec));
+      if (poisoned !== undefined) return { ...routed, error: poisoned, stage: 'write' as const, normaliseMs: 0 };
       const t0 = performance.now();
       try {
         const input = normalise(meta, rec.value);
         return { ...routed, input, normaliseMs: performance.now() - t0 };
       } catch (err) {
-        return { ...routed, error: errorMessage(err), normaliseMs: performance.now() - t0 };
+        return { ...routed, error: errorMessage(err), stage: 'normalise' as const, normaliseMs: performance.now() - t0 };
       }
     });
   }
@@ -255,11 +262,43 @@ export class SessionProcessor implements Stage {
   }
 
   /**
+   * One round (handleRound); a round that failed the same way before, for a reason that may be
+   * its records' own, is run a record at a time, and a record whose own round fails is set aside.
+   */
+  async handleBatch(round: readonly RecordBatch[]): Promise<void> {
+    try {
+      await this.handleRound(round);
+      this.repeats.clear();
+    } catch (err) {
+      if (!isRecordsFault(err) || !this.repeats.repeated(round, err)) throw err;
+      this.opts.logger.warn({ err, partitions: partitionsOf(round) }, 'session processor round failed twice the same way; running its records one at a time to set aside the one at fault');
+      await this.isolate(round);
+      this.repeats.clear();
+    }
+  }
+
+  private async isolate(round: readonly RecordBatch[]): Promise<void> {
+    for (const batch of round) {
+      for (const rec of batch.records) {
+        const single = [{ ...batch, records: [rec] }];
+        try {
+          await this.handleRound(single);
+        } catch (err) {
+          // Store or broker down: the whole round is retried later (records done are skipped as applied).
+          if (!isRecordsFault(err)) throw err;
+          this.poisoned.set(positionOf(rec), errorMessage(err));
+          await this.handleRound(single);
+        }
+      }
+    }
+  }
+
+  /**
    * One round: the batches of every partition the fetch returned, folded together into one
    * read of chat states, one append of their events, and one store write. Chats never span
    * partitions, so stepping the partitions one after another keeps each chat's order.
    */
-  async handleBatch(round: readonly RecordBatch[]): Promise<void> {
+  private async handleRound(round: readonly RecordBatch[]): Promise<void> {
     const batches = round.filter((b) => b.records.length > 0);
     if (batches.length === 0) return;
     const partitions = partitionsOf(batches);
@@ -309,15 +348,17 @@ export class SessionProcessor implements Stage {
         receivedAt: r.receivedAt, setAsideAt: Date.now(), body: bodyPrefix(r.raw),
       });
     };
+    // Counted once the round is stored: a round that fails and is retried counts once.
+    const counted = { recordsWithoutRouting: 0, ticks: 0, recordsSkippedAsApplied: 0, recordsDuplicate: 0, recordsApplied: 0 };
     const fresh = (n: Routed): ChatState => initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: this.opts.idleMs, lateMs: this.opts.lateMs });
     for (const n of normalised) {
       if (!n) {
-        this.counters.recordsWithoutRouting++;
+        counted.recordsWithoutRouting++;
         continue;
       }
       if ('input' in n && n.input.type === 'chat.tick') {
         // A tick steps every chat of its partition it would settle.
-        this.counters.ticks++;
+        counted.ticks++;
         for (const due of await this.dueChats(n.partition, n.receivedAt, states)) {
           if (due.offset >= n.offset) continue;
           if (!states.has(due._id)) states.set(due._id, upgraded(due));
@@ -339,23 +380,24 @@ export class SessionProcessor implements Stage {
       }
       const current = states.get(n.key);
       if (current && current.partition === n.partition && n.offset <= current.offset) {
-        this.counters.recordsSkippedAsApplied++;
+        counted.recordsSkippedAsApplied++;
         continue;
       }
       const id = setAsideId(n.topic, n.partition, n.offset);
       if (!('input' in n)) {
         // Normalise threw: the chat stays as it was, its offset past the record (a clock
-        // record belongs to no chat: set aside only).
+        // record belongs to no chat: set aside only). A record whose write failed leaves its
+        // chat's state alone too: that write may be what fails (a key the store refuses).
         this.noteDuration(id, n, n.key, n.normaliseMs);
-        setAside(id, n, n.key, 'normalise', n.error);
-        if (n.source === 'tick') continue;
+        setAside(id, n, n.key, n.stage, n.error);
+        if (n.source === 'tick' || n.stage === 'write') continue;
         const state = current?.state ?? fresh(n);
         put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
         continue;
       }
       const admission = admit(n.input, (known) => ledger.known(n.key, known));
       if (admission.kind === 'duplicate') {
-        this.counters.recordsDuplicate++;
+        counted.recordsDuplicate++;
         continue;
       }
       const state = current?.state ?? fresh(n);
@@ -370,7 +412,7 @@ export class SessionProcessor implements Stage {
       }
       ledger.remember(n.key, n.partition, n.offset, admission.remember);
       apply(n.key, n.partition, n.offset, stepped.result, n.receivedAt);
-      this.counters.recordsApplied++;
+      counted.recordsApplied++;
     }
     if (this.opts.stallBeforeWriteMs) await new Promise((r) => setTimeout(r, this.opts.stallBeforeWriteMs));
     try {
@@ -414,8 +456,12 @@ export class SessionProcessor implements Stage {
     const storedAt = Date.now();
     for (const n of normalised) if (n) this.freshness.record(n.receivedAt, storedAt);
     for (const [k, d] of touched) this.cache.set(k, d);
-    for (const doc of asides) this.setAside(doc);
+    for (const doc of asides) {
+      this.setAside(doc);
+      this.poisoned.delete(`${doc.topic}:${doc.partition}:${doc.offset}`);
+    }
     this.counters.eventsEmitted += out.length;
+    for (const [k, v] of Object.entries(counted) as [keyof typeof counted, number][]) this.counters[k] += v;
     for (const batch of batches) {
       const last = batch.records[batch.records.length - 1];
       if (last) this.nextExpected.set(batch.partition, last.offset + 1);

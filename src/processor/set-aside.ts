@@ -16,8 +16,12 @@ export const SET_ASIDE_COLLECTION = 'set_aside';
 export const SET_ASIDE_BODY_PREFIX_BYTES = 4096;
 const ERROR_MAX_CHARS = 1000;
 
-/** Where it went wrong: normalising an inbound record, stepping its chat's machine, or folding a session event. */
-export type SetAsideStage = 'normalise' | 'step' | 'fold';
+/**
+ * Where it went wrong: normalising an inbound record, stepping its chat's machine, folding a
+ * session event, or writing what a record produced (its round failed the same way twice, and so
+ * did its own round: ../pipeline/repeat-failures.ts).
+ */
+export type SetAsideStage = 'normalise' | 'step' | 'fold' | 'write';
 
 export interface SetAsideDoc extends Doc {
   /** `<topic>:<partition>:<offset>`; a clock tick steps many chats, so its entries add `|<chat key>`. */

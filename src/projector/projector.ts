@@ -14,6 +14,8 @@ import { ensureReportBuckets } from './models/report-buckets/backfill.js';
 import { Freshness, type FreshnessSummary } from './freshness.js';
 import { H } from '../domain/inbound-record.js';
 import { partitionsOf, type Stage } from '../pipeline/stage.js';
+import { isRecordsFault, positionOf, RepeatFailures } from '../pipeline/repeat-failures.js';
+import { errorMessage } from '../processor/set-aside.js';
 import { ProjectionProgress } from './progress.js';
 
 export interface ProjectorCounters {
@@ -37,6 +39,9 @@ export class Projector implements Stage {
   private readonly models: ReadModelSet;
   readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, eventsSetAside: 0, batches: 0 };
   private readonly freshness = new Freshness();
+  private readonly repeats = new RepeatFailures();
+  /** Events whose own round failed twice the same way (by position), with the error: set aside when next seen. */
+  private readonly poisoned = new Map<string, string>();
 
   constructor(
     private readonly store: DocumentStore,
@@ -68,15 +73,43 @@ export class Projector implements Stage {
     });
   }
 
-  /** Batches of different partitions (one each at most: a partition's next batch waits for this one). */
+  /**
+   * Batches of different partitions (one each at most: a partition's next batch waits for this
+   * one). A round that failed the same way before, for a reason that may be its events' own, is
+   * applied an event at a time, and an event whose own application fails is set aside.
+   */
   async handleBatch(batches: readonly RecordBatch[]): Promise<void> {
+    try {
+      await this.handleRound(batches);
+      this.repeats.clear();
+    } catch (err) {
+      if (!isRecordsFault(err) || !this.repeats.repeated(batches, err)) throw err;
+      this.logger.warn({ err, partitions: partitionsOf(batches) }, 'projector round failed twice the same way; applying its events one at a time to set aside the one at fault');
+      for (const batch of batches) {
+        for (const rec of batch.records) {
+          const single = [{ ...batch, records: [rec] }];
+          try {
+            await this.handleRound(single);
+          } catch (e) {
+            if (!isRecordsFault(e)) throw e;
+            this.poisoned.set(positionOf(rec), errorMessage(e));
+            await this.handleRound(single);
+          }
+        }
+      }
+      this.repeats.clear();
+    }
+  }
+
+  private async handleRound(batches: readonly RecordBatch[]): Promise<void> {
     // The pointer is read per application, so a replay's switch reaches every projector process.
     const pointer = await this.models.pointer();
     if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) throw new ProjectionPaused();
     const events = batches.flatMap((b) => this.parse(b));
-    const asides = await applyEvents(this.models.at(pointer.version), events, { store: this.store, topic: this.topology.sessionEvents });
+    const asides = await applyEvents(this.models.at(pointer.version), events, { store: this.store, topic: this.topology.sessionEvents, poisoned: this.poisoned });
     for (const a of asides) {
-      this.logger.error({ id: a._id, partition: a.partition, offset: a.offset, chatKey: a.chatKey, event: a.event, error: a.error }, 'session event set aside: its fold threw; its documents keep their state, projection goes on');
+      this.poisoned.delete(`${a.topic}:${a.partition}:${a.offset}`);
+      this.logger.error({ id: a._id, partition: a.partition, offset: a.offset, chatKey: a.chatKey, event: a.event, error: a.error }, a.stage === 'write' ? 'session event set aside: writing its documents failed twice; they keep their state, projection goes on' : 'session event set aside: its fold threw; its documents keep their state, projection goes on');
     }
     this.counters.eventsSetAside += asides.length;
     this.counters.eventsApplied += events.length - asides.length;

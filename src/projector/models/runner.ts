@@ -55,6 +55,8 @@ export function foldEvent(targets: readonly DocTarget[], current: (model: ReadMo
 export interface FoldSetAside {
   readonly store: DocumentStore;
   readonly topic: string;
+  /** Events (by `<topic>:<partition>:<offset>`) whose own application failed twice: set aside unfolded, stage 'write'. */
+  readonly poisoned?: ReadonlyMap<string, string>;
 }
 
 /** Applies the events to every read model (models/index.ts); answers those it set aside (written with the read models). */
@@ -72,17 +74,22 @@ export async function applyProjections(
   if (events.length === 0) return [];
   const models = projections.map((p) => p.name);
   const asides: SetAsideDoc[] = [];
-  const fail = (p: Positioned, err: unknown): void => {
+  const fail = (p: Positioned, err: unknown, stage: 'fold' | 'write' = 'fold'): void => {
     if (!setAside) throw err;
     const e = p.event as unknown as Record<string, unknown> | null;
     asides.push({
-      _id: setAsideId(setAside.topic, p.partition, p.offset), stage: 'fold', topic: setAside.topic, partition: p.partition, offset: p.offset,
-      chatKey: typeof e?.chatKey === 'string' ? e.chatKey : null, event: typeof e?.type === 'string' ? e.type : null,
+      _id: setAsideId(setAside.topic, p.partition, p.offset), stage, topic: setAside.topic, partition: p.partition, offset: p.offset,
+      chatKey: typeof e?.chatKey === 'string' ? e.chatKey.slice(0, 300) : null, event: typeof e?.type === 'string' ? e.type.slice(0, 100) : null,
       error: errorMessage(err), receivedAt: null, setAsideAt: Date.now(), body: bodyPrefix(JSON.stringify(p.event) ?? ''),
     });
   };
   const targets = new Map<Positioned, DocTarget[]>();
   for (const p of events) {
+    const poisoned = setAside?.poisoned?.get(`${setAside.topic}:${p.partition}:${p.offset}`);
+    if (poisoned !== undefined) {
+      fail(p, poisoned, 'write');
+      continue;
+    }
     try {
       targets.set(p, targetsOf(projections, p));
     } catch (err) {

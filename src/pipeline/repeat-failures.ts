@@ -1,0 +1,44 @@
+// A failure that would repeat is set aside at whatever stage it happens, not retried forever.
+// Folding and stepping set their failures aside record by record already; a failure of a
+// round's append or store write names no record. When the same round fails the same way twice,
+// the stage runs its records one at a time, and the one whose own round still fails is set
+// aside (stage 'write'), so the partition moves on. Failures that are not a record's fault
+// (the store or the broker unavailable, a fence, a paused projection) are never counted here:
+// they are retried with the consumer's backoff, and the record is never set aside for them.
+import type { RecordBatch } from '../adapters/log/log.js';
+
+/** Errors no record causes: availability and ownership. Matched by name, across libraries. */
+const NOT_THE_RECORDS_FAULT = /^(StoreUnavailableError|WriteConflictError|BatchFencedError|AppendTimeoutError|ProjectionPaused|KafkaJS\w*|Mongo(Network|ServerSelection|TopologyClosed|NotConnected|PoolCleared)\w*Error)$/;
+
+export function isRecordsFault(err: unknown): boolean {
+  if (!(err instanceof Error)) return true;
+  if (NOT_THE_RECORDS_FAULT.test(err.name) || NOT_THE_RECORDS_FAULT.test(err.constructor.name)) return false;
+  // A network error underneath any wrapper (a socket reset, a refused connection) is the network's.
+  const code = (err as { code?: unknown }).code;
+  return !(typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN)$/.test(code));
+}
+
+/** The records a round covers, as `<topic>:<partition>:<first>-<last>` per batch. */
+export function roundSignature(batches: readonly RecordBatch[]): string {
+  return batches.map((b) => `${b.topic}:${b.partition}:${b.records[0]?.offset ?? -1}-${b.records[b.records.length - 1]?.offset ?? -1}`).join(',');
+}
+
+/** Remembers the last failed round and how it failed, to tell a repeat from a passing fault. */
+export class RepeatFailures {
+  private last: { readonly round: string; readonly error: string } | null = null;
+
+  /** Whether this round failed the same way the last time it ran (records the failure either way). */
+  repeated(batches: readonly RecordBatch[], err: unknown): boolean {
+    const now = { round: roundSignature(batches), error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+    const same = this.last !== null && this.last.round === now.round && this.last.error === now.error;
+    this.last = now;
+    return same;
+  }
+
+  clear(): void {
+    this.last = null;
+  }
+}
+
+/** A record's position, the key of the records a stage has decided to set aside. */
+export const positionOf = (r: { readonly topic: string; readonly partition: number; readonly offset: number }): string => `${r.topic}:${r.partition}:${r.offset}`;
