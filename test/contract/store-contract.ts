@@ -1,7 +1,7 @@
 // The "Mongo features" contract: every MongoDB feature convops relies on, pinned so the same
 // suite runs against the embedded store, the Mongo-wire test server, and a real MongoDB.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Doc, DocumentStore } from '../../src/adapters/store/store.js';
+import type { CollectionWrite, Doc, DocumentStore } from '../../src/adapters/store/store.js';
 import { DuplicateKeyError, WriteConflictError } from '../../src/adapters/store/store.js';
 import { uniqueName } from '../support/wait.js';
 
@@ -14,7 +14,22 @@ interface Row extends Doc {
   seq?: number;
 }
 
-export function storeContract(name: string, makeStore: () => Promise<DocumentStore>): void {
+export interface StoreCapabilities {
+  /**
+   * A bulk write (`bulkWrite`, `bulkWriteMany`) that fails (a conditional op that matches
+   * nothing, a duplicate key) leaves nothing of itself stored, in any collection or index.
+   * The embedded store declares it (each write is one LMDB transaction, aborted whole).
+   * The Mongo adapter does not: it runs one ordered bulk write per collection with no
+   * multi-document transaction (mongo-java-server, the test server, has none), so what came
+   * before the failure stays. Callers that must work on both stores do not rely on it: the
+   * processor writes ledger entries and set-aside records before the conditional state write,
+   * each safe to repeat, and ledger entries past the stored state are ignored (chat-ledger.ts);
+   * the projector's writes carry their own fences. On the embedded store it is a guarantee.
+   */
+  readonly atomicBulkWrites: boolean;
+}
+
+export function storeContract(name: string, makeStore: () => Promise<DocumentStore>, capabilities: StoreCapabilities): void {
   describe(`store contract: ${name}`, () => {
     let store: DocumentStore;
     beforeAll(async () => {
@@ -101,13 +116,98 @@ export function storeContract(name: string, makeStore: () => Promise<DocumentSto
       expect((await c.findOne({ _id: 'legacy' }))?.n).toBe(3);
       // An insert of a document someone else created first is refused the same way callers recognise.
       await expect(c.bulkWrite([{ insertOne: { document: { _id: 'legacy', n: 4 } } }])).rejects.toBeInstanceOf(DuplicateKeyError);
-      // Across collections in one bulkWriteMany: the conflict surfaces (the embedded store lands none of it).
+      // Across collections in one bulkWriteMany: the conflict surfaces (the cases below pin what lands).
       const other = uniqueName('c');
       await expect(store.bulkWriteMany([
         { collection: other, ops: [{ insertOne: { document: { _id: 'x', n: 1 } } }] },
         { collection: name, ops: [{ updateOne: { filter: { _id: 'legacy', _rev: 0 }, update: { $set: { n: 5 } }, requireMatch: true } }] },
       ])).rejects.toBeInstanceOf(WriteConflictError);
       expect((await c.findOne({ _id: 'legacy' }))?.n).toBe(3);
+    });
+
+    describe('a failed bulk write is all-or-nothing', () => {
+      /**
+       * Three collections as a processor round writes them: one insert-only (a ledger), one
+       * with a secondary index whose entries the write would move, add and remove, and one
+       * holding the conditioned document. Returns what the write's failure must leave alone.
+       */
+      const scene = async () => {
+        const ledger = store.collection<Row>(uniqueName('ledger'));
+        const indexed = store.collection<Row & { k?: string }>(uniqueName('indexed'));
+        const states = store.collection<Row>(uniqueName('states'));
+        await indexed.createIndex({ keys: { k: 1 } });
+        await indexed.createIndex({ keys: { chatId: 1, seq: 1 }, unique: true });
+        await indexed.bulkWrite([
+          { insertOne: { document: { _id: 'moves', k: 'old', chatId: 'x', seq: 1 } } },
+          { insertOne: { document: { _id: 'goes', k: 'old', chatId: 'x', seq: 2 } } },
+        ]);
+        await ledger.insertOne({ _id: 'kept', n: 1 });
+        await states.insertOne({ _id: 's', n: 1, _rev: 2 });
+        const ops = (last: CollectionWrite): CollectionWrite[] => [
+          { collection: ledger.name, ops: [{ insertOne: { document: { _id: 'new-entry', n: 2 } } }, { updateOne: { filter: { _id: 'kept' }, update: { $inc: { n: 1 } } } }] },
+          {
+            collection: indexed.name,
+            ops: [
+              { updateOne: { filter: { _id: 'moves' }, update: { $set: { k: 'new' } } } },
+              { deleteOne: { filter: { _id: 'goes' } } },
+              { insertOne: { document: { _id: 'born', k: 'new', chatId: 'y', seq: 1 } } },
+              { updateOne: { filter: { _id: 'upserted' }, update: { $set: { k: 'new', chatId: 'y', seq: 2 } }, upsert: true } },
+            ],
+          },
+          last,
+        ];
+        const unchanged = async () => {
+          expect(await ledger.find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'kept', n: 1 }]);
+          expect(await states.find({})).toEqual([{ _id: 's', n: 1, _rev: 2 }]);
+          expect(await indexed.find({}, { sort: { _id: 1 } })).toEqual([
+            { _id: 'goes', k: 'old', chatId: 'x', seq: 2 },
+            { _id: 'moves', k: 'old', chatId: 'x', seq: 1 },
+          ]);
+          // Read through the indexes: an entry the failed write removed or moved would hide a document here.
+          expect((await indexed.find({ k: 'old' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['goes', 'moves']);
+          expect(await indexed.find({ k: 'new' })).toEqual([]);
+          expect((await indexed.find({ chatId: 'x' }, { sort: { seq: 1 } })).map((d) => d._id)).toEqual(['moves', 'goes']);
+          expect(await indexed.find({ chatId: 'y' })).toEqual([]);
+          // And the write, repeated without its failing op, lands whole: nothing of the failed one is in its way.
+          await store.bulkWriteMany(ops({ collection: states.name, ops: [] }));
+          expect(await ledger.countDocuments()).toBe(2);
+          expect((await indexed.find({ k: 'new' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['born', 'moves', 'upserted']);
+          expect(await indexed.find({ k: 'old' })).toEqual([]);
+        };
+        return { ledger, indexed, states, ops, unchanged };
+      };
+
+      it('a stale condition (`_rev`) last in a bulkWriteMany fails it with WriteConflictError', async () => {
+        const s = await scene();
+        await expect(store.bulkWriteMany(s.ops({
+          collection: s.states.name,
+          ops: [{ replaceOne: { filter: { _id: 's', _rev: 1 }, replacement: { _id: 's', n: 9, _rev: 2 }, requireMatch: true } }],
+        }))).rejects.toBeInstanceOf(WriteConflictError);
+        expect(await s.states.findOne({ _id: 's' })).toEqual({ _id: 's', n: 1, _rev: 2 });
+        if (capabilities.atomicBulkWrites) await s.unchanged();
+      });
+
+      it('a duplicate _id last in a bulkWriteMany fails it with DuplicateKeyError', async () => {
+        const s = await scene();
+        await expect(store.bulkWriteMany(s.ops({ collection: s.states.name, ops: [{ insertOne: { document: { _id: 's', n: 5 } } }] })))
+          .rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await s.states.findOne({ _id: 's' })).toEqual({ _id: 's', n: 1, _rev: 2 });
+        if (capabilities.atomicBulkWrites) await s.unchanged();
+      });
+
+      it.runIf(capabilities.atomicBulkWrites)('a duplicate on a unique secondary index mid-write, and a conflict within one bulkWrite, leave nothing either', async () => {
+        const s = await scene();
+        await expect(store.bulkWriteMany(s.ops({
+          collection: s.indexed.name,
+          ops: [{ insertOne: { document: { _id: 'clash', k: 'new', chatId: 'y', seq: 1 } } }],
+        }))).rejects.toBeInstanceOf(DuplicateKeyError);
+        // One collection's bulkWrite: the insert before the stale condition goes too.
+        await expect(s.ledger.bulkWrite([
+          { insertOne: { document: { _id: 'early', n: 1 } } },
+          { updateOne: { filter: { _id: 'kept', n: 0 }, update: { $set: { n: 7 } }, requireMatch: true } },
+        ])).rejects.toBeInstanceOf(WriteConflictError);
+        await s.unchanged();
+      });
     });
 
     it('upserts with $setOnInsert and $set together: the first write inserts both, a repeat keeps what was inserted (the chat ledger)', async () => {

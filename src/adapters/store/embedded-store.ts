@@ -1,6 +1,8 @@
 // The embedded document store: one LMDB sub-database per collection, keyed by _id, with
 // MongoDB filters, update operators and pipelines evaluated by mingo. Each write is one LMDB
-// transaction, awaited until flushed to disk.
+// transaction, awaited until flushed to disk, and all-or-nothing: an operation that throws
+// (a conflict, a duplicate key, a key LMDB refuses) leaves nothing of its write stored, in any
+// collection or index.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -234,7 +236,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     }
   }
 
-  /** Writes inside the current LMDB transaction; throwing aborts the whole transaction. */
+  /** Writes inside the current LMDB transaction; throwing aborts the whole write (EmbeddedStore.transaction). */
   private put(doc: T, known?: T | null): void {
     this.checkUnique(doc);
     // `known`: the stored version the caller already read (null: none), saving a second read.
@@ -365,6 +367,16 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     });
   }
 
+  /** msgpack's record structures of this collection, kept in memory, are reloaded from the store on the next write. */
+  reloadStructures(): void {
+    const encoder = (this.db as { encoder?: { structures?: unknown } }).encoder;
+    if (!encoder?.structures) return;
+    // msgpackr's mark for structures to load (from the write transaction, inside one) before use.
+    const fresh: unknown[] & { uninitialized?: boolean } = [];
+    fresh.uninitialized = true;
+    encoder.structures = fresh;
+  }
+
   async drop(): Promise<void> {
     // Cleared rather than dropped, so handles to this collection held elsewhere stay valid.
     for (const spec of this.store.indexes(this.name)) await this.store.indexDb(this.name, spec).clearAsync();
@@ -407,6 +419,8 @@ export class EmbeddedStore implements DocumentStore {
   private readonly indexLists = new Map<string, IndexLists>();
   private txnIndexLists: Map<string, IndexLists> | null = null;
   private indexWrites: Promise<unknown> = Promise.resolve();
+  /** Index databases first opened inside the running transaction (see `transaction`). */
+  private txnOpened: { name: string; spec: IndexSpec; collection: string }[] | null = null;
 
   constructor(dataDir: string) {
     const path = join(dataDir, 'store');
@@ -436,16 +450,42 @@ export class EmbeddedStore implements DocumentStore {
     await this.root.flushed;
   }
 
-  /** Runs `fn` in one LMDB write transaction (synchronously, when the writer gets to it). */
+  /**
+   * Runs `fn` in a write transaction of its own (synchronously, when the writer gets to it): all
+   * of its writes land, or, when it throws, none of them, and the promise rejects with what it
+   * threw. lmdb-js commits whatever a plain `transaction` callback wrote before it threw (and
+   * batches callbacks of one event turn into one LMDB transaction), so each runs as an LMDB
+   * child transaction of the batch, aborted on a throw; other writes in the batch still land.
+   *
+   * An aborted child takes with it two things lmdb-js keeps in memory, repaired here: database
+   * handles first opened inside it (LMDB closes them; `indexDb` opens them again), and msgpack
+   * record structures a write saved in it (the encoder would keep using their ids, and later
+   * documents would be stored pointing at structures the store never got, read back wrongly).
+   */
   transaction<R>(fn: () => R): Promise<R> {
-    return this.root.transaction(() => {
+    return this.root.childTransaction(() => {
       this.txnIndexLists = new Map();
+      this.txnOpened = [];
       try {
         return fn();
+      } catch (err) {
+        this.afterAbort(this.txnOpened);
+        throw err;
       } finally {
         this.txnIndexLists = null;
+        this.txnOpened = null;
       }
     });
+  }
+
+  private afterAbort(opened: readonly { name: string; spec: IndexSpec; collection: string }[]): void {
+    for (const o of opened) {
+      this.indexDbs.delete(o.name);
+      this.indexDbBySpec.get(o.spec)?.delete(o.collection);
+    }
+    // All open collections, not only the written ones: aborts are rare (a fenced round), and a
+    // reload is one read of the structures on the next write.
+    for (const c of this.open.values()) c.reloadStructures();
   }
 
   /** Listed once it exists, as MongoDB lists a collection once it is first used. */
@@ -494,6 +534,8 @@ export class EmbeddedStore implements DocumentStore {
     const name = `x:${collection}:${indexName(spec)}`;
     let db = this.indexDbs.get(name);
     if (!db) {
+      // Inside a transaction that then aborts, LMDB closes the handle: forget it then (`transaction`).
+      this.txnOpened?.push({ name, spec, collection });
       // Values are raw bytes: an entry's presence is all it says, and encoding the same value
       // for every entry was a tenth of a replay's writes. PRESENT is msgpack's 1, which stores
       // written before held, so both read alike.

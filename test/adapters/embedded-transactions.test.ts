@@ -1,0 +1,122 @@
+// The embedded store's writes are all-or-nothing down to what the store contract cannot see
+// (index entries, msgpack's shared record structures, database handles).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
+import { DuplicateKeyError, WriteConflictError, type Doc } from '../../src/adapters/store/store.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closers.reverse()) await close();
+});
+
+const folder = () => mkdtempSync(join(tmpdir(), 'embedded-txn-'));
+
+function openStore(dir: string): EmbeddedStore {
+  const store = new EmbeddedStore(dir);
+  closers.push(() => store.close());
+  return store;
+}
+
+/** Every index entry of a collection, per index, as stored. */
+function indexEntries(store: EmbeddedStore, collection: string): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const spec of store.indexes(collection)) out[Object.keys(spec.keys).join(',')] = Array.from(store.indexDb(collection, spec).getKeys());
+  return out;
+}
+
+interface Row extends Doc {
+  k?: string;
+  n?: number;
+  _rev?: number;
+}
+
+describe('embedded store transactions', () => {
+  it('a failed bulkWriteMany leaves every index entry as it was', async () => {
+    const store = openStore(folder());
+    const rows = store.collection<Row>('rows');
+    await rows.createIndex({ keys: { k: 1 } });
+    await rows.createIndex({ keys: { n: 1, k: 1 } });
+    await rows.bulkWrite([{ insertOne: { document: { _id: 'a', k: 'x', n: 1 } } }, { insertOne: { document: { _id: 'b', k: 'y', n: 2 } } }]);
+    await store.collection<Row>('states').insertOne({ _id: 's', _rev: 2 });
+    const before = indexEntries(store, 'rows');
+    expect(before.k).toHaveLength(2);
+    await expect(store.bulkWriteMany([
+      { collection: 'rows', ops: [
+        { updateOne: { filter: { _id: 'a' }, update: { $set: { k: 'moved', n: 5 } } } },
+        { deleteOne: { filter: { _id: 'b' } } },
+        { insertOne: { document: { _id: 'c', k: 'z', n: 3 } } },
+      ] },
+      { collection: 'states', ops: [{ replaceOne: { filter: { _id: 's', _rev: 1 }, replacement: { _id: 's', _rev: 2 }, requireMatch: true } }] },
+    ])).rejects.toBeInstanceOf(WriteConflictError);
+    expect(indexEntries(store, 'rows')).toEqual(before);
+    expect(await rows.countDocuments()).toBe(2);
+  });
+
+  it('a key LMDB refuses, mid-write, takes the writes before it back too', async () => {
+    const store = openStore(folder());
+    const rows = store.collection<Row>('rows');
+    await expect(rows.bulkWrite([
+      { insertOne: { document: { _id: 'fine', n: 1 } } },
+      { insertOne: { document: { _id: 'x'.repeat(3_000), n: 2 } } },
+    ])).rejects.toThrow(/key size/i);
+    expect(await rows.countDocuments()).toBe(0);
+  });
+
+  it('record structures a failed write introduced are not used by later writes (read back right, here and after a restart)', async () => {
+    const dir = folder();
+    const store = new EmbeddedStore(dir);
+    const rows = store.collection<Doc>('rows');
+    await rows.insertOne({ _id: 'first', alpha: 1, beta: 2 });
+    // New shapes, saved as shared structures inside the write that then fails.
+    await expect(rows.bulkWrite([
+      { insertOne: { document: { _id: 'gone', gamma: 1, delta: 2 } } },
+      { insertOne: { document: { _id: 'first', alpha: 3 } } },
+    ])).rejects.toBeInstanceOf(DuplicateKeyError);
+    // Writes after it: that shape again, and another new one.
+    await rows.insertOne({ _id: 'same-shape', gamma: 3, delta: 4 });
+    await store.bulkWriteMany([{ collection: 'rows', ops: [{ insertOne: { document: { _id: 'other-shape', epsilon: 5, zeta: 6 } } }] }]);
+    const expected = [
+      { _id: 'first', alpha: 1, beta: 2 },
+      { _id: 'other-shape', epsilon: 5, zeta: 6 },
+      { _id: 'same-shape', gamma: 3, delta: 4 },
+    ];
+    expect(await rows.find({}, { sort: { _id: 1 } })).toEqual(expected);
+    await store.close();
+    const reopened = openStore(dir);
+    expect(await reopened.collection<Doc>('rows').find({}, { sort: { _id: 1 } })).toEqual(expected);
+  });
+
+  it('an index first opened inside a write that fails is opened again for the next one', async () => {
+    const dir = folder();
+    const first = new EmbeddedStore(dir);
+    await first.collection<Row>('rows').createIndex({ keys: { k: 1 } });
+    await first.collection<Row>('rows').insertOne({ _id: 'a', k: 'x' });
+    await first.close();
+    // A fresh store has no index handle yet: the failing write opens it.
+    const store = openStore(dir);
+    const rows = store.collection<Row>('rows');
+    await expect(rows.bulkWrite([
+      { updateOne: { filter: { _id: 'a' }, update: { $set: { k: 'y' } } } },
+      { insertOne: { document: { _id: 'a', k: 'z' } } },
+    ])).rejects.toBeInstanceOf(DuplicateKeyError);
+    await rows.insertOne({ _id: 'b', k: 'x' });
+    expect((await rows.find({ k: 'x' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'b']);
+    expect(indexEntries(store, 'rows').k).toHaveLength(2);
+  });
+
+  it('other writes batched with a failing one still land', async () => {
+    const store = openStore(folder());
+    const rows = store.collection<Row>('rows');
+    await rows.insertOne({ _id: 'taken' });
+    const results = await Promise.allSettled([
+      rows.insertOne({ _id: 'before' }),
+      rows.bulkWrite([{ insertOne: { document: { _id: 'failed' } } }, { insertOne: { document: { _id: 'taken' } } }]),
+      rows.insertOne({ _id: 'after' }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await rows.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['after', 'before', 'taken']);
+  });
+});
