@@ -1,5 +1,7 @@
 // The embedded store's writes are all-or-nothing down to what the store contract cannot see
-// (index entries, msgpack's shared record structures, database handles).
+// (index entries, msgpack's shared record structures, database handles), and its collection
+// and index lists survive writers that race: other stores on the same folder, other processes.
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,5 +120,68 @@ describe('embedded store transactions', () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((await rows.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['after', 'before', 'taken']);
+  });
+});
+
+describe('embedded store index lists', () => {
+  const indexFields = (store: EmbeddedStore, collection: string) => store.indexes(collection).map((s) => Object.keys(s.keys).join(',')).sort();
+
+  it('two stores on one folder registering different indexes of one collection at once keep both', async () => {
+    const dir = folder();
+    const a = openStore(dir);
+    const b = openStore(dir);
+    const lister = openStore(dir);
+    const names = Array.from({ length: 40 }, (_, i) => `c${i}`);
+    await Promise.all(names.flatMap((name) => [
+      a.collection<Row>(name).createIndex({ keys: { k: 1 } }),
+      b.collection<Row>(name).createIndex({ keys: { n: 1 } }),
+      // A store that only lists the collection must not write an empty list over the others'.
+      lister.collection<Row>(name).countDocuments(),
+    ]));
+    const check = openStore(dir);
+    for (const name of names) expect(indexFields(check, name), name).toEqual(['k', 'n']);
+  });
+
+  it('two processes registering different indexes of the same collections keep both, with their entries', async () => {
+    const dir = folder();
+    const seed = new EmbeddedStore(dir);
+    const names = Array.from({ length: 30 }, (_, i) => `c${i}`);
+    for (const name of names) await seed.collection<Row>(name).insertOne({ _id: 'd', k: 'x', n: 1 });
+    await seed.close();
+    const storeModule = join(import.meta.dirname, '../../src/adapters/store/embedded-store.ts');
+    // Each process opens the store, says so, and on the word lists every collection and records
+    // its index in it, all at once: both write the same lists at the same moment.
+    const start = (field: string) => {
+      const script = `
+        import { EmbeddedStore } from ${JSON.stringify(storeModule)};
+        const store = new EmbeddedStore(${JSON.stringify(dir)});
+        const names = ${JSON.stringify(names)};
+        console.log('ready');
+        await new Promise((resolve) => process.stdin.once('data', resolve));
+        process.stdin.destroy();
+        await Promise.all(names.map((name) => store.collection(name).createIndex({ keys: { ${field}: 1 } })));
+        await store.close();
+      `;
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const exited = new Promise<void>((resolve, reject) => {
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the ${field} process exited with ${code}`))));
+      });
+      const ready = new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => { if (d.toString().includes('ready')) resolve(); });
+        exited.then(() => reject(new Error(`the ${field} process ended before it was ready`)), reject);
+      });
+      return { child, ready, exited };
+    };
+    const both = [start('k'), start('n')];
+    await Promise.all(both.map((p) => p.ready));
+    for (const p of both) p.child.stdin.write('go\n');
+    await Promise.all(both.map((p) => p.exited));
+    const check = openStore(dir);
+    for (const name of names) {
+      expect(indexFields(check, name), name).toEqual(['k', 'n']);
+      expect(await check.collection<Row>(name).find({ k: 'x', n: 1 })).toEqual([{ _id: 'd', k: 'x', n: 1 }]);
+      expect(Object.values(indexEntries(check, name)).map((keys) => keys.length)).toEqual([1, 1]);
+    }
   });
 });

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { open, TransactionFlags, type Database, type RootDatabase } from 'lmdb';
 import { Aggregator, Query, update as applyUpdate } from 'mingo';
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, SortSpec, UpdateOutcome, UpdateSpec } from './store.js';
 import { DuplicateKeyError, WriteConflictError } from './store.js';
@@ -359,10 +359,13 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
-    if (!(await this.store.recordIndex(this.name, spec))) return;
-    // Built over the documents already there, in one transaction.
+    // Opened before the transaction: a handle opened inside one that aborts is unusable.
     const index = this.store.indexDb(this.name, spec);
+    // Recorded in the collection's index list and built over the documents already there in
+    // one transaction: every write after it maintains the index, and none before it can have
+    // been missed; a crash leaves neither the record nor the entries.
     await this.write(() => {
+      if (!this.store.recordIndex(this.name, spec)) return;
       for (const { value } of this.db.getRange()) void index.put(indexKey(spec, value), PRESENT);
     });
   }
@@ -418,7 +421,6 @@ export class EmbeddedStore implements DocumentStore {
   private readonly sharedReads = new SharedReads();
   private readonly indexLists = new Map<string, IndexLists>();
   private txnIndexLists: Map<string, IndexLists> | null = null;
-  private indexWrites: Promise<unknown> = Promise.resolve();
   /** Index databases first opened inside the running transaction (see `transaction`). */
   private txnOpened: { name: string; spec: IndexSpec; collection: string }[] | null = null;
 
@@ -488,9 +490,16 @@ export class EmbeddedStore implements DocumentStore {
     for (const c of this.open.values()) c.reloadStructures();
   }
 
-  /** Listed once it exists, as MongoDB lists a collection once it is first used. */
+  /**
+   * Listed once it exists, as MongoDB lists a collection once it is first used. Checked again
+   * and written in one write transaction: another process may have listed the collection, and
+   * recorded its indexes, since the read (an empty list written over it would lose them).
+   */
   register(name: string): void {
-    if (this.meta.get(name) === undefined) this.meta.putSync(name, { indexes: [] });
+    if (this.meta.getBinary(name) !== undefined) return;
+    this.root.transactionSync(() => {
+      if (this.meta.getBinary(name) === undefined) void this.meta.put(name, { indexes: [] });
+    }, TransactionFlags.SYNCHRONOUS_COMMIT);
   }
 
   uniqueIndexes(name: string): IndexSpec[] {
@@ -547,20 +556,18 @@ export class EmbeddedStore implements DocumentStore {
     return db;
   }
 
-  /** False when the index is recorded and built already; data stores from before indexes were built get them now. */
-  recordIndex(name: string, spec: IndexSpec): Promise<boolean> {
-    // One at a time: concurrent createIndex calls would each read the list and drop the others'.
-    const next = this.indexWrites.then(() => this.recordIndexNow(name, spec));
-    this.indexWrites = next.catch(() => undefined);
-    return next;
-  }
-
-  private async recordIndexNow(name: string, spec: IndexSpec): Promise<boolean> {
+  /**
+   * Adds the index to the collection's list, inside the caller's write transaction: read, merged
+   * and written under LMDB's single writer, so an index another process (or another store on
+   * the same folder) recorded meanwhile is kept. False when it is recorded and built already;
+   * data stores from before indexes were built get them now.
+   */
+  recordIndex(name: string, spec: IndexSpec): boolean {
     const meta = this.meta.get(name) ?? { indexes: [] };
     const existing = meta.indexes.find((i) => sameDoc(i.keys, spec.keys)) as (IndexSpec & { built?: boolean }) | undefined;
     if (existing?.built) return false;
     meta.indexes = [...meta.indexes.filter((i) => i !== existing), { ...spec, built: true } as IndexSpec];
-    await this.meta.put(name, meta);
+    void this.meta.put(name, meta);
     return true;
   }
 
