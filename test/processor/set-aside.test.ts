@@ -183,6 +183,17 @@ describe.each(DEPLOYMENTS)('a record that makes a step throw, on %s', (kind) => 
     const folded = await app.store.collection<SetAsideDoc>(SET_ASIDE_COLLECTION).findOne({ _id: `${topo.sessionEvents}:${poison.partition}:${poison.offset}` });
     expect(folded).toMatchObject({ stage: 'fold', chatKey: KEY_B, event: 'MessageRecorded', receivedAt: null });
     expect(folded?.error).toContain('TypeError');
+
+    // An operator inspects one and drops them; health is ok again once none is kept.
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const one = await app.server?.inject({ method: 'GET', url: `/api/admin/set-aside/${encodeURIComponent(folded?._id ?? '')}`, headers: auth });
+    expect(one?.json()).toMatchObject({ id: folded?._id, stage: 'fold' });
+    expect((await app.server?.inject({ method: 'GET', url: '/api/admin/set-aside/nope:0:0', headers: auth }))?.statusCode).toBe(404);
+    expect((await app.server?.inject({ method: 'DELETE', url: `/api/admin/set-aside/${encodeURIComponent(folded?._id ?? '')}` }))?.statusCode).toBe(401);
+    for (const d of await app.store.collection<SetAsideDoc>(SET_ASIDE_COLLECTION).find({})) {
+      expect((await app.server?.inject({ method: 'DELETE', url: `/api/admin/set-aside/${encodeURIComponent(d._id)}`, headers: auth }))?.json()).toEqual({ dropped: d._id });
+    }
+    expect(await health(app)).toMatchObject({ status: 'ok', problems: [] });
   });
 });
 

@@ -5,6 +5,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyRequest } from 'fastify';
 import type { DocumentStore } from '../../adapters/store/store.js';
 import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../processor/set-aside.js';
+import { ApiError } from '../errors.js';
 import { iso } from '../views.js';
 
 export interface AdminSetAsideOptions {
@@ -50,5 +51,27 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
       docs.countDocuments(),
     ]);
     return { items: items.map(setAsideView), count: items.length, total, limit };
+  });
+
+  // One record, read in full (what the list shows, one at a time), and its removal once an
+  // operator has dealt with it: health stays degraded while any is kept.
+  const params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 600, description: 'the id the list gives (`<topic>:<partition>:<offset>[|<chat key>]`)' }) });
+
+  app.get('/api/admin/set-aside/:id', {
+    ...(opts.adminGuard ? { onRequest: opts.adminGuard } : {}),
+    schema: { summary: 'One set-aside record: stage, position, error and body prefix', security: [{ adminToken: [] }], params },
+  }, async (request) => {
+    const doc = await docs.findOne({ _id: request.params.id });
+    if (!doc) throw new ApiError('NOT_FOUND', `id: no set-aside record ${request.params.id.slice(0, 200)}`);
+    return setAsideView(doc);
+  });
+
+  app.delete('/api/admin/set-aside/:id', {
+    ...(opts.adminGuard ? { onRequest: opts.adminGuard } : {}),
+    schema: { summary: 'Drop a set-aside record an operator has dealt with (the record stays in the log; it is not processed again)', security: [{ adminToken: [] }], params },
+  }, async (request) => {
+    const removed = await docs.deleteMany({ _id: request.params.id });
+    if (removed === 0) throw new ApiError('NOT_FOUND', `id: no set-aside record ${request.params.id.slice(0, 200)}`);
+    return { dropped: request.params.id };
   });
 };
