@@ -23,6 +23,45 @@ export function roundSignature(batches: readonly RecordBatch[]): string {
   return batches.map((b) => `${b.topic}:${b.partition}:${b.records[0]?.offset ?? -1}-${b.records[b.records.length - 1]?.offset ?? -1}`).join(',');
 }
 
+/**
+ * A stage's round, with the repeat rule: `run` handles a round; a round that failed the same way
+ * the last time, for a reason that may be its records', is run a record at a time, and a record
+ * whose own round fails is marked in `poisoned` (position → error) and run once more, for `run`
+ * to set it aside. A failure that is not the records' fault is thrown (the consumer retries).
+ */
+export class IsolatingRounds {
+  private readonly repeats = new RepeatFailures();
+
+  constructor(
+    private readonly run: (batches: readonly RecordBatch[]) => Promise<void>,
+    private readonly poisoned: Map<string, string>,
+    private readonly warn: (err: unknown, partitions: number[]) => void,
+  ) {}
+
+  async handle(round: readonly RecordBatch[]): Promise<void> {
+    try {
+      await this.run(round);
+    } catch (err) {
+      if (!isRecordsFault(err) || !this.repeats.repeated(round, err)) throw err;
+      this.warn(err, round.map((b) => b.partition));
+      for (const batch of round) {
+        for (const rec of batch.records) {
+          const single = [{ ...batch, records: [rec] }];
+          try {
+            await this.run(single);
+          } catch (e) {
+            // Store or broker down: the whole round is retried later (what was done is skipped as applied).
+            if (!isRecordsFault(e)) throw e;
+            this.poisoned.set(positionOf(rec), e instanceof Error ? `${e.name}: ${e.message}`.slice(0, 1000) : String(e).slice(0, 1000));
+            await this.run(single);
+          }
+        }
+      }
+    }
+    this.repeats.clear();
+  }
+}
+
 /** Remembers the last failed round and how it failed, to tell a repeat from a passing fault. */
 export class RepeatFailures {
   private last: { readonly round: string; readonly error: string } | null = null;

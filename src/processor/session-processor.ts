@@ -28,7 +28,7 @@ import { Freshness, type FreshnessSummary } from '../projector/freshness.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { partitionsOf, runStage, type Stage } from '../pipeline/stage.js';
-import { isRecordsFault, positionOf, RepeatFailures } from '../pipeline/repeat-failures.js';
+import { IsolatingRounds, positionOf } from '../pipeline/repeat-failures.js';
 import { ChatLedger, type StatePosition } from './chat-ledger.js';
 import { bodyPrefix, errorMessage, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage } from './set-aside.js';
 
@@ -138,9 +138,11 @@ export class SessionProcessor implements Stage {
   private readonly step: typeof step;
   /** Webhook received → its events appended and its chat's state stored, over the last seconds. */
   private readonly freshness = new Freshness();
-  private readonly repeats = new RepeatFailures();
   /** Records whose own round failed twice the same way (by position), with the error: set aside when next seen. */
   private readonly poisoned = new Map<string, string>();
+  private readonly rounds = new IsolatingRounds((round) => this.handleRound(round), this.poisoned, (err, partitions) => {
+    this.opts.logger.warn({ err, partitions }, 'session processor round failed twice the same way; running its records one at a time to set aside the one at fault');
+  });
 
   constructor(private readonly opts: ProcessorOptions) {
     this.states = opts.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
@@ -265,32 +267,8 @@ export class SessionProcessor implements Stage {
    * One round (handleRound); a round that failed the same way before, for a reason that may be
    * its records' own, is run a record at a time, and a record whose own round fails is set aside.
    */
-  async handleBatch(round: readonly RecordBatch[]): Promise<void> {
-    try {
-      await this.handleRound(round);
-      this.repeats.clear();
-    } catch (err) {
-      if (!isRecordsFault(err) || !this.repeats.repeated(round, err)) throw err;
-      this.opts.logger.warn({ err, partitions: partitionsOf(round) }, 'session processor round failed twice the same way; running its records one at a time to set aside the one at fault');
-      await this.isolate(round);
-      this.repeats.clear();
-    }
-  }
-
-  private async isolate(round: readonly RecordBatch[]): Promise<void> {
-    for (const batch of round) {
-      for (const rec of batch.records) {
-        const single = [{ ...batch, records: [rec] }];
-        try {
-          await this.handleRound(single);
-        } catch (err) {
-          // Store or broker down: the whole round is retried later (records done are skipped as applied).
-          if (!isRecordsFault(err)) throw err;
-          this.poisoned.set(positionOf(rec), errorMessage(err));
-          await this.handleRound(single);
-        }
-      }
-    }
+  handleBatch(round: readonly RecordBatch[]): Promise<void> {
+    return this.rounds.handle(round);
   }
 
   /**

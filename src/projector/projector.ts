@@ -14,8 +14,7 @@ import { ensureReportBuckets } from './models/report-buckets/backfill.js';
 import { Freshness, type FreshnessSummary } from './freshness.js';
 import { H } from '../domain/inbound-record.js';
 import { partitionsOf, type Stage } from '../pipeline/stage.js';
-import { isRecordsFault, positionOf, RepeatFailures } from '../pipeline/repeat-failures.js';
-import { errorMessage } from '../processor/set-aside.js';
+import { IsolatingRounds } from '../pipeline/repeat-failures.js';
 import { ProjectionProgress } from './progress.js';
 
 export interface ProjectorCounters {
@@ -39,9 +38,11 @@ export class Projector implements Stage {
   private readonly models: ReadModelSet;
   readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, eventsSetAside: 0, batches: 0 };
   private readonly freshness = new Freshness();
-  private readonly repeats = new RepeatFailures();
   /** Events whose own round failed twice the same way (by position), with the error: set aside when next seen. */
   private readonly poisoned = new Map<string, string>();
+  private readonly rounds = new IsolatingRounds((batches) => this.handleRound(batches), this.poisoned, (err, partitions) => {
+    this.logger.warn({ err, partitions }, 'projector round failed twice the same way; applying its events one at a time to set aside the one at fault');
+  });
 
   constructor(
     private readonly store: DocumentStore,
@@ -78,27 +79,8 @@ export class Projector implements Stage {
    * one). A round that failed the same way before, for a reason that may be its events' own, is
    * applied an event at a time, and an event whose own application fails is set aside.
    */
-  async handleBatch(batches: readonly RecordBatch[]): Promise<void> {
-    try {
-      await this.handleRound(batches);
-      this.repeats.clear();
-    } catch (err) {
-      if (!isRecordsFault(err) || !this.repeats.repeated(batches, err)) throw err;
-      this.logger.warn({ err, partitions: partitionsOf(batches) }, 'projector round failed twice the same way; applying its events one at a time to set aside the one at fault');
-      for (const batch of batches) {
-        for (const rec of batch.records) {
-          const single = [{ ...batch, records: [rec] }];
-          try {
-            await this.handleRound(single);
-          } catch (e) {
-            if (!isRecordsFault(e)) throw e;
-            this.poisoned.set(positionOf(rec), errorMessage(e));
-            await this.handleRound(single);
-          }
-        }
-      }
-      this.repeats.clear();
-    }
+  handleBatch(batches: readonly RecordBatch[]): Promise<void> {
+    return this.rounds.handle(batches);
   }
 
   private async handleRound(batches: readonly RecordBatch[]): Promise<void> {
