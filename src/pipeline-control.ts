@@ -1,6 +1,8 @@
 // Start, stop and reset of the processing roles this process runs. A full reset (purge-demo
 // with `full`) stops them, moves their consumer groups past everything in the log, drops the
-// read models, chat states and set-aside records, and starts them again.
+// read models, chat states and set-aside records, and starts them again. A fenced piece of
+// work (purge-demo of some accounts) runs with the consumers drained and stopped, and they
+// start again whatever the work does.
 import type { Log } from './adapters/log/log.js';
 import type { DocumentStore } from './adapters/store/store.js';
 import type { Config } from './config.js';
@@ -27,6 +29,27 @@ export interface PipelineFailpoints {
   readonly throwOnText?: string;
 }
 
+/** How long a fenced piece of work waits for the consumers to catch up before giving up. */
+export const FENCE_DRAIN_MS = 60_000;
+const DRAIN_POLL_MS = 50;
+const RESTART_RETRY_MS = 1_000;
+
+/** The pipeline cannot be fenced now (not this process's, a replay or another purge runs); nothing was changed. */
+export class PipelineBusyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PipelineBusyError';
+  }
+}
+
+/** The consumers did not catch up with the log in time; nothing was changed and they run on. */
+export class DrainTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DrainTimeoutError';
+  }
+}
+
 export interface ResetOutcome {
   readonly droppedCollections: readonly string[];
   readonly skippedTo: Record<string, Record<number, number>>;
@@ -43,6 +66,12 @@ export class PipelineControl implements ProjectionControl {
   private paused = false;
   /** Per role, whether its rounds go through; kept across restarts of the stages. */
   private readonly health = new Map<string, StageHealth>();
+  /** A fenced piece of work (purge, full reset) in progress: one at a time. */
+  private fencing: Promise<unknown> | null = null;
+  /** stop() was called for good (shutdown): a fenced piece of work does not start the consumers again. */
+  private closing = false;
+  /** A restart after fenced work failed and is being retried in the background. */
+  private restarting = false;
 
   constructor(
     private readonly config: Config,
@@ -50,7 +79,8 @@ export class PipelineControl implements ProjectionControl {
     private readonly store: DocumentStore,
     private readonly topology: Topology,
     private readonly logger: Logger,
-    private readonly intelligence: Intelligence,
+    /** The alerts and analyses a purge removes with the data they came from. */
+    readonly intelligence: Intelligence,
     private readonly failpoints: PipelineFailpoints = {},
   ) {
     this.replay = config.roles.has('projector') ? new ReplayService(log, store, topology, this, logger.child({ role: 'replay' })) : null;
@@ -98,6 +128,8 @@ export class PipelineControl implements ProjectionControl {
 
   /** The consumers this process should run, and whether each does; a projector paused for a replay counts as running. */
   stages(): StageState[] {
+    // Stopped on purpose for a purge or a reset, which starts them again in a moment.
+    if (this.fencing) return (['processor', 'projector', 'intelligence'] as const).filter((r) => this.config.roles.has(r)).map((role) => ({ role, running: true }));
     const configured: StageState[] = [];
     if (this.processor) configured.push({ role: 'processor', running: this.running.some((r) => r.stage === this.processor) });
     if (this.projector) configured.push({ role: 'projector', running: this.paused || this.running.some((r) => r.stage === this.projector) });
@@ -132,7 +164,14 @@ export class PipelineControl implements ProjectionControl {
     }
   }
 
+  /** Stops the consumers for good (shutdown); a purge or reset running stops at its next step and does not start them again. */
   async stop(): Promise<void> {
+    this.closing = true;
+    await this.fencing?.catch(() => undefined);
+    await this.halt();
+  }
+
+  private async halt(): Promise<void> {
     await this.replay?.abort();
     this.ticker?.stop();
     // Intelligence first: its wait for the projector ends instead of holding the stop.
@@ -147,7 +186,18 @@ export class PipelineControl implements ProjectionControl {
 
   async resetAll(): Promise<ResetOutcome> {
     if (!this.runsProcessing) throw new Error('this process does not run both the processor and the projector');
-    await this.stop();
+    // Fenced like a purge, without the drain: what is in the log is skipped anyway.
+    return this.exclusive(async () => {
+      try {
+        await this.halt();
+        return await this.dropEverything();
+      } finally {
+        await this.restart();
+      }
+    });
+  }
+
+  private async dropEverything(): Promise<ResetOutcome> {
     const skippedTo: Record<string, Record<number, number>> = {};
     for (const [group, topic] of [[this.topology.processorGroup, this.topology.inbound], [this.topology.projectorGroup, this.topology.sessionEvents]] as const) {
       const ends = await this.log.endOffsets(topic);
@@ -159,8 +209,128 @@ export class PipelineControl implements ProjectionControl {
     const dropped = [...await models.allCollections(), CHAT_STATE_COLLECTION, CHAT_LEDGER_COLLECTION, SET_ASIDE_COLLECTION];
     for (const name of dropped) await this.store.collection(name).drop();
     await models.resetPointer();
-    await this.start();
     this.logger.warn({ skippedTo }, 'pipeline reset: read models dropped, consumers moved past the existing log');
     return { droppedCollections: dropped, skippedTo };
+  }
+
+  /**
+   * Runs `work` with this process's consumers stopped at a point where everything appended to
+   * the log before the call has been applied: the processor is drained up to the inbound log's
+   * end as it was at the call and stopped (with its ticker), then the projector is drained up to
+   * every session event the processor wrote and stopped, with intelligence (its consumer and
+   * its sweep). So no round is half way through a chat while `work` deletes it, none of them
+   * writes back what it read before, and nothing already in the log reappears afterwards.
+   * Whatever `work` does, the consumers start again (a restart that fails is retried in the
+   * background until it goes through); records appended during the call are concurrent with it
+   * and may land on either side. Ingest keeps accepting throughout.
+   *
+   * Refused with PipelineBusyError unless this process runs both the processor and the
+   * projector, or while a replay (whose new read-model version would bring the data back),
+   * another purge or a reset runs here; with DrainTimeoutError, changing nothing, when the
+   * consumers do not catch up within `drainMs` (a stage whose rounds keep failing).
+   *
+   * The trade-off: only this process's consumers are fenced. In a deployment with several
+   * processor or projector workers (Kafka), stopping ours hands our partitions to the others,
+   * whose rounds go on and may write a purged chat back while `work` runs; the drain itself
+   * waits on the groups' committed offsets, so it covers their earlier rounds, but not what
+   * they do during the purge. Fencing them would take a flag in the store that their processor
+   * and projector check before each round, which they do not today: purge a multi-worker
+   * deployment with the other workers stopped (a full reset has the same limit). The
+   * intelligence role is fenced here too; one running elsewhere only analyses sessions that
+   * still exist, so it cannot bring a purged alert back (apart from an alert a manager
+   * acknowledges in the instant between the purge's reads and its deletes).
+   */
+  async fenced<T>(work: () => Promise<T>, drainMs = FENCE_DRAIN_MS): Promise<T> {
+    if (!this.runsProcessing) throw new PipelineBusyError('this process does not run both the processor and the projector (ROLES)');
+    if (this.paused) throw new PipelineBusyError('a replay is running in this process; try again when it is done');
+    return this.exclusive(async () => {
+      const deadline = Date.now() + drainMs;
+      // Nothing stopped yet: a drain that times out changes nothing.
+      await this.drained('processor', this.topology.processorGroup, this.topology.inbound, await this.log.endOffsets(this.topology.inbound), deadline);
+      try {
+        this.ticker?.stop();
+        await this.haltStage(this.processor);
+        await this.drained('projector', this.topology.projectorGroup, this.topology.sessionEvents, await this.log.endOffsets(this.topology.sessionEvents), deadline);
+        await this.halt();
+        return await work();
+      } finally {
+        await this.restart();
+      }
+    });
+  }
+
+  /** One fenced piece of work at a time, refused while closing; stop() waits for it. */
+  private async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closing) throw new PipelineBusyError('the pipeline is shutting down');
+    if (this.fencing) throw new PipelineBusyError('a purge or reset is already running; try again when it is done');
+    if (this.restarting) throw new PipelineBusyError('the consumers are being started again after a failed restart; try again when they run');
+    const running = work();
+    this.fencing = running;
+    try {
+      return await running;
+    } finally {
+      this.fencing = null;
+    }
+  }
+
+  /** Waits until `group` has committed every offset below `ends` on `topic`. */
+  private async drained(role: string, group: string, topic: string, ends: Readonly<Record<number, number>>, deadline: number): Promise<void> {
+    for (;;) {
+      if (this.closing) throw new PipelineBusyError('the pipeline is shutting down');
+      const committed = await this.log.committedOffsets(group, topic);
+      const behind = Object.entries(ends).filter(([p, end]) => end > 0 && (committed[Number(p)] ?? 0) < end);
+      if (behind.length === 0) return;
+      if (Date.now() >= deadline) {
+        throw new DrainTimeoutError(`the ${role} did not catch up with ${topic} in time (partitions ${behind.map(([p]) => p).join(', ')} behind); nothing was changed`);
+      }
+      await new Promise((r) => setTimeout(r, DRAIN_POLL_MS));
+    }
+  }
+
+  /** Stops one stage's consumer, as pause() does the projector's. */
+  private async haltStage(stage: Stage | null): Promise<void> {
+    const i = this.running.findIndex((r) => r.stage === stage);
+    const held = this.running[i];
+    if (!held) return;
+    this.running.splice(i, 1);
+    await held.consumer.stop();
+  }
+
+  /**
+   * Stops whatever still runs and starts every stage afresh (new caches), unless shutting down.
+   * A start that fails (the store down) is retried in the background until it goes through, so
+   * the consumers are never left stopped; the caller still hears of the first failure.
+   */
+  private async restart(): Promise<void> {
+    const attempt = async (): Promise<void> => {
+      await this.halt();
+      if (!this.closing) await this.start();
+    };
+    try {
+      await attempt();
+    } catch (err) {
+      this.logger.error({ err }, 'consumers did not start again; retrying');
+      this.restarting = true;
+      const retry = (): void => {
+        setTimeout(() => {
+          if (this.closing) {
+            this.restarting = false;
+            return;
+          }
+          attempt().then(
+            () => {
+              this.restarting = false;
+              this.logger.warn('consumers started again');
+            },
+            (again: unknown) => {
+              this.logger.error({ err: again }, 'consumers did not start again; retrying');
+              retry();
+            },
+          );
+        }, RESTART_RETRY_MS).unref();
+      };
+      retry();
+      throw err;
+    }
   }
 }
