@@ -35,6 +35,11 @@ export class AccountRegistry {
     return { created: !before, account };
   }
 
+  /** Forgets accounts altogether (purge-demo), unlike disconnecting; returns how many were registered. */
+  remove(ids: readonly string[]): Promise<number> {
+    return ids.length === 0 ? Promise.resolve(0) : this.accounts.deleteMany({ _id: { $in: [...ids] } });
+  }
+
   get(id: string): Promise<AccountDoc | null> {
     return this.accounts.findOne({ _id: id });
   }

@@ -11,6 +11,7 @@ import { evaluateChatter, evaluateSession, RULES, type Finding, type RuleSetting
 export const ALERTS_COLLECTION = 'alerts';
 export const ANALYSES_COLLECTION = 'analyses';
 const MESSAGES_PER_ANALYSIS = 50;
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export type AlertStatus = 'open' | 'acked' | 'resolved';
 
@@ -215,6 +216,26 @@ export class Intelligence {
     await this.alerts.bulkWrite(cleared.map((a) => ({
       updateOne: { filter: { _id: a._id, status: a.status, updatedAt: a.updatedAt }, update: { $set: { status: 'resolved', resolvedAt: now, updatedAt: now } } },
     })));
+  }
+
+  /**
+   * Forgets purged accounts: their alerts (open or not) and their sessions' analyses, and the
+   * slow-streak alerts of `chatters` (those who answered in these accounts) that no longer
+   * hold once evaluated without the purged sessions. Runs after the read models were purged,
+   * with the consumers stopped (purge-demo through PipelineControl.fenced), so nothing of it
+   * waits for a sweep.
+   */
+  async forgetAccounts(accountIds: readonly string[], chatters: Iterable<string>): Promise<{ alerts: number; analyses: number }> {
+    if (accountIds.length === 0) return { alerts: 0, analyses: 0 };
+    let alerts = await this.alerts.deleteMany({ accountId: { $in: [...accountIds] } });
+    for (const chatterId of new Set(chatters)) {
+      const still = new Set((await this.chatterFindings(chatterId)).map((f) => f.alertId));
+      const stale = (await this.alerts.find({ ruleId: 'chatter.slow-streak', chatterId }, { projection: { _id: 1 } })).filter((a) => !still.has(a._id));
+      if (stale.length > 0) alerts += await this.alerts.deleteMany({ _id: { $in: stale.map((a) => a._id) } });
+    }
+    // Session ids are `accountId:chatId:n`.
+    const analyses = await this.analyses.deleteMany({ sessionId: { $regex: `^(${accountIds.map(escapeRegex).join('|')}):` } });
+    return { alerts, analyses };
   }
 
   /**
