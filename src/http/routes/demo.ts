@@ -7,7 +7,7 @@ import { DEFAULT_DEMO_SECRET, verifyDemoRecord, type DemoRecord, type VerifiedDe
 import { loadDemoAccounts, loadDemoRecords } from '../../demo/fixtures.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
-import type { PipelineControl } from '../../pipeline-control.js';
+import { DrainTimeoutError, PipelineBusyError, type PipelineControl } from '../../pipeline-control.js';
 import { CHAT_STATE_COLLECTION } from '../../processor/session-processor.js';
 import { CHAT_LEDGER_COLLECTION } from '../../processor/chat-ledger.js';
 import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
@@ -18,7 +18,8 @@ import { ReadModelSet, collectionName } from '../../projector/read-model-set.js'
 import { ApiError } from '../errors.js';
 import { recentShift, shiftBody } from '../../demo/timeline.js';
 import { signBody } from '../../ingest/signature.js';
-import { AccountRegistry } from '../../accounts/registry.js';
+import { ACCOUNTS_COLLECTION, AccountRegistry } from '../../accounts/registry.js';
+import { ALERTS_COLLECTION, ANALYSES_COLLECTION } from '../../intelligence/intelligence.js';
 
 export const DEMO_INGEST_MAX_RECORDS = 500;
 
@@ -123,7 +124,7 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
   app.post('/api/admin/purge-demo', {
     config: { access: 'admin' },
     schema: {
-      summary: "Remove the demo accounts' data; with full=true, reset the whole pipeline (consumers skip the existing log, read models are dropped)",
+      summary: 'Remove everything of the demo accounts (documents, totals, report buckets, chat states, dedupe ledger, set-aside records, alerts, analyses, registry entries); with full=true, reset the whole pipeline (consumers skip the existing log, read models are dropped). Either is sent to a process that runs both the processor and the projector (409 otherwise, or while a replay, purge or reset runs). A purge first lets the consumers apply what the log already holds, then keeps them stopped while the data goes (503, removing nothing, if they cannot catch up within a minute)',
       security: [{ adminToken: [] }],
       body: Type.Optional(Type.Object({ full: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false })),
     },
@@ -132,17 +133,54 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
       if (!opts.pipeline.runsProcessing) {
         throw new ApiError('CONFLICT', 'full: a full reset must be sent to a process that runs both the processor and the projector (ROLES)');
       }
-      return { status: 'reset', ...(await opts.pipeline.resetAll()) };
+      return { status: 'reset', ...(await fencedOrRefused(() => opts.pipeline.resetAll())) };
     }
     const accountIds = loadDemoAccounts().map((a) => a.id);
-    const removed: Record<string, number> = {};
-    const version = await new ReadModelSet(opts.store).activeVersion();
-    for (const name of ALL_READ_MODELS) removed[name] = await opts.store.collection(collectionName(name, version)).deleteMany({ accountId: { $in: accountIds } });
-    removed[CHAT_STATE_COLLECTION] = await opts.store.collection(CHAT_STATE_COLLECTION).deleteMany({ 'state.context.accountId': { $in: accountIds } });
-    // Their dedupe ledger too, or demo records seeded again would all be taken for redeliveries.
-    const ofDemoChats = { chatKey: { $regex: `^(${accountIds.map(escapeRegex).join('|')}):` } };
-    removed[CHAT_LEDGER_COLLECTION] = await opts.store.collection(CHAT_LEDGER_COLLECTION).deleteMany(ofDemoChats);
-    removed[SET_ASIDE_COLLECTION] = await opts.store.collection(SET_ASIDE_COLLECTION).deleteMany(ofDemoChats);
+    // With the consumers drained and stopped: no round is half way through a demo chat, so none
+    // writes a document, a total or a chat state back after it is deleted, and nothing of them
+    // already in the log comes back afterwards (the multi-process caveat is in fenced()).
+    const removed = await fencedOrRefused(() => purgeAccounts(opts.store, opts.pipeline, accountIds));
     return { status: 'purged', accounts: accountIds, removed };
   });
 };
+
+/** A fenced piece of work, its refusals in the error catalogue's words. */
+async function fencedOrRefused<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof PipelineBusyError) throw new ApiError('CONFLICT', err.message);
+    if (err instanceof DrainTimeoutError) throw new ApiError('NOT_READY', `${err.message}; retry later`);
+    throw err;
+  }
+}
+
+/**
+ * Everything convops keeps of these accounts, in every stored read-model version (an older
+ * one can be switched back to): documents, totals and report buckets, chat states, dedupe
+ * ledger (or their records seeded again would be taken for redeliveries), set-aside records,
+ * alerts and analyses, and their registry entries. Counts per collection.
+ */
+async function purgeAccounts(store: DocumentStore, pipeline: PipelineControl, accountIds: readonly string[]): Promise<Record<string, number>> {
+  return pipeline.fenced(async () => {
+    const ofAccounts = { accountId: { $in: [...accountIds] } };
+    const ofTheirChats = { chatKey: { $regex: `^(${accountIds.map(escapeRegex).join('|')}):` } };
+    const models = new ReadModelSet(store);
+    // Who answered in them, read before their sessions go: a slow-streak alert may rest on them.
+    const answered = await (await models.active()).sessions.find({ ...ofAccounts, firstResponderId: { $ne: null } }, { projection: { firstResponderId: 1 } });
+    const chatters = answered.map((s) => s.firstResponderId).filter((c): c is string => typeof c === 'string');
+    const removed: Record<string, number> = {};
+    const versions = new Set([await models.activeVersion(), ...await models.storedVersions()]);
+    for (const version of versions) {
+      for (const name of ALL_READ_MODELS) removed[name] = (removed[name] ?? 0) + await store.collection(collectionName(name, version)).deleteMany(ofAccounts);
+    }
+    removed[CHAT_STATE_COLLECTION] = await store.collection(CHAT_STATE_COLLECTION).deleteMany({ 'state.context.accountId': { $in: [...accountIds] } });
+    removed[CHAT_LEDGER_COLLECTION] = await store.collection(CHAT_LEDGER_COLLECTION).deleteMany(ofTheirChats);
+    removed[SET_ASIDE_COLLECTION] = await store.collection(SET_ASIDE_COLLECTION).deleteMany(ofTheirChats);
+    const forgotten = await pipeline.intelligence.forgetAccounts(accountIds, chatters);
+    removed[ALERTS_COLLECTION] = forgotten.alerts;
+    removed[ANALYSES_COLLECTION] = forgotten.analyses;
+    removed[ACCOUNTS_COLLECTION] = await new AccountRegistry(store).remove(accountIds);
+    return removed;
+  });
+}
