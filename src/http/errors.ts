@@ -1,7 +1,7 @@
 // One error shape for every route: {statusCode, error, code, message}. Nothing else leaks:
 // no stack traces, no secret values.
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreUnavailableError } from '../adapters/store/store.js';
 
 export const ERROR_CATALOGUE = {
@@ -90,6 +90,33 @@ function fromFastify(err: FastifyError): ErrorBody | undefined {
     default:
       return undefined;
   }
+}
+
+/** The longest path segment the router takes as a parameter (Fastify's `maxParamLength`). */
+export const MAX_PATH_PARAM_LENGTH = 100;
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route or error handler runs
+ * (a malformed %-escape in the path, a path segment past MAX_PATH_PARAM_LENGTH). Left to
+ * Fastify, these answer outside the catalogue (`code: FST_ERR_BAD_URL`, a 414 whose `error`
+ * says "Bad Request", no requestId), so they are put in its shape here.
+ */
+export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  let body: ErrorBody;
+  switch (err.code) {
+    case 'FST_ERR_BAD_URL':
+      body = errorBody('INVALID_INPUT', 'path: is not a valid URL path (a malformed %-escape, or one that is not UTF-8)');
+      break;
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // 414 URI Too Long, as Fastify answers it; the code is the catalogue's for a refused input.
+      body = { statusCode: 414, error: STATUS_CODES[414] ?? 'URI Too Long', code: 'INVALID_INPUT', message: `path: a segment is longer than ${MAX_PATH_PARAM_LENGTH} characters` };
+      break;
+    default:
+      request.log.error({ err }, 'router error');
+      body = errorBody('INTERNAL', 'internal error');
+  }
+  // The hooks that add the request id run for routed requests only.
+  void reply.status(body.statusCode).header('x-request-id', request.id).send({ ...body, requestId: request.id });
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

@@ -10,7 +10,7 @@ import type { DocumentStore } from '../adapters/store/store.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
-import { installErrorHandling } from './errors.js';
+import { frameworkErrorHandler, installErrorHandling, MAX_PATH_PARAM_LENGTH } from './errors.js';
 import { reportUnshowableTimesTo } from './views.js';
 import { healthRoutes, readAccessNote } from './routes/health.js';
 import { readRoutes } from './routes/reads.js';
@@ -94,6 +94,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     onConstructorPoisoning: 'error',
     // Whether X-Forwarded-For counts as the client's address (rate limits, refusal counts).
     trustProxy: trustProxyOption(config.trustProxy),
+    // A bad %-escape or an overlong path segment is refused by the router itself: in the catalogue's shape.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
     ...requestIdOptions,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Query strings and headers are text, so their numbers are coerced; JSON bodies are typed
