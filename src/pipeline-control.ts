@@ -1,6 +1,6 @@
 // Start, stop and reset of the processing roles this process runs. A full reset (purge-demo
 // with `full`) stops them, moves their consumer groups past everything in the log, drops the
-// read models, chat states and set-aside records, and starts them again. A fenced piece of
+// read models, chat states, set-aside records, alerts and analyses, and starts them again. A fenced piece of
 // work (purge-demo of some accounts) runs with the consumers drained and stopped, and they
 // start again whatever the work does.
 import type { Log } from './adapters/log/log.js';
@@ -14,7 +14,7 @@ import { Projector, type ProjectorStatus } from './projector/projector.js';
 import { ReadModelSet } from './projector/read-model-set.js';
 import type { Logger } from './support/logger.js';
 import { ReplayService, type ProjectionControl } from './projector/replay.js';
-import type { Intelligence } from './intelligence/intelligence.js';
+import { ALERTS_COLLECTION, ANALYSES_COLLECTION, type Intelligence } from './intelligence/intelligence.js';
 import { IntelligenceConsumer } from './intelligence/intelligence-consumer.js';
 import { ProjectionProgress } from './projector/progress.js';
 import type { Topology } from './topology.js';
@@ -205,8 +205,9 @@ export class PipelineControl implements ProjectionControl {
       skippedTo[topic] = ends;
     }
     const models = new ReadModelSet(this.store);
-    // Set-aside records go with the chat states they were decided against.
-    const dropped = [...await models.allCollections(), CHAT_STATE_COLLECTION, CHAT_LEDGER_COLLECTION, SET_ASIDE_COLLECTION];
+    // Set-aside records go with the chat states they were decided against; alerts and analyses
+    // with the sessions they were about (left, they stayed open on the floor until a sweep).
+    const dropped = [...await models.allCollections(), CHAT_STATE_COLLECTION, CHAT_LEDGER_COLLECTION, SET_ASIDE_COLLECTION, ALERTS_COLLECTION, ANALYSES_COLLECTION];
     for (const name of dropped) await this.store.collection(name).drop();
     await models.resetPointer();
     this.logger.warn({ skippedTo }, 'pipeline reset: read models dropped, consumers moved past the existing log');

@@ -71,7 +71,8 @@ describe('demo data', () => {
   });
 
   it("purges the demo accounts' data, and a full reset empties the pipeline and keeps working", async () => {
-    const { app, url } = await start();
+    // Sweeps every second, so alerts are stored before the reset.
+    const { app, url } = await start({ ALERT_SWEEP_SEC: '1' });
     expect((await post(url, '/api/admin/seed-demo', {}, auth(ADMIN))).status).toBe(200);
     await settledHash(url, app.store);
     expect(await post(url, '/api/admin/purge-demo', {}, { 'content-type': 'application/json' })).toMatchObject({ status: 401 });
@@ -84,10 +85,13 @@ describe('demo data', () => {
     await settledHash(url, app.store);
     expect((await getJson<{ items: unknown[] }>(url, '/api/sessions')).body.items.length).toBeGreaterThan(0);
 
+    await eventually(async () => (await app.store.collection('alerts').find({})).length > 0 || undefined, 20_000, 'stored alerts');
     const reset = await post(url, '/api/admin/purge-demo', { full: true }, auth(ADMIN));
     expect(reset).toMatchObject({ status: 200, body: { status: 'reset' } });
     const docs = await readModelDocs(app.store);
     expect(Object.values(docs).every((d) => d.length === 0)).toBe(true);
+    // No alert of a dropped session stays on the floor.
+    expect(await app.store.collection('alerts').find({})).toEqual([]);
     // The pipeline still runs after the reset, and the old log is not replayed into it.
     const [first] = loadDemoRecords();
     expect((await post(url, '/api/demo/ingest', { records: [first] }, auth(ADMIN))).status).toBe(200);
