@@ -10,12 +10,28 @@ import type { RecordBatch } from '../adapters/log/log.js';
 /** Errors no record causes: availability and ownership. Matched by name, across libraries. */
 const NOT_THE_RECORDS_FAULT = /^(StoreUnavailableError|WriteConflictError|BatchFencedError|AppendTimeoutError|ProjectionPaused|KafkaJS\w*|Mongo(Network|ServerSelection|TopologyClosed|NotConnected|PoolCleared)\w*Error)$/;
 
+/** Errno codes of the machine or the network, never of a record. */
+const SYSTEM_CODE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|ENOSPC|EIO|EACCES|EROFS|EMFILE|ENOMEM)$/;
+/** A full or failing disk, as LMDB reports it. */
+const STORAGE_TROUBLE = /MDB_MAP_FULL|MDB_TXN_FULL|MDB_PANIC|MDB_READERS_FULL|No space left|disk full|Input\/output error/i;
+/** MongoDB server codes of a node that cannot take writes now (stepping down, shutting down, no primary, write concern). */
+const MONGO_NOT_NOW = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 64, 100]);
+
+/**
+ * Whether the failure may be the records' own. Anything not known to be an outage counts as
+ * the records': a failure that repeats on one round and whose cause is unknown must not stall
+ * the partition for good. What is known to be an outage is listed here, by name and by code.
+ */
 export function isRecordsFault(err: unknown): boolean {
   if (!(err instanceof Error)) return true;
   if (NOT_THE_RECORDS_FAULT.test(err.name) || NOT_THE_RECORDS_FAULT.test(err.constructor.name)) return false;
-  // A network error underneath any wrapper (a socket reset, a refused connection) is the network's.
-  const code = (err as { code?: unknown }).code;
-  return !(typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN)$/.test(code));
+  if (STORAGE_TROUBLE.test(err.message)) return false;
+  const e = err as { code?: unknown; errorLabels?: unknown; hasErrorLabel?: (label: string) => boolean };
+  if (typeof e.code === 'string' && SYSTEM_CODE.test(e.code)) return false;
+  if (typeof e.code === 'number' && MONGO_NOT_NOW.has(e.code)) return false;
+  if (typeof e.hasErrorLabel === 'function' && (e.hasErrorLabel('RetryableWriteError') || e.hasErrorLabel('TransientTransactionError'))) return false;
+  // An outage underneath a wrapper.
+  return err.cause === undefined || isRecordsFault(err.cause);
 }
 
 /** The records a round covers, as `<topic>:<partition>:<first>-<last>` per batch. */
