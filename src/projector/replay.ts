@@ -8,14 +8,25 @@
 // A crash at any step leaves the pointer on N: the served read models are never touched.
 // One replay at a time, across every process sharing the store: a replay runs only while it
 // holds the lock document, taken by one conditional write (see ReplayService.claim).
+// An event whose documents cannot be written is set aside as the live projector sets it aside
+// (stage 'write'), found by halving the slice that failed. A replay that cannot progress all the
+// same (its rounds keep failing the same way for a reason that is not an event's, such as the
+// store refusing every write, or none goes through for a bounded time) fails with the reason in
+// its job and frees the lock; the served version is never touched. Rounds are folded in slices with a turn of the event loop between them, so the
+// API in the same process (probes included) keeps answering during a replay of millions of events.
 import { randomUUID } from 'node:crypto';
-import type { Log, GroupPosition } from '../adapters/log/log.js';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import type { Log, GroupPosition, RecordBatch } from '../adapters/log/log.js';
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
-import { applyEvents } from './models/runner.js';
+import { isRecordsFault } from '../pipeline/repeat-failures.js';
+import { errorMessage } from '../processor/set-aside.js';
+import { withTimeout } from '../support/deadline.js';
+import type { Positioned } from './models/projection.js';
+import { applyEvents, type FoldSetAside } from './models/runner.js';
 import { parseEvents } from './projector.js';
-import { ReadModelSet } from './read-model-set.js';
+import { ReadModelSet, type ReadModelCollections } from './read-model-set.js';
 import { markReportBucketsBuilt } from './models/report-buckets/backfill.js';
 
 export const JOBS_COLLECTION = 'jobs';
@@ -25,6 +36,108 @@ const HEARTBEAT_MS = 2_000;
 /** A replay whose heartbeat is older than this died with its process. */
 const STALE_MS = 15_000;
 const PAUSE_MS = 60_000;
+
+/** When a replay gives up, and how finely it folds; tests shorten the limits. */
+export interface ReplayLimits {
+  /** A round that fails with the same error this many times in a row... */
+  readonly repeatedFailures?: number;
+  /** ...over at least this long (a store failing over for a few seconds is waited out) fails the replay. */
+  readonly failingForMs?: number;
+  /** No round goes through for this long while events wait: the replay fails (a hung write, a consumer that never gets records). */
+  readonly stallMs?: number;
+  /**
+   * Event-loop time a slice of a round may take (parse, load, fold, and the embedded store's
+   * write callback), with a turn of the event loop between slices. A round is up to 5,000
+   * records per partition (60,000 with 12): folded and written in one piece it held the event
+   * loop for seconds. The slice size follows the time the last slices took per event.
+   */
+  readonly sliceBusyMs?: number;
+  /** A fixed slice size instead (benchmarks comparing sizes); 0: sized by sliceBusyMs. */
+  readonly sliceEvents?: number;
+  /** How long a failed replay waits for its consumer's round to end before it frees the lock anyway. */
+  readonly stopWaitMs?: number;
+}
+
+const DEFAULT_LIMITS: Required<ReplayLimits> = { repeatedFailures: 5, failingForMs: 30_000, stallMs: 120_000, sliceBusyMs: 40, sliceEvents: 0, stopWaitMs: 30_000 };
+const MIN_SLICE = 50;
+const MAX_SLICE = 5_000;
+const FIRST_SLICE = 500;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * How many events the next slice takes: as many as fit in `busyMs` of event-loop time at the
+ * cost per event the slices so far took (their event-loop active time, from
+ * eventLoopUtilization, so waiting for the disk does not count), within MIN_SLICE..MAX_SLICE.
+ * The biggest single stretch of a slice (the store's write callback) is part of that time.
+ */
+class SliceSizer {
+  private perEventMs: number | null = null;
+
+  constructor(private readonly busyMs: number, private readonly fixed: number) {}
+
+  size(): number {
+    if (this.fixed > 0) return this.fixed;
+    if (this.perEventMs === null) return FIRST_SLICE;
+    return Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor(this.busyMs / this.perEventMs)));
+  }
+
+  /** A slice of `events` kept the loop busy for the active time of `elu` (a delta). */
+  took(events: number, elu: EventLoopUtilization): void {
+    if (events === 0) return;
+    const perEvent = Math.max(elu.active, 0.001) / events;
+    // Smoothed: slower at once (the machine got busier), faster gradually (one quick slice
+    // between collections does not double the next one).
+    const weight = this.perEventMs === null ? 1 : perEvent > this.perEventMs ? 0.6 : 0.2;
+    this.perEventMs = this.perEventMs === null ? perEvent : (1 - weight) * this.perEventMs + weight * perEvent;
+  }
+}
+const INTERRUPTED_STOPPING = 'interrupted: the service is stopping';
+
+/**
+ * Whether a replay's rounds go through. A consumer whose round fails is handed the same records
+ * again after a pause, for good: a round that keeps failing the same way, or no round at all
+ * for too long while events wait, means the replay cannot progress.
+ */
+class RoundProgress {
+  private failures = 0;
+  private firstFailureAt = 0;
+  private lastError = '';
+  private lastProgressAt: number;
+
+  constructor(private readonly limits: Required<ReplayLimits>, private readonly clock: () => number) {
+    this.lastProgressAt = clock();
+  }
+
+  /** A round went through, or nothing waits (caught up): the replay is progressing. */
+  progressed(): void {
+    this.failures = 0;
+    this.lastError = '';
+    this.lastProgressAt = this.clock();
+  }
+
+  failed(err: unknown): void {
+    const reason = errorMessage(err);
+    if (this.failures === 0 || reason !== this.lastError) {
+      this.failures = 0;
+      this.firstFailureAt = this.clock();
+      this.lastError = reason;
+    }
+    this.failures++;
+  }
+
+  /** Why the replay cannot progress, or null; `waiting`: events remain to be applied. */
+  verdict(waiting: boolean): string | null {
+    const now = this.clock();
+    if (this.failures >= this.limits.repeatedFailures && now - this.firstFailureAt >= this.limits.failingForMs) {
+      return `cannot progress: a round failed ${this.failures} times in a row over ${Math.round((now - this.firstFailureAt) / 1000)} s with ${this.lastError}`;
+    }
+    if (waiting && now - this.lastProgressAt >= this.limits.stallMs) {
+      return `cannot progress: no round went through for ${Math.round((now - this.lastProgressAt) / 1000)} s${this.lastError ? ` (last error: ${this.lastError})` : ''}`;
+    }
+    return null;
+  }
+}
 
 export type ReplayFrom =
   | { readonly kind: 'beginning' }
@@ -74,6 +187,11 @@ export class ReplayService {
   private aborted = false;
   /** Set by the heartbeat when another replay took the lock: this one must stop before switching. */
   private lost = false;
+  /** Why the running replay cannot progress (set by its consumer's failures or by catchUp); it then fails with this. */
+  private stuck: string | null = null;
+  /** Set when a failed replay's consumer did not stop in time: its round may still write into the target version. */
+  private consumerLeft = false;
+  private readonly limits: Required<ReplayLimits>;
 
   constructor(
     private readonly log: Log,
@@ -82,7 +200,9 @@ export class ReplayService {
     private readonly projection: ProjectionControl,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
+    limits: ReplayLimits = {},
   ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.jobs = store.collection<ReplayJobDoc>(JOBS_COLLECTION);
     this.locks = store.collection<ReplayLockDoc>(JOBS_COLLECTION);
     this.models = new ReadModelSet(store);
@@ -167,6 +287,12 @@ export class ReplayService {
       if (interrupted) this.logger.warn({ job: job._id, reason: err.message }, 'replay interrupted; the served read models are unchanged');
       else this.logger.error({ err, job: job._id }, 'replay failed');
       await this.jobs.updateOne({ _id: job._id }, { $set: { state: 'failed', error: err instanceof Error ? err.message : String(err), finishedAt: this.clock() } }).catch(() => undefined);
+      // The half-built version is garbage (the next replay targets a version above every stored
+      // one): dropped, unless the process is stopping or a round of its consumer may still write.
+      const stopping = interrupted && err.message.startsWith(INTERRUPTED_STOPPING);
+      if (!stopping && !this.consumerLeft) {
+        await this.models.dropVersion(job.targetVersion).catch((e: unknown) => this.logger.warn({ err: e, job: job._id }, 'failed replay\'s version not dropped'));
+      }
     }).finally(async () => {
       // After the job's final state is stored, so whoever takes the lock next sees it finished.
       await this.release(job._id).catch((err: unknown) => this.logger.warn({ err, job: job._id }, 'replay lock not released; it frees itself once stale'));
@@ -217,25 +343,34 @@ export class ReplayService {
     const groupId = `${this.topology.projectorGroup}-${job._id}`;
     await this.log.setGroupPosition(groupId, this.topology.sessionEvents, await this.position(job.from));
     let applied = 0;
-    // A round's batches (every partition the fetch returned) are applied together, as the live
-    // projector does: buckets and totals shared by many chats are then written once a round.
+    this.stuck = null;
+    this.consumerLeft = false;
+    const progress = new RoundProgress(this.limits, this.clock);
+    const sizer = new SliceSizer(this.limits.sliceBusyMs, this.limits.sliceEvents);
+    // Events (by position) whose own application failed twice: set aside, stage 'write'.
+    const setAside: FoldSetAside = { store: this.store, topic: this.topology.sessionEvents, poisoned: new Map<string, string>() };
     const consumer = await this.log.consumeRounds({
       groupId,
       topics: [this.topology.sessionEvents],
       fromBeginning: true,
       onRound: async (batches) => {
-        const events = batches.flatMap((b) => parseEvents(b, () => undefined));
-        // An event whose fold throws is set aside as the live projector does, not retried forever.
-        await applyEvents(target, events, { store: this.store, topic: this.topology.sessionEvents });
-        applied += events.length;
+        applied += await this.applyRound(target, batches, sizer, setAside);
+        progress.progressed();
       },
-      onError: (err) => this.logger.error({ err, job: job._id }, 'replay round failed; retrying'),
+      onError: (err) => {
+        // Its own stop (shutdown, the lock lost, given up) ends a round early: nothing to count.
+        if (this.aborted || this.lost || (this.stuck !== null && err instanceof Error && err.message === this.stuck)) return;
+        progress.failed(err);
+        this.stuck ??= progress.verdict(true);
+        if (this.stuck) this.logger.error({ err, job: job._id }, `replay round failed; the replay gives up: ${this.stuck}`);
+        else this.logger.error({ err, job: job._id }, 'replay round failed; retrying');
+      },
     });
     let paused = false;
     let localPaused = false;
     let stopped = false;
     try {
-      await this.catchUp(job, groupId, () => applied);
+      await this.catchUp(job, groupId, () => applied, progress);
       // Hold projection everywhere (extended while the tail is read, so it cannot lapse), let
       // this process's projector finish its batch, then read the tail. The replay consumer
       // stops before the switch, so no two writers ever share the new version.
@@ -245,7 +380,7 @@ export class ReplayService {
       paused = true;
       await this.projection.pause();
       localPaused = true;
-      await this.catchUp(job, groupId, () => applied, hold);
+      await this.catchUp(job, groupId, () => applied, progress, hold);
       await consumer.stop();
       stopped = true;
       // The last moment to find out that another replay took over: it must not be switched under.
@@ -254,7 +389,10 @@ export class ReplayService {
       await this.models.switchTo(job.targetVersion, this.clock());
       paused = false;
     } finally {
-      if (!stopped) await consumer.stop();
+      // On a failure the consumer may be inside a round that does not end (a hung write): the
+      // lock is freed after a bounded wait all the same, and the version is then left alone.
+      if (!stopped) this.consumerLeft = !(await withTimeout(consumer.stop().then(() => true), this.limits.stopWaitMs, false));
+      if (this.consumerLeft) this.logger.warn({ job: job._id }, 'replay consumer did not stop in time; its round may still write into the abandoned version');
       // A replay that lost the lock leaves the hold to lapse: lifting it could cut into its successor's switch.
       if (paused && !this.lost) await this.models.pauseProjection(0);
       if (localPaused) await this.projection.resume();
@@ -278,10 +416,95 @@ export class ReplayService {
     if (this.lost) throw new Error('interrupted: its heartbeat lapsed and another replay took over');
   }
 
-  private async catchUp(job: ReplayJobDoc, groupId: string, applied: () => number, each?: () => Promise<void>): Promise<void> {
+  /** Throws when the replay must stop: the service is stopping, the lock was lost, or it cannot progress. */
+  private checkGoing(): void {
+    if (this.aborted) throw new Error(INTERRUPTED_STOPPING);
+    this.checkHeld();
+    if (this.stuck) throw new Error(this.stuck);
+  }
+
+  /**
+   * Applies a round's batches (every partition the fetch returned) in order, in slices sized
+   * by `sizer`: each slice's records are parsed just before it is folded and written, and the
+   * event loop gets a turn between slices. Documents skip events they have applied, so a round
+   * that fails after some slices is retried whole without counting anything twice. Answers the
+   * events applied (set aside ones included, as before).
+   */
+  private async applyRound(target: ReadModelCollections, batches: readonly RecordBatch[], sizer: SliceSizer, setAside: FoldSetAside): Promise<number> {
+    let applied = 0;
+    let slice: Positioned[] = [];
+    let size = sizer.size();
+    let started = performance.eventLoopUtilization();
+    const flush = async (): Promise<void> => {
+      this.checkGoing();
+      await this.applySlice(target, slice, setAside);
+      sizer.took(slice.length, performance.eventLoopUtilization(started));
+      applied += slice.length;
+      slice = [];
+      await nextTurn();
+      size = sizer.size();
+      started = performance.eventLoopUtilization();
+    };
+    // The embedded log reads the round synchronously just before this: a turn first.
+    await nextTurn();
+    started = performance.eventLoopUtilization();
+    for (const b of batches) {
+      for (let i = 0; i < b.records.length;) {
+        const n = Math.min(size - slice.length, b.records.length - i);
+        for (const e of parseEvents({ ...b, records: b.records.slice(i, i + n) }, () => undefined)) slice.push(e);
+        i += n;
+        if (slice.length >= size) await flush();
+      }
+    }
+    if (slice.length > 0) await flush();
+    return applied;
+  }
+
+  /**
+   * Applies a slice; an event whose fold throws is set aside by applyEvents, as the live
+   * projector does. A write that fails for a reason that may be the events' own is tried once
+   * more, then the slice is halved until the event whose own application fails twice alike
+   * (set aside, stage 'write'; the others applied in order). Other failures (the store down, a
+   * fence) fail the round, which the consumer retries.
+   */
+  private async applySlice(target: ReadModelCollections, events: readonly Positioned[], setAside: FoldSetAside, retry = true): Promise<void> {
+    try {
+      await applyEvents(target, events, setAside);
+      return;
+    } catch (err) {
+      if (!isRecordsFault(err)) throw err;
+      this.checkGoing();
+      if (events.length === 1) {
+        const p = events[0] as Positioned;
+        try {
+          await applyEvents(target, events, setAside);
+          return;
+        } catch (again) {
+          if (!isRecordsFault(again) || errorMessage(again) !== errorMessage(err)) throw again;
+          this.logger.error({ partition: p.partition, offset: p.offset, err: again }, 'replay: a session event\'s documents cannot be written; set aside, the replay goes on');
+          (setAside.poisoned as Map<string, string>).set(`${this.topology.sessionEvents}:${p.partition}:${p.offset}`, errorMessage(again));
+          await applyEvents(target, events, setAside);
+          return;
+        }
+      }
+      if (retry) {
+        // A passing fault goes away on a second try.
+        try {
+          await applyEvents(target, events, setAside);
+          return;
+        } catch (again) {
+          if (!isRecordsFault(again)) throw again;
+        }
+      }
+      const mid = Math.ceil(events.length / 2);
+      await this.applySlice(target, events.slice(0, mid), setAside, false);
+      await this.applySlice(target, events.slice(mid), setAside, false);
+    }
+  }
+
+  private async catchUp(job: ReplayJobDoc, groupId: string, applied: () => number, progress: RoundProgress, each?: () => Promise<void>): Promise<void> {
     for (;;) {
-      if (this.aborted) throw new Error('interrupted: the service is stopping');
-      this.checkHeld();
+      this.checkGoing();
       await each?.();
       const [ends, committed] = await Promise.all([
         this.log.endOffsets(this.topology.sessionEvents),
@@ -290,9 +513,11 @@ export class ReplayService {
       const lag = Object.entries(ends).reduce((sum, [p, end]) => sum + Math.max(0, end - (committed[Number(p)] ?? 0)), 0);
       await this.jobs.updateOne({ _id: job._id }, { $set: { eventsApplied: applied(), lag } });
       if (lag === 0) {
-        if (this.aborted) throw new Error('interrupted: the service is stopping');
+        if (this.aborted) throw new Error(INTERRUPTED_STOPPING);
+        progress.progressed();
         return;
       }
+      this.stuck ??= progress.verdict(true);
       await new Promise((r) => setTimeout(r, Math.min(HEARTBEAT_MS, 250)));
     }
   }
