@@ -92,8 +92,12 @@ function fromFastify(err: FastifyError): ErrorBody | undefined {
   }
 }
 
-/** The longest path segment the router takes as a parameter (Fastify's `maxParamLength`). */
-export const MAX_PATH_PARAM_LENGTH = 100;
+/**
+ * The longest path segment the router takes as a parameter (Fastify's `maxParamLength`, 100 by
+ * default). Above every path parameter's declared maxLength (400, an alert id), so the route's
+ * schema names the parameter; only longer segments get the router's 414.
+ */
+export const MAX_PATH_PARAM_LENGTH = 512;
 
 /**
  * Fastify's `frameworkErrors`: what its router refuses before any route or error handler runs
