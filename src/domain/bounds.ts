@@ -87,12 +87,12 @@ export function isWellFormedText(s: string): boolean {
 
 /**
  * The path of the first key or string in a parsed body that is not well-formed Unicode, or
- * undefined. `text` is the JSON it was parsed from: only a text holding a surrogate escape is
- * walked. A lone surrogate is stored as is by one store and as U+FFFD by another, so an id
+ * undefined. `text`, when given, is the JSON it was parsed from: only a text holding a surrogate
+ * escape is walked. A lone surrogate is stored as is by one store and as U+FFFD by another, so an id
  * holding one is no longer the same id after a round trip.
  */
-export function malformedTextPath(root: unknown, text: string): string | undefined {
-  if (!SURROGATE_ESCAPE.test(text)) return undefined;
+export function malformedTextPath(root: unknown, text?: string): string | undefined {
+  if (text !== undefined && !SURROGATE_ESCAPE.test(text)) return undefined;
   const stack: [unknown, string][] = [[root, '']];
   while (stack.length > 0) {
     const [v, path] = stack.pop() as [unknown, string];

@@ -10,7 +10,8 @@ import type { DocumentStore } from '../adapters/store/store.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
-import { frameworkErrorHandler, installErrorHandling, MAX_PATH_PARAM_LENGTH } from './errors.js';
+import { frameworkErrorHandler, installErrorHandling, invalidInput, MAX_PATH_PARAM_LENGTH } from './errors.js';
+import { malformedTextPath } from '../domain/bounds.js';
 import { reportUnshowableTimesTo } from './views.js';
 import { healthRoutes, readAccessNote } from './routes/health.js';
 import { readRoutes } from './routes/reads.js';
@@ -79,6 +80,19 @@ function normaliseWriteBodies(app: FastifyInstance): void {
   });
 }
 
+/**
+ * Every parsed JSON body is well-formed Unicode, as the door requires of webhooks: a lone
+ * surrogate in a key name or a display name is stored as is by one store and as U+FFFD by
+ * another, and cannot go in a URL. (The webhook's body stays bytes here; its route checks it.)
+ */
+function refuseMalformedText(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (typeof request.body !== 'object' || request.body === null || Buffer.isBuffer(request.body)) return;
+    const where = malformedTextPath(request.body);
+    if (where) throw invalidInput(`body.${where}`, 'must be well-formed Unicode (it holds a lone surrogate)');
+  });
+}
+
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
@@ -101,8 +115,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Query strings and headers are text, so their numbers are coerced; JSON bodies are typed
   // already, and a body that sends 42 where a string belongs is wrong, not "42".
-  const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
-  const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  // strictNumbers: a JSON 1e309 parses to Infinity, which is no number a route can use.
+  const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false, strictNumbers: true });
+  const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, strictNumbers: true });
   addFormats.default(coercing);
   addFormats.default(exact);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
@@ -110,6 +125,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   installRequestIds(app);
   installHttpMetrics(app, deps.ops.metrics);
   normaliseWriteBodies(app);
+  refuseMalformedText(app);
   const keys = new ApiKeys(deps.store);
   const refusals = new RefusalLimiter(config.refusalLimit, config.rateLimit.windowSec * 1000);
   installAccess(app, { adminToken: config.adminToken, keys, readAuth: config.readAuth, refusals });

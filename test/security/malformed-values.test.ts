@@ -1,0 +1,33 @@
+// Values no route can use, refused at the door of every JSON route as at the webhook's: a lone
+// surrogate in any key or string of a body, and a number JSON can write but no route can use
+// (1e309 parses to Infinity). Found by the OpenAPI fuzz: both were stored or acted on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningApp } from '../../src/app.js';
+import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
+
+const ADMIN = 'admin-token-for-malformed-values-01';
+
+describe('malformed values in admin bodies', () => {
+  let app: RunningApp;
+  beforeAll(async () => { app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN })); });
+  afterAll(async () => {
+    await app.stop();
+    removeDataDirs();
+  });
+  const post = (url: string, payload: string) => app.server?.inject({ method: 'POST', url, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, payload });
+
+  it('refuses a lone surrogate in a key name, naming the field, and stores nothing', async () => {
+    const res = await post('/api/admin/keys', '{"name":"ops \\ud800","role":"viewer"}');
+    expect(res?.statusCode).toBe(400);
+    expect(res?.json()).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('body.name: must be well-formed Unicode') });
+    const keys = await app.server?.inject({ method: 'GET', url: '/api/admin/keys', headers: { authorization: `Bearer ${ADMIN}` } });
+    expect((keys?.json() as { items: unknown[] }).items).toEqual([]);
+    expect((await post('/api/admin/keys', '{"name":"ops \\ud83d\\ude00","role":"viewer"}'))?.statusCode).toBe(201);
+  });
+
+  it('refuses 1e309 where a number is expected instead of acting on Infinity', async () => {
+    const res = await post('/api/admin/replay', '{"fromOffset":1e309}');
+    expect(res?.statusCode).toBe(400);
+    expect(res?.json()).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('fromOffset') });
+  });
+});
