@@ -49,7 +49,11 @@ export interface ReplayLimits {
    * Event-loop time a slice of a round may take (parse, load, fold, and the embedded store's
    * write callback), with a turn of the event loop between slices. A round is up to 5,000
    * records per partition (60,000 with 12): folded and written in one piece it held the event
-   * loop for seconds. The slice size follows the time the last slices took per event.
+   * loop for seconds. The slice size follows the time the last slices took per event. The
+   * slice's longest single stretch, the embedded store's write callback, is about half of it.
+   * Smaller slices cost throughput: each is its own LMDB commit, and on the embedded store
+   * commits of a few hundred events write and sync the same pages again and again (100 ms:
+   * about 600 events a slice on a busy 2-core machine, more on an idle one).
    */
   readonly sliceBusyMs?: number;
   /** A fixed slice size instead (benchmarks comparing sizes); 0: sized by sliceBusyMs. */
@@ -58,7 +62,7 @@ export interface ReplayLimits {
   readonly stopWaitMs?: number;
 }
 
-const DEFAULT_LIMITS: Required<ReplayLimits> = { repeatedFailures: 5, failingForMs: 30_000, stallMs: 120_000, sliceBusyMs: 40, sliceEvents: 0, stopWaitMs: 30_000 };
+const DEFAULT_LIMITS: Required<ReplayLimits> = { repeatedFailures: 5, failingForMs: 30_000, stallMs: 120_000, sliceBusyMs: 100, sliceEvents: 0, stopWaitMs: 30_000 };
 const MIN_SLICE = 50;
 const MAX_SLICE = 5_000;
 const FIRST_SLICE = 500;
