@@ -29,5 +29,11 @@ describe('malformed values in admin bodies', () => {
     const res = await post('/api/admin/replay', '{"fromOffset":1e309}');
     expect(res?.statusCode).toBe(400);
     expect(res?.json()).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('fromOffset') });
+    // In a query string too, where the validator's coercion let -1e309 past `minimum` (500).
+    for (const limit of ['-1e309', '1e309', 'Infinity']) {
+      const q = await app.server?.inject({ method: 'GET', url: `/api/sessions?limit=${limit}` });
+      expect(q?.statusCode, limit).toBe(400);
+      expect(q?.json()).toMatchObject({ code: 'INVALID_INPUT', message: 'querystring.limit: must be a finite number' });
+    }
   });
 });
