@@ -33,6 +33,7 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
   'POST /api/admin/intelligence/run': { sessionId: 's1', limit: 5 },
   'POST /api/admin/keys': { name: 'wallboard', role: 'viewer', accounts: [ACCOUNT] },
   'DELETE /api/admin/keys/:id': null,
+  'DELETE /api/admin/set-aside/:id': null,
   'POST /api/admin/purge-demo': { full: false },
   'POST /api/admin/replay': { fromOffset: 0 },
   'POST /api/admin/seed-demo': null,
@@ -50,6 +51,8 @@ export const ADMIN_READ_ROUTES = [
   'GET /api/admin/replay',
   'GET /api/admin/replay/:id',
   'GET /api/admin/set-aside',
+  'GET /api/admin/set-aside/:id',
+  'GET /api/admin/verify',
 ] as const;
 
 export interface HostileOptions {
