@@ -24,12 +24,15 @@ export interface Refusal {
  * them safe in URLs and log lines.
  */
 export const MAX_ID_CHARS = 64;
-const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** As a JSON-schema pattern too, so routes that take ids in their schema say the same. */
+export const ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
+const ID = new RegExp(ID_PATTERN);
 export const ID_RULE = `1 to ${MAX_ID_CHARS} letters, digits, '_', '.' or '-', starting with a letter or digit`;
 
 /** Account ids route a chat (`<account>:<fan>`): no colon, so a chat key splits one way only. */
 export const MAX_ACCOUNT_ID_CHARS = 100;
-const ACCOUNT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+export const ACCOUNT_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$';
+const ACCOUNT_ID = new RegExp(ACCOUNT_ID_PATTERN);
 export const ACCOUNT_ID_RULE = `1 to ${MAX_ACCOUNT_ID_CHARS} letters, digits, '_', '.' or '-', starting with a letter or digit`;
 
 /** Event names are dotted words (`messages.received`, `accounts.connected`). */

@@ -3,6 +3,7 @@
 // check after an incident, and what the fault suites run after every scenario.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DocumentStore } from '../../adapters/store/store.js';
+import { ACCOUNT_ID_PATTERN } from '../../domain/bounds.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
 import { VERIFIED_FIGURES, verifyFigures } from '../../queries/verify.js';
 import { errorResponses } from '../errors.js';
@@ -26,7 +27,7 @@ export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = 
       summary: "Recompute every account's totals from the read-model documents and name each figure the totals or the report buckets hold differently (reads every document: minutes on millions)",
       security: [{ adminToken: [] }],
       querystring: Type.Object({
-        accountId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$', description: 'one account (default: all)' })),
+        accountId: Type.Optional(Type.String({ pattern: ACCOUNT_ID_PATTERN, description: 'one account (default: all)' })),
       }, { additionalProperties: false }),
       response: {
         200: Type.Object({ ok: Type.Boolean(), accounts: Type.Integer(), checkedAt: Type.String({ format: 'date-time' }), differences: Type.Array(Difference) }),

@@ -2,7 +2,7 @@
 // the chatter who sent them, which the platform's webhooks cannot say.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { ACCOUNT_ID_RULE, checkTime, ID_RULE, isWellFormedText, OutOfBounds } from '../../domain/bounds.js';
+import { ACCOUNT_ID_PATTERN, ACCOUNT_ID_RULE, checkTime, ID_PATTERN, ID_RULE, isWellFormedText, OutOfBounds } from '../../domain/bounds.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { ApiError, invalidInput } from '../errors.js';
@@ -15,9 +15,9 @@ export interface ConnectorRouteOptions {
 }
 
 const PlatformId = Type.String({ pattern: '^[0-9]{1,30}$', description: 'a platform id, as a decimal string' });
-// The same bounds as every other door (src/domain/bounds.ts), spelled as schema patterns.
-const AccountId = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$', description: ACCOUNT_ID_RULE });
-const ChatterId = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$', description: ID_RULE });
+// The same bounds as every other door (src/domain/bounds.ts).
+const AccountId = Type.String({ pattern: ACCOUNT_ID_PATTERN, description: ACCOUNT_ID_RULE });
+const ChatterId = Type.String({ pattern: ID_PATTERN, description: ID_RULE });
 
 export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRouteOptions> = async (app, opts) => {
   app.post('/api/connector/ingest', {
