@@ -12,12 +12,13 @@
 // (stage 'write'), found by halving the slice that failed. A replay that cannot progress all the
 // same (its rounds keep failing the same way for a reason that is not an event's, such as the
 // store refusing every write, or none goes through for a bounded time) fails with the reason in
-// its job and frees the lock; the served version is never touched. Rounds are folded in slices with a turn of the event loop between them, so the
-// API in the same process (probes included) keeps answering during a replay of millions of events.
+// its job and frees the lock; the served version is never touched. Rounds are folded in slices
+// with a turn of the event loop between them, so the API in the same process (probes included)
+// keeps answering during a replay of millions of events.
 import { randomUUID } from 'node:crypto';
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import type { Log, GroupPosition, RecordBatch } from '../adapters/log/log.js';
-import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
+import { DuplicateKeyError, type Collection, type CollectionWrite, type Doc, type DocumentStore } from '../adapters/store/store.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { isRecordsFault } from '../pipeline/repeat-failures.js';
@@ -46,54 +47,98 @@ export interface ReplayLimits {
   /** No round goes through for this long while events wait: the replay fails (a hung write, a consumer that never gets records). */
   readonly stallMs?: number;
   /**
-   * Event-loop time a slice of a round may take (parse, load, fold, and the embedded store's
-   * write callback), with a turn of the event loop between slices. A round is up to 5,000
-   * records per partition (60,000 with 12): folded and written in one piece it held the event
-   * loop for seconds. The slice size follows the time the last slices took per event. The
-   * slice's longest single stretch, the embedded store's write callback, is about half of it.
-   * Smaller slices cost throughput: each is its own LMDB commit, and on the embedded store
-   * commits of a few hundred events write and sync the same pages again and again (100 ms:
-   * about 600 events a slice on a busy 2-core machine, more on an idle one).
+   * The event-loop time a slice's write may take (on the embedded store, the write callback
+   * LMDB runs on the event loop, all of the slice's documents and index entries in one piece).
+   * A round is up to 5,000 records per partition (60,000 with 12): folded and written in one
+   * piece it held the event loop for seconds. The fold takes a turn every FOLD_CHUNK events;
+   * the write cannot be cut, so the slice size follows what the last writes took per event.
+   * Smaller slices cost throughput: each is its own commit, and on the embedded store commits
+   * of a few hundred events write and sync the same pages again and again.
    */
-  readonly sliceBusyMs?: number;
-  /** A fixed slice size instead (benchmarks comparing sizes); 0: sized by sliceBusyMs. */
+  readonly sliceStretchMs?: number;
+  /** A fixed slice size instead (benchmarks comparing sizes); 0: sized by sliceStretchMs. */
   readonly sliceEvents?: number;
   /** How long a failed replay waits for its consumer's round to end before it frees the lock anyway. */
   readonly stopWaitMs?: number;
 }
 
-const DEFAULT_LIMITS: Required<ReplayLimits> = { repeatedFailures: 5, failingForMs: 30_000, stallMs: 120_000, sliceBusyMs: 100, sliceEvents: 0, stopWaitMs: 30_000 };
-const MIN_SLICE = 50;
+const DEFAULT_LIMITS: Required<ReplayLimits> = { repeatedFailures: 5, failingForMs: 30_000, stallMs: 120_000, sliceStretchMs: 50, sliceEvents: 0, stopWaitMs: 30_000 };
+const MIN_SLICE = 250;
+/** Events folded between turns of the event loop within a slice. */
+const FOLD_CHUNK = 500;
 const MAX_SLICE = 5_000;
 const FIRST_SLICE = 500;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const PACING = { yieldEvery: FOLD_CHUNK };
 
 /**
- * How many events the next slice takes: as many as fit in `busyMs` of event-loop time at the
- * cost per event the slices so far took (their event-loop active time, from
- * eventLoopUtilization, so waiting for the disk does not count), within MIN_SLICE..MAX_SLICE.
- * The biggest single stretch of a slice (the store's write callback) is part of that time.
+ * What a slice's write took: the event loop's active time while it was under way (the embedded
+ * store runs the write callback on the loop, then waits for the commit; waiting does not
+ * count). Only the slice's first write is timed: retries while isolating a failing event say
+ * nothing about its size.
+ */
+class SliceTiming {
+  private writing = false;
+  writeMs: number | null = null;
+
+  /** `write`, timed when it is the slice's first. */
+  timed<W>(write: (writes: W) => Promise<void>): (writes: W) => Promise<void> {
+    return (writes) => {
+      if (this.writing) return write(writes);
+      this.writing = true;
+      const elu = performance.eventLoopUtilization();
+      const done = write(writes);
+      void done.then(() => { this.writeMs = performance.eventLoopUtilization(elu).active; }, () => undefined);
+      return done;
+    };
+  }
+
+  /** The read models and the set-aside place, with their writes timed. */
+  around(target: ReadModelCollections, setAside: FoldSetAside): { target: ReadModelCollections; setAside: FoldSetAside } {
+    const store = setAside.store;
+    const timedStore: DocumentStore = {
+      kind: store.kind,
+      collection: (name) => store.collection(name),
+      bulkWriteMany: this.timed((writes: readonly CollectionWrite[]) => store.bulkWriteMany(writes)),
+      listCollections: () => store.listCollections(),
+      ping: () => store.ping(),
+      close: () => store.close(),
+    };
+    const writeAll = target.writeAll;
+    return {
+      target: { ...target, writeAll: this.timed(writeAll) },
+      setAside: { ...setAside, store: timedStore },
+    };
+  }
+}
+
+/**
+ * How many events the next slice takes: as many as keep its write within `stretchMs`, at what
+ * the recent writes took per event (older ones weigh less), within MIN_SLICE..MAX_SLICE.
  */
 class SliceSizer {
-  private perEventMs: number | null = null;
+  private ms = 0;
+  private events = 0;
+  /** The first write into a fresh version also opens its databases: not a measure of the others. */
+  private first = true;
 
-  constructor(private readonly busyMs: number, private readonly fixed: number) {}
+  constructor(private readonly stretchMs: number, private readonly fixed: number) {}
 
   size(): number {
     if (this.fixed > 0) return this.fixed;
-    if (this.perEventMs === null) return FIRST_SLICE;
-    return Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor(this.busyMs / this.perEventMs)));
+    if (this.events === 0) return FIRST_SLICE;
+    return Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor(this.stretchMs / Math.max(this.ms / this.events, 0.0001))));
   }
 
-  /** A slice of `events` kept the loop busy for the active time of `elu` (a delta). */
-  took(events: number, elu: EventLoopUtilization): void {
-    if (events === 0) return;
-    const perEvent = Math.max(elu.active, 0.001) / events;
-    // Smoothed: slower at once (the machine got busier), faster gradually (one quick slice
-    // between collections does not double the next one).
-    const weight = this.perEventMs === null ? 1 : perEvent > this.perEventMs ? 0.6 : 0.2;
-    this.perEventMs = this.perEventMs === null ? perEvent : (1 - weight) * this.perEventMs + weight * perEvent;
+  took(events: number, timing: SliceTiming): void {
+    if (events === 0 || timing.writeMs === null) return;
+    if (this.first) {
+      this.first = false;
+      return;
+    }
+    this.ms = 0.7 * this.ms + timing.writeMs;
+    this.events = 0.7 * this.events + events;
   }
 }
 const INTERRUPTED_STOPPING = 'interrupted: the service is stopping';
@@ -350,7 +395,7 @@ export class ReplayService {
     this.stuck = null;
     this.consumerLeft = false;
     const progress = new RoundProgress(this.limits, this.clock);
-    const sizer = new SliceSizer(this.limits.sliceBusyMs, this.limits.sliceEvents);
+    const sizer = new SliceSizer(this.limits.sliceStretchMs, this.limits.sliceEvents);
     // Events (by position) whose own application failed twice: set aside, stage 'write'.
     const setAside: FoldSetAside = { store: this.store, topic: this.topology.sessionEvents, poisoned: new Map<string, string>() };
     const consumer = await this.log.consumeRounds({
@@ -438,20 +483,21 @@ export class ReplayService {
     let applied = 0;
     let slice: Positioned[] = [];
     let size = sizer.size();
-    let started = performance.eventLoopUtilization();
+    let timing = new SliceTiming();
     const flush = async (): Promise<void> => {
       this.checkGoing();
-      await this.applySlice(target, slice, setAside);
-      sizer.took(slice.length, performance.eventLoopUtilization(started));
+      const timed = timing.around(target, setAside);
+      await this.applySlice(timed.target, slice, timed.setAside);
+      sizer.took(slice.length, timing);
       applied += slice.length;
       slice = [];
       await nextTurn();
       size = sizer.size();
-      started = performance.eventLoopUtilization();
+      timing = new SliceTiming();
     };
     // The embedded log reads the round synchronously just before this: a turn first.
     await nextTurn();
-    started = performance.eventLoopUtilization();
+    timing = new SliceTiming();
     for (const b of batches) {
       for (let i = 0; i < b.records.length;) {
         const n = Math.min(size - slice.length, b.records.length - i);
@@ -473,7 +519,7 @@ export class ReplayService {
    */
   private async applySlice(target: ReadModelCollections, events: readonly Positioned[], setAside: FoldSetAside, retry = true): Promise<void> {
     try {
-      await applyEvents(target, events, setAside);
+      await applyEvents(target, events, setAside, PACING);
       return;
     } catch (err) {
       if (!isRecordsFault(err)) throw err;
@@ -481,20 +527,20 @@ export class ReplayService {
       if (events.length === 1) {
         const p = events[0] as Positioned;
         try {
-          await applyEvents(target, events, setAside);
+          await applyEvents(target, events, setAside, PACING);
           return;
         } catch (again) {
           if (!isRecordsFault(again) || errorMessage(again) !== errorMessage(err)) throw again;
           this.logger.error({ partition: p.partition, offset: p.offset, err: again }, 'replay: a session event\'s documents cannot be written; set aside, the replay goes on');
           (setAside.poisoned as Map<string, string>).set(`${this.topology.sessionEvents}:${p.partition}:${p.offset}`, errorMessage(again));
-          await applyEvents(target, events, setAside);
+          await applyEvents(target, events, setAside, PACING);
           return;
         }
       }
       if (retry) {
         // A passing fault goes away on a second try.
         try {
-          await applyEvents(target, events, setAside);
+          await applyEvents(target, events, setAside, PACING);
           return;
         } catch (again) {
           if (!isRecordsFault(again)) throw again;
