@@ -59,9 +59,16 @@ export interface FoldSetAside {
   readonly poisoned?: ReadonlyMap<string, string>;
 }
 
+/** How an application shares the event loop: a turn after every `yieldEvery` events it looks at, and between loads (a replay's slices). */
+export interface ApplyPacing {
+  readonly yieldEvery?: number;
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** Applies the events to every read model (models/index.ts); answers those it set aside (written with the read models). */
-export async function applyEvents(rm: ReadModelCollections, events: readonly Positioned[], setAside?: FoldSetAside): Promise<SetAsideDoc[]> {
-  return applyProjections(rm, PROJECTIONS, WRITE_ORDER, events, setAside);
+export async function applyEvents(rm: ReadModelCollections, events: readonly Positioned[], setAside?: FoldSetAside, pacing: ApplyPacing = {}): Promise<SetAsideDoc[]> {
+  return applyProjections(rm, PROJECTIONS, WRITE_ORDER, events, setAside, pacing);
 }
 
 /**
@@ -69,9 +76,13 @@ export async function applyEvents(rm: ReadModelCollections, events: readonly Pos
  * `writeOrder`, after the report buckets derived from them.
  */
 export async function applyProjections(
-  rm: ReadModelCollections, projections: readonly AnyProjection[], writeOrder: readonly ReadModel[], events: readonly Positioned[], setAside?: FoldSetAside,
+  rm: ReadModelCollections, projections: readonly AnyProjection[], writeOrder: readonly ReadModel[], events: readonly Positioned[], setAside?: FoldSetAside, pacing: ApplyPacing = {},
 ): Promise<SetAsideDoc[]> {
   if (events.length === 0) return [];
+  const every = pacing.yieldEvery ?? 0;
+  // Nothing of this application is written until its one store write: a turn in between
+  // changes nothing it has read (the caller runs one application at a time per version).
+  let seen = 0;
   const models = projections.map((p) => p.name);
   const asides: SetAsideDoc[] = [];
   const fail = (p: Positioned, err: unknown, stage: 'fold' | 'write' = 'fold'): void => {
@@ -85,6 +96,7 @@ export async function applyProjections(
   };
   const targets = new Map<Positioned, DocTarget[]>();
   for (const p of events) {
+    if (every > 0 && ++seen % every === 0) await nextTurn();
     const poisoned = setAside?.poisoned?.get(`${setAside.topic}:${p.partition}:${p.offset}`);
     if (poisoned !== undefined) {
       fail(p, poisoned, 'write');
@@ -100,10 +112,18 @@ export async function applyProjections(
   const ids = new Map<ReadModel, Set<string>>(models.map((m) => [m, new Set<string>()]));
   for (const ts of targets.values()) for (const t of ts) ids.get(t.projection.name)?.add(t.id);
   const docs = new Map<ReadModel, Map<string, Doc>>();
-  await Promise.all(models.map(async (m) => { docs.set(m, await load(rm[m] as unknown as Collection<Doc>, ids.get(m) ?? new Set())); }));
+  if (every > 0) {
+    for (const m of models) {
+      docs.set(m, await load(rm[m] as unknown as Collection<Doc>, ids.get(m) ?? new Set()));
+      await nextTurn();
+    }
+  } else {
+    await Promise.all(models.map(async (m) => { docs.set(m, await load(rm[m] as unknown as Collection<Doc>, ids.get(m) ?? new Set())); }));
+  }
   const original = new Map<ReadModel, Map<string, Doc>>([...docs].map(([m, d]) => [m, new Map(d)]));
   const changed = new Map<ReadModel, Map<string, Doc>>(models.map((m) => [m, new Map()]));
   for (const p of events) {
+    if (every > 0 && ++seen % every === 0) await nextTurn();
     const ts = targets.get(p);
     if (!ts) continue;
     // Every fold of the event first (each target is another collection), so one that throws
