@@ -1,7 +1,7 @@
 // The log and the store as the rest of the app sees them, timed: every append and every bulk
 // write is observed in the app's metrics. Decorators at the seam, so no caller has to remember
 // to measure, and reads pass straight through.
-import type { AppendRecord, AppendResult, Consumer, ConsumeOptions, ConsumeRoundsOptions, GroupPosition, Log, TopicSpec } from '../adapters/log/log.js';
+import type { AppendRecord, AppendResult, Consumer, ConsumeOptions, ConsumeRoundsOptions, GroupPosition, Log, LogRecord, TopicSpec } from '../adapters/log/log.js';
 import type { Collection, CollectionWrite, Doc, DocumentStore } from '../adapters/store/store.js';
 import { secondsSince, type Metrics } from './metrics.js';
 
@@ -35,6 +35,7 @@ class InstrumentedLog implements Log {
   setGroupPosition(groupId: string, topic: string, position: GroupPosition): Promise<void> { return this.inner.setGroupPosition(groupId, topic, position); }
   committedOffsets(groupId: string, topic: string): Promise<Record<number, number>> { return this.inner.committedOffsets(groupId, topic); }
   endOffsets(topic: string): Promise<Record<number, number>> { return this.inner.endOffsets(topic); }
+  readRecord(topic: string, partition: number, offset: number): Promise<LogRecord | null> { return this.inner.readRecord(topic, partition, offset); }
   ping(): Promise<boolean> { return this.inner.ping(); }
   close(): Promise<void> { return this.inner.close(); }
 }

@@ -123,5 +123,25 @@ export function logContract(name: string, makeLog: () => Promise<Log>): void {
       expect(got?.headers['x-ofapi-idempotency-key']).toBe('evt_1');
       expect(got?.key).toBe('bin');
     });
+
+    it('reads one record whole at its position, and null where the log holds none', async () => {
+      const topic = uniqueName('t');
+      await log.createTopics([{ name: topic, partitions: 2 }]);
+      const value = Buffer.from([1, 0, 254, 7]);
+      const [a, b] = await log.append(topic, [
+        { key: 'one', value: 'first', partition: 1 },
+        { key: 'two', value, headers: { h: 'x' }, partition: 1 },
+      ]);
+      const got = await log.readRecord(topic, 1, b?.offset ?? -1);
+      expect(got).toMatchObject({ topic, partition: 1, offset: b?.offset, key: 'two', headers: { h: 'x' } });
+      expect(got?.value.equals(value)).toBe(true);
+      expect((await log.readRecord(topic, 1, a?.offset ?? -1))?.value.toString()).toBe('first');
+      // Past the end, an empty partition, a partition that does not exist, a negative offset.
+      expect(await log.readRecord(topic, 1, 2)).toBeNull();
+      expect(await log.readRecord(topic, 0, 0)).toBeNull();
+      expect(await log.readRecord(topic, 5, 0)).toBeNull();
+      expect(await log.readRecord(topic, 1, -1)).toBeNull();
+      await expect(log.readRecord(uniqueName('missing'), 0, 0)).rejects.toBeInstanceOf(TopicNotFoundError);
+    });
   });
 }

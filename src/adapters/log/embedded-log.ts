@@ -265,6 +265,14 @@ export class EmbeddedLog implements Log {
     return out;
   }
 
+  async readRecord(topic: string, partition: number, offset: number): Promise<LogRecord | null> {
+    const count = await this.partitionCount(topic);
+    if (!Number.isInteger(partition) || partition < 0 || partition >= count || !Number.isSafeInteger(offset) || offset < 0) return null;
+    const value = this.files(topic).records.get([topic, partition, offset]);
+    if (value === undefined) return null;
+    return { topic, partition, offset, key: value.k, value: Buffer.from(value.v), headers: { ...value.h }, timestamp: value.t };
+  }
+
   async ping(): Promise<boolean> {
     return true;
   }

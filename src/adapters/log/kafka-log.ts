@@ -3,7 +3,7 @@
 // kafka/producer.ts: appends; kafka/consumer.ts: consumer groups).
 import { Kafka, logLevel, type Consumer as KConsumer } from 'kafkajs';
 import type {
-  AppendRecord, AppendResult, ConsumeOptions, ConsumeRoundsOptions, Consumer, GroupPosition, Log, TopicSpec,
+  AppendRecord, AppendResult, ConsumeOptions, ConsumeRoundsOptions, Consumer, GroupPosition, Log, LogRecord, TopicSpec,
 } from './log.js';
 import { perBatch } from './log.js';
 import type { Durability, DurabilityShortfall, DurabilitySettings } from './durability.js';
@@ -12,6 +12,7 @@ import { KafkaAdmin } from './kafka/admin.js';
 import { consumeKafka } from './kafka/consumer.js';
 import { kafkaLogs } from './kafka/logging.js';
 import { KafkaAppender } from './kafka/producer.js';
+import { readKafkaRecord } from './kafka/reader.js';
 import { DEFAULT_KAFKA_TUNING, type KafkaTuning } from './kafka/tuning.js';
 
 export interface KafkaLogOptions {
@@ -94,6 +95,10 @@ export class KafkaLog implements Log {
 
   endOffsets(topic: string): Promise<Record<number, number>> {
     return this.admin.endOffsets(topic);
+  }
+
+  readRecord(topic: string, partition: number, offset: number): Promise<LogRecord | null> {
+    return readKafkaRecord(this.kafka, this.admin, topic, partition, offset);
   }
 
   ping(): Promise<boolean> {

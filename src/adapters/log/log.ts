@@ -90,6 +90,12 @@ export interface Log {
   committedOffsets(groupId: string, topic: string): Promise<Record<number, number>>;
   /** Next offset to be written, per partition. */
   endOffsets(topic: string): Promise<Record<number, number>>;
+  /**
+   * The one record at a position (an admin's retry of a set-aside record reads it whole), or
+   * null when the log does not hold it: aged out by retention, or an offset past the end.
+   * Throws TopicNotFoundError for an unknown topic; bounded in time (LogReadTimeoutError).
+   */
+  readRecord(topic: string, partition: number, offset: number): Promise<LogRecord | null>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -98,6 +104,14 @@ export class TopicNotFoundError extends Error {
   constructor(readonly topic: string) {
     super(`topic ${topic} does not exist`);
     this.name = 'TopicNotFoundError';
+  }
+}
+
+/** The log did not hand over a record in time (Kafka: no fetch answered); nothing was read. */
+export class LogReadTimeoutError extends Error {
+  constructor(readonly topic: string, readonly partition: number, readonly offset: number, ms: number) {
+    super(`reading ${topic}:${partition}:${offset} took longer than ${ms} ms`);
+    this.name = 'LogReadTimeoutError';
   }
 }
 

@@ -198,6 +198,19 @@ export class KafkaAdmin {
     return out;
   }
 
+  /** The offsets a partition holds now: the first one kept (`low`) and the next one to be written (`high`). */
+  async partitionRange(topic: string, partition: number): Promise<{ low: number; high: number } | null> {
+    const admin = await this.getAdmin();
+    const p = (await admin.fetchTopicOffsets(topic)).find((o) => o.partition === partition);
+    return p ? { low: Number(p.low), high: Number(p.high) } : null;
+  }
+
+  /** Removes consumer groups (a reader's throwaway group); never fails. */
+  async deleteGroups(groupIds: readonly string[]): Promise<void> {
+    const admin = await this.getAdmin();
+    await admin.deleteGroups([...groupIds]).catch(() => undefined);
+  }
+
   async ping(): Promise<boolean> {
     try {
       const admin = await this.getAdmin();
