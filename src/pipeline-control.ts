@@ -8,7 +8,7 @@ import type { DocumentStore } from './adapters/store/store.js';
 import type { Config } from './config.js';
 import { SessionProcessor, CHAT_STATE_COLLECTION, type ProcessorStatus } from './processor/session-processor.js';
 import { CHAT_LEDGER_COLLECTION } from './processor/chat-ledger.js';
-import { SET_ASIDE_COLLECTION } from './processor/set-aside.js';
+import { SET_ASIDE_COLLECTION, SetAsideTally } from './processor/set-aside.js';
 import { Ticker } from './processor/ticker.js';
 import { Projector, type ProjectorStatus } from './projector/projector.js';
 import { ReadModelSet } from './projector/read-model-set.js';
@@ -72,6 +72,8 @@ export class PipelineControl implements ProjectionControl {
   private closing = false;
   /** A restart after fenced work failed and is being retried in the background. */
   private restarting = false;
+  /** Records this process's processor and projector set aside, by stage; kept across their restarts. */
+  readonly setAsideTally = new SetAsideTally();
 
   constructor(
     private readonly config: Config,
@@ -145,12 +147,12 @@ export class PipelineControl implements ProjectionControl {
     const { config, log, store, topology, logger } = this;
     const stages: Stage[] = [];
     if (config.roles.has('processor')) {
-      this.processor = new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, stallBeforeWriteMs: config.failpointStallBeforeWriteMs, failpointThrowOnText: this.failpoints.throwOnText, logger: logger.child({ role: 'processor' }) });
+      this.processor = new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, stallBeforeWriteMs: config.failpointStallBeforeWriteMs, failpointThrowOnText: this.failpoints.throwOnText, setAsideTally: this.setAsideTally, logger: logger.child({ role: 'processor' }) });
       stages.push(this.processor);
     }
     const progress = config.roles.has('projector') ? new ProjectionProgress() : null;
     if (progress) {
-      this.projector = new Projector(store, topology, logger.child({ role: 'projector' }), progress);
+      this.projector = new Projector(store, topology, logger.child({ role: 'projector' }), progress, this.setAsideTally);
       stages.push(this.projector);
     }
     if (config.roles.has('intelligence')) {

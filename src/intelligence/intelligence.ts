@@ -5,6 +5,7 @@ import { DuplicateKeyError, type Collection, type Doc, type DocumentStore, type 
 import type { ReadModelSet } from '../projector/read-model-set.js';
 import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import type { Logger } from '../support/logger.js';
+import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import type { HttpModelProvider, ModelLabels } from './model-provider.js';
 import { evaluateChatter, evaluateSession, RULES, type Finding, type RuleSettings, type SessionFacts, type Severity } from './rules.js';
 
@@ -65,7 +66,7 @@ export class Intelligence {
   readonly counters: IntelligenceCounters = { analyses: 0, modelCalls: 0, modelFailures: 0, alertsOpened: 0, alertsResolved: 0 };
 
   constructor(
-    store: DocumentStore,
+    private readonly store: DocumentStore,
     private readonly models: ReadModelSet,
     private readonly settings: RuleSettings,
     private readonly provider: HttpModelProvider | null,
@@ -183,6 +184,8 @@ export class Intelligence {
       const still = await this.chatterFindings(chatterId);
       await this.resolveCleared({ ruleId: 'chatter.slow-streak', chatterId }, new Set(still.map((f) => f.alertId)), now);
     }
+    // The pipeline's set-aside alert, settled against what the store keeps now (../pipeline/set-aside-alert.ts).
+    await reconcileSetAsideAlert(this.store, now);
   }
 
   /**

@@ -10,6 +10,7 @@ import { ALERTS_COLLECTION, type AlertDoc } from '../intelligence/intelligence.j
 import type { PipelineControl } from '../pipeline-control.js';
 import { JOBS_COLLECTION, type ReplayJobDoc } from '../projector/replay.js';
 import type { BackfillJobDoc } from '../backfill/backfill-jobs.js';
+import { SET_ASIDE_COLLECTION, SET_ASIDE_STAGES } from '../processor/set-aside.js';
 import type { Topology } from '../topology.js';
 import type { GaugeSample, Metrics } from './metrics.js';
 
@@ -67,6 +68,12 @@ export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): vo
     });
   }
 
+  if (roles.has('processor') || roles.has('projector')) {
+    const tally = src.pipeline.setAsideTally;
+    metrics.counterFrom('set_aside_total', 'Records (processor) and session events (projector) this process set aside, by stage (normalise, step, fold, write): one per decision, not per redelivery', ['stage'], () =>
+      SET_ASIDE_STAGES.map((stage) => ({ labels: { stage }, value: tally.get(stage) })));
+  }
+
   if (src.pipeline.replay) {
     const jobs = src.store.collection<ReplayJobDoc>(JOBS_COLLECTION);
     const running = () => within(jobs.find({ kind: 'replay', state: { $in: ['building', 'switching'] } }, { limit: 5 }));
@@ -82,6 +89,11 @@ export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): vo
       const running = await within(jobs.find({ kind: { $in: ['backfill', 'backfill-transactions'] }, state: 'running' }, { limit: 20 }));
       return running.flatMap((j) => (['chats', 'messages', 'transactions', 'requests'] as const)
         .map((counter) => ({ labels: { job: j._id, kind: j.kind, counter }, value: j.progress[counter] })));
+    });
+    const setAside = src.store.collection(SET_ASIDE_COLLECTION);
+    metrics.gauge('set_aside_stored', 'Set-aside records kept in the store now (whichever process set them aside), by stage; none once each is retried or dropped', ['stage'], async () => {
+      const counts = await within(Promise.all(SET_ASIDE_STAGES.map((stage) => setAside.countDocuments({ stage }))));
+      return SET_ASIDE_STAGES.map((stage, i) => ({ labels: { stage }, value: counts[i] ?? 0 }));
     });
     const alerts = src.store.collection<AlertDoc>(ALERTS_COLLECTION);
     metrics.gauge('alerts_open', 'Alerts open (not acknowledged, not resolved), by severity', ['severity'], async () => {

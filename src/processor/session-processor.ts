@@ -30,7 +30,8 @@ import type { Topology } from '../topology.js';
 import { partitionsOf, runStage, type Stage } from '../pipeline/stage.js';
 import { IsolatingRounds, positionOf } from '../pipeline/repeat-failures.js';
 import { ChatLedger, type StatePosition } from './chat-ledger.js';
-import { bodyPrefix, errorMessage, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage } from './set-aside.js';
+import { bodyPrefix, errorMessage, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage, type SetAsideTally } from './set-aside.js';
+import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 
 export const CHAT_STATE_COLLECTION = 'chat_state';
 
@@ -55,6 +56,8 @@ export interface ProcessorOptions {
   readonly stallBeforeWriteMs?: number;
   /** Fault injection (tests only): the step throws on a message whose text contains this marker. */
   readonly failpointThrowOnText?: string;
+  /** Where records set aside are counted by stage (the process's metrics); kept across restarts of the stage. */
+  readonly setAsideTally?: SetAsideTally;
 }
 
 /**
@@ -260,6 +263,7 @@ export class SessionProcessor implements Stage {
 
   private setAside(doc: SetAsideDoc): void {
     this.counters.recordsSetAside++;
+    this.opts.setAsideTally?.add(doc.stage);
     this.opts.logger.error({ id: doc._id, stage: doc.stage, partition: doc.partition, offset: doc.offset, chatKey: doc.chatKey, event: doc.event, error: doc.error }, 'record set aside: it made the processor throw; its chat keeps its state, processing goes on');
   }
 
@@ -437,6 +441,11 @@ export class SessionProcessor implements Stage {
     for (const doc of asides) {
       this.setAside(doc);
       this.poisoned.delete(`${doc.topic}:${doc.partition}:${doc.offset}`);
+    }
+    // Operators are told where they see alerts. The round is stored: a failure here only leaves
+    // the alert to the next reconcile (the alert sweep), it does not fail the round.
+    if (asides.length > 0) {
+      await reconcileSetAsideAlert(this.opts.store).catch((err: unknown) => this.opts.logger.warn({ err }, 'the set-aside alert could not be raised; the alert sweep will'));
     }
     this.counters.eventsEmitted += out.length;
     for (const [k, v] of Object.entries(counted) as [keyof typeof counted, number][]) this.counters[k] += v;

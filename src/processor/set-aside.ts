@@ -48,6 +48,25 @@ export interface SetAsideDoc extends Doc {
   };
 }
 
+export const SET_ASIDE_STAGES: readonly SetAsideStage[] = ['normalise', 'step', 'fold', 'write'];
+
+/**
+ * Records this process set aside, by stage, since it started (`convops_set_aside_total`): one
+ * per decision stored by a live stage. A redelivered record its chat state already includes is
+ * skipped before any decision, so it is not counted again; a replay's re-decisions are not counted.
+ */
+export class SetAsideTally {
+  private readonly counts = new Map<SetAsideStage, number>();
+
+  add(stage: SetAsideStage): void {
+    this.counts.set(stage, (this.counts.get(stage) ?? 0) + 1);
+  }
+
+  get(stage: SetAsideStage): number {
+    return this.counts.get(stage) ?? 0;
+  }
+}
+
 export const setAsideId = (topic: string, partition: number, offset: number, chatKey?: string): string =>
   `${topic}:${partition}:${offset}${chatKey === undefined ? '' : `|${chatKey}`}`;
 

@@ -15,6 +15,8 @@ import { Freshness, type FreshnessSummary } from './freshness.js';
 import { H } from '../domain/inbound-record.js';
 import { partitionsOf, type Stage } from '../pipeline/stage.js';
 import { IsolatingRounds } from '../pipeline/repeat-failures.js';
+import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
+import type { SetAsideTally } from '../processor/set-aside.js';
 import { ProjectionProgress } from './progress.js';
 
 export interface ProjectorCounters {
@@ -50,6 +52,8 @@ export class Projector implements Stage {
     private readonly logger: Logger,
     /** Told after each round's documents are written (intelligence in this process waits on it). */
     private readonly progress: ProjectionProgress = new ProjectionProgress(),
+    /** Where events set aside are counted by stage (the process's metrics). */
+    private readonly setAsideTally?: SetAsideTally,
   ) {
     this.models = new ReadModelSet(store);
     this.group = topology.projectorGroup;
@@ -92,6 +96,10 @@ export class Projector implements Stage {
     for (const a of asides) {
       this.poisoned.delete(`${a.topic}:${a.partition}:${a.offset}`);
       this.logger.error({ id: a._id, partition: a.partition, offset: a.offset, chatKey: a.chatKey, event: a.event, error: a.error }, a.stage === 'write' ? 'session event set aside: writing its documents failed twice; they keep their state, projection goes on' : 'session event set aside: its fold threw; its documents keep their state, projection goes on');
+    }
+    for (const a of asides) this.setAsideTally?.add(a.stage);
+    if (asides.length > 0) {
+      await reconcileSetAsideAlert(this.store).catch((err: unknown) => this.logger.warn({ err }, 'the set-aside alert could not be raised; the alert sweep will'));
     }
     this.counters.eventsSetAside += asides.length;
     this.counters.eventsApplied += events.length - asides.length;

@@ -11,6 +11,7 @@ import { DrainTimeoutError, PipelineBusyError, type PipelineControl } from '../.
 import { CHAT_STATE_COLLECTION } from '../../processor/session-processor.js';
 import { CHAT_LEDGER_COLLECTION } from '../../processor/chat-ledger.js';
 import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
+import { reconcileSetAsideAlert } from '../../pipeline/set-aside-alert.js';
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 import { ALL_READ_MODELS } from '../../projector/models/names.js';
@@ -181,6 +182,8 @@ async function purgeAccounts(store: DocumentStore, pipeline: PipelineControl, ac
     removed[ALERTS_COLLECTION] = forgotten.alerts;
     removed[ANALYSES_COLLECTION] = forgotten.analyses;
     removed[ACCOUNTS_COLLECTION] = await new AccountRegistry(store).remove(accountIds);
+    // Their set-aside records went: the pipeline alert follows what is left.
+    await reconcileSetAsideAlert(store);
     return removed;
   });
 }
