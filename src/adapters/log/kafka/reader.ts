@@ -34,9 +34,10 @@ export async function readKafkaRecord(
             if (batch.topic !== topic || batch.partition !== partition) return;
             const m = batch.messages.find((x) => Number(x.offset) >= offset);
             if (!m) return;
-            // A later offset first: the one asked for is gone (compacted, or a transaction marker).
             if (Number(m.offset) !== offset) {
-              resolve(null);
+              // Skipped over in a fetch that began at or before it: gone (compacted, or a
+              // transaction marker). A fetch that began after it has not seen the seek yet: wait.
+              if (batch.messages.some((x) => Number(x.offset) < offset)) resolve(null);
               return;
             }
             const headers: Record<string, string> = {};
