@@ -167,7 +167,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(adminSessionRoutes, { store: deps.store, inbound });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });
-  await app.register(adminSetAsideRoutes, { store: deps.store });
+  await app.register(adminSetAsideRoutes, { store: deps.store, log: deps.log, topology: deps.topology });
   await app.register(adminVerifyRoutes, { store: deps.store });
   const client = new PlatformClient({ baseUrl: config.platformApiBaseUrl, apiKey: config.platformApiKey, rateWindowMs: config.platformRateWindowSec * 1000, maxResponseBytes: config.outboundMaxResponseBytes });
   const backfill = new BackfillJobs(deps.store, client, async (records) => { await deps.log.append(deps.topology.inbound, records); }, deps.logger.child({ role: 'backfill' }), config.backfillStaleSec * 1000);

@@ -30,7 +30,7 @@ import type { Topology } from '../topology.js';
 import { partitionsOf, runStage, type Stage } from '../pipeline/stage.js';
 import { IsolatingRounds, positionOf } from '../pipeline/repeat-failures.js';
 import { ChatLedger, type StatePosition } from './chat-ledger.js';
-import { bodyPrefix, errorMessage, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage, type SetAsideTally } from './set-aside.js';
+import { bodyPrefix, errorMessage, RETRY_OF_HEADER, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage, type SetAsideTally } from './set-aside.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 
 export const CHAT_STATE_COLLECTION = 'chat_state';
@@ -108,6 +108,8 @@ interface Routed {
   readonly source: InboundSource;
   readonly event: string;
   readonly raw: Buffer;
+  /** The set-aside record this record is an admin's retry of (RETRY_OF_HEADER), or null. */
+  readonly retryOf: string | null;
   /** Time normalise took, counted with the step's. */
   readonly normaliseMs: number;
 }
@@ -232,7 +234,10 @@ export class SessionProcessor implements Stage {
     return batch.records.map((rec) => {
       const meta = readInboundMeta(rec.headers);
       if (!meta) return null;
-      const routed = { topic: rec.topic, key: rec.key, partition: rec.partition, offset: rec.offset, receivedAt: meta.receivedAt, accountId: meta.accountId, chatId: meta.chatId, source: meta.source, event: meta.event, raw: rec.value };
+      const routed = {
+        topic: rec.topic, key: rec.key, partition: rec.partition, offset: rec.offset, receivedAt: meta.receivedAt, accountId: meta.accountId, chatId: meta.chatId,
+        source: meta.source, event: meta.event, raw: rec.value, retryOf: rec.headers[RETRY_OF_HEADER]?.slice(0, 600) ?? null,
+      };
       const poisoned = this.poisoned.get(positionOf(rec));
       if (poisoned !== undefined) return { ...routed, error: poisoned, stage: 'write' as const, normaliseMs: 0 };
       const t0 = performance.now();
@@ -327,7 +332,7 @@ export class SessionProcessor implements Stage {
     const setAside = (id: string, r: Routed, chatKey: string, stage: SetAsideStage, error: string): void => {
       asides.push({
         _id: id, stage, topic: r.topic, partition: r.partition, offset: r.offset, chatKey, event: r.event, error,
-        receivedAt: r.receivedAt, setAsideAt: Date.now(), body: bodyPrefix(r.raw),
+        receivedAt: r.receivedAt, setAsideAt: Date.now(), body: bodyPrefix(r.raw), ...(r.retryOf ? { retryOf: r.retryOf } : {}),
       });
     };
     // Counted once the round is stored: a round that fails and is retried counts once.

@@ -12,6 +12,13 @@ import type { BulkOp, CollectionWrite, Doc } from '../adapters/store/store.js';
 
 export const SET_ASIDE_COLLECTION = 'set_aside';
 
+/**
+ * On a record an admin put back into processing (POST /api/admin/set-aside/:id/retry): the id of
+ * the set-aside record it retries. A copy appended anew, so processing takes it as new work; if
+ * it is set aside again, its document names the one it retried (`retryOf`).
+ */
+export const RETRY_OF_HEADER = 'convops-retry-of';
+
 /** How much of a record's body is kept: enough to recognise it, never the whole of a large one. */
 export const SET_ASIDE_BODY_PREFIX_BYTES = 4096;
 const ERROR_MAX_CHARS = 1000;
@@ -46,6 +53,10 @@ export interface SetAsideDoc extends Doc {
     readonly bytes: number;
     readonly truncated: boolean;
   };
+  /** The set-aside record this one is a retry of (absent: not a retry). */
+  readonly retryOf?: string;
+  /** While an admin's retry of it is under way: when it started (a retry older than a minute is taken as dead). */
+  readonly retryClaimedAt?: number | null;
 }
 
 export const SET_ASIDE_STAGES: readonly SetAsideStage[] = ['normalise', 'step', 'fold', 'write'];

@@ -128,7 +128,7 @@ describe.each(DEPLOYMENTS)('a record that makes a step throw, on %s', (kind) => 
     const adminGuard = async (request: FastifyRequest): Promise<void> => {
       if (request.headers.authorization !== `Bearer ${TOKEN}`) throw new ApiError('UNAUTHORIZED', 'authorization: not the admin token');
     };
-    await admin.register(adminSetAsideRoutes, { store: app.store, adminGuard });
+    await admin.register(adminSetAsideRoutes, { store: app.store, log: app.log, topology: topo, adminGuard });
     try {
       expect((await admin.inject({ method: 'GET', url: '/api/admin/set-aside' })).statusCode).toBe(401);
       expect((await admin.inject({ method: 'GET', url: '/api/admin/set-aside?limit=501', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(400);

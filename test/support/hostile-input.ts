@@ -34,6 +34,7 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
   'POST /api/admin/keys': { name: 'wallboard', role: 'viewer', accounts: [ACCOUNT] },
   'DELETE /api/admin/keys/:id': null,
   'DELETE /api/admin/set-aside/:id': null,
+  'POST /api/admin/set-aside/:id/retry': null,
   'POST /api/admin/purge-demo': { full: false },
   'POST /api/admin/replay': { fromOffset: 0 },
   'POST /api/admin/seed-demo': null,

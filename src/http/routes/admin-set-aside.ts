@@ -1,20 +1,30 @@
 // GET /api/admin/set-aside: records the processor (or events the projector) set aside because
 // a step threw on them, newest first, so an operator can see what was not processed and why.
-// Only what was stored: the error message and a bounded prefix of the body, never more.
+// Only what was stored: the error message and a bounded prefix of the body, never more. One
+// can be inspected, dropped, or retried: put back into processing as new work (see the retry).
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { LogReadTimeoutError, TopicNotFoundError, type AppendResult, type Log, type LogRecord } from '../../adapters/log/log.js';
 import type { DocumentStore } from '../../adapters/store/store.js';
-import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../processor/set-aside.js';
-import { ApiError } from '../errors.js';
+import { H } from '../../domain/inbound-record.js';
+import { reconcileSetAsideAlert } from '../../pipeline/set-aside-alert.js';
+import { RETRY_OF_HEADER, SET_ASIDE_COLLECTION, setAsideId, type SetAsideDoc } from '../../processor/set-aside.js';
+import type { Topology } from '../../topology.js';
+import { ApiError, errorResponses } from '../errors.js';
 import { iso } from '../views.js';
 
 export interface AdminSetAsideOptions {
   readonly store: DocumentStore;
+  /** Where a retry reads the original record and appends its copy. */
+  readonly log: Log;
+  readonly topology: Topology;
   /** Used as the route's onRequest hook; omit where an access hook guards `/api/admin/*` already. */
   readonly adminGuard?: (request: FastifyRequest) => Promise<void>;
 }
 
 const LIMIT = { default: 50, max: 500 } as const;
+/** A retry that claimed a record this long ago and did not finish (its process died) no longer holds it. */
+const RETRY_CLAIM_STALE_MS = 60_000;
 
 function setAsideView(d: SetAsideDoc) {
   return {
@@ -29,6 +39,7 @@ function setAsideView(d: SetAsideDoc) {
     receivedAt: iso(d.receivedAt),
     setAsideAt: iso(d.setAsideAt),
     body: { encoding: d.body.encoding, prefix: d.body.prefix, bytes: d.body.bytes, truncated: d.body.truncated },
+    retryOf: d.retryOf ?? null,
   };
 }
 
@@ -72,6 +83,91 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
   }, async (request) => {
     const removed = await docs.deleteMany({ _id: request.params.id });
     if (removed === 0) throw new ApiError('NOT_FOUND', `id: no set-aside record ${request.params.id.slice(0, 200)}`);
+    await settleAlert(request);
     return { dropped: request.params.id };
+  });
+
+  /** The pipeline alert follows what is kept; it never fails the answer (the alert sweep settles it too). */
+  const settleAlert = (request: FastifyRequest): Promise<unknown> =>
+    reconcileSetAsideAlert(opts.store).catch((err: unknown) => request.log.warn({ err }, 'the set-aside alert could not be settled; the alert sweep will'));
+
+  // A retry puts an inbound record back into processing at its stage, as new work: its original
+  // (the document keeps 4 KB of it) is read from the log and appended again to the same topic
+  // and partition with the same key, plus a header naming what it retries. At its new offset the
+  // processor takes it as a record it has not seen (a redelivery is one at or below the offset
+  // its chat's state holds), and its ids pass the chat's dedupe ledger, which never took the ids
+  // of a record set aside; the events it yields carry the new position as their source, which
+  // the totals and report buckets have not applied. So its effects land once. Its set-aside
+  // record is removed once the copy is in the log; if the copy fails again, it is set aside under
+  // its own position, with `retryOf` naming this one.
+  const tickRefusal = (shown: string): ApiError => new ApiError('CONFLICT',
+    `id: ${shown} is a clock tick's; a tick is not retried: the chat's next record steps it again and sets its deadline afresh, and the ticks after that settle it. Drop it once its cause is dealt with`);
+
+  app.post('/api/admin/set-aside/:id/retry', {
+    ...(opts.adminGuard ? { onRequest: opts.adminGuard } : {}),
+    schema: {
+      summary: 'Retry a set-aside inbound record: its original is read from the log and appended again as new work (same key and partition, header convops-retry-of), and its set-aside record removed; a copy that fails again is set aside under its new position with `retryOf`. 409 for a clock tick, a session event (rebuild with a replay) or a record the log no longer holds',
+      security: [{ adminToken: [] }],
+      params,
+      response: {
+        202: Type.Object({
+          retried: Type.String({ description: 'the set-aside record retried (removed)' }),
+          topic: Type.String(),
+          partition: Type.Integer({ minimum: 0 }),
+          offset: Type.Integer({ minimum: 0, description: 'where the copy was appended' }),
+          id: Type.String({ description: 'the id the copy is set aside under if it fails again' }),
+        }),
+        ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED', 'NOT_READY'),
+      },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params;
+    const shown = id.slice(0, 200);
+    const doc = await docs.findOne({ _id: id });
+    if (!doc) throw new ApiError('NOT_FOUND', `id: no set-aside record ${shown}`);
+    if (doc._id.includes('|')) throw tickRefusal(shown);
+    if (doc.topic !== opts.topology.inbound) {
+      // Read models skip an event by its chat's sequence and by its source position, both of
+      // which later events have moved past: a copy appended now would apply only in part.
+      throw new ApiError('CONFLICT', `id: ${shown} is a session event the projector set aside (stage ${doc.stage}); it is not appended again, because the read models have moved past its sequence and source, so a copy would apply only in part. Once its fold is fixed, POST /api/admin/replay rebuilds the read models from the log with it in place; then drop it`);
+    }
+    let original: LogRecord | null;
+    try {
+      original = await opts.log.readRecord(doc.topic, doc.partition, doc.offset);
+    } catch (err) {
+      if (err instanceof LogReadTimeoutError) throw new ApiError('NOT_READY', `log: reading ${shown} did not finish in time; nothing was retried`);
+      if (!(err instanceof TopicNotFoundError)) throw err;
+      original = null;
+    }
+    if (!original) {
+      throw new ApiError('CONFLICT', `id: the log no longer holds ${doc.topic}:${doc.partition}:${doc.offset} (its retention removed it, or the log was recreated), so it cannot be retried; drop it`);
+    }
+    if (original.headers[H.source] === 'tick') throw tickRefusal(shown);
+
+    // One retry at a time per record: two at once would append two copies.
+    const now = Date.now();
+    const claimed = await docs.updateOne(
+      { _id: id, $or: [{ retryClaimedAt: { $exists: false } }, { retryClaimedAt: null }, { retryClaimedAt: { $lt: now - RETRY_CLAIM_STALE_MS } }] },
+      { $set: { retryClaimedAt: now } },
+    );
+    if (claimed.matched === 0) {
+      if (!(await docs.findOne({ _id: id }))) throw new ApiError('NOT_FOUND', `id: no set-aside record ${shown}`);
+      throw new ApiError('CONFLICT', `id: a retry of ${shown} is under way`);
+    }
+    let at: AppendResult | undefined;
+    try {
+      [at] = await opts.log.append(doc.topic, [{
+        key: original.key, value: original.value, headers: { ...original.headers, [RETRY_OF_HEADER]: id }, partition: original.partition,
+      }]);
+    } catch (err) {
+      request.log.error({ err, id }, 'set-aside retry: the append failed; the record stays set aside');
+      await docs.updateOne({ _id: id, retryClaimedAt: now }, { $set: { retryClaimedAt: null } }).catch(() => undefined);
+      throw new ApiError('NOT_READY', `log: appending the copy of ${shown} failed; nothing was retried, try again`);
+    }
+    if (!at) throw new Error('the log answered no position for the appended copy');
+    await docs.deleteMany({ _id: id, retryClaimedAt: now });
+    await settleAlert(request);
+    request.log.warn({ id, partition: at.partition, offset: at.offset }, 'set-aside record retried: appended again as new work');
+    return reply.status(202).send({ retried: id, topic: doc.topic, partition: at.partition, offset: at.offset, id: setAsideId(doc.topic, at.partition, at.offset) });
   });
 };
