@@ -2,7 +2,7 @@
 // write is observed in the app's metrics. Decorators at the seam, so no caller has to remember
 // to measure, and reads pass straight through.
 import type { AppendRecord, AppendResult, Consumer, ConsumeOptions, ConsumeRoundsOptions, GroupPosition, Log, LogRecord, TopicSpec } from '../adapters/log/log.js';
-import type { Collection, CollectionWrite, Doc, DocumentStore } from '../adapters/store/store.js';
+import type { Collection, CollectionWrite, Doc, DocumentStore, WriteOptions } from '../adapters/store/store.js';
 import { secondsSince, type Metrics } from './metrics.js';
 
 async function timed<T>(observe: (outcome: 'ok' | 'error', seconds: number) => void, work: () => Promise<T>): Promise<T> {
@@ -52,8 +52,8 @@ class InstrumentedStore implements DocumentStore {
     return this.inner.collection<T>(name);
   }
 
-  bulkWriteMany(writes: readonly CollectionWrite[]): Promise<void> {
-    return timed((outcome, s) => this.metrics.storeWrite.observe({ outcome }, s), () => this.inner.bulkWriteMany(writes));
+  bulkWriteMany(writes: readonly CollectionWrite[], options?: WriteOptions): Promise<void> {
+    return timed((outcome, s) => this.metrics.storeWrite.observe({ outcome }, s), () => this.inner.bulkWriteMany(writes, options));
   }
 
   listCollections(): Promise<string[]> { return this.inner.listCollections(); }

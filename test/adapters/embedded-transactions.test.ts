@@ -123,6 +123,62 @@ describe('embedded store transactions', () => {
   });
 });
 
+describe('embedded store writes that take turns (turnEveryMs)', () => {
+  const many = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ insertOne: { document: { _id: `r${String(from + i).padStart(6, '0')}`, k: `k${i % 7}`, n: i } } }));
+
+  it('a long write lets the event loop turn between its operations, and lands whole', async () => {
+    const store = openStore(folder());
+    const rows = store.collection<Row>('rows');
+    await rows.createIndex({ keys: { k: 1 } });
+    // A chain of immediates counts turns; a document's field read as it is written notes the
+    // count, first and last operation: in one piece both see the same turn.
+    let turns = 0;
+    let ticking = true;
+    const tick = (): void => { turns++; if (ticking) setImmediate(tick); };
+    setImmediate(tick);
+    const seen: number[] = [];
+    const noting = (id: string): Row => Object.defineProperty({ _id: id } as Row, 'k', { enumerable: true, get: () => { seen.push(turns); return 'noted'; } });
+    try {
+      await store.bulkWriteMany([{ collection: 'rows', ops: [{ insertOne: { document: noting('a-first') } }, ...many(30_000), { insertOne: { document: noting('z-last') } }] }], { turnEveryMs: 2 });
+    } finally {
+      ticking = false;
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.at(-1)).toBeGreaterThan(seen[0] as number);
+    expect(await rows.countDocuments()).toBe(30_002);
+    expect(indexEntries(store, 'rows').k).toHaveLength(30_002);
+  });
+
+  it('an operation that fails after turns were taken leaves nothing written, and later writes work', async () => {
+    const store = openStore(folder());
+    const rows = store.collection<Row>('rows');
+    await rows.createIndex({ keys: { k: 1 } });
+    await rows.insertOne({ _id: 'taken', k: 'k0' });
+    const before = indexEntries(store, 'rows');
+    await expect(store.bulkWriteMany([
+      { collection: 'rows', ops: many(20_000) },
+      { collection: 'rows', ops: [{ insertOne: { document: { _id: 'taken' } } }] },
+    ], { turnEveryMs: 1 })).rejects.toBeInstanceOf(DuplicateKeyError);
+    expect(await rows.countDocuments()).toBe(1);
+    expect(indexEntries(store, 'rows')).toEqual(before);
+    await store.bulkWriteMany([{ collection: 'rows', ops: many(100, 50_000) }], { turnEveryMs: 1 });
+    expect(await rows.countDocuments()).toBe(101);
+  });
+
+  it('writes queued while it takes turns land after it, in order, none lost', async () => {
+    const store = openStore(folder());
+    const rows = store.collection<Row>('rows');
+    await rows.insertOne({ _id: 'c', n: 0 });
+    const long = store.bulkWriteMany([{ collection: 'rows', ops: [...many(20_000), { updateOne: { filter: { _id: 'c' }, update: { $set: { n: 1 } } } }] }], { turnEveryMs: 1 });
+    // Queued from within the long write's turns: each must see it applied before itself.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const after = rows.updateOne({ _id: 'c' }, { $inc: { n: 10 } });
+    await Promise.all([long, after]);
+    expect((await rows.findOne({ _id: 'c' }))?.n).toBe(11);
+    expect(await rows.countDocuments()).toBe(20_001);
+  });
+});
+
 describe('embedded store index lists', () => {
   const indexFields = (store: EmbeddedStore, collection: string) => store.indexes(collection).map((s) => Object.keys(s.keys).join(',')).sort();
 

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, TransactionFlags, type Database, type RootDatabase } from 'lmdb';
 import { Aggregator, Query, update as applyUpdate } from 'mingo';
-import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, SortSpec, UpdateOutcome, UpdateSpec } from './store.js';
+import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, SortSpec, UpdateOutcome, UpdateSpec, WriteOptions } from './store.js';
 import { DuplicateKeyError, WriteConflictError } from './store.js';
 import { indexKey, indexName, plan, type KeyPart } from './embedded-index.js';
 import { applyPlainUpdate } from './plain-update.js';
@@ -411,6 +411,9 @@ const NO_INDEXES: IndexLists = { bytes: Buffer.alloc(0), all: [], unique: [] };
 
 // LMDB writes inside a transaction callback resolve with the transaction, which is awaited;
 // `void` marks the single puts and removes whose promises are deliberately not.
+/** Operations applied between looks at the clock in a write that takes turns. */
+const OPS_BETWEEN_CLOCK_READS = 32;
+
 export class EmbeddedStore implements DocumentStore {
   readonly kind = 'embedded' as const;
   private readonly root: RootDatabase;
@@ -443,12 +446,28 @@ export class EmbeddedStore implements DocumentStore {
     return c as unknown as Collection<T>;
   }
 
-  async bulkWriteMany(writes: readonly CollectionWrite[]): Promise<void> {
+  async bulkWriteMany(writes: readonly CollectionWrite[], options: WriteOptions = {}): Promise<void> {
     const targets = writes.filter((w) => w.ops.length > 0).map((w) => ({ c: this.collection(w.collection) as unknown as EmbeddedCollection<Doc>, ops: w.ops }));
     if (targets.length === 0) return;
-    await this.transaction(() => {
-      for (const t of targets) t.c.applyOps(t.ops);
-    });
+    const { turnEveryMs } = options;
+    if (turnEveryMs === undefined) {
+      await this.transaction(() => {
+        for (const t of targets) t.c.applyOps(t.ops);
+      });
+    } else {
+      await this.transaction(async () => {
+        let since = performance.now();
+        for (const t of targets) {
+          for (let i = 0; i < t.ops.length; i += OPS_BETWEEN_CLOCK_READS) {
+            t.c.applyOps(i === 0 && t.ops.length <= OPS_BETWEEN_CLOCK_READS ? t.ops : t.ops.slice(i, i + OPS_BETWEEN_CLOCK_READS));
+            if (performance.now() - since >= turnEveryMs) {
+              await new Promise<void>((resolve) => setImmediate(resolve));
+              since = performance.now();
+            }
+          }
+        }
+      });
+    }
     await this.root.flushed;
   }
 
@@ -464,20 +483,38 @@ export class EmbeddedStore implements DocumentStore {
    * record structures a write saved in it (the encoder would keep using their ids, and later
    * documents would be stored pointing at structures the store never got, read back wrongly).
    */
-  transaction<R>(fn: () => R): Promise<R> {
+  transaction<R>(fn: () => R | Promise<R>): Promise<R> {
     return this.root.childTransaction(() => {
+      const opened: { name: string; spec: IndexSpec; collection: string }[] = [];
       this.txnIndexLists = new Map();
-      this.txnOpened = [];
-      try {
-        return fn();
-      } catch (err) {
-        this.afterAbort(this.txnOpened);
-        throw err;
-      } finally {
+      this.txnOpened = opened;
+      const over = (): void => {
         this.txnIndexLists = null;
         this.txnOpened = null;
+      };
+      let result: R | Promise<R>;
+      try {
+        result = fn();
+      } catch (err) {
+        over();
+        this.afterAbort(opened);
+        throw err;
       }
-    });
+      if (!(result instanceof Promise)) {
+        over();
+        return result;
+      }
+      // An asynchronous callback keeps the child transaction open until it settles (lmdb-js
+      // runs the batch's next callback after it): see WriteOptions.turnEveryMs.
+      return result.then((value) => {
+        over();
+        return value;
+      }, (err: unknown) => {
+        over();
+        this.afterAbort(opened);
+        throw err;
+      });
+    }) as Promise<R>;
   }
 
   private afterAbort(opened: readonly { name: string; spec: IndexSpec; collection: string }[]): void {

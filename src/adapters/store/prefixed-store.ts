@@ -2,7 +2,7 @@
 // deployments that share a database (or a DATA_DIR) keep separate chat states, read models,
 // pointers, jobs and alerts, as their topics and consumer groups are already kept apart.
 // Applied once here, at the seam, so code above it names collections as if alone.
-import type { Collection, CollectionWrite, Doc, DocumentStore } from './store.js';
+import type { Collection, CollectionWrite, Doc, DocumentStore, WriteOptions } from './store.js';
 
 export class PrefixedStore implements DocumentStore {
   constructor(private readonly inner: DocumentStore, readonly prefix: string) {}
@@ -16,8 +16,8 @@ export class PrefixedStore implements DocumentStore {
     return this.inner.collection<T>(this.prefix + name);
   }
 
-  bulkWriteMany(writes: readonly CollectionWrite[]): Promise<void> {
-    return this.inner.bulkWriteMany(writes.map((w) => ({ collection: this.prefix + w.collection, ops: w.ops })));
+  bulkWriteMany(writes: readonly CollectionWrite[], options?: WriteOptions): Promise<void> {
+    return this.inner.bulkWriteMany(writes.map((w) => ({ collection: this.prefix + w.collection, ops: w.ops })), options);
   }
 
   /**

@@ -67,6 +67,18 @@ export interface CollectionWrite {
   readonly ops: readonly BulkOp<Doc>[];
 }
 
+/** How a long write shares the event loop. */
+export interface WriteOptions {
+  /**
+   * A write whose operations take longer than this (ms of event-loop time) takes a turn of the
+   * loop every so long. The embedded store applies a transaction's operations on the event loop,
+   * all in one piece by default; with this it keeps the one transaction (all or nothing, one
+   * commit) open across turns, holding the write lock meanwhile, so other writes wait for it.
+   * Stores whose writes are I/O ignore it.
+   */
+  readonly turnEveryMs?: number;
+}
+
 export interface DocumentStore {
   readonly kind: 'mongo' | 'embedded';
   collection<T extends Doc>(name: string): Collection<T>;
@@ -74,7 +86,7 @@ export interface DocumentStore {
    * Ordered bulk writes to several collections, in the order given. The embedded store makes
    * them one transaction (one disk flush); MongoDB runs them one collection after another.
    */
-  bulkWriteMany(writes: readonly CollectionWrite[]): Promise<void>;
+  bulkWriteMany(writes: readonly CollectionWrite[], options?: WriteOptions): Promise<void>;
   listCollections(): Promise<string[]>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
