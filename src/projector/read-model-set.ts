@@ -1,7 +1,7 @@
 // Read models live in versioned collections (`sessions_v3`, ...). One pointer document names
 // the version the API serves and the projector writes; a replay builds the next version
 // beside it and moves the pointer when it has caught up, so readers never see a half-built set.
-import type { BulkOp, Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import type { BulkOp, Collection, Doc, DocumentStore, WriteOptions } from '../adapters/store/store.js';
 import type { AccountStatsDoc } from './models/account-stats/projection.js';
 import type { ChatDoc } from './models/chats/projection.js';
 import { PROJECTIONS } from './models/index.js';
@@ -38,7 +38,7 @@ export interface ReadModelCollections {
   readonly account_stats: Collection<AccountStatsDoc>;
   readonly report_buckets: Collection<ReportBucketDoc>;
   /** Bulk writes to several read models, in the order given, as one store write (one transaction on the embedded store). */
-  writeAll(writes: readonly { readonly model: ReadModelName; readonly ops: readonly BulkOp<Doc>[] }[]): Promise<void>;
+  writeAll(writes: readonly { readonly model: ReadModelName; readonly ops: readonly BulkOp<Doc>[] }[], options?: WriteOptions): Promise<void>;
 }
 
 export const collectionName = (model: ReadModelName, version: number): string => `${model}_v${version}`;
@@ -86,7 +86,7 @@ export class ReadModelSet {
       chats: this.store.collection<ChatDoc>(name('chats')),
       account_stats: this.store.collection<AccountStatsDoc>(name('account_stats')),
       report_buckets: this.store.collection<ReportBucketDoc>(name('report_buckets')),
-      writeAll: (writes) => this.store.bulkWriteMany(writes.map((w) => ({ collection: name(w.model), ops: w.ops }))),
+      writeAll: (writes, options) => this.store.bulkWriteMany(writes.map((w) => ({ collection: name(w.model), ops: w.ops })), options),
     };
   }
 

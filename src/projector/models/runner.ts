@@ -6,7 +6,7 @@
 // the same store write when the caller gives a place for it: its documents stay as they were
 // before it, and the other events are applied. Folds are pure, so a redelivery or a replay
 // throws the same way. Without one, the error fails the application as before.
-import type { BulkOp, Collection, Doc, DocumentStore } from '../../adapters/store/store.js';
+import type { BulkOp, Collection, Doc, DocumentStore, WriteOptions } from '../../adapters/store/store.js';
 import { bodyPrefix, errorMessage, setAsideId, setAsideWrite, type SetAsideDoc } from '../../processor/set-aside.js';
 import { collectionName, type ReadModelCollections } from '../read-model-set.js';
 import { PROJECTIONS, WRITE_ORDER } from './index.js';
@@ -62,6 +62,8 @@ export interface FoldSetAside {
 /** How an application shares the event loop: a turn after every `yieldEvery` events it looks at, and between loads (a replay's slices). */
 export interface ApplyPacing {
   readonly yieldEvery?: number;
+  /** The write takes a turn every so many ms (WriteOptions.turnEveryMs). */
+  readonly writeTurnEveryMs?: number;
 }
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -79,9 +81,34 @@ export async function applyProjections(
   rm: ReadModelCollections, projections: readonly AnyProjection[], writeOrder: readonly ReadModel[], events: readonly Positioned[], setAside?: FoldSetAside, pacing: ApplyPacing = {},
 ): Promise<SetAsideDoc[]> {
   if (events.length === 0) return [];
+  return writeApplication(rm, await prepareApplication(rm, projections, writeOrder, events, setAside, pacing), setAside, pacing);
+}
+
+/** The documents an application changes, by read model, as it writes them (revision included). */
+export type WrittenDocs = ReadonlyMap<ReadModel, ReadonlyMap<string, Doc>>;
+
+/** An application folded and not yet written: its document writes, its bucket increments, what it set aside. */
+export interface PreparedApplication {
+  readonly modelWrites: readonly { readonly model: ReadModelName; readonly ops: readonly BulkOp<Doc>[] }[];
+  readonly bucketed: readonly { readonly mark: EventMark; readonly increments: Increment[] }[];
+  readonly asides: readonly SetAsideDoc[];
+  /** What a following application reads in place of the store while this one's write is under way. */
+  readonly written: WrittenDocs;
+}
+
+/**
+ * Finds, loads and folds the documents the events touch (everything of an application but the
+ * report buckets and the write). `pending` holds the documents of an application whose write is
+ * still under way (a replay folds its next slice meanwhile): they are read from it, not from
+ * the store; that write must land before this application's `writeApplication`.
+ */
+export async function prepareApplication(
+  rm: ReadModelCollections, projections: readonly AnyProjection[], writeOrder: readonly ReadModel[], events: readonly Positioned[], setAside?: FoldSetAside, pacing: ApplyPacing = {}, pending?: WrittenDocs,
+): Promise<PreparedApplication> {
   const every = pacing.yieldEvery ?? 0;
   // Nothing of this application is written until its one store write: a turn in between
-  // changes nothing it has read (the caller runs one application at a time per version).
+  // changes nothing it has read (the caller runs one application at a time per version, and
+  // hands over the documents of one still being written).
   let seen = 0;
   const models = projections.map((p) => p.name);
   const asides: SetAsideDoc[] = [];
@@ -112,13 +139,16 @@ export async function applyProjections(
   const ids = new Map<ReadModel, Set<string>>(models.map((m) => [m, new Set<string>()]));
   for (const ts of targets.values()) for (const t of ts) ids.get(t.projection.name)?.add(t.id);
   const docs = new Map<ReadModel, Map<string, Doc>>();
+  const loadModel = async (m: ReadModel): Promise<void> => {
+    docs.set(m, await load(rm[m] as unknown as Collection<Doc>, ids.get(m) ?? new Set(), pending?.get(m), every));
+  };
   if (every > 0) {
     for (const m of models) {
-      docs.set(m, await load(rm[m] as unknown as Collection<Doc>, ids.get(m) ?? new Set()));
+      await loadModel(m);
       await nextTurn();
     }
   } else {
-    await Promise.all(models.map(async (m) => { docs.set(m, await load(rm[m] as unknown as Collection<Doc>, ids.get(m) ?? new Set())); }));
+    await Promise.all(models.map(loadModel));
   }
   const original = new Map<ReadModel, Map<string, Doc>>([...docs].map(([m, d]) => [m, new Map(d)]));
   const changed = new Map<ReadModel, Map<string, Doc>>(models.map((m) => [m, new Map()]));
@@ -147,11 +177,6 @@ export async function applyProjections(
       bucketed.push({ mark: { partition, offset, id: p.event.id }, increments });
     }
   }
-  // The report buckets these changes move, loaded once for the whole run of events.
-  const bucketDocs = await loadBuckets(rm.report_buckets, bucketed);
-  const buckets = new BucketWrites(bucketDocs);
-  for (const b of bucketed) buckets.add(b.mark, b.increments);
-  const bucketOps = buckets.ops();
   // Every write is conditional on the revision it was read at (or is an insert), so a
   // projector that lost its partition, or a concurrent one, cannot overwrite newer work: the
   // whole application fails with WriteConflictError and is retried from a fresh read.
@@ -160,7 +185,10 @@ export async function applyProjections(
       const before = original.get(model)?.get(id);
       // Folding is over, and each fold made `next` afresh: it takes its revision in place (a
       // copy by spread with an override costs V8 microseconds per document).
-      const doc = next as Doc & { _rev?: number };
+      // (A fold that handed back the document it was given would share it with the write it
+      // came from, which may still be under way: that one keeps its own.)
+      const doc = (next === before ? { ...next } : next) as Doc & { _rev?: number };
+      if (doc !== next) changed.get(model)?.set(id, doc);
       if (before === undefined) {
         doc._rev = 1;
         return { insertOne: { document: doc } };
@@ -171,6 +199,21 @@ export async function applyProjections(
     });
     return { model, ops };
   });
+  return { modelWrites, bucketed, asides, written: changed };
+}
+
+/**
+ * Loads the report buckets the application moves (after any write it was prepared behind has
+ * landed) and writes everything in one store write.
+ */
+export async function writeApplication(rm: ReadModelCollections, prepared: PreparedApplication, setAside?: FoldSetAside, pacing: ApplyPacing = {}): Promise<SetAsideDoc[]> {
+  const { modelWrites, bucketed, asides } = prepared;
+  const options: WriteOptions | undefined = pacing.writeTurnEveryMs === undefined ? undefined : { turnEveryMs: pacing.writeTurnEveryMs };
+  // The report buckets these changes move, loaded once for the whole run of events.
+  const bucketDocs = await loadBuckets(rm.report_buckets, bucketed, pacing.yieldEvery ?? 0);
+  const buckets = new BucketWrites(bucketDocs);
+  for (const b of bucketed) buckets.add(b.mark, b.increments);
+  const bucketOps = buckets.ops();
   // Buckets first: each skips events it has applied, but a document's change is seen only once
   // (a retry finds the document already changed), so on MongoDB, where a write that fails half
   // way keeps what landed, a bucket must never lag a document it was derived from.
@@ -180,24 +223,39 @@ export async function applyProjections(
     ...modelWrites,
   ].filter((w) => w.ops.length > 0);
   if (asides.length === 0 || !setAside) {
-    await rm.writeAll(writes);
+    await rm.writeAll(writes, options);
   } else {
     // The set-aside documents first, in the same store write (what rm.writeAll writes, plus
     // them): once a read model has moved past an event, its document exists.
-    await setAside.store.bulkWriteMany([setAsideWrite(asides), ...writes.map((w) => ({ collection: collectionName(w.model, rm.version), ops: w.ops }))]);
+    await setAside.store.bulkWriteMany([setAsideWrite(asides), ...writes.map((w) => ({ collection: collectionName(w.model, rm.version), ops: w.ops }))], options);
   }
-  return asides;
+  return [...asides];
 }
 
-async function loadBuckets(c: Collection<ReportBucketDoc>, bucketed: readonly { increments: Increment[] }[]): Promise<Map<string, ReportBucketDoc>> {
+async function loadBuckets(c: Collection<ReportBucketDoc>, bucketed: readonly { increments: Increment[] }[], every: number): Promise<Map<string, ReportBucketDoc>> {
   const ids = new Set<string>();
   for (const b of bucketed) for (const id of BucketWrites.idsOf(b.increments)) ids.add(id);
-  return load(c as unknown as Collection<Doc>, ids) as Promise<Map<string, ReportBucketDoc>>;
+  return load(c as unknown as Collection<Doc>, ids, undefined, every) as Promise<Map<string, ReportBucketDoc>>;
 }
 
-async function load(c: Collection<Doc>, ids: Set<string>): Promise<Map<string, Doc>> {
+/**
+ * The documents with these ids (those in `pending` from it). With `every`, in reads of at most
+ * that many ids with a turn of the event loop between them: on the embedded store a read is
+ * synchronous, and thousands of documents decoded in one piece held the loop for tens of ms.
+ */
+async function load(c: Collection<Doc>, ids: Set<string>, pending?: ReadonlyMap<string, Doc>, every = 0): Promise<Map<string, Doc>> {
   const out = new Map<string, Doc>();
   if (ids.size === 0) return out;
-  for (const d of await c.find({ _id: { $in: [...ids] } })) out.set(d._id, d);
+  const fromStore: string[] = [];
+  for (const id of ids) {
+    const d = pending?.get(id);
+    if (d === undefined) fromStore.push(id);
+    else out.set(id, d);
+  }
+  const step = every > 0 ? every : fromStore.length;
+  for (let i = 0; i < fromStore.length; i += step) {
+    if (i > 0) await nextTurn();
+    for (const d of await c.find({ _id: { $in: step >= fromStore.length ? fromStore : fromStore.slice(i, i + step) } })) out.set(d._id, d);
+  }
   return out;
 }
