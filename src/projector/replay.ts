@@ -16,16 +16,16 @@
 // with a turn of the event loop between them, so the API in the same process (probes included)
 // keeps answering during a replay of millions of events.
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type { Log, GroupPosition, RecordBatch } from '../adapters/log/log.js';
-import { DuplicateKeyError, type Collection, type CollectionWrite, type Doc, type DocumentStore } from '../adapters/store/store.js';
+import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { isRecordsFault } from '../pipeline/repeat-failures.js';
 import { errorMessage } from '../processor/set-aside.js';
 import { withTimeout } from '../support/deadline.js';
 import type { Positioned } from './models/projection.js';
-import { applyEvents, type FoldSetAside } from './models/runner.js';
+import { applyEvents, prepareApplication, writeApplication, type FoldSetAside, type WrittenDocs } from './models/runner.js';
+import { PROJECTIONS, WRITE_ORDER } from './models/index.js';
 import { parseEvents } from './projector.js';
 import { ReadModelSet, type ReadModelCollections } from './read-model-set.js';
 import { markReportBucketsBuilt } from './models/report-buckets/backfill.js';
@@ -47,100 +47,33 @@ export interface ReplayLimits {
   /** No round goes through for this long while events wait: the replay fails (a hung write, a consumer that never gets records). */
   readonly stallMs?: number;
   /**
-   * The event-loop time a slice's write may take (on the embedded store, the write callback
-   * LMDB runs on the event loop, all of the slice's documents and index entries in one piece).
-   * A round is up to 5,000 records per partition (60,000 with 12): folded and written in one
-   * piece it held the event loop for seconds. The fold takes a turn every FOLD_CHUNK events;
-   * the write cannot be cut, so the slice size follows what the last writes took per event.
-   * Smaller slices cost throughput: each is its own commit, and on the embedded store commits
-   * of a few hundred events write and sync the same pages again and again.
+   * Events folded and written as one slice (one store write, one LMDB commit on the embedded
+   * store). Bigger slices share pages between their writes (commits of a few hundred events
+   * rewrite and sync the same pages again and again); the event loop is shared all the same:
+   * the fold takes a turn every FOLD_CHUNK events and the write every WRITE_TURN_MS.
    */
-  readonly sliceStretchMs?: number;
-  /** A fixed slice size instead (benchmarks comparing sizes); 0: sized by sliceStretchMs. */
   readonly sliceEvents?: number;
   /** How long a failed replay waits for its consumer's round to end before it frees the lock anyway. */
   readonly stopWaitMs?: number;
 }
 
-const DEFAULT_LIMITS: Required<ReplayLimits> = { repeatedFailures: 5, failingForMs: 30_000, stallMs: 120_000, sliceStretchMs: 50, sliceEvents: 0, stopWaitMs: 30_000 };
-const MIN_SLICE = 250;
+const DEFAULT_LIMITS: Required<ReplayLimits> = { repeatedFailures: 5, failingForMs: 30_000, stallMs: 120_000, sliceEvents: 5_000, stopWaitMs: 30_000 };
 /** Events folded between turns of the event loop within a slice. */
 const FOLD_CHUNK = 500;
-const MAX_SLICE = 5_000;
-const FIRST_SLICE = 500;
+/** A slice's write takes a turn of the event loop every so many ms (see WriteOptions.turnEveryMs). */
+const WRITE_TURN_MS = 20;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-const PACING = { yieldEvery: FOLD_CHUNK };
+const PACING = { yieldEvery: FOLD_CHUNK, writeTurnEveryMs: WRITE_TURN_MS };
 
-/**
- * What a slice's write took: the event loop's active time while it was under way (the embedded
- * store runs the write callback on the loop, then waits for the commit; waiting does not
- * count). Only the slice's first write is timed: retries while isolating a failing event say
- * nothing about its size.
- */
-class SliceTiming {
-  private writing = false;
-  writeMs: number | null = null;
-
-  /** `write`, timed when it is the slice's first. */
-  timed<W>(write: (writes: W) => Promise<void>): (writes: W) => Promise<void> {
-    return (writes) => {
-      if (this.writing) return write(writes);
-      this.writing = true;
-      const elu = performance.eventLoopUtilization();
-      const done = write(writes);
-      void done.then(() => { this.writeMs = performance.eventLoopUtilization(elu).active; }, () => undefined);
-      return done;
-    };
-  }
-
-  /** The read models and the set-aside place, with their writes timed. */
-  around(target: ReadModelCollections, setAside: FoldSetAside): { target: ReadModelCollections; setAside: FoldSetAside } {
-    const store = setAside.store;
-    const timedStore: DocumentStore = {
-      kind: store.kind,
-      collection: (name) => store.collection(name),
-      bulkWriteMany: this.timed((writes: readonly CollectionWrite[]) => store.bulkWriteMany(writes)),
-      listCollections: () => store.listCollections(),
-      ping: () => store.ping(),
-      close: () => store.close(),
-    };
-    const writeAll = target.writeAll;
-    return {
-      target: { ...target, writeAll: this.timed(writeAll) },
-      setAside: { ...setAside, store: timedStore },
-    };
-  }
+/** A slice whose write is under way, and the documents it changes. */
+interface InflightSlice {
+  readonly events: readonly Positioned[];
+  readonly written: WrittenDocs;
+  /** Settles with null once written, or with what the write threw. */
+  readonly done: Promise<{ err: unknown } | null>;
 }
 
-/**
- * How many events the next slice takes: as many as keep its write within `stretchMs`, at what
- * the recent writes took per event (older ones weigh less), within MIN_SLICE..MAX_SLICE.
- */
-class SliceSizer {
-  private ms = 0;
-  private events = 0;
-  /** The first write into a fresh version also opens its databases: not a measure of the others. */
-  private first = true;
-
-  constructor(private readonly stretchMs: number, private readonly fixed: number) {}
-
-  size(): number {
-    if (this.fixed > 0) return this.fixed;
-    if (this.events === 0) return FIRST_SLICE;
-    return Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor(this.stretchMs / Math.max(this.ms / this.events, 0.0001))));
-  }
-
-  took(events: number, timing: SliceTiming): void {
-    if (events === 0 || timing.writeMs === null) return;
-    if (this.first) {
-      this.first = false;
-      return;
-    }
-    this.ms = 0.7 * this.ms + timing.writeMs;
-    this.events = 0.7 * this.events + events;
-  }
-}
 const INTERRUPTED_STOPPING = 'interrupted: the service is stopping';
 
 /**
@@ -395,7 +328,6 @@ export class ReplayService {
     this.stuck = null;
     this.consumerLeft = false;
     const progress = new RoundProgress(this.limits, this.clock);
-    const sizer = new SliceSizer(this.limits.sliceStretchMs, this.limits.sliceEvents);
     // Events (by position) whose own application failed twice: set aside, stage 'write'.
     const setAside: FoldSetAside = { store: this.store, topic: this.topology.sessionEvents, poisoned: new Map<string, string>() };
     const consumer = await this.log.consumeRounds({
@@ -403,7 +335,7 @@ export class ReplayService {
       topics: [this.topology.sessionEvents],
       fromBeginning: true,
       onRound: async (batches) => {
-        applied += await this.applyRound(target, batches, sizer, setAside);
+        applied += await this.applyRound(target, batches, setAside);
         progress.progressed();
       },
       onError: (err) => {
@@ -474,39 +406,68 @@ export class ReplayService {
 
   /**
    * Applies a round's batches (every partition the fetch returned) in order, in slices sized
-   * by `sizer`: each slice's records are parsed just before it is folded and written, and the
+   * of `sliceEvents`: each slice's records are parsed just before it is folded and written, and the
    * event loop gets a turn between slices. Documents skip events they have applied, so a round
    * that fails after some slices is retried whole without counting anything twice. Answers the
    * events applied (set aside ones included, as before).
+   *
+   * Slices are pipelined one deep: a slice's write (on the embedded store, an LMDB commit the
+   * writer thread finishes while the event loop waits) is left under way while the next slice
+   * is folded, reading the documents the previous one changed from it rather than from the
+   * store; the next write starts once it has landed. A write that fails throws away the slice
+   * folded behind it, which is folded again after the failed one is dealt with.
    */
-  private async applyRound(target: ReadModelCollections, batches: readonly RecordBatch[], sizer: SliceSizer, setAside: FoldSetAside): Promise<number> {
+  private async applyRound(target: ReadModelCollections, batches: readonly RecordBatch[], setAside: FoldSetAside): Promise<number> {
     let applied = 0;
     let slice: Positioned[] = [];
-    let size = sizer.size();
-    let timing = new SliceTiming();
+    const size = this.limits.sliceEvents;
+    let inflight: InflightSlice | null = null;
+    /** Waits for the slice under way; one whose write failed is applied again the careful way. Answers whether it had failed. */
+    const land = async (): Promise<boolean> => {
+      const slice = inflight;
+      if (slice === null) return false;
+      inflight = null;
+      const failed = await slice.done;
+      if (failed === null) {
+        applied += slice.events.length;
+        return false;
+      }
+      if (!isRecordsFault(failed.err)) throw failed.err;
+      this.checkGoing();
+      await this.applySlice(target, slice.events, setAside);
+      applied += slice.events.length;
+      return true;
+    };
     const flush = async (): Promise<void> => {
       this.checkGoing();
-      const timed = timing.around(target, setAside);
-      await this.applySlice(timed.target, slice, timed.setAside);
-      sizer.took(slice.length, timing);
-      applied += slice.length;
+      const events = slice;
       slice = [];
+      let prepared = await prepareApplication(target, PROJECTIONS, WRITE_ORDER, events, setAside, PACING, inflight?.written);
+      if (await land()) prepared = await prepareApplication(target, PROJECTIONS, WRITE_ORDER, events, setAside, PACING);
+      const done = writeApplication(target, prepared, setAside, PACING).then(() => null, (err: unknown) => ({ err }));
+      inflight = { events, written: prepared.written, done };
       await nextTurn();
-      size = sizer.size();
-      timing = new SliceTiming();
     };
-    // The embedded log reads the round synchronously just before this: a turn first.
-    await nextTurn();
-    timing = new SliceTiming();
-    for (const b of batches) {
-      for (let i = 0; i < b.records.length;) {
-        const n = Math.min(size - slice.length, b.records.length - i);
-        for (const e of parseEvents({ ...b, records: b.records.slice(i, i + n) }, () => undefined)) slice.push(e);
-        i += n;
-        if (slice.length >= size) await flush();
+    try {
+      // The embedded log reads the round synchronously just before this: a turn first.
+      await nextTurn();
+      for (const b of batches) {
+        for (let i = 0; i < b.records.length;) {
+          // Parsed FOLD_CHUNK records at a time, with a turn between: thousands of events parsed
+          // in one piece held the event loop for tens of ms.
+          const n = Math.min(size - slice.length, b.records.length - i, FOLD_CHUNK);
+          for (const e of parseEvents({ ...b, records: b.records.slice(i, i + n) }, () => undefined)) slice.push(e);
+          i += n;
+          if (slice.length < size) await nextTurn();
+          if (slice.length >= size) await flush();
+        }
       }
+      if (slice.length > 0) await flush();
+      await land();
+    } finally {
+      // A round that fails still lets its last write end before the consumer retries it.
+      if (inflight !== null) await (inflight as InflightSlice).done;
     }
-    if (slice.length > 0) await flush();
     return applied;
   }
 
