@@ -184,7 +184,12 @@ export class EmbeddedLog implements Log {
         const batches: RecordBatch[] = [];
         for (let p = 0; p < count; p++) {
           const records = this.read(topic, p, this.groups.get([groupId, topic, p]) ?? 0, BATCH_SIZE);
-          if (records.length > 0) batches.push({ topic, partition: p, records, owned: () => active });
+          if (records.length > 0) {
+            batches.push({ topic, partition: p, records, owned: () => active });
+            // A full read of every partition (up to 60,000 records, copied out of LMDB) in one
+            // stretch held the event loop for hundreds of ms during a replay; the API shares it.
+            if (p < count - 1) await new Promise<void>((r) => setImmediate(r));
+          }
         }
         if (batches.length === 0) return false;
         try {
