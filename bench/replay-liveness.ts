@@ -117,8 +117,8 @@ async function probe(port: number, until: () => boolean): Promise<number[]> {
 
 async function startServer(dataDir: string): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(serverRoot, 'src/main.ts')], {
-    cwd: serverRoot, stdio: ['ignore', 'ignore', 'inherit'],
+  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', join(serverRoot, 'src/main.ts')], {
+    cwd: serverRoot, stdio: ['ignore', process.env.SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
     env: {
       ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_TOKEN: ADMIN,
       INBOUND_PARTITIONS: String(PARTITIONS), TICK_INTERVAL_SEC: '0', RATE_LIMIT_MAX: '10000000',
