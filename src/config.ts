@@ -2,6 +2,7 @@ import { isTimeZone } from './domain/zoned-time.js';
 import { DEFAULT_DEMO_SECRET } from './demo/demo-records.js';
 import { isIP } from 'node:net';
 import { trimTrailingSlashes } from './support/url.js';
+import { DEFAULT_ROUND_LIMITS } from './adapters/log/kafka/rounds.js';
 
 // Configuration comes only from environment variables, validated at start with a message
 // that names the variable at fault.
@@ -34,6 +35,10 @@ export interface Config {
   readonly topicPrefix: string;
   readonly inboundTopic: string | null;
   readonly kafkaSessionTimeoutMs: number;
+  /** Records one consumer round takes at most (a fetch holds more when catching up; it is handled in rounds). */
+  readonly kafkaRoundMaxRecords: number;
+  /** What one consumer round should take at most: rounds are sized from the time per record measured; at most half the session timeout. */
+  readonly kafkaRoundMaxMs: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly bodyLimitBytes: number;
   /** How long a request may take, from its first byte to the answer (slow clients are cut off). */
@@ -175,6 +180,18 @@ function kafkaMinInsync(env: Env): number | null {
   return min;
 }
 
+/**
+ * A round longer than the rebalance allows (twice the session timeout) would miss every
+ * rebalance; at most half the session timeout leaves room for the round under way, its commit
+ * and the rejoin.
+ */
+function roundMaxMs(env: Env, sessionTimeoutMs: number): number {
+  const limit = Math.floor(sessionTimeoutMs / 2);
+  const ms = int(env, 'KAFKA_ROUND_MAX_MS', Math.min(DEFAULT_ROUND_LIMITS.maxMs, limit), 100, 150_000);
+  if (ms > limit) throw new ConfigError('KAFKA_ROUND_MAX_MS', `must be at most half of KAFKA_SESSION_TIMEOUT_MS (${limit}), got ${ms}`);
+  return ms;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const brokers = str(env, 'KAFKA_BROKERS');
   const kafkaBrokers = brokers ? brokers.split(',').map((b) => b.trim()).filter(Boolean) : null;
@@ -193,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (roles.size === 0) throw new ConfigError('ROLES', 'must name at least one role');
   const adminToken = token(env, 'ADMIN_TOKEN');
+  const kafkaSessionTimeoutMs = int(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 300_000);
   const sessionIdleSec = int(env, 'SESSION_IDLE_SEC', 1800, 1, 30 * 86400);
   // Shorter than the idle gap, so a record within it can never bridge two sessions.
   const allowedLatenessSec = int(env, 'ALLOWED_LATENESS_SEC', Math.min(120, Math.floor(sessionIdleSec / 2)), 0, 7 * 86400);
@@ -223,7 +241,9 @@ export function loadConfig(env: Env = process.env): Config {
     inboundPartitions: int(env, 'INBOUND_PARTITIONS', 12, 1, 1024),
     topicPrefix: prefix(env),
     inboundTopic: topicName(env, 'INBOUND_TOPIC'),
-    kafkaSessionTimeoutMs: int(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 300_000),
+    kafkaSessionTimeoutMs,
+    kafkaRoundMaxRecords: int(env, 'KAFKA_ROUND_MAX_RECORDS', DEFAULT_ROUND_LIMITS.maxRecords, 1, 1_000_000),
+    kafkaRoundMaxMs: roundMaxMs(env, kafkaSessionTimeoutMs),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),

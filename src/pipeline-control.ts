@@ -113,15 +113,20 @@ export class PipelineControl implements ProjectionControl {
   private healthOf(stage: Stage): StageHealth {
     let h = this.health.get(stage.role);
     if (!h) {
-      h = new StageHealth(stage.role);
+      h = new StageHealth(stage.role, { group: stage.group });
       this.health.set(stage.role, h);
     }
     return h;
   }
 
-  /** Stages of this process whose rounds keep failing. */
+  /** Stages of this process whose rounds keep failing, or whose consumers were dropped from their group or stalled. */
   problems(): StageProblem[] {
-    return [...this.health.values()].map((h) => h.problem()).filter((p): p is StageProblem => p !== null);
+    return [...this.health.values()].flatMap((h) => h.problems());
+  }
+
+  /** Each stage's health, its consumer's standing in its group included (for /metrics). */
+  stageHealth(): readonly StageHealth[] {
+    return [...this.health.values()];
   }
 
   get runsProcessing(): boolean {

@@ -15,6 +15,7 @@ export function createLog(config: Config, logger: Logger): Log {
     brokers: config.kafkaBrokers,
     logger,
     sessionTimeoutMs: config.kafkaSessionTimeoutMs,
+    rounds: { maxRecords: config.kafkaRoundMaxRecords, maxMs: config.kafkaRoundMaxMs },
     durability: { replicationFactor: config.kafkaReplicationFactor, minInsyncReplicas: config.kafkaMinInsyncReplicas },
   });
 }

@@ -41,6 +41,7 @@ export async function runStage(log: Log, stage: Stage, health?: StageHealth): Pr
         health.succeeded();
       }
       : (batches) => stage.handleBatch(batches),
+    ...(health ? { monitor: health } : {}),
     ...(stage.failed ? { onError: (err: unknown, batches: readonly RecordBatch[]) => stage.failed?.(err, batches) } : {}),
   });
 }

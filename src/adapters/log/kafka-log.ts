@@ -14,6 +14,7 @@ import { kafkaLogs } from './kafka/logging.js';
 import { KafkaAppender } from './kafka/producer.js';
 import { readKafkaRecord } from './kafka/reader.js';
 import { DEFAULT_KAFKA_TUNING, type KafkaTuning } from './kafka/tuning.js';
+import { DEFAULT_ROUND_LIMITS, type RoundLimits } from './kafka/rounds.js';
 
 export interface KafkaLogOptions {
   readonly brokers: readonly string[];
@@ -26,6 +27,8 @@ export interface KafkaLogOptions {
    * KAFKA_MIN_INSYNC_REPLICAS); unset or null: 3 and 2, lowered to what the cluster can hold.
    */
   readonly durability?: DurabilitySettings;
+  /** Records and time one round may take (KAFKA_ROUND_MAX_RECORDS, KAFKA_ROUND_MAX_MS); unset: the defaults of kafka/rounds.ts. */
+  readonly rounds?: Partial<RoundLimits>;
   /** Fetch wait, partition workers, compression (kafka/tuning.ts); benchmarks vary them. */
   readonly tuning?: Partial<KafkaTuning>;
 }
@@ -82,6 +85,7 @@ export class KafkaLog implements Log {
       sessionTimeoutMs: this.options.sessionTimeoutMs ?? 30_000,
       running: this.consumers,
       tuning: this.tuning,
+      rounds: { ...DEFAULT_ROUND_LIMITS, ...this.options.rounds },
     });
   }
 

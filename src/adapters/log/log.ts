@@ -46,6 +46,25 @@ interface ConsumeCommon {
   readonly fromBeginning?: boolean;
   /** Called when a handler throws; the consumer retries the batches after a pause. */
   readonly onError?: (err: unknown, batches: readonly RecordBatch[]) => void;
+  /** Told how the consumer stands in its group (Kafka): what health and metrics read. */
+  readonly monitor?: ConsumerMonitor;
+}
+
+/** Why a consumer joined its group again: a rebalance it took part in, or one it missed. */
+export type RejoinReason = 'rebalance' | 'dropped' | 'crashed';
+
+/**
+ * How a consumer stands in its group, as the log adapter sees it. A consumer whose rounds run
+ * and whose commits are refused (the group dropped it) looks busy from the handler's side; only
+ * the adapter sees the commits and the group.
+ */
+export interface ConsumerMonitor {
+  /** A round's offsets were committed; `waiting`: records known to wait after them (from the fetches' high watermarks). */
+  committed(waiting: number, now?: number): void;
+  /** Records known to wait for this consumer, from a fetch. */
+  waiting(records: number, now?: number): void;
+  /** The consumer joined its group again: `dropped` when the group had gone on without it, `crashed` when the client gave up and was started again. */
+  rejoined(reason: RejoinReason, detail: string, now?: number): void;
 }
 
 export interface ConsumeOptions extends ConsumeCommon {

@@ -3,12 +3,29 @@
 // so the handler pays one set of reads, writes and appends, and the group one offset commit,
 // for every partition the fetch returned. Rounds run one at a time; batches that arrive while
 // one runs (a partition the broker answered for later) go together into the next.
+//
+// A fetch can hold far more than a round should (1 MiB per partition: tens of thousands of
+// records when catching up), so what the gate gathers is cut into rounds bounded by records
+// and by time (RoundPacer, cutRound): the consumer runs, commits and heartbeats them one after
+// another, and each `eachBatch` call hears how much of its batch was done.
 import type { RecordBatch } from '../log.js';
+
+/** What a run of rounds did with each batch: how many of its records (a prefix) were handled and committed, and why it stopped short. */
+export interface RoundsOutcome {
+  readonly handled: ReadonlyMap<RecordBatch, number>;
+  /** The round that failed, if one did; the batches' later records were not handled. */
+  readonly error?: unknown;
+}
+
+/** What one `eachBatch` call hears: records of its batch handled (a prefix), and the failure if the rest was not. */
+export interface BatchOutcome {
+  readonly handled: number;
+  readonly error?: unknown;
+}
 
 interface Waiting {
   readonly batch: RecordBatch;
-  readonly resolve: () => void;
-  readonly reject: (err: unknown) => void;
+  readonly resolve: (outcome: BatchOutcome) => void;
 }
 
 export class RoundGate {
@@ -16,12 +33,12 @@ export class RoundGate {
   private scheduled = false;
   private running: Promise<void> = Promise.resolve();
 
-  constructor(private readonly runRound: (batches: readonly RecordBatch[]) => Promise<void>) {}
+  constructor(private readonly runRounds: (batches: readonly RecordBatch[]) => Promise<RoundsOutcome>) {}
 
-  /** Settles when the round holding this batch has run and committed (or failed). */
-  submit(batch: RecordBatch): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ batch, resolve, reject });
+  /** Settles when the rounds holding this batch have run and committed (or one failed); never rejects. */
+  submit(batch: RecordBatch): Promise<BatchOutcome> {
+    return new Promise<BatchOutcome>((resolve) => {
+      this.waiting.push({ batch, resolve });
       if (this.scheduled) return;
       this.scheduled = true;
       // setImmediate, not a microtask: kafkajs starts the sibling calls after awaits of its own.
@@ -35,12 +52,80 @@ export class RoundGate {
   private async flush(): Promise<void> {
     const taken = this.waiting.splice(0);
     if (taken.length === 0) return;
+    let outcome: RoundsOutcome;
     try {
-      await this.runRound(taken.map((t) => t.batch));
+      outcome = await this.runRounds(taken.map((t) => t.batch));
     } catch (err) {
-      for (const t of taken) t.reject(err);
-      return;
+      outcome = { handled: new Map(), error: err };
     }
-    for (const t of taken) t.resolve();
+    for (const t of taken) {
+      const handled = outcome.handled.get(t.batch) ?? 0;
+      t.resolve(outcome.error === undefined ? { handled } : { handled, error: outcome.error });
+    }
+  }
+}
+
+/**
+ * The next round out of what is left of the gathered batches: at most `limit` records, shared
+ * fairly between the partitions (each takes a prefix of what it has left, in offset order), so
+ * no partition waits for another's backlog. `done` says how many records of each batch earlier
+ * rounds took. Batches with nothing left are not in the round.
+ */
+export function cutRound(batches: readonly RecordBatch[], done: ReadonlyMap<RecordBatch, number>, limit: number): RecordBatch[] {
+  const left = batches
+    .map((b) => ({ b, from: done.get(b) ?? 0 }))
+    .filter(({ b, from }) => from < b.records.length);
+  const take = new Map<RecordBatch, number>(left.map(({ b }) => [b, 0]));
+  let budget = Math.max(1, limit);
+  let open = left;
+  // Equal shares, and what a short partition leaves goes to the others.
+  while (budget > 0 && open.length > 0) {
+    const share = Math.max(1, Math.floor(budget / open.length));
+    for (const { b, from } of open) {
+      if (budget === 0) break;
+      const has = b.records.length - from - (take.get(b) ?? 0);
+      const n = Math.min(share, has, budget);
+      take.set(b, (take.get(b) ?? 0) + n);
+      budget -= n;
+    }
+    open = open.filter(({ b, from }) => from + (take.get(b) ?? 0) < b.records.length);
+  }
+  return left
+    .filter(({ b }) => (take.get(b) ?? 0) > 0)
+    .map(({ b, from }) => ({ ...b, records: b.records.slice(from, from + (take.get(b) ?? 0)) }));
+}
+
+export interface RoundLimits {
+  /** Records in one round at most. */
+  readonly maxRecords: number;
+  /** What a round should take at most: the next round is sized from the time the last ones took per record. */
+  readonly maxMs: number;
+}
+
+/** KAFKA_ROUND_MAX_RECORDS and KAFKA_ROUND_MAX_MS unset (see docs/benchmarks.md for the measure). */
+export const DEFAULT_ROUND_LIMITS: RoundLimits = { maxRecords: 2000, maxMs: 2000 };
+
+/**
+ * Sizes rounds so that each takes about `maxMs`: a running estimate of the time per record
+ * (weighted towards the last rounds), never more than `maxRecords`, never fewer than one.
+ * Starts at `maxRecords`: the first round measures. A round's time has a fixed part (one read
+ * and one write whatever its size), so the estimate from a large round is low for a small one;
+ * the next measure corrects it.
+ */
+export class RoundPacer {
+  private msPerRecord: number | null = null;
+
+  constructor(private readonly limits: RoundLimits) {}
+
+  next(): number {
+    if (this.msPerRecord === null || this.msPerRecord <= 0) return this.limits.maxRecords;
+    return Math.max(1, Math.min(this.limits.maxRecords, Math.floor(this.limits.maxMs / this.msPerRecord)));
+  }
+
+  observe(records: number, ms: number): void {
+    if (records <= 0) return;
+    const rate = ms / records;
+    // A round much slower than the estimate counts at once (the store slowed down); a faster one eases the estimate down.
+    this.msPerRecord = this.msPerRecord === null || rate > this.msPerRecord ? rate : 0.5 * this.msPerRecord + 0.5 * rate;
   }
 }

@@ -1,0 +1,107 @@
+// The pieces of "rounds that fit the session" that need no broker: how a gathered fetch is cut
+// into rounds (fair prefixes per partition, at most the limit), how rounds are sized from the
+// time per record, the settings' bounds, and what a stage reports about its consumer's group.
+import { describe, expect, it } from 'vitest';
+import { cutRound, DEFAULT_ROUND_LIMITS, RoundPacer } from '../../src/adapters/log/kafka/rounds.js';
+import type { LogRecord, RecordBatch } from '../../src/adapters/log/log.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { DROPS_REPORTED, StageHealth } from '../../src/pipeline/stage-health.js';
+
+function batch(partition: number, from: number, n: number): RecordBatch {
+  const records: LogRecord[] = Array.from({ length: n }, (_, i) => ({
+    topic: 't', partition, offset: from + i, key: 'k', value: Buffer.alloc(0), headers: {}, timestamp: 0,
+  }));
+  return { topic: 't', partition, records };
+}
+
+describe('cutRound', () => {
+  it('shares the limit fairly between partitions, each a prefix of what it has left, and gives what a short one leaves to the others', () => {
+    const a = batch(0, 100, 10);
+    const b = batch(1, 0, 2);
+    const c = batch(2, 50, 10);
+    const done = new Map<RecordBatch, number>();
+    const first = cutRound([a, b, c], done, 12);
+    expect(first.map((x) => [x.partition, x.records.map((r) => r.offset)])).toEqual([
+      [0, [100, 101, 102, 103, 104]], [1, [0, 1]], [2, [50, 51, 52, 53, 54]],
+    ]);
+    done.set(a, 5).set(b, 2).set(c, 5);
+    const second = cutRound([a, b, c], done, 100);
+    expect(second.map((x) => [x.partition, x.records[0]?.offset, x.records.length])).toEqual([[0, 105, 5], [2, 55, 5]]);
+    done.set(a, 10).set(c, 10);
+    expect(cutRound([a, b, c], done, 100)).toEqual([]);
+    // A limit below the number of partitions still moves: one record each until it runs out.
+    expect(cutRound([a, b, c], new Map(), 2).map((x) => x.records.length)).toEqual([1, 1]);
+  });
+});
+
+describe('RoundPacer', () => {
+  it('starts at the record limit, then sizes rounds to the time limit from the measured time per record', () => {
+    const p = new RoundPacer({ maxRecords: 2_000, maxMs: 1_000 });
+    expect(p.next()).toBe(2_000);
+    p.observe(2_000, 8_000); // 4 ms a record
+    expect(p.next()).toBe(250);
+    p.observe(250, 250); // faster: eases down, not at once
+    expect(p.next()).toBe(400);
+    p.observe(100, 2_000); // the store slowed down: counts at once
+    expect(p.next()).toBe(50);
+    p.observe(1, 60_000);
+    expect(p.next()).toBe(1);
+  });
+});
+
+describe('round settings', () => {
+  it('default to the measured limits, and refuse a round longer than half the session', () => {
+    const c = loadConfig({});
+    expect(c.kafkaRoundMaxRecords).toBe(DEFAULT_ROUND_LIMITS.maxRecords);
+    expect(c.kafkaRoundMaxMs).toBe(DEFAULT_ROUND_LIMITS.maxMs);
+    expect(loadConfig({ KAFKA_SESSION_TIMEOUT_MS: '6000' }).kafkaRoundMaxMs).toBeLessThanOrEqual(3_000);
+    expect(loadConfig({ KAFKA_ROUND_MAX_RECORDS: '500', KAFKA_ROUND_MAX_MS: '3000', KAFKA_SESSION_TIMEOUT_MS: '6000' })).toMatchObject({ kafkaRoundMaxRecords: 500, kafkaRoundMaxMs: 3_000 });
+    expect(() => loadConfig({ KAFKA_ROUND_MAX_MS: '3001', KAFKA_SESSION_TIMEOUT_MS: '6000' })).toThrow(/KAFKA_ROUND_MAX_MS must be at most half of KAFKA_SESSION_TIMEOUT_MS \(3000\)/);
+    expect(() => loadConfig({ KAFKA_ROUND_MAX_RECORDS: '0' })).toThrow(ConfigError);
+  });
+});
+
+describe('a stage\'s consumer in its group', () => {
+  const t0 = Date.UTC(2026, 10, 25, 12);
+  const s = (ms: number): number => t0 + ms;
+
+  it('is reported dropped, naming the group, until it commits again; and while drops repeat even if it commits between them', () => {
+    const h = new StageHealth('processor', { group: 'convops-processor', now: t0 });
+    h.rejoined('rebalance', 'the group rebalanced', s(1_000));
+    expect(h.problems(s(1_000))).toEqual([]);
+    h.rejoined('dropped', 'the coordinator no longer knew this member (its session expired)', s(2_000));
+    expect(h.problems(s(2_500))).toEqual([{
+      stage: 'processor', group: 'convops-processor', since: new Date(s(2_000)).toISOString(), consecutiveFailures: 0,
+      reason: 'consumer group convops-processor: its consumer was dropped from the group (1 time in the last 10 minutes; last: the coordinator no longer knew this member (its session expired)), and has committed nothing since',
+    }]);
+    h.committed(100, s(3_000));
+    expect(h.problems(s(3_000))).toEqual([]);
+    for (let i = 1; i < DROPS_REPORTED; i++) {
+      h.rejoined('crashed', 'KafkaJSConnectionError: Connection error', s(3_000 + i * 10_000));
+      h.committed(100, s(4_000 + i * 10_000));
+    }
+    expect(h.problems(s(30_000))[0]?.reason).toMatch(/^consumer group convops-processor: its consumer crashed and was started again \(3 times in the last 10 minutes/);
+    // Out of the window, and committing: nothing to report.
+    h.committed(0, s(20 * 60_000));
+    expect(h.problems(s(20 * 60_000))).toEqual([]);
+    expect(h.rejoinCounts()).toEqual({ rebalance: 1, dropped: 1, crashed: DROPS_REPORTED - 1 });
+  });
+
+  it('is reported stalled when records wait and nothing is committed for a while; waiting alone is not a stall', () => {
+    const h = new StageHealth('projector', { group: 'convops-projector', stalledAfterMs: 60_000, now: t0 });
+    h.waiting(0, s(0));
+    expect(h.stalledSeconds(s(120_000))).toBe(0);
+    h.waiting(5_000, s(10_000)); // records arrive: the clock starts now
+    h.committed(4_000, s(20_000));
+    h.waiting(4_500, s(30_000));
+    expect(h.problems(s(79_000))).toEqual([]);
+    expect(h.stalledSeconds(s(79_000))).toBe(59);
+    expect(h.problems(s(80_000))).toEqual([{
+      stage: 'projector', group: 'convops-projector', since: new Date(s(20_000)).toISOString(), consecutiveFailures: 0,
+      reason: 'consumer group convops-projector: no progress for 60 s with 4500 records waiting',
+    }]);
+    h.committed(0, s(81_000));
+    expect(h.problems(s(200_000))).toEqual([]);
+    expect(h.stalledSeconds(s(200_000))).toBe(0);
+  });
+});
