@@ -1,16 +1,29 @@
 // The document store on MongoDB (or any Mongo-wire server) through the official driver.
 import {
-  MongoBulkWriteError, MongoClient, MongoNetworkError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError,
+  MongoAPIError, MongoBulkWriteError, MongoClient, MongoError, MongoMissingDependencyError, MongoNetworkError, MongoParseError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError,
   type Db, type AnyBulkWriteOperation,
 } from 'mongodb';
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, UpdateOutcome, UpdateSpec } from './store.js';
 import { DuplicateKeyError, StoreUnavailableError, WriteConflictError } from './store.js';
+import { ConfigError } from '../../config.js';
 
 function isUnreachable(err: unknown): boolean {
   if (err instanceof MongoServerSelectionError || err instanceof MongoNetworkError
     || err instanceof MongoNotConnectedError || err instanceof MongoTopologyClosedError) return true;
   // A bulk write wraps the failure of its command.
   return err instanceof MongoBulkWriteError && isUnreachable(err.errorResponse);
+}
+
+/** Start-up's view of a failed connect: waiting may help (StoreUnavailableError), or the setting must change (ConfigError). */
+function connectError(err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof MongoParseError || err instanceof MongoAPIError || err instanceof MongoMissingDependencyError) {
+    return new ConfigError('MONGO_URL', `cannot be used: ${message}`);
+  }
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 18 || code === 13 || /authentication failed/i.test(message)) return new ConfigError('MONGO_URL', `credentials were refused: ${message}`);
+  if (err instanceof MongoError) return new StoreUnavailableError(message);
+  return err instanceof Error ? err : new Error(message);
 }
 
 /** Translates driver failures into the store seam's errors. */
@@ -168,9 +181,25 @@ export class MongoStore implements DocumentStore {
     this.conditions = exactIndexPlanner ? new ConditionIndexes(db) : null;
   }
 
+  /**
+   * Connects, or fails with StoreUnavailableError when the server cannot be reached now (start-up
+   * waits and tries again) or ConfigError when MONGO_URL cannot work however long one waits (a
+   * malformed URL or option, refused credentials). Each try waits for a server as long as
+   * MONGO_URL's serverSelectionTimeoutMS says, 5 s when it says nothing.
+   */
   static async connect(url: string, dbName: string): Promise<MongoStore> {
-    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, ignoreUndefined: true });
-    await client.connect();
+    let client: MongoClient;
+    try {
+      client = new MongoClient(url, { ...(/[?&]serverSelectionTimeoutMS=/i.test(url) ? {} : { serverSelectionTimeoutMS: 5_000 }), ignoreUndefined: true });
+    } catch (err) {
+      throw connectError(err);
+    }
+    try {
+      await client.connect();
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw connectError(err);
+    }
     // MongoDB answers buildInfo with its gitVersion; mongo-java-server with a version only.
     const info = await client.db('admin').command({ buildInfo: 1 }).catch(() => ({} as Record<string, unknown>));
     return new MongoStore(client, client.db(dbName), !('gitVersion' in info));
