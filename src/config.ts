@@ -15,6 +15,9 @@ export interface Config {
   readonly opsPort: number;
   /** How long a stop may take (stop intake, drain appends, stop consumers, close) before the process exits anyway. */
   readonly shutdownTimeoutMs: number;
+  /** Start-up waits for an unreachable store or broker: first delay between tries, and the longest (exponential with jitter in between). */
+  readonly startupRetryInitialMs: number;
+  readonly startupRetryMaxMs: number;
   readonly host: string;
   readonly dataDir: string;
   readonly kafkaBrokers: readonly string[] | null;
@@ -202,6 +205,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (mongoUrl && !/^mongodb(\+srv)?:\/\//.test(mongoUrl)) {
     throw new ConfigError('MONGO_URL', 'must start with mongodb:// or mongodb+srv://');
   }
+  const startupRetryInitialMs = int(env, 'STARTUP_RETRY_INITIAL_MS', 500, 10, 600_000);
+  const startupRetryMaxMs = int(env, 'STARTUP_RETRY_MAX_MS', 30_000, 10, 3_600_000);
+  if (startupRetryMaxMs < startupRetryInitialMs) throw new ConfigError('STARTUP_RETRY_MAX_MS', `must be at least STARTUP_RETRY_INITIAL_MS (${startupRetryInitialMs})`);
   const rolesRaw = str(env, 'ROLES');
   const roles = new Set<Role>();
   for (const r of (rolesRaw ?? ALL_ROLES.join(',')).split(',').map((s) => s.trim()).filter(Boolean)) {
@@ -224,6 +230,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: int(env, 'PORT', 3000, 0, 65535),
     opsPort: int(env, 'OPS_PORT', 9464, 0, 65535),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000),
+    startupRetryInitialMs,
+    startupRetryMaxMs,
     host: str(env, 'HOST') ?? '0.0.0.0',
     dataDir: str(env, 'DATA_DIR') ?? './data',
     kafkaBrokers,

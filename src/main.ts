@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { startApp } from './app.js';
 import { createLogger } from './support/logger.js';
 import { TopologyError } from './topology.js';
+import { StartupAbortedError } from './support/dependency-wait.js';
 
 async function main(): Promise<void> {
   let config;
@@ -16,16 +17,35 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
+  // A signal while start-up still waits for the store or the broker ends the wait at once.
+  const starting = new AbortController();
+  const callOff = (signal: string): void => {
+    logger.info({ signal }, 'stopping while starting');
+    starting.abort();
+    setTimeout(() => {
+      logger.error({ deadlineMs: config.shutdownTimeoutMs }, 'start-up did not stop in SHUTDOWN_TIMEOUT_MS; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+  };
+  const onTerm = (): void => callOff('SIGTERM');
+  const onInt = (): void => callOff('SIGINT');
+  process.once('SIGTERM', onTerm);
+  process.once('SIGINT', onInt);
   let app;
   try {
-    app = await startApp(config, logger);
+    app = await startApp(config, logger, { signal: starting.signal });
   } catch (err) {
-    // Settings that do not fit the topics or the cluster as they exist: a message to act on, not a stack.
+    if (err instanceof StartupAbortedError) process.exit(0);
+    // Settings that do not fit the topics or the cluster as they exist, or a store or broker that
+    // refuses them (a malformed MONGO_URL, credentials): a message to act on, not a stack.
     if (err instanceof TopologyError || err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
     }
     throw err;
+  } finally {
+    process.removeListener('SIGTERM', onTerm);
+    process.removeListener('SIGINT', onInt);
   }
   logger.info({
     url: app.url,
@@ -49,6 +69,11 @@ async function main(): Promise<void> {
       process.exit(1);
     });
   };
+  // A signal that came in the last steps of start-up (after the waits) stops what started.
+  if (starting.signal.aborted) {
+    shutdown('SIGTERM');
+    return;
+  }
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 }

@@ -42,3 +42,14 @@ export function readiness(input: ReadinessInputs): Readiness {
   }
   return { ready: reasons.length === 0, roles: [...input.roles], reasons, checks: { log: input.logUp, consumers } };
 }
+
+/**
+ * Before the roles run: start-up waits for the store or the broker (or starts the consumers).
+ * Never ready; the reasons name what is awaited, the attempt and the next try.
+ */
+export function startingReadiness(roles: ReadonlySet<Role>, stopping: boolean, waiting: readonly string[]): Readiness {
+  const reasons = [...(stopping ? ['shutting down'] : []), ...(waiting.length > 0 ? waiting : ['starting'])];
+  const consumers: Record<string, boolean> = {};
+  for (const role of CONSUMING) if (roles.has(role)) consumers[role] = false;
+  return { ready: false, roles: [...roles], reasons, checks: { log: false, consumers } };
+}

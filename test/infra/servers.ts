@@ -173,10 +173,11 @@ export async function startKafka(): Promise<RestartableServer> {
 /**
  * `heapMb`: the benchmarks hold a million documents; tests need far less. In memory by default;
  * `persistent` keeps the data in an H2 file, so the server can be halted and resumed.
+ * `port`: a server on an address a service was already told about (start-up waits for it).
  */
-export async function startMongo(heapMb = 768, persistent = false): Promise<RestartableServer> {
+export async function startMongo(heapMb = 768, persistent = false, chosenPort?: number): Promise<RestartableServer> {
   const lib = ensureJars('mongo');
-  const port = await freePort();
+  const port = chosenPort ?? await freePort();
   const dir = persistent ? mkdtempSync(join(tmpdir(), 'convops-mongo-')) : undefined;
   const url = `mongodb://127.0.0.1:${port}`;
   const launch = async (): Promise<ChildProcess> => {
