@@ -68,6 +68,14 @@ export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): vo
     });
   }
 
+  if (groups.length > 0) {
+    // The consumers' standing in their groups, from what the log adapter told each stage.
+    metrics.counterFrom('consumer_rejoins_total', 'Joins a stage\'s consumer had to make again, by reason: rebalance (the group changed), dropped (the group went on without it: a round longer than the session), crashed (the client gave up and was started again)', ['role', 'group', 'reason'], () =>
+      src.pipeline.stageHealth().flatMap((h) => Object.entries(h.rejoinCounts()).map(([reason, value]) => ({ labels: { role: h.stage, group: h.group, reason }, value }))));
+    metrics.gauge('consumer_stalled_seconds', 'Seconds since a stage\'s consumer last committed while records wait for it; 0 when none wait', ['role', 'group'], () =>
+      src.pipeline.stageHealth().map((h) => ({ labels: { role: h.stage, group: h.group }, value: h.stalledSeconds() })));
+  }
+
   if (roles.has('processor') || roles.has('projector')) {
     const tally = src.pipeline.setAsideTally;
     metrics.counterFrom('set_aside_total', 'Records (processor) and session events (projector) this process set aside, by stage (normalise, step, fold, write): one per decision, not per redelivery', ['stage'], () =>

@@ -19,7 +19,7 @@ export interface HealthOptions {
   readonly adminTokenConfigured: boolean;
   readonly readAuth: 'open' | 'required';
   readonly counters: () => { readonly processor: { readonly freshness: FreshnessSummary } | null; readonly projector: { readonly freshness: FreshnessSummary } | null };
-  /** Stages of this process whose rounds keep failing. */
+  /** Stages of this process whose rounds keep failing, or whose consumers were dropped from their group or stalled. */
   readonly problems: () => readonly StageProblem[];
   readonly platform: PlatformReadiness;
   readonly intelligence: { readonly enabled: boolean; readonly model: ModelStatus };
@@ -71,10 +71,11 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
     const ready = logOk && storeOk;
     // Degraded is not unready: the API still takes webhooks and serves reads while a stage is
     // stuck or records wait set aside, but whoever looks must be told which, why and since when.
-    const problems: { component: string; reason: string; since: string | null }[] = [
+    const problems: { component: string; reason: string; since: string | null; group?: string }[] = [
       ...(logOk ? [] : [{ component: 'log', reason: 'does not answer', since: null }]),
       ...(storeOk ? [] : [{ component: 'store', reason: 'does not answer', since: null }]),
-      ...opts.problems().map((p) => ({ component: p.stage, reason: p.reason, since: p.since })),
+      // A consumer dropped from its group or stalled with records waiting names the group too.
+      ...opts.problems().map((p) => ({ component: p.stage, reason: p.reason, since: p.since, ...(p.group ? { group: p.group } : {}) })),
       ...(setAsideStored ? [{ component: 'set-aside', reason: `${setAsideStored} record${setAsideStored === 1 ? ' is' : 's are'} set aside (GET /api/admin/set-aside)`, since: null }] : []),
     ];
     const body = {
