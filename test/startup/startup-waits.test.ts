@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { startApp, type RunningApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { StartupAbortedError } from '../../src/support/dependency-wait.js';
@@ -49,10 +49,12 @@ async function probes(base: string): Promise<{ live: number; ready: number; reas
 }
 
 describe('start-up waits for its dependencies', () => {
-  it('a store not listening yet: live, not ready naming the store, then ready and processing a webhook once it comes', async () => {
+  // The embedded log, and Kafka as in the issue (a worker that could not start while the store was busy).
+  it.each(['embedded', 'kafka'] as const)('a store not listening yet (%s log): live, not ready naming the store, then ready and processing a webhook once it comes', async (logKind) => {
     const mongoPort = await freePort();
     const port = await freePort();
     const env = baseEnv({
+      ...(logKind === 'kafka' ? { KAFKA_BROKERS: inject('kafkaBrokers'), TOPIC_PREFIX: `${uniqueName('startup')}.` } : {}),
       // A try gives up after 300 ms, so the test sees several; the default is 5 s.
       MONGO_URL: `mongodb://127.0.0.1:${mongoPort}/?serverSelectionTimeoutMS=300`,
       MONGO_DB: uniqueName('convops_startup').replace(/-/g, '_'),
@@ -72,8 +74,9 @@ describe('start-up waits for its dependencies', () => {
     expect(waiting.reasons).toEqual([expect.stringMatching(new RegExp(`^store: waiting for MongoDB at 127\\.0\\.0\\.1:${mongoPort} \\(attempt \\d+ `))]);
 
     const mongo: RunningServer = await startMongo(256, false, mongoPort);
-    cleanups.push(() => mongo.stop());
     const app: RunningApp = await starting;
+    // Stopped before the store goes (cleanups run last to first).
+    cleanups.splice(cleanups.length - 1, 0, () => mongo.stop());
     expect(app.url).toBe(base);
     await eventually(async () => ((await probes(base)).ready === 200 ? true : undefined), 10_000, 'ready');
 
@@ -84,6 +87,8 @@ describe('start-up waits for its dependencies', () => {
       return m.length > 0 ? m : undefined;
     }, 20_000, 'message in the read model');
     expect(items.map((m) => m.id)).toEqual(['9880001']);
+    await app.stop();
+    await mongo.stop();
   });
 
   it('a broker not started yet: the worker serves its probes, names the log, and a called-off start closes its port', async () => {
