@@ -48,7 +48,8 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   // Called off by the caller's signal, or by a fatal failure of one wait (the other stops too).
   const calledOff = new AbortController();
   const onAbort = (): void => calledOff.abort();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) calledOff.abort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
   let stopping = false;
   let running: (() => Promise<Readiness>) | null = null;
   const ops = {
