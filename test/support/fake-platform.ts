@@ -103,7 +103,11 @@ export class FakePlatform {
   private readonly attempts = new Map<string, { polls: number; needsOtp: boolean; otpDone: boolean; accountId: string; name: string }>();
   url = '';
 
+  /** Requests per window; a test may change it between phases. */
+  rateLimit: number;
+
   constructor(private readonly options: FakePlatformOptions = {}) {
+    this.rateLimit = options.rateLimit ?? 1000;
     this.data = fakeData(options);
     this.apiKey = options.apiKey ?? 'ofapi_test_key_0000000000000000';
   }
@@ -161,7 +165,7 @@ export class FakePlatform {
   }
 
   private rateHeaders(): Record<string, string> {
-    const limit = this.options.rateLimit ?? 1000;
+    const limit = this.rateLimit;
     return { 'x-rate-limit-limit-minute': String(limit), 'x-rate-limit-remaining-minute': String(Math.max(0, limit - this.window.used)) };
   }
 
@@ -177,7 +181,7 @@ export class FakePlatform {
     const now = Date.now();
     const windowMs = this.options.rateWindowMs ?? 60_000;
     if (now - this.window.startedAt >= windowMs) this.window = { startedAt: now, used: 0 };
-    const limit = this.options.rateLimit ?? 1000;
+    const limit = this.rateLimit;
     if (this.window.used >= limit || (this.faults.fail429Every && this.requests % this.faults.fail429Every === 0)) {
       this.limited++;
       return this.send(res, 429, { error: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }, { ...this.rateHeaders(), 'retry-after': String(Math.ceil((this.window.startedAt + windowMs - now) / 1000)) });
