@@ -52,10 +52,12 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   else options.signal?.addEventListener('abort', onAbort, { once: true });
   let stopping = false;
   let running: (() => Promise<Readiness>) | null = null;
+  // The log's wait is over (its topics are there): what readiness's `checks.log` says meanwhile.
+  let logAnswered = false;
   const ops = {
     metrics,
     stopping: () => stopping,
-    readiness: async (): Promise<Readiness> => (running ? running() : startingReadiness(config.roles, stopping, progress.reasons())),
+    readiness: async (): Promise<Readiness> => (running ? running() : startingReadiness(config.roles, stopping, progress.reasons(), logAnswered)),
   };
   const probes = await buildOpsServer({ logger, ...ops });
   let probeUrl: string;
@@ -101,7 +103,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
         await checkPartitions(log, topology, config);
       },
       classify: classifyKafkaStart,
-    }).catch((err: unknown) => { calledOff.abort(); throw err; });
+    }).then(() => { logAnswered = true; }, (err: unknown) => { calledOff.abort(); throw err; });
     const [s, l] = await Promise.allSettled([storeReady, logReady]);
     // The failure that caused the other wait to be called off is the one to report.
     const failures = [s, l].filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);

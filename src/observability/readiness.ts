@@ -47,9 +47,9 @@ export function readiness(input: ReadinessInputs): Readiness {
  * Before the roles run: start-up waits for the store or the broker (or starts the consumers).
  * Never ready; the reasons name what is awaited, the attempt and the next try.
  */
-export function startingReadiness(roles: ReadonlySet<Role>, stopping: boolean, waiting: readonly string[]): Readiness {
+export function startingReadiness(roles: ReadonlySet<Role>, stopping: boolean, waiting: readonly string[], logUp: boolean): Readiness {
   const reasons = [...(stopping ? ['shutting down'] : []), ...(waiting.length > 0 ? waiting : ['starting'])];
   const consumers: Record<string, boolean> = {};
   for (const role of CONSUMING) if (roles.has(role)) consumers[role] = false;
-  return { ready: false, roles: [...roles], reasons, checks: { log: false, consumers } };
+  return { ready: false, roles: [...roles], reasons, checks: { log: logUp, consumers } };
 }

@@ -40,12 +40,12 @@ function baseEnv(extra: Record<string, string>): Record<string, string> {
   };
 }
 
-interface ReadyBody { status: string; ready: boolean; reasons: string[] }
+interface ReadyBody { status: string; ready: boolean; reasons: string[]; checks: { log: boolean } }
 
-async function probes(base: string): Promise<{ live: number; ready: number; reasons: string[] }> {
+async function probes(base: string): Promise<{ live: number; ready: number; reasons: string[]; logUp: boolean }> {
   const live = (await fetch(`${base}/api/health/live`)).status;
   const r = await getJson<ReadyBody>(base, '/api/health/ready');
-  return { live, ready: r.status, reasons: r.body.reasons };
+  return { live, ready: r.status, reasons: r.body.reasons, logUp: r.body.checks.log };
 }
 
 describe('start-up waits for its dependencies', () => {
@@ -72,6 +72,8 @@ describe('start-up waits for its dependencies', () => {
     expect(waiting.live).toBe(200);
     expect(waiting.ready).toBe(503);
     expect(waiting.reasons).toEqual([expect.stringMatching(new RegExp(`^store: waiting for MongoDB at 127\\.0\\.0\\.1:${mongoPort} \\(attempt \\d+ `))]);
+    // The log answered meanwhile: only the store is awaited.
+    expect(waiting.logUp).toBe(true);
 
     const mongo: RunningServer = await startMongo(256, false, mongoPort);
     const app: RunningApp = await starting;
@@ -105,6 +107,7 @@ describe('start-up waits for its dependencies', () => {
     }, 10_000, 'waiting for the broker');
     expect(waiting.live).toBe(200);
     expect(waiting.ready).toBe(503);
+    expect(waiting.logUp).toBe(false);
     expect(waiting.reasons).toContainEqual(expect.stringMatching(new RegExp(`^log: waiting for Kafka at 127\\.0\\.0\\.1:${brokerPort} \\(attempt 1`)));
     const t0 = Date.now();
     abort.abort();
