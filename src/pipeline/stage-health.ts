@@ -123,3 +123,29 @@ export class StageHealth implements ConsumerMonitor {
     return { stage: this.stage, reason: `its rounds keep failing: ${this.lastError}`, since: new Date(this.firstFailureAt).toISOString(), consecutiveFailures: this.failures };
   }
 }
+
+/**
+ * Progress of consumer groups seen from outside them (an API process whose workers run the
+ * stages elsewhere): each look at a group's lag also notes its committed offsets, and a group
+ * whose committed offsets have not moved for STALLED_AFTER_MS while records waited at every
+ * look is reported. Only as good as the looks: the first one starts the clock.
+ */
+export class GroupProgressWatch {
+  private readonly seen = new Map<string, { committed: number; since: number }>();
+
+  constructor(private readonly stalledAfterMs = STALLED_AFTER_MS) {}
+
+  /** One look: `committed` (the sum of the group's committed offsets) and `waiting` (its lag). */
+  observe(stage: string, group: string, committed: number, waiting: number, now = Date.now()): StageProblem | null {
+    const last = this.seen.get(group);
+    if (waiting === 0 || !last || last.committed !== committed) {
+      this.seen.set(group, { committed, since: now });
+      return null;
+    }
+    if (now - last.since < this.stalledAfterMs) return null;
+    return {
+      stage, group, since: new Date(last.since).toISOString(), consecutiveFailures: 0,
+      reason: `consumer group ${group}: no progress for ${Math.round((now - last.since) / 1000)} s with ${waiting} record${waiting === 1 ? '' : 's'} waiting (its committed offsets have not moved)`,
+    };
+  }
+}

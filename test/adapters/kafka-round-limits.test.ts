@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { cutRound, DEFAULT_ROUND_LIMITS, RoundPacer } from '../../src/adapters/log/kafka/rounds.js';
 import type { LogRecord, RecordBatch } from '../../src/adapters/log/log.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { DROPS_REPORTED, StageHealth } from '../../src/pipeline/stage-health.js';
+import { DROPS_REPORTED, GroupProgressWatch, StageHealth } from '../../src/pipeline/stage-health.js';
 
 function batch(partition: number, from: number, n: number): RecordBatch {
   const records: LogRecord[] = Array.from({ length: n }, (_, i) => ({
@@ -103,5 +103,20 @@ describe('a stage\'s consumer in its group', () => {
     h.committed(0, s(81_000));
     expect(h.problems(s(200_000))).toEqual([]);
     expect(h.stalledSeconds(s(200_000))).toBe(0);
+  });
+
+  it('seen from another process (its API), is reported stalled when its committed offsets stay put for a while with records waiting', () => {
+    const w = new GroupProgressWatch(60_000);
+    expect(w.observe('processor', 'convops-processor', 1_000, 500, s(0))).toBeNull();
+    expect(w.observe('processor', 'convops-processor', 1_000, 800, s(59_000))).toBeNull();
+    expect(w.observe('processor', 'convops-processor', 1_000, 900, s(61_000))).toEqual({
+      stage: 'processor', group: 'convops-processor', since: new Date(s(0)).toISOString(), consecutiveFailures: 0,
+      reason: 'consumer group convops-processor: no progress for 61 s with 900 records waiting (its committed offsets have not moved)',
+    });
+    // Moving again, or nothing waiting, restarts the clock.
+    expect(w.observe('processor', 'convops-processor', 1_200, 700, s(62_000))).toBeNull();
+    expect(w.observe('processor', 'convops-processor', 1_200, 700, s(100_000))).toBeNull();
+    expect(w.observe('processor', 'convops-processor', 1_200, 0, s(200_000))).toBeNull();
+    expect(w.observe('processor', 'convops-processor', 1_200, 10, s(250_000))).toBeNull();
   });
 });

@@ -42,5 +42,13 @@ describe('consumer health in /metrics and /api/health', () => {
     expect(total(after, 'convops_consumer_rejoins_total', { reason: 'dropped' })).toBe(0);
     const health = await (await fetch(`${url}/api/health`)).json() as { problems: { component: string; group?: string }[] };
     expect(health.problems.filter((p) => p.group)).toEqual([]);
+    // An API process whose workers run elsewhere judges the groups by their offsets: they moved, nothing waits.
+    const api = await startWithEnv({ ...env, ROLES: 'api' });
+    running.push(api);
+    for (let i = 0; i < 2; i++) {
+      const seen = await (await fetch(`${api.url ?? ''}/api/health`)).json() as { problems: { group?: string }[]; components: { processor: { lag: number | null } } };
+      expect(seen.components.processor.lag).toBe(0);
+      expect(seen.problems.filter((p) => p.group)).toEqual([]);
+    }
   });
 });

@@ -8,7 +8,7 @@ import type { ModelStatus } from '../../intelligence/model-provider.js';
 import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
 import type { FreshnessSummary } from '../../projector/freshness.js';
 import { withTimeout } from '../../support/deadline.js';
-import type { StageProblem } from '../../pipeline/stage-health.js';
+import { GroupProgressWatch, type StageProblem } from '../../pipeline/stage-health.js';
 
 export interface HealthOptions {
   readonly log: Log;
@@ -30,11 +30,14 @@ export interface HealthOptions {
  * start, unless the group starts at the end (intelligence): then it counts as nothing waiting,
  * and a group with no commit at all has no lag to report (null).
  */
-async function lag(log: Log, groupId: string, topic: string, startsAtEnd = false): Promise<number | null> {
+async function lag(log: Log, groupId: string, topic: string, startsAtEnd = false): Promise<{ readonly lag: number; readonly committed: number } | null> {
   try {
     const [ends, committed] = await Promise.all([log.endOffsets(topic), log.committedOffsets(groupId, topic)]);
     if (startsAtEnd && Object.keys(committed).length === 0) return null;
-    return Object.entries(ends).reduce((sum, [p, end]) => sum + Math.max(0, end - (committed[Number(p)] ?? (startsAtEnd ? end : 0))), 0);
+    return {
+      lag: Object.entries(ends).reduce((sum, [p, end]) => sum + Math.max(0, end - (committed[Number(p)] ?? (startsAtEnd ? end : 0))), 0),
+      committed: Object.values(committed).reduce((a, b) => a + b, 0),
+    };
   } catch {
     return null;
   }
@@ -48,6 +51,8 @@ export function readAccessNote(readAuth: 'open' | 'required'): { readonly reads:
 }
 
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts) => {
+  // Groups whose stages run in other processes: whether their offsets move between looks.
+  const elsewhere = new GroupProgressWatch();
   app.get('/api/health', {
     config: { access: 'public' },
     schema: { summary: 'Health and readiness of the log, the store and the consumers, with their lag' },
@@ -57,13 +62,24 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
       withTimeout(opts.store.ping(), 3000, false),
     ]);
     // Per role, whichever process runs it: records its group has not consumed yet.
-    const [processorLag, projectorLag, intelligenceLag] = logOk
+    const [processorStanding, projectorStanding, intelligenceStanding] = logOk
       ? await Promise.all([
         withTimeout(lag(opts.log, opts.topology.processorGroup, opts.topology.inbound), 3000, null),
         withTimeout(lag(opts.log, opts.topology.projectorGroup, opts.topology.sessionEvents), 3000, null),
         withTimeout(lag(opts.log, opts.topology.intelligenceGroup, opts.topology.sessionEvents, true), 3000, null),
       ])
       : [null, null, null];
+    const [processorLag, projectorLag, intelligenceLag] = [processorStanding?.lag ?? null, projectorStanding?.lag ?? null, intelligenceStanding?.lag ?? null];
+    // A stage run here reports its own consumer (opts.problems); one run elsewhere is judged by its offsets.
+    const stalledElsewhere = ([
+      ['processor', opts.topology.processorGroup, processorStanding],
+      ['projector', opts.topology.projectorGroup, projectorStanding],
+      ['intelligence', opts.topology.intelligenceGroup, intelligenceStanding],
+    ] as const).flatMap(([role, group, standing]) => {
+      if (opts.roles.has(role) || !standing) return [];
+      const p = elsewhere.observe(role, group, standing.committed, standing.lag);
+      return p ? [p] : [];
+    });
     const counters = opts.counters();
     // Set-aside records kept in the store, whichever process set them aside and across restarts
     // (the processor and projector counters count this process's only). A small collection.
@@ -75,7 +91,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
       ...(logOk ? [] : [{ component: 'log', reason: 'does not answer', since: null }]),
       ...(storeOk ? [] : [{ component: 'store', reason: 'does not answer', since: null }]),
       // A consumer dropped from its group or stalled with records waiting names the group too.
-      ...opts.problems().map((p) => ({ component: p.stage, reason: p.reason, since: p.since, ...(p.group ? { group: p.group } : {}) })),
+      ...[...opts.problems(), ...stalledElsewhere].map((p) => ({ component: p.stage, reason: p.reason, since: p.since, ...(p.group ? { group: p.group } : {}) })),
       ...(setAsideStored ? [{ component: 'set-aside', reason: `${setAsideStored} record${setAsideStored === 1 ? ' is' : 's are'} set aside (GET /api/admin/set-aside)`, since: null }] : []),
     ];
     const body = {
