@@ -82,6 +82,13 @@ export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): vo
       SET_ASIDE_STAGES.map((stage) => ({ labels: { stage }, value: tally.get(stage) })));
   }
 
+  if (roles.has('processor')) {
+    metrics.counterFrom('chat_state_rollbacks_total', 'Chat states the store handed back older than the processor had stored (lost writes), each re-derived from inbound instead of numbering its events again (since the processor stage started)', [], () =>
+      [{ labels: {}, value: src.pipeline.counters().processor?.stateRollbacks ?? 0 }]);
+    metrics.counterFrom('records_rederived_total', 'Inbound records stepped again to re-derive rolled-back chat states (their events not appended again)', [], () =>
+      [{ labels: {}, value: src.pipeline.counters().processor?.recordsRederived ?? 0 }]);
+  }
+
   if (src.pipeline.replay) {
     const jobs = src.store.collection<ReplayJobDoc>(JOBS_COLLECTION);
     const running = () => within(jobs.find({ kind: 'replay', state: { $in: ['building', 'switching'] } }, { limit: 5 }));

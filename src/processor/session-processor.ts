@@ -32,6 +32,7 @@ import { IsolatingRounds, positionOf } from '../pipeline/repeat-failures.js';
 import { ChatLedger, type StatePosition } from './chat-ledger.js';
 import { bodyPrefix, errorMessage, RETRY_OF_HEADER, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage, type SetAsideTally } from './set-aside.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
+import { describeRollbacks, markRecovered, readRange, recordRollbacks, rollbackId, type Rollback } from './rollback.js';
 
 export const CHAT_STATE_COLLECTION = 'chat_state';
 
@@ -82,6 +83,10 @@ export interface ProcessorCounters {
   recordsSetAside: number;
   /** Records whose normalise + step took longer than SLOW_STEP_MS (processed as usual). */
   slowSteps: number;
+  /** Chat states the store handed back older than this processor had stored (lost writes): each re-derived from `inbound` (./rollback.ts). */
+  stateRollbacks: number;
+  /** Inbound records stepped again to re-derive rolled-back chats (their events not appended again). */
+  recordsRederived: number;
 }
 
 export interface ProcessorStatus extends ProcessorCounters {
@@ -138,8 +143,10 @@ export class SessionProcessor implements Stage {
   private consumer?: Consumer;
   readonly counters: ProcessorCounters = {
     recordsApplied: 0, recordsSkippedAsApplied: 0, recordsDuplicate: 0, recordsWithoutRouting: 0, ticks: 0, eventsEmitted: 0, batchesFenced: 0,
-    recordsSetAside: 0, slowSteps: 0,
+    recordsSetAside: 0, slowSteps: 0, stateRollbacks: 0, recordsRederived: 0,
   };
+  /** Per partition, chats found rolled back (chat key → the stored state's offset) and their rollback records, until re-derived. */
+  private readonly rederive = new Map<number, { chats: Map<string, number>; ids: string[]; at: number }>();
   private readonly step: typeof step;
   /** Webhook received → its events appended and its chat's state stored, over the last seconds. */
   private readonly freshness = new Freshness();
@@ -215,9 +222,85 @@ export class SessionProcessor implements Stage {
     for (const [key, before] of readAt) {
       const now = stored.get(key);
       if (before === null ? now !== undefined : now !== before.offset) {
-        throw new WriteConflictError(CHAT_STATE_COLLECTION, `${key.slice(0, 200)}: its stored state moved since this round read it`);
+        const saw = now === undefined ? 'none is stored' : `the stored one is at offset ${now}`;
+        throw new WriteConflictError(CHAT_STATE_COLLECTION, `${key.slice(0, 200)}: this round stepped from ${before === null ? 'no state' : `the state at offset ${before.offset} (seq ${before.state.context.seq})`}, ${saw}`);
       }
     }
+  }
+
+  /**
+   * After a refused write or fence: the chats whose stored state is older than the one this
+   * round stepped from (same partition, lower offset). Only this processor moves a partition's
+   * states forward, and it stepped from a state it had stored: a lower one is a lost write, not
+   * another owner's work (that would be higher) nor a purge (that leaves none).
+   */
+  private async findRollbacks(readAt: ReadonlyMap<string, ChatStateDoc | null>): Promise<Rollback[]> {
+    const known = [...readAt].filter((e): e is [string, ChatStateDoc] => e[1] !== null);
+    if (known.length === 0) return [];
+    const stored = new Map<string, ChatStateDoc>();
+    for (const d of await this.states.find({ _id: { $in: known.map(([k]) => k) } })) stored.set(d._id, d);
+    const out: Rollback[] = [];
+    for (const [chatKey, before] of known) {
+      const now = stored.get(chatKey);
+      if (!now || now.partition !== before.partition || now.offset >= before.offset) continue;
+      const seq = (d: ChatStateDoc): number | null => (typeof d.state?.context?.seq === 'number' ? d.state.context.seq : null);
+      out.push({ chatKey, partition: now.partition, storedOffset: now.offset, storedSeq: seq(now), knownOffset: before.offset, knownSeq: seq(before) });
+    }
+    return out;
+  }
+
+  /** Remembers rolled-back chats so the round's retry re-derives them; stores, logs and counts what was seen. */
+  private async noteRollbacks(rollbacks: readonly Rollback[], roundStart: ReadonlyMap<number, number>): Promise<void> {
+    for (const r of rollbacks) {
+      let p = this.rederive.get(r.partition);
+      if (!p) {
+        p = { chats: new Map(), ids: [], at: roundStart.get(r.partition) ?? 0 };
+        this.rederive.set(r.partition, p);
+      }
+      const id = rollbackId(r);
+      if (!p.ids.includes(id)) {
+        this.counters.stateRollbacks++;
+        p.ids.push(id);
+      }
+      p.chats.set(r.chatKey, Math.min(p.chats.get(r.chatKey) ?? r.storedOffset, r.storedOffset));
+      this.opts.logger.error({ chatKey: r.chatKey, partition: r.partition, storedOffset: r.storedOffset, storedSeq: r.storedSeq, cachedOffset: r.knownOffset, cachedSeq: r.knownSeq },
+        'chat state rolled back: the store handed back an older state than this processor stored (lost writes); re-deriving it from inbound');
+    }
+    // The round is retried whether or not this lands: the re-derivation does not depend on it.
+    await recordRollbacks(this.opts.store, rollbacks, Date.now()).catch((err: unknown) => this.opts.logger.warn({ err }, 'a chat state rollback could not be recorded for verify'));
+  }
+
+  /**
+   * The batches with, before each partition's records, the records to step again for its chats
+   * found rolled back: from the oldest stored offset up to the batch, those of the chats and the
+   * clock ticks (which may have settled them). Answers the first offset each batch really holds.
+   */
+  private async withRederived(batches: readonly RecordBatch[]): Promise<{ batches: RecordBatch[]; roundStart: Map<number, number> }> {
+    const roundStart = new Map<number, number>();
+    const out: RecordBatch[] = [];
+    for (const batch of batches) {
+      const first = batch.records[0]?.offset ?? 0;
+      roundStart.set(batch.partition, first);
+      let p = this.rederive.get(batch.partition);
+      // Delivered past the round that found them: the partition went to another processor and
+      // came back; the states it left are not this one's to re-derive.
+      if (p && first > p.at) {
+        this.rederive.delete(batch.partition);
+        p = undefined;
+      }
+      if (!p || p.chats.size === 0) {
+        out.push(batch);
+        continue;
+      }
+      const from = Math.min(...p.chats.values()) + 1;
+      const { records, missing } = await readRange(this.opts.log, batch.topic, batch.partition, from, first, (r) => {
+        const since = p.chats.get(r.key);
+        return (since !== undefined && r.offset > since) || readInboundMeta(r.headers)?.source === 'tick';
+      });
+      if (missing > 0) this.opts.logger.error({ partition: batch.partition, from, to: first, missing }, 're-deriving rolled-back chats: the log no longer holds some of their records; their states go on without them');
+      out.push({ ...batch, records: [...records, ...batch.records] });
+    }
+    return { batches: out, roundStart };
   }
 
   /** Chats of a partition a tick at `at` would settle: stored ones, overlaid with this batch's newer states. */
@@ -286,15 +369,20 @@ export class SessionProcessor implements Stage {
    * partitions, so stepping the partitions one after another keeps each chat's order.
    */
   private async handleRound(round: readonly RecordBatch[]): Promise<void> {
-    const batches = round.filter((b) => b.records.length > 0);
-    if (batches.length === 0) return;
-    const partitions = partitionsOf(batches);
-    for (const batch of batches) {
+    const given = round.filter((b) => b.records.length > 0);
+    if (given.length === 0) return;
+    const partitions = partitionsOf(given);
+    for (const batch of given) {
       // A gap means another instance owned this partition meanwhile: cached states may be stale.
       if (this.nextExpected.get(batch.partition) !== batch.records[0]?.offset) {
         this.cache.deleteWhere((d) => d.partition === batch.partition);
       }
     }
+    // Chats found rolled back are stepped again from their stored state, over their records
+    // read again from the log, before this round's records (./rollback.ts).
+    const { batches, roundStart } = await this.withRederived(given);
+    const rederived = (partition: number, offset: number): boolean => offset < (roundStart.get(partition) ?? 0);
+    const rederiving = (partition: number): ReadonlyMap<string, number> | undefined => this.rederive.get(partition)?.chats;
     const normalised = batches.flatMap((b) => this.normaliseBatch(b));
     const wanted = new Map<string, string[]>();
     for (const n of normalised) if (n && 'input' in n) wanted.set(n.key, [...(wanted.get(n.key) ?? []), ...idsOf(n.input)]);
@@ -327,6 +415,12 @@ export class SessionProcessor implements Stage {
     };
     const apply = (key: string, partition: number, offset: number, result: ReturnType<typeof step>, receivedAt: number): void => {
       put({ _id: key, state: result.state, partition, offset, deadline: tickDue(result.state.context) });
+      // A re-derived record's events are in session-events already (its state was stored after
+      // they were appended): the same step from the same state makes the same ones.
+      if (rederived(partition, offset)) {
+        eventsRederived += result.events.length;
+        return;
+      }
       for (const e of result.events) out.push(eventRecord(key, { ...e, source: { partition, offset } }, receivedAt));
     };
     const setAside = (id: string, r: Routed, chatKey: string, stage: SetAsideStage, error: string): void => {
@@ -336,7 +430,8 @@ export class SessionProcessor implements Stage {
       });
     };
     // Counted once the round is stored: a round that fails and is retried counts once.
-    const counted = { recordsWithoutRouting: 0, ticks: 0, recordsSkippedAsApplied: 0, recordsDuplicate: 0, recordsApplied: 0 };
+    const counted = { recordsWithoutRouting: 0, ticks: 0, recordsSkippedAsApplied: 0, recordsDuplicate: 0, recordsApplied: 0, recordsRederived: 0 };
+    let eventsRederived = 0;
     const fresh = (n: Routed): ChatState => initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: this.opts.idleMs, lateMs: this.opts.lateMs });
     for (const n of normalised) {
       if (!n) {
@@ -345,9 +440,13 @@ export class SessionProcessor implements Stage {
       }
       if ('input' in n && n.input.type === 'chat.tick') {
         // A tick steps every chat of its partition it would settle.
-        counted.ticks++;
+        const only = rederived(n.partition, n.offset) ? rederiving(n.partition) : undefined;
+        if (only) counted.recordsRederived++;
+        else counted.ticks++;
         for (const due of await this.dueChats(n.partition, n.receivedAt, states)) {
           if (due.offset >= n.offset) continue;
+          // A tick read again steps only the chats being re-derived: the others' states are whole.
+          if (only && !only.has(due._id)) continue;
           if (!states.has(due._id)) states.set(due._id, upgraded(due));
           const state = (states.get(due._id) ?? due).state;
           const stepped = this.tryStep(state, n.input);
@@ -399,7 +498,8 @@ export class SessionProcessor implements Stage {
       }
       ledger.remember(n.key, n.partition, n.offset, admission.remember);
       apply(n.key, n.partition, n.offset, stepped.result, n.receivedAt);
-      counted.recordsApplied++;
+      if (rederived(n.partition, n.offset)) counted.recordsRederived++;
+      else counted.recordsApplied++;
     }
     if (this.opts.stallBeforeWriteMs) await new Promise((r) => setTimeout(r, this.opts.stallBeforeWriteMs));
     try {
@@ -435,29 +535,46 @@ export class SessionProcessor implements Stage {
       for (const p of partitions) this.nextExpected.delete(p);
       if (err instanceof WriteConflictError || err instanceof DuplicateKeyError) {
         this.counters.batchesFenced++;
-        throw new BatchFencedError(partitions, 'a newer chat state is stored');
+        // Older than what this round stepped from: the store lost writes. The retry re-derives.
+        const rollbacks = await this.findRollbacks(readAt).catch(() => []);
+        if (rollbacks.length > 0) {
+          await this.noteRollbacks(rollbacks, roundStart);
+          throw new BatchFencedError(partitions, describeRollbacks(rollbacks));
+        }
+        throw new BatchFencedError(partitions, `a chat state changed since this round read it: ${err.message.slice(0, 400)}`);
       }
       if (err instanceof BatchFencedError) this.counters.batchesFenced++;
       throw err;
     }
     const storedAt = Date.now();
-    for (const n of normalised) if (n) this.freshness.record(n.receivedAt, storedAt);
+    for (const n of normalised) if (n && !rederived(n.partition, n.offset)) this.freshness.record(n.receivedAt, storedAt);
     for (const [k, d] of touched) this.cache.set(k, d);
     for (const doc of asides) {
       this.setAside(doc);
       this.poisoned.delete(`${doc.topic}:${doc.partition}:${doc.offset}`);
     }
-    // Operators are told where they see alerts. The round is stored: a failure here only leaves
-    // the alert to the next reconcile (the alert sweep), it does not fail the round.
-    if (asides.length > 0) {
-      await reconcileSetAsideAlert(this.opts.store).catch((err: unknown) => this.opts.logger.warn({ err }, 'the set-aside alert could not be raised; the alert sweep will'));
-    }
+    // Counted as soon as the round is stored, before the store calls below: whoever reads the
+    // counters once the round's results show sees it whole.
     this.counters.eventsEmitted += out.length;
     for (const [k, v] of Object.entries(counted) as [keyof typeof counted, number][]) this.counters[k] += v;
     for (const batch of batches) {
       const last = batch.records[batch.records.length - 1];
       if (last) this.nextExpected.set(batch.partition, last.offset + 1);
     }
+    const recovered: string[] = [];
+    for (const p of partitions) {
+      const done = this.rederive.get(p);
+      if (!done) continue;
+      this.rederive.delete(p);
+      recovered.push(...done.ids);
+      this.opts.logger.warn({ partition: p, chats: [...done.chats.keys()].slice(0, 20), records: counted.recordsRederived, events: eventsRederived }, 'rolled-back chats re-derived from inbound and stored again');
+    }
+    // Operators are told where they see alerts. The round is stored: a failure here only leaves
+    // the alert to the next reconcile (the alert sweep), it does not fail the round.
+    if (asides.length > 0) {
+      await reconcileSetAsideAlert(this.opts.store).catch((err: unknown) => this.opts.logger.warn({ err }, 'the set-aside alert could not be raised; the alert sweep will'));
+    }
+    await markRecovered(this.opts.store, recovered, counted.recordsRederived, storedAt).catch((err: unknown) => this.opts.logger.warn({ err }, 'a re-derived rollback could not be marked recovered'));
   }
 }
 
