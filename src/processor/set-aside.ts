@@ -26,9 +26,10 @@ const ERROR_MAX_CHARS = 1000;
 /**
  * Where it went wrong: normalising an inbound record, stepping its chat's machine, folding a
  * session event, or writing what a record produced (its round failed the same way twice, and so
- * did its own round: ../pipeline/repeat-failures.ts).
+ * did its own round: ../pipeline/repeat-failures.ts), or a session event whose id came back
+ * with other content than it first had ('conflict': ../projector/event-digests.ts).
  */
-export type SetAsideStage = 'normalise' | 'step' | 'fold' | 'write';
+export type SetAsideStage = 'normalise' | 'step' | 'fold' | 'write' | 'conflict';
 
 export interface SetAsideDoc extends Doc {
   /** `<topic>:<partition>:<offset>`; a clock tick steps many chats, so its entries add `|<chat key>`. */
@@ -55,11 +56,13 @@ export interface SetAsideDoc extends Doc {
   };
   /** The set-aside record this one is a retry of (absent: not a retry). */
   readonly retryOf?: string;
+  /** Stage 'conflict': the event id, this version's digest, and the first version's digest and position (read it from the log there). */
+  readonly conflict?: { readonly eventId: string; readonly digest: string; readonly firstDigest: string; readonly firstPartition: number; readonly firstOffset: number };
   /** While an admin's retry of it is under way: when it started (a retry older than a minute is taken as dead). */
   readonly retryClaimedAt?: number | null;
 }
 
-export const SET_ASIDE_STAGES: readonly SetAsideStage[] = ['normalise', 'step', 'fold', 'write'];
+export const SET_ASIDE_STAGES: readonly SetAsideStage[] = ['normalise', 'step', 'fold', 'write', 'conflict'];
 
 /**
  * Records this process set aside, by stage, since it started (`convops_set_aside_total`): one

@@ -7,7 +7,6 @@ import type { DocumentStore } from '../adapters/store/store.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
-import type { Positioned } from './models/projection.js';
 import { applyEvents } from './models/runner.js';
 import { ReadModelSet } from './read-model-set.js';
 import { ensureReportBuckets } from './models/report-buckets/backfill.js';
@@ -18,12 +17,15 @@ import { IsolatingRounds } from '../pipeline/repeat-failures.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import type { SetAsideTally } from '../processor/set-aside.js';
 import { ProjectionProgress } from './progress.js';
+import { checkEventContent, type RawPositioned } from './event-digests.js';
 
 export interface ProjectorCounters {
   eventsApplied: number;
   eventsUnreadable: number;
   /** Events whose fold threw: stored in `set_aside`, their documents left as they were. */
   eventsSetAside: number;
+  /** Of those, events whose id came back with other content than it first had (stage 'conflict'). */
+  eventsConflicting: number;
   batches: number;
 }
 
@@ -38,7 +40,7 @@ export class Projector implements Stage {
   readonly group: string;
   readonly topics: readonly string[];
   private readonly models: ReadModelSet;
-  readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, eventsSetAside: 0, batches: 0 };
+  readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, eventsSetAside: 0, eventsConflicting: 0, batches: 0 };
   private readonly freshness = new Freshness();
   /** Events whose own round failed twice the same way (by position), with the error: set aside when next seen. */
   private readonly poisoned = new Map<string, string>();
@@ -71,7 +73,7 @@ export class Projector implements Stage {
     else this.logger.error({ err, partitions: partitionsOf(batches) }, 'projector round failed; retrying');
   }
 
-  private parse(batch: RecordBatch): Positioned[] {
+  private parse(batch: RecordBatch): RawPositioned[] {
     return parseEvents(batch, (offset) => {
       this.counters.eventsUnreadable++;
       this.logger.warn({ partition: batch.partition, offset }, 'unreadable session event skipped');
@@ -91,9 +93,12 @@ export class Projector implements Stage {
     // The pointer is read per application, so a replay's switch reaches every projector process.
     const pointer = await this.models.pointer();
     if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) throw new ProjectionPaused();
-    const events = batches.flatMap((b) => this.parse(b));
-    const asides = await applyEvents(this.models.at(pointer.version), events, { store: this.store, topic: this.topology.sessionEvents, poisoned: this.poisoned });
+    // An id that came back with other content is set aside, never folded (./event-digests.ts).
+    const { fold: events, conflicts } = await checkEventContent(this.store, this.topology.sessionEvents, batches.flatMap((b) => this.parse(b)));
+    for (const c of conflicts) this.logger.error({ id: c._id, partition: c.partition, offset: c.offset, chatKey: c.chatKey, event: c.event, conflict: c.conflict }, 'session event set aside: its id came back with different content; not folded');
+    const asides = [...conflicts, ...await applyEvents(this.models.at(pointer.version), events, { store: this.store, topic: this.topology.sessionEvents, poisoned: this.poisoned })];
     for (const a of asides) {
+      if (a.stage === 'conflict') continue;
       this.poisoned.delete(`${a.topic}:${a.partition}:${a.offset}`);
       this.logger.error({ id: a._id, partition: a.partition, offset: a.offset, chatKey: a.chatKey, event: a.event, error: a.error }, a.stage === 'write' ? 'session event set aside: writing its documents failed twice; they keep their state, projection goes on' : 'session event set aside: its fold threw; its documents keep their state, projection goes on');
     }
@@ -102,7 +107,8 @@ export class Projector implements Stage {
       await reconcileSetAsideAlert(this.store).catch((err: unknown) => this.logger.warn({ err }, 'the set-aside alert could not be raised; the alert sweep will'));
     }
     this.counters.eventsSetAside += asides.length;
-    this.counters.eventsApplied += events.length - asides.length;
+    this.counters.eventsConflicting += conflicts.length;
+    this.counters.eventsApplied += events.length - (asides.length - conflicts.length);
     this.counters.batches += batches.length;
     const visibleAt = Date.now();
     for (const b of batches) for (const r of b.records) this.freshness.record(Number(r.headers[H.receivedAt]), visibleAt);
@@ -121,11 +127,11 @@ class ProjectionPaused extends Error {
 }
 
 /** Session events of a batch with their positions; unreadable records are reported and skipped. */
-export function parseEvents(batch: RecordBatch, unreadable: (offset: number) => void): Positioned[] {
-  const out: Positioned[] = [];
+export function parseEvents(batch: RecordBatch, unreadable: (offset: number) => void): RawPositioned[] {
+  const out: RawPositioned[] = [];
   for (const r of batch.records) {
     try {
-      out.push({ event: JSON.parse(r.value.toString('utf8')) as SessionEvent, partition: r.partition, offset: r.offset });
+      out.push({ event: JSON.parse(r.value.toString('utf8')) as SessionEvent, partition: r.partition, offset: r.offset, raw: r.value });
     } catch {
       unreadable(r.offset);
     }

@@ -10,6 +10,8 @@ import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { DrainTimeoutError, PipelineBusyError, type PipelineControl } from '../../pipeline-control.js';
 import { CHAT_STATE_COLLECTION } from '../../processor/session-processor.js';
 import { CHAT_LEDGER_COLLECTION } from '../../processor/chat-ledger.js';
+import { STATE_ROLLBACKS_COLLECTION } from '../../processor/rollback.js';
+import { EVENT_DIGESTS_COLLECTION } from '../../projector/event-digests.js';
 import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
 import { reconcileSetAsideAlert } from '../../pipeline/set-aside-alert.js';
 
@@ -178,6 +180,9 @@ async function purgeAccounts(store: DocumentStore, pipeline: PipelineControl, ac
     removed[CHAT_STATE_COLLECTION] = await store.collection(CHAT_STATE_COLLECTION).deleteMany({ 'state.context.accountId': { $in: [...accountIds] } });
     removed[CHAT_LEDGER_COLLECTION] = await store.collection(CHAT_LEDGER_COLLECTION).deleteMany(ofTheirChats);
     removed[SET_ASIDE_COLLECTION] = await store.collection(SET_ASIDE_COLLECTION).deleteMany(ofTheirChats);
+    // Their chats seeded again number their events from 1: digests left would take them for conflicts.
+    removed[EVENT_DIGESTS_COLLECTION] = await store.collection(EVENT_DIGESTS_COLLECTION).deleteMany({ _id: ofTheirChats.chatKey });
+    removed[STATE_ROLLBACKS_COLLECTION] = await store.collection(STATE_ROLLBACKS_COLLECTION).deleteMany(ofTheirChats);
     const forgotten = await pipeline.intelligence.forgetAccounts(accountIds, chatters);
     removed[ALERTS_COLLECTION] = forgotten.alerts;
     removed[ANALYSES_COLLECTION] = forgotten.analyses;

@@ -1,0 +1,92 @@
+// One id, one content. Event ids are `<chat key>:<seq>` and every document skips a sequence it
+// has applied, so an id that comes back with other content (a processor that numbered a chat's
+// events again from a rolled-back state) would be dropped without a trace: its message or
+// payment never counted, while the documents disagree with one another. The projector keeps
+// a digest of the content of every event id it takes (its first version, with its position)
+// and compares each event of a round with it: an id seen before with another digest is a
+// fault, set aside (stage 'conflict') with both digests and both positions (the first version
+// is read from the log at its position; the body prefix is the second's) and never folded. A
+// redelivery (same content) is not.
+//
+// Cost: one read of the round's ids and one insert-only write of the new ones per round, before
+// the read models' write (so no document moves past an event whose digest is not stored; a
+// crash between the two leaves digests that the redelivery finds equal).
+import { createHash } from 'node:crypto';
+import type { CollectionWrite, Doc, DocumentStore } from '../adapters/store/store.js';
+import { bodyPrefix, setAsideId, setAsideWrite, type SetAsideDoc } from '../processor/set-aside.js';
+import type { Positioned } from './models/projection.js';
+
+export const EVENT_DIGESTS_COLLECTION = 'event_digests';
+
+export interface EventDigestDoc extends Doc {
+  /** The event id. */
+  readonly _id: string;
+  /** sha256 (base64url, 22 characters) of the event's content as the log holds it. */
+  readonly d: string;
+  /** Position of the first version in `session-events`. */
+  readonly p: number;
+  readonly o: number;
+}
+
+/** A positioned event with the bytes the log held. */
+export interface RawPositioned extends Positioned {
+  readonly raw: Buffer;
+}
+
+const digestOf = (raw: Buffer): string => createHash('sha256').update(raw).digest('base64url').slice(0, 22);
+
+/**
+ * Splits a round's events into those to fold and those whose id came back with other content
+ * (set aside), and writes the digests of ids seen for the first time together with the set-aside
+ * documents. `existing` reads the stored digests of the round's ids.
+ */
+export async function checkEventContent(store: DocumentStore, topic: string, events: readonly RawPositioned[]): Promise<{ fold: RawPositioned[]; conflicts: SetAsideDoc[] }> {
+  if (events.length === 0) return { fold: [], conflicts: [] };
+  const digests = store.collection<EventDigestDoc>(EVENT_DIGESTS_COLLECTION);
+  const ids = [...new Set(events.map((e) => eventIdOf(e)).filter((id): id is string => id !== null))];
+  const known = new Map<string, EventDigestDoc>();
+  if (ids.length > 0) for (const d of await digests.find({ _id: { $in: ids } })) known.set(d._id, d);
+  const fresh: EventDigestDoc[] = [];
+  const fold: RawPositioned[] = [];
+  const conflicts: SetAsideDoc[] = [];
+  for (const e of events) {
+    const id = eventIdOf(e);
+    if (id === null) {
+      fold.push(e);
+      continue;
+    }
+    const d = digestOf(e.raw);
+    const first = known.get(id);
+    if (!first) {
+      const doc = { _id: id, d, p: e.partition, o: e.offset };
+      known.set(id, doc);
+      fresh.push(doc);
+      fold.push(e);
+      continue;
+    }
+    // The same content again (a redelivery, a re-run after a crash), or this very record again.
+    if (first.d === d || (first.p === e.partition && first.o === e.offset)) {
+      fold.push(e);
+      continue;
+    }
+    const ev = e.event as unknown as Record<string, unknown>;
+    conflicts.push({
+      _id: setAsideId(topic, e.partition, e.offset), stage: 'conflict', topic, partition: e.partition, offset: e.offset,
+      chatKey: typeof ev.chatKey === 'string' ? ev.chatKey.slice(0, 300) : null, event: typeof ev.type === 'string' ? ev.type.slice(0, 100) : null,
+      error: `event id ${id.slice(0, 300)} came back with different content: first at ${topic}:${first.p}:${first.o} (sha256 ${first.d}), this one sha256 ${d}; not folded`,
+      receivedAt: null, setAsideAt: Date.now(), body: bodyPrefix(e.raw),
+      conflict: { eventId: id.slice(0, 300), digest: d, firstDigest: first.d, firstPartition: first.p, firstOffset: first.o },
+    });
+  }
+  const writes: CollectionWrite[] = [setAsideWrite(conflicts)];
+  if (fresh.length > 0) {
+    writes.push({ collection: EVENT_DIGESTS_COLLECTION, ops: fresh.map((document) => ({ insertOne: { document } })) });
+  }
+  if (writes.some((w) => w.ops.length > 0)) await store.bulkWriteMany(writes.filter((w) => w.ops.length > 0));
+  return { fold, conflicts };
+}
+
+function eventIdOf(p: Positioned): string | null {
+  const id = (p.event as unknown as Record<string, unknown> | null)?.id;
+  return typeof id === 'string' && id.length > 0 ? id : null;
+}
