@@ -2,7 +2,9 @@
 // documents (sessions, messages, payments), compared with the totals rows and with the report
 // buckets, each difference named. The totals and the buckets are both derived from document
 // changes; the documents are the ground they must agree with.
-import type { Collection, Doc } from '../adapters/store/store.js';
+import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import { STATE_ROLLBACKS_COLLECTION, type StateRollbackDoc } from '../processor/rollback.js';
+import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../processor/set-aside.js';
 import { accountTotals } from '../projector/models/account-stats/queries.js';
 import type { ReportBucketDoc } from '../projector/models/report-buckets/document.js';
 import type { ReadModelCollections } from '../projector/read-model-set.js';
@@ -117,4 +119,60 @@ export async function verifyFigures(rm: ReadModelCollections, scope: Record<stri
   const differences = compareFigures(documents, totals, buckets);
   const accounts = new Set([...documents.keys(), ...totals.keys(), ...buckets.keys()]).size;
   return { ok: differences.length === 0, accounts, checkedAt: new Date(now).toISOString(), differences };
+}
+
+/** How many of each fault verify lists (the counts are whole). */
+const FAULTS_LISTED = 20;
+
+export interface StateRollbackView {
+  readonly chatKey: string;
+  readonly partition: number;
+  readonly storedOffset: number;
+  readonly storedSeq: number | null;
+  readonly cachedOffset: number;
+  readonly cachedSeq: number | null;
+  readonly detectedAt: string;
+  /** Null while the chat waits to be re-derived (its next record does it). */
+  readonly recoveredAt: string | null;
+  readonly recordsRederived: number | null;
+}
+
+export interface EventConflictView {
+  readonly id: string;
+  readonly eventId: string | null;
+  readonly chatKey: string | null;
+  readonly error: string;
+}
+
+/**
+ * What the pipeline noticed of lost writes: chat states the store handed back older than the
+ * processor had stored (re-derived from inbound: ../processor/rollback.ts), and session events
+ * whose id came back with other content (set aside, never folded: ../projector/event-digests.ts).
+ * A recovered rollback leaves the figures right; a conflict means an input's effect is missing.
+ */
+export interface PipelineFaults {
+  readonly stateRollbacks: { readonly count: number; readonly unrecovered: number; readonly items: readonly StateRollbackView[] };
+  readonly eventConflicts: { readonly count: number; readonly items: readonly EventConflictView[] };
+}
+
+export async function pipelineFaults(store: DocumentStore, accountId?: string): Promise<PipelineFaults> {
+  const mine = (chatKey: string | null): boolean => accountId === undefined || (chatKey ?? '').startsWith(`${accountId}:`);
+  const iso = (ms: number | null | undefined): string | null => (typeof ms === 'number' ? new Date(ms).toISOString() : null);
+  // Rare documents (one per lost state, one per conflicting event): read whole and scoped here.
+  const rollbacks = (await store.collection<StateRollbackDoc>(STATE_ROLLBACKS_COLLECTION).find({}, { sort: { detectedAt: -1 } })).filter((r) => mine(r.chatKey));
+  const conflicts = (await store.collection<SetAsideDoc>(SET_ASIDE_COLLECTION).find({ stage: 'conflict' }, { sort: { setAsideAt: -1 } })).filter((c) => mine(c.chatKey));
+  return {
+    stateRollbacks: {
+      count: rollbacks.length,
+      unrecovered: rollbacks.filter((r) => !r.recoveredAt).length,
+      items: rollbacks.slice(0, FAULTS_LISTED).map((r) => ({
+        chatKey: r.chatKey, partition: r.partition, storedOffset: r.storedOffset, storedSeq: r.storedSeq, cachedOffset: r.knownOffset, cachedSeq: r.knownSeq,
+        detectedAt: iso(r.detectedAt) ?? '', recoveredAt: iso(r.recoveredAt), recordsRederived: r.recordsRederived ?? null,
+      })),
+    },
+    eventConflicts: {
+      count: conflicts.length,
+      items: conflicts.slice(0, FAULTS_LISTED).map((c) => ({ id: c._id, eventId: c.conflict?.eventId ?? null, chatKey: c.chatKey, error: c.error })),
+    },
+  };
 }

@@ -5,7 +5,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { DocumentStore } from '../../adapters/store/store.js';
 import { ACCOUNT_ID_PATTERN } from '../../domain/bounds.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
-import { VERIFIED_FIGURES, verifyFigures } from '../../queries/verify.js';
+import { pipelineFaults, VERIFIED_FIGURES, verifyFigures } from '../../queries/verify.js';
 import { errorResponses } from '../errors.js';
 
 export interface AdminVerifyOptions {
@@ -20,6 +20,15 @@ const Difference = Type.Object({
   found: Type.Number({ description: 'the figure the totals rows or the report buckets hold' }),
 });
 
+const Rollback = Type.Object({
+  chatKey: Type.String(), partition: Type.Integer(),
+  storedOffset: Type.Integer({ description: 'offset of the state the store handed back' }), storedSeq: Type.Union([Type.Integer(), Type.Null()]),
+  cachedOffset: Type.Integer({ description: 'offset of the state the processor had stored' }), cachedSeq: Type.Union([Type.Integer(), Type.Null()]),
+  detectedAt: Type.String(), recoveredAt: Type.Union([Type.String(), Type.Null()], { description: 'when the chat was re-derived from inbound and stored again' }),
+  recordsRederived: Type.Union([Type.Integer(), Type.Null()]),
+});
+const Conflict = Type.Object({ id: Type.String({ description: 'the set-aside id' }), eventId: Type.Union([Type.String(), Type.Null()]), chatKey: Type.Union([Type.String(), Type.Null()]), error: Type.String() });
+
 export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = async (app, opts) => {
   app.get('/api/admin/verify', {
     config: { access: 'admin' },
@@ -30,13 +39,24 @@ export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = 
         accountId: Type.Optional(Type.String({ pattern: ACCOUNT_ID_PATTERN, description: 'one account (default: all)' })),
       }, { additionalProperties: false }),
       response: {
-        200: Type.Object({ ok: Type.Boolean(), accounts: Type.Integer(), checkedAt: Type.String({ format: 'date-time' }), differences: Type.Array(Difference) }),
+        200: Type.Object({
+          ok: Type.Boolean({ description: 'no difference, no session event id with two contents, no rolled-back chat state waiting to be re-derived' }),
+          accounts: Type.Integer(), checkedAt: Type.String({ format: 'date-time' }), differences: Type.Array(Difference),
+          stateRollbacks: Type.Object({ count: Type.Integer(), unrecovered: Type.Integer(), items: Type.Array(Rollback) }, { description: 'chat states the store handed back older than the processor had stored (lost writes), newest first (20 listed)' }),
+          eventConflicts: Type.Object({ count: Type.Integer(), items: Type.Array(Conflict) }, { description: 'session event ids that came back with other content (set aside, not folded), newest first (20 listed)' }),
+        }),
         ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'),
       },
     },
   }, async (request) => {
     const rm = await new ReadModelSet(opts.store).active();
     const report = await verifyFigures(rm, request.query.accountId ? { accountId: request.query.accountId } : {});
-    return { ...report, differences: [...report.differences] };
+    const faults = await pipelineFaults(opts.store, request.query.accountId);
+    const ok = report.ok && faults.stateRollbacks.unrecovered === 0 && faults.eventConflicts.count === 0;
+    return {
+      ...report, ok, differences: [...report.differences],
+      stateRollbacks: { ...faults.stateRollbacks, items: [...faults.stateRollbacks.items] },
+      eventConflicts: { ...faults.eventConflicts, items: [...faults.eventConflicts.items] },
+    };
   });
 };
