@@ -56,6 +56,8 @@ export class Projector implements Stage {
     private readonly progress: ProjectionProgress = new ProjectionProgress(),
     /** Where events set aside are counted by stage (the process's metrics). */
     private readonly setAsideTally?: SetAsideTally,
+    /** Whether event ids are checked for one content (config.eventDigests, ./event-digests.ts). */
+    private readonly checkContent = true,
   ) {
     this.models = new ReadModelSet(store);
     this.group = topology.projectorGroup;
@@ -94,9 +96,12 @@ export class Projector implements Stage {
     const pointer = await this.models.pointer();
     if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) throw new ProjectionPaused();
     // An id that came back with other content is set aside, never folded (./event-digests.ts).
-    const { fold: events, conflicts } = await checkEventContent(this.store, this.topology.sessionEvents, batches.flatMap((b) => this.parse(b)));
+    const parsed = batches.flatMap((b) => this.parse(b));
+    const { fold: events, conflicts, writes: digestWrites } = this.checkContent ? await checkEventContent(this.store, this.topology.sessionEvents, parsed) : { fold: parsed, conflicts: [], writes: [] };
     for (const c of conflicts) this.logger.error({ id: c._id, partition: c.partition, offset: c.offset, chatKey: c.chatKey, event: c.event, conflict: c.conflict }, 'session event set aside: its id came back with different content; not folded');
-    const asides = [...conflicts, ...await applyEvents(this.models.at(pointer.version), events, { store: this.store, topic: this.topology.sessionEvents, poisoned: this.poisoned })];
+    // The digests and conflicts go in the round's one store write (alone when nothing is folded).
+    if (events.length === 0 && digestWrites.length > 0) await this.store.bulkWriteMany(digestWrites);
+    const asides = [...conflicts, ...await applyEvents(this.models.at(pointer.version), events, { store: this.store, topic: this.topology.sessionEvents, poisoned: this.poisoned, before: digestWrites })];
     for (const a of asides) {
       if (a.stage === 'conflict') continue;
       this.poisoned.delete(`${a.topic}:${a.partition}:${a.offset}`);

@@ -6,7 +6,7 @@
 // the same store write when the caller gives a place for it: its documents stay as they were
 // before it, and the other events are applied. Folds are pure, so a redelivery or a replay
 // throws the same way. Without one, the error fails the application as before.
-import type { BulkOp, Collection, Doc, DocumentStore, WriteOptions } from '../../adapters/store/store.js';
+import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, WriteOptions } from '../../adapters/store/store.js';
 import { bodyPrefix, errorMessage, setAsideId, setAsideWrite, type SetAsideDoc } from '../../processor/set-aside.js';
 import { collectionName, type ReadModelCollections } from '../read-model-set.js';
 import { PROJECTIONS, WRITE_ORDER } from './index.js';
@@ -57,6 +57,12 @@ export interface FoldSetAside {
   readonly topic: string;
   /** Events (by `<topic>:<partition>:<offset>`) whose own application failed twice: set aside unfolded, stage 'write'. */
   readonly poisoned?: ReadonlyMap<string, string>;
+  /**
+   * Writes that go first in the application's one store write (the projector's event digests
+   * and the conflicts they found): on the embedded store one transaction and one commit with
+   * the read models, on MongoDB before them.
+   */
+  readonly before?: readonly CollectionWrite[];
 }
 
 /** How an application shares the event loop: a turn after every `yieldEvery` events it looks at, and between loads (a replay's slices). */
@@ -222,12 +228,13 @@ export async function writeApplication(rm: ReadModelCollections, prepared: Prepa
     { model: REPORT_BUCKETS, ops: bucketOps.updates as BulkOp<Doc>[] },
     ...modelWrites,
   ].filter((w) => w.ops.length > 0);
-  if (asides.length === 0 || !setAside) {
+  const before = setAside?.before?.filter((w) => w.ops.length > 0) ?? [];
+  if (!setAside || (asides.length === 0 && before.length === 0)) {
     await rm.writeAll(writes, options);
   } else {
     // The set-aside documents first, in the same store write (what rm.writeAll writes, plus
     // them): once a read model has moved past an event, its document exists.
-    await setAside.store.bulkWriteMany([setAsideWrite(asides), ...writes.map((w) => ({ collection: collectionName(w.model, rm.version), ops: w.ops }))], options);
+    await setAside.store.bulkWriteMany([...before, setAsideWrite(asides), ...writes.map((w) => ({ collection: collectionName(w.model, rm.version), ops: w.ops }))], options);
   }
   return [...asides];
 }
