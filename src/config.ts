@@ -23,6 +23,12 @@ export interface Config {
   readonly kafkaBrokers: readonly string[] | null;
   readonly mongoUrl: string | null;
   readonly mongoDb: string;
+  /**
+   * Whether the projector keeps a digest of every event id and sets aside an id that comes back
+   * with other content (EVENT_DIGESTS: on, off, auto = on with MongoDB, off on the embedded
+   * store, whose acknowledged writes are not lost, so ids are never issued twice).
+   */
+  readonly eventDigests: boolean;
   readonly roles: ReadonlySet<Role>;
   readonly webhookSecret: string | null;
   readonly adminToken: string | null;
@@ -273,6 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     floorRateLimit: { max: int(env, 'FLOOR_RATE_LIMIT_MAX', 60, 1, 1_000_000), windowSec: int(env, 'FLOOR_RATE_LIMIT_WINDOW_SEC', 60, 1, 86400) },
     readAuth: oneOf(env, 'READ_AUTH', ['open', 'required'] as const, 'open'),
+    eventDigests: ((mode) => mode === 'on' || (mode === 'auto' && mongoUrl !== null))(oneOf(env, 'EVENT_DIGESTS', ['auto', 'on', 'off'] as const, 'auto')),
     trustProxy: trustProxy(env),
     rateLimit: {
       max: int(env, 'RATE_LIMIT_MAX', 600, 1, 10_000_000),

@@ -159,7 +159,7 @@ export class PipelineControl implements ProjectionControl {
     }
     const progress = config.roles.has('projector') ? new ProjectionProgress() : null;
     if (progress) {
-      this.projector = new Projector(store, topology, logger.child({ role: 'projector' }), progress, this.setAsideTally);
+      this.projector = new Projector(store, topology, logger.child({ role: 'projector' }), progress, this.setAsideTally, config.eventDigests);
       stages.push(this.projector);
     }
     if (config.roles.has('intelligence')) {

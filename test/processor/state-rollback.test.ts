@@ -97,7 +97,7 @@ describe.each(DEPLOYMENTS)('lost writes, on %s', (kind) => {
   let topo: Topology;
 
   it('a chat state rolled back behind the processor is re-derived from inbound: no event id reused, figures exact, the rollback logged, counted and verified', async () => {
-    const env = deploymentEnv(kind, { ADMIN_TOKEN: TOKEN, ROLES: 'api,processor,projector' });
+    const env = deploymentEnv(kind, { ADMIN_TOKEN: TOKEN, ROLES: 'api,processor,projector', EVENT_DIGESTS: 'on' });
     topo = topology(loadConfig(env).topicPrefix);
     app = await startWithEnv(env);
     running.push(app);
