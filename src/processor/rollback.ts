@@ -12,17 +12,9 @@ import type { Log, LogRecord } from '../adapters/log/log.js';
 
 export const STATE_ROLLBACKS_COLLECTION = 'chat_state_rollbacks';
 
-export interface StateRollbackDoc extends Doc {
+export interface StateRollbackDoc extends Doc, Rollback {
   /** `<chat key>@<partition>:<stored offset><<known offset>`: one per lost state, a redetection writes nothing. */
   readonly _id: string;
-  readonly chatKey: string;
-  readonly partition: number;
-  /** Offset and event sequence of the state the store handed back. */
-  readonly storedOffset: number;
-  readonly storedSeq: number | null;
-  /** Offset and sequence of the state this processor had stored (its cache). */
-  readonly knownOffset: number;
-  readonly knownSeq: number | null;
   readonly detectedAt: number;
   /** Set once the chat was re-derived and its state stored again. */
   readonly recoveredAt?: number | null;
@@ -34,8 +26,10 @@ export interface StateRollbackDoc extends Doc {
 export interface Rollback {
   readonly chatKey: string;
   readonly partition: number;
+  /** Offset and event sequence of the state the store handed back. */
   readonly storedOffset: number;
   readonly storedSeq: number | null;
+  /** Offset and sequence of the state this processor had stored (its cache). */
   readonly knownOffset: number;
   readonly knownSeq: number | null;
 }
