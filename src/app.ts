@@ -59,7 +59,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     stopping: () => stopping,
     readiness: async (): Promise<Readiness> => (running ? running() : startingReadiness(config.roles, stopping, progress.reasons(), logAnswered)),
   };
-  const probes = await buildOpsServer({ logger, ...ops });
+  const probes = await buildOpsServer({ logger, ...ops, standsInForApi: config.roles.has('api') });
   let probeUrl: string;
   try {
     probeUrl = await listen(probes, config.roles.has('api') ? config.port : config.opsPort, config.host);

@@ -5,7 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../support/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Readiness } from '../observability/readiness.js';
-import { installErrorHandling } from './errors.js';
+import { errorBody, installErrorHandling } from './errors.js';
 import { installRequestIds, requestIdOptions } from './request-ids.js';
 import { installHttpMetrics } from './http-metrics.js';
 import { opsRoutes } from './routes/ops.js';
@@ -15,6 +15,12 @@ export interface OpsServerDeps {
   readonly metrics: Metrics;
   readonly readiness: () => Promise<Readiness>;
   readonly stopping: () => boolean;
+  /**
+   * The server stands in for the API on its port while the process starts: any other route
+   * answers 503 NOT_READY with Retry-After, not 404, so a webhook sender retries the delivery
+   * (a 404 reads as "no such endpoint", and platforms drop a delivery on it).
+   */
+  readonly standsInForApi?: boolean;
 }
 
 export async function buildOpsServer(deps: OpsServerDeps): Promise<FastifyInstance> {
@@ -29,5 +35,13 @@ export async function buildOpsServer(deps: OpsServerDeps): Promise<FastifyInstan
   installRequestIds(app);
   installHttpMetrics(app, deps.metrics);
   await app.register(opsRoutes, { metrics: deps.metrics, readiness: deps.readiness, stopping: deps.stopping, metricsAccess: 'public' });
+  if (deps.standsInForApi) {
+    // Before the body is read: a webhook is larger than this server's body limit (413 would
+    // read as final too).
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.url !== undefined) return;
+      return reply.code(503).header('retry-after', '1').send(errorBody('NOT_READY', 'starting: the service is waiting for its dependencies; retry later (GET /api/health/ready says what it waits for)'));
+    });
+  }
   return app;
 }

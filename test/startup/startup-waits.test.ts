@@ -13,6 +13,7 @@ import { StartupAbortedError } from '../../src/support/dependency-wait.js';
 import { createLogger } from '../../src/support/logger.js';
 import { freePort, startMongo, type RunningServer } from '../infra/servers.js';
 import { getJson, messageBody, postWebhook } from '../support/platform.js';
+import { signBody } from '../../src/ingest/signature.js';
 import { eventually, uniqueName } from '../support/wait.js';
 
 const SECRET = 'whsec_startup_secret';
@@ -74,6 +75,13 @@ describe('start-up waits for its dependencies', () => {
     expect(waiting.reasons).toEqual([expect.stringMatching(new RegExp(`^store: waiting for MongoDB at 127\\.0\\.0\\.1:${mongoPort} \\(attempt \\d+ `))]);
     // The log answered meanwhile: only the store is awaited.
     expect(waiting.logUp).toBe(true);
+    // A delivery meanwhile is told to come back (503 with Retry-After), not that the route does
+    // not exist: a platform drops a delivery on 404, and on 413 for a body over the probes' limit.
+    const early = messageBody({ accountId: 'acct_startup', fanId: 880002, messageId: 9880002, createdAt: '2026-06-10T18:59:00+00:00', direction: 'received', text: 'x'.repeat(4_000) });
+    const refused = await fetch(`${base}/webhooks/platform`, { method: 'POST', headers: { 'content-type': 'application/json', signature: signBody(SECRET, early), 'x-ofapi-idempotency-key': 'evt_startup_0' }, body: early });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({ code: 'NOT_READY', message: expect.stringContaining('starting') });
 
     const mongo: RunningServer = await startMongo(256, false, mongoPort);
     const app: RunningApp = await starting;
