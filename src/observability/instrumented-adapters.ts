@@ -36,6 +36,7 @@ class InstrumentedLog implements Log {
   committedOffsets(groupId: string, topic: string): Promise<Record<number, number>> { return this.inner.committedOffsets(groupId, topic); }
   endOffsets(topic: string): Promise<Record<number, number>> { return this.inner.endOffsets(topic); }
   readRecord(topic: string, partition: number, offset: number): Promise<LogRecord | null> { return this.inner.readRecord(topic, partition, offset); }
+  readRange(topic: string, partition: number, from: number, to: number): Promise<LogRecord[]> { return this.inner.readRange(topic, partition, from, to); }
   ping(): Promise<boolean> { return this.inner.ping(); }
   close(): Promise<void> { return this.inner.close(); }
 }

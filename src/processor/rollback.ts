@@ -58,26 +58,13 @@ export async function markRecovered(store: DocumentStore, ids: readonly string[]
   })));
 }
 
-/** Concurrent reads of a range (the embedded log answers from memory-mapped pages; Kafka pays a fetch each). */
-const READ_CONCURRENCY = 16;
-
 /**
  * The records of `[from, to)` of one partition, in offset order, those `keep` accepts. A record
  * the log no longer holds (retention) is missing from the answer: the caller cannot re-derive
  * past it and says so.
  */
 export async function readRange(log: Log, topic: string, partition: number, from: number, to: number, keep: (r: LogRecord) => boolean): Promise<{ records: LogRecord[]; missing: number }> {
-  const records: (LogRecord | null)[] = new Array<LogRecord | null>(Math.max(0, to - from)).fill(null);
-  let next = from;
-  let missing = 0;
-  const worker = async (): Promise<void> => {
-    while (next < to) {
-      const offset = next++;
-      const r = await log.readRecord(topic, partition, offset);
-      if (r === null) missing++;
-      else if (keep(r)) records[offset - from] = r;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, Math.max(0, to - from)) }, worker));
-  return { records: records.filter((r): r is LogRecord => r !== null), missing };
+  if (to <= from) return { records: [], missing: 0 };
+  const held = await log.readRange(topic, partition, from, to);
+  return { records: held.filter(keep), missing: to - from - held.length };
 }

@@ -143,5 +143,24 @@ export function logContract(name: string, makeLog: () => Promise<Log>): void {
       expect(await log.readRecord(topic, 1, -1)).toBeNull();
       await expect(log.readRecord(uniqueName('missing'), 0, 0)).rejects.toBeInstanceOf(TopicNotFoundError);
     });
+
+    it('reads a range of one partition in offset order, only what the partition holds, not another partition', async () => {
+      const topic = uniqueName('t');
+      await log.createTopics([{ name: topic, partitions: 3 }]);
+      // More than one fetch and more than one embedded slice; the other partitions are busy too.
+      const n = 2_500;
+      for (const p of [0, 1, 2]) {
+        await log.append(topic, Array.from({ length: n }, (_, i) => ({ key: `k${i % 7}`, value: `p${p}-${i}`, headers: { i: String(i) }, partition: p })));
+      }
+      const got = await log.readRange(topic, 1, 100, 2_200);
+      expect(got.map((r) => r.offset)).toEqual(Array.from({ length: 2_100 }, (_, i) => 100 + i));
+      expect(got.every((r) => r.partition === 1 && r.value.toString() === `p1-${r.offset}` && r.headers.i === String(r.offset) && r.key === `k${r.offset % 7}`)).toBe(true);
+      // Clipped to what the partition holds; empty where it holds nothing.
+      expect((await log.readRange(topic, 2, n - 3, n + 50)).map((r) => r.value.toString())).toEqual([`p2-${n - 3}`, `p2-${n - 2}`, `p2-${n - 1}`]);
+      expect(await log.readRange(topic, 0, n, n + 10)).toEqual([]);
+      expect(await log.readRange(topic, 0, 5, 5)).toEqual([]);
+      expect(await log.readRange(topic, 7, 0, 10)).toEqual([]);
+      await expect(log.readRange(uniqueName('missing'), 0, 0, 1)).rejects.toBeInstanceOf(TopicNotFoundError);
+    });
   });
 }

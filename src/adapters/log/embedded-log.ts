@@ -278,6 +278,22 @@ export class EmbeddedLog implements Log {
     return { topic, partition, offset, key: value.k, value: Buffer.from(value.v), headers: { ...value.h }, timestamp: value.t };
   }
 
+  async readRange(topic: string, partition: number, from: number, to: number): Promise<LogRecord[]> {
+    const count = await this.partitionCount(topic);
+    if (!Number.isInteger(partition) || partition < 0 || partition >= count || !Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to <= from) return [];
+    const out: LogRecord[] = [];
+    // In slices, a turn between them: a long range must not hold the event loop.
+    for (let at = from; at < to;) {
+      const slice = this.read(topic, partition, at, Math.min(RANGE_SLICE, to - at)).filter((r) => r.offset < to);
+      out.push(...slice);
+      const last = slice[slice.length - 1];
+      if (!last || last.offset + 1 >= to) break;
+      at = last.offset + 1;
+      await new Promise((r) => setImmediate(r));
+    }
+    return out;
+  }
+
   async ping(): Promise<boolean> {
     return true;
   }
@@ -288,6 +304,8 @@ export class EmbeddedLog implements Log {
     await this.root.close();
   }
 }
+
+const RANGE_SLICE = 1000;
 
 function recordFiles(root: RootDatabase): TopicFiles {
   return {

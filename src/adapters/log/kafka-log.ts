@@ -12,7 +12,7 @@ import { KafkaAdmin } from './kafka/admin.js';
 import { consumeKafka } from './kafka/consumer.js';
 import { kafkaLogs } from './kafka/logging.js';
 import { KafkaAppender } from './kafka/producer.js';
-import { readKafkaRecord } from './kafka/reader.js';
+import { readKafkaRange, readKafkaRecord } from './kafka/reader.js';
 import { DEFAULT_KAFKA_TUNING, type KafkaTuning } from './kafka/tuning.js';
 import { DEFAULT_ROUND_LIMITS, type RoundLimits } from './kafka/rounds.js';
 
@@ -103,6 +103,10 @@ export class KafkaLog implements Log {
 
   readRecord(topic: string, partition: number, offset: number): Promise<LogRecord | null> {
     return readKafkaRecord(this.kafka, this.admin, topic, partition, offset);
+  }
+
+  readRange(topic: string, partition: number, from: number, to: number): Promise<LogRecord[]> {
+    return readKafkaRange(this.kafka, this.admin, topic, partition, from, to);
   }
 
   ping(): Promise<boolean> {

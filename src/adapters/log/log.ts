@@ -115,6 +115,12 @@ export interface Log {
    * Throws TopicNotFoundError for an unknown topic; bounded in time (LogReadTimeoutError).
    */
   readRecord(topic: string, partition: number, offset: number): Promise<LogRecord | null>;
+  /**
+   * The records one partition holds in `[from, to)`, in offset order (the processor re-deriving
+   * chats the store lost). Offsets the log no longer holds are absent from the answer. Throws
+   * TopicNotFoundError for an unknown topic; bounded in time while it makes no progress.
+   */
+  readRange(topic: string, partition: number, from: number, to: number): Promise<LogRecord[]>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
