@@ -7,7 +7,7 @@
 // again and stepped, their events (already in `session-events`, identical) not appended again,
 // and the round goes on from the state those records lead to. Each rollback is kept here, for
 // GET /api/admin/verify, logged and counted (convops_chat_state_rollbacks_total).
-import type { Doc, DocumentStore } from '../adapters/store/store.js';
+import type { BulkOp, CollectionWrite, Doc, DocumentStore } from '../adapters/store/store.js';
 import type { Log, LogRecord } from '../adapters/log/log.js';
 
 export const STATE_ROLLBACKS_COLLECTION = 'chat_state_rollbacks';
@@ -67,4 +67,82 @@ export async function readRange(log: Log, topic: string, partition: number, from
   if (to <= from) return { records: [], missing: 0 };
   const held = await log.readRange(topic, partition, from, to);
   return { records: held.filter(keep), missing: to - from - held.length };
+}
+
+// After a restart the cache is empty, so a lost write is seen another way: each round's store
+// write ends with the partition's applied mark (the next inbound offset its states include),
+// written last, so a mark that survived means the states before it did. The consumer resumes at
+// its committed offset, which is committed only after the round's write: a mark behind it means
+// the store lost the rounds in between, and the chats they touched are checked.
+export const APPLIED_MARKS_COLLECTION = 'processor_applied_marks';
+
+export interface AppliedMarkDoc extends Doc {
+  readonly partition: number;
+  /** The next `inbound` offset of this partition not yet included in the stored states. */
+  readonly next: number;
+}
+
+const markId = (partition: number): string => `p${partition}`;
+
+/** The round's mark write: the next offset per partition, never moved back. */
+export function appliedMarkWrite(next: ReadonlyMap<number, number>): CollectionWrite {
+  return {
+    collection: APPLIED_MARKS_COLLECTION,
+    ops: [...next].map(([partition, at]): BulkOp<Doc> => ({
+      updateOne: { filter: { _id: markId(partition) }, update: { $max: { next: at }, $set: { partition } }, upsert: true },
+    })),
+  };
+}
+
+/** What a stored chat state tells a mark check. */
+export interface StatePlace {
+  readonly _id: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly seq: number | null;
+}
+
+export interface MarkCheckReads {
+  /** Stored states of these chats. */
+  states(keys: readonly string[]): Promise<StatePlace[]>;
+  /** Stored states of the partition a tick at `at` (offset `offset`) would have settled had it been applied. */
+  dueBefore(partition: number, at: number, offset: number): Promise<StatePlace[]>;
+}
+
+/**
+ * Chats whose stored state may be behind records the group has committed: the partition's mark
+ * is behind `first` (where the consumer resumed). Candidates, not findings: a chat whose last
+ * record in the gap was a duplicate never moved its state, so only a re-derivation that changes
+ * a state confirms it was lost.
+ */
+export async function rollbacksBehindMark(
+  store: DocumentStore, log: Log, topic: string, partition: number, first: number, reads: MarkCheckReads,
+  tickAt: (r: LogRecord) => number | null,
+): Promise<{ from: number; rollbacks: Rollback[] } | null> {
+  const mark = await store.collection<AppliedMarkDoc>(APPLIED_MARKS_COLLECTION).findOne({ _id: markId(partition) });
+  if (!mark || mark.next >= first) return null;
+  const gap = await log.readRange(topic, partition, mark.next, first);
+  const lastOf = new Map<string, number>();
+  let lastTick: { at: number; offset: number } | null = null;
+  for (const r of gap) {
+    const at = tickAt(r);
+    if (at !== null) lastTick = { at, offset: r.offset };
+    else if (r.key) lastOf.set(r.key, r.offset);
+  }
+  const out = new Map<string, Rollback>();
+  const behind = (s: StatePlace | undefined, chatKey: string, knownOffset: number): void => {
+    // A chat first seen in the gap has no state at all: it is re-derived from the gap's start.
+    if (!s) out.set(chatKey, { chatKey, partition, storedOffset: mark.next - 1, storedSeq: null, knownOffset, knownSeq: null });
+    else if (s.partition === partition && s.offset < knownOffset) out.set(chatKey, { chatKey, partition, storedOffset: s.offset, storedSeq: s.seq, knownOffset, knownSeq: null });
+  };
+  const keys = [...lastOf.keys()];
+  for (let i = 0; i < keys.length; i += 1000) {
+    const slice = keys.slice(i, i + 1000);
+    const found = new Map((await reads.states(slice)).map((s) => [s._id, s]));
+    for (const k of slice) behind(found.get(k), k, lastOf.get(k) ?? first);
+  }
+  // A tick applied settles every due chat and moves its offset to the tick's: one still due
+  // behind the gap's last tick lost that write.
+  if (lastTick) for (const s of await reads.dueBefore(partition, lastTick.at, lastTick.offset)) if (!out.has(s._id)) behind(s, s._id, lastTick.offset);
+  return { from: mark.next, rollbacks: [...out.values()] };
 }

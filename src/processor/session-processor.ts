@@ -32,7 +32,7 @@ import { IsolatingRounds, positionOf } from '../pipeline/repeat-failures.js';
 import { ChatLedger, type StatePosition } from './chat-ledger.js';
 import { bodyPrefix, errorMessage, RETRY_OF_HEADER, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage, type SetAsideTally } from './set-aside.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
-import { describeRollbacks, markRecovered, readRange, recordRollbacks, rollbackId, type Rollback } from './rollback.js';
+import { appliedMarkWrite, describeRollbacks, markRecovered, readRange, recordRollbacks, rollbackId, rollbacksBehindMark, type Rollback, type StatePlace } from './rollback.js';
 
 export const CHAT_STATE_COLLECTION = 'chat_state';
 
@@ -145,8 +145,12 @@ export class SessionProcessor implements Stage {
     recordsApplied: 0, recordsSkippedAsApplied: 0, recordsDuplicate: 0, recordsWithoutRouting: 0, ticks: 0, eventsEmitted: 0, batchesFenced: 0,
     recordsSetAside: 0, slowSteps: 0, stateRollbacks: 0, recordsRederived: 0,
   };
-  /** Per partition, chats found rolled back (chat key → the stored state's offset) and their rollback records, until re-derived. */
-  private readonly rederive = new Map<number, { chats: Map<string, number>; ids: string[]; at: number }>();
+  /**
+   * Per partition, chats to re-derive (chat key → the stored state's offset) until they are:
+   * rollbacks found against the cache (`ids`, already counted) and candidates found behind the
+   * partition's applied mark (`candidates`, counted once their re-derivation changes a state).
+   */
+  private readonly rederive = new Map<number, { chats: Map<string, number>; ids: string[]; candidates: Map<string, Rollback>; at: number }>();
   private readonly step: typeof step;
   /** Webhook received → its events appended and its chat's state stored, over the last seconds. */
   private readonly freshness = new Freshness();
@@ -254,7 +258,7 @@ export class SessionProcessor implements Stage {
     for (const r of rollbacks) {
       let p = this.rederive.get(r.partition);
       if (!p) {
-        p = { chats: new Map(), ids: [], at: roundStart.get(r.partition) ?? 0 };
+        p = { chats: new Map(), ids: [], candidates: new Map(), at: roundStart.get(r.partition) ?? 0 };
         this.rederive.set(r.partition, p);
       }
       const id = rollbackId(r);
@@ -268,6 +272,37 @@ export class SessionProcessor implements Stage {
     }
     // The round is retried whether or not this lands: the re-derivation does not depend on it.
     await recordRollbacks(this.opts.store, rollbacks, Date.now()).catch((err: unknown) => this.opts.logger.warn({ err }, 'a chat state rollback could not be recorded for verify'));
+  }
+
+  /**
+   * A partition this process did not just read: the stored states may be behind what the group
+   * committed (the store lost the last rounds' writes while this process was not there to
+   * notice). Candidates join the chats to re-derive; see ./rollback.ts.
+   */
+  private async checkAppliedMark(batch: RecordBatch): Promise<void> {
+    const first = batch.records[0]?.offset;
+    if (first === undefined) return;
+    const place = (d: ChatStateDoc): StatePlace => ({ _id: d._id, partition: d.partition, offset: d.offset, seq: typeof d.state?.context?.seq === 'number' ? d.state.context.seq : null });
+    const found = await rollbacksBehindMark(this.opts.store, this.opts.log, batch.topic, batch.partition, first, {
+      states: async (keys) => (await this.states.find({ _id: { $in: [...keys] } })).map(place),
+      dueBefore: async (partition, at, offset) => (await this.states.find({ partition, deadline: { $lt: at }, offset: { $lt: offset } })).map(place),
+    }, (r) => {
+      const meta = readInboundMeta(r.headers);
+      return meta?.source === 'tick' ? meta.receivedAt : null;
+    });
+    if (!found) return;
+    this.opts.logger.warn({ partition: batch.partition, appliedMark: found.from, committed: first, candidates: found.rollbacks.length },
+      'the stored states end before the committed offset (the store lost writes): checking the chats of the records in between');
+    if (found.rollbacks.length === 0) return;
+    let p = this.rederive.get(batch.partition);
+    if (!p) {
+      p = { chats: new Map(), ids: [], candidates: new Map(), at: first };
+      this.rederive.set(batch.partition, p);
+    }
+    for (const r of found.rollbacks) {
+      p.chats.set(r.chatKey, Math.min(p.chats.get(r.chatKey) ?? r.storedOffset, r.storedOffset));
+      if (!p.candidates.has(r.chatKey)) p.candidates.set(r.chatKey, r);
+    }
   }
 
   /**
@@ -376,6 +411,7 @@ export class SessionProcessor implements Stage {
       // A gap means another instance owned this partition meanwhile: cached states may be stale.
       if (this.nextExpected.get(batch.partition) !== batch.records[0]?.offset) {
         this.cache.deleteWhere((d) => d.partition === batch.partition);
+        await this.checkAppliedMark(batch);
       }
     }
     // Chats found rolled back are stepped again from their stored state, over their records
@@ -413,12 +449,15 @@ export class SessionProcessor implements Stage {
       states.set(next._id, next);
       touched.set(next._id, next);
     };
+    // Chats a re-derived record moved: their stored state had lost it.
+    const rederivedChats = new Set<string>();
     const apply = (key: string, partition: number, offset: number, result: ReturnType<typeof step>, receivedAt: number): void => {
       put({ _id: key, state: result.state, partition, offset, deadline: tickDue(result.state.context) });
       // A re-derived record's events are in session-events already (its state was stored after
       // they were appended): the same step from the same state makes the same ones.
       if (rederived(partition, offset)) {
         eventsRederived += result.events.length;
+        rederivedChats.add(key);
         return;
       }
       for (const e of result.events) out.push(eventRecord(key, { ...e, source: { partition, offset } }, receivedAt));
@@ -527,6 +566,11 @@ export class SessionProcessor implements Stage {
               : { insertOne: { document: d } };
           }),
         },
+        // Last: a mark that survived a loss of writes means what came before it did.
+        appliedMarkWrite(new Map(batches.flatMap((b) => {
+          const last = b.records[b.records.length - 1];
+          return last ? [[b.partition, last.offset + 1] as const] : [];
+        }))),
       ]);
     } catch (err) {
       // Nothing of this round is known to be stored: forget it so the retry starts from the store.
@@ -562,17 +606,31 @@ export class SessionProcessor implements Stage {
       if (last) this.nextExpected.set(batch.partition, last.offset + 1);
     }
     const recovered: string[] = [];
+    const confirmed: Rollback[] = [];
     for (const p of partitions) {
       const done = this.rederive.get(p);
       if (!done) continue;
       this.rederive.delete(p);
       recovered.push(...done.ids);
+      for (const r of done.candidates.values()) {
+        if (!rederivedChats.has(r.chatKey)) continue;
+        confirmed.push(r);
+        recovered.push(rollbackId(r));
+      }
       this.opts.logger.warn({ partition: p, chats: [...done.chats.keys()].slice(0, 20), records: counted.recordsRederived, events: eventsRederived }, 'rolled-back chats re-derived from inbound and stored again');
     }
     // Operators are told where they see alerts. The round is stored: a failure here only leaves
     // the alert to the next reconcile (the alert sweep), it does not fail the round.
     if (asides.length > 0) {
       await reconcileSetAsideAlert(this.opts.store).catch((err: unknown) => this.opts.logger.warn({ err }, 'the set-aside alert could not be raised; the alert sweep will'));
+    }
+    if (confirmed.length > 0) {
+      this.counters.stateRollbacks += confirmed.length;
+      for (const r of confirmed) {
+        this.opts.logger.error({ chatKey: r.chatKey, partition: r.partition, storedOffset: r.storedOffset, storedSeq: r.storedSeq, committedOffset: r.knownOffset },
+          'chat state rolled back: its stored state was behind records the processor had committed (lost writes); re-derived from inbound');
+      }
+      await recordRollbacks(this.opts.store, confirmed, storedAt).catch((err: unknown) => this.opts.logger.warn({ err }, 'a chat state rollback could not be recorded for verify'));
     }
     await markRecovered(this.opts.store, recovered, counted.recordsRederived, storedAt).catch((err: unknown) => this.opts.logger.warn({ err }, 'a re-derived rollback could not be marked recovered'));
   }

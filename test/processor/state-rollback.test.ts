@@ -12,9 +12,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Log, LogRecord } from '../../src/adapters/log/log.js';
 import type { RunningApp } from '../../src/app.js';
+import { createStore } from '../../src/adapters/index.js';
 import { loadConfig } from '../../src/config.js';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { inboundRecord } from '../../src/domain/inbound-record.js';
+import { APPLIED_MARKS_COLLECTION, type AppliedMarkDoc } from '../../src/processor/rollback.js';
+import { tickRecords } from '../../src/processor/ticker.js';
 import { SET_ASIDE_ALERT_ID } from '../../src/pipeline/set-aside-alert.js';
 import { CHAT_STATE_COLLECTION, type ChatStateDoc } from '../../src/processor/session-processor.js';
 import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/processor/set-aside.js';
@@ -31,10 +34,9 @@ const KEY = `${ACCOUNT}:${FAN}`;
 const T0 = Date.parse('2026-06-11T10:00:00Z');
 const auth = { authorization: `Bearer ${TOKEN}` };
 
-function message(id: number) {
-  const atMs = T0 + id * 1_000;
-  const body = Buffer.from(messageWebhook({ accountId: ACCOUNT, fanId: FAN, messageId: String(id), createdAt: new Date(atMs).toISOString(), text: `m${id}`, direction: id % 3 === 0 ? 'sent' : 'received' }));
-  return inboundRecord({ source: 'webhook', event: id % 3 === 0 ? 'messages.sent' : 'messages.received', accountId: ACCOUNT, chatId: FAN, dedupeKey: `evt_rollback_${id}`, receivedAt: atMs }, body);
+function message(id: number, fan = FAN, atMs = T0 + id * 1_000) {
+  const body = Buffer.from(messageWebhook({ accountId: ACCOUNT, fanId: fan, messageId: String(id), createdAt: new Date(atMs).toISOString(), text: `m${id}`, direction: id % 3 === 0 ? 'sent' : 'received' }));
+  return inboundRecord({ source: 'webhook', event: id % 3 === 0 ? 'messages.sent' : 'messages.received', accountId: ACCOUNT, chatId: fan, dedupeKey: `evt_rollback_${fan}_${id}`, receivedAt: atMs }, body);
 }
 const messages = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => message(from + i));
 
@@ -44,9 +46,9 @@ async function call(app: RunningApp, method: 'GET' | 'POST', url: string) {
   return { status: res.statusCode, body: res.headers['content-type']?.toString().includes('json') ? res.json() as Record<string, unknown> : res.body };
 }
 
-async function messageIds(app: RunningApp): Promise<string[]> {
+async function messageIds(app: RunningApp, key = KEY): Promise<string[]> {
   const rm = await new ReadModelSet(app.store).active();
-  return (await rm.messages.find({ chatKey: KEY }, { sort: { sentAt: 1 } })).map((m) => String(m.messageId));
+  return (await rm.messages.find({ chatKey: key }, { sort: { sentAt: 1 } })).map((m) => String(m.messageId));
 }
 
 async function figures(app: RunningApp) {
@@ -95,10 +97,12 @@ describe.each(DEPLOYMENTS)('lost writes, on %s', (kind) => {
   });
   let app: RunningApp;
   let topo: Topology;
+  let lastEnv: Record<string, string>;
 
   it('a chat state rolled back behind the processor is re-derived from inbound: no event id reused, figures exact, the rollback logged, counted and verified', async () => {
     const env = deploymentEnv(kind, { ADMIN_TOKEN: TOKEN, ROLES: 'api,processor,projector', EVENT_DIGESTS: 'on' });
     topo = topology(loadConfig(env).topicPrefix);
+    lastEnv = env;
     app = await startWithEnv(env);
     running.push(app);
     const states = app.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
@@ -196,5 +200,96 @@ describe.each(DEPLOYMENTS)('lost writes, on %s', (kind) => {
     expect(await figures(app)).toEqual(before);
     const verified = await call(app, 'GET', '/api/admin/verify');
     expect(verified).toMatchObject({ status: 200, body: { ok: false, differences: [], eventConflicts: { count: 1, items: [{ id, eventId: parsed.id, chatKey: KEY }] } } });
+  });
+
+  it('writes lost while no processor ran are found after a restart, behind the applied mark: only chats the lost rounds changed are re-derived, no event id reused', async () => {
+    const FAN2 = '6660002';
+    const FAN3 = '6660003';
+    const key2 = `${ACCOUNT}:${FAN2}`;
+    const key3 = `${ACCOUNT}:${FAN3}`;
+    const states = app.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
+    const marks = app.store.collection<AppliedMarkDoc>(APPLIED_MARKS_COLLECTION);
+    // The previous test forged one.
+    const reusedBefore = [...contentsById(await allRecords(app.log, topo.sessionEvents))].filter(([, c]) => c.size > 1).map(([id]) => id);
+    await app.log.append(topo.inbound, [...[101, 102, 103].map((i) => message(i, FAN2)), message(201, FAN3)]);
+    await eventually(async () => ((await messageIds(app, key2)).length === 3 && (await messageIds(app, key3)).length === 1 ? true : undefined), 30_000, 'the first records of both chats').catch(async (e: unknown) => {
+      console.log('DEBUG', await messageIds(app, key2), await messageIds(app, key3), JSON.stringify(await app.store.collection(CHAT_STATE_COLLECTION).find({})).slice(0, 3000));
+      throw e;
+    });
+
+    // What the store will fall back to: every chat state and applied mark as they are now.
+    const snapshot = { states: await states.find({}), marks: await marks.find({}) };
+    const partitionOf = (key: string): number => {
+      const d = snapshot.states.find((x) => x._id === key);
+      if (!d) throw new Error(`no state for ${key}`);
+      return d.partition;
+    };
+    expect(snapshot.marks.length).toBeGreaterThan(0);
+
+    // The rounds the store will lose: three new records of one chat, a redelivery that changes
+    // nothing (a duplicate of the other chat's message), and a clock tick two hours on that
+    // idle-closes every session of the first chat's partition.
+    await app.log.append(topo.inbound, [...[104, 105, 106].map((i) => message(i, FAN2)), message(201, FAN3)]);
+    const count = await app.log.partitionCount(topo.inbound);
+    const tick = tickRecords(count, T0 + 2 * 3_600_000)[partitionOf(key2)];
+    if (!tick) throw new Error('no tick record');
+    await app.log.append(topo.inbound, [tick]);
+    await eventually(async () => ((await messageIds(app, key2)).length === 6 ? true : undefined), 30_000, 'messages 4-6');
+    const tickOffset = await eventually(async () => {
+      const d = await states.findOne({ _id: key2 });
+      return d && d.state.context.session === null ? d.offset : undefined;
+    }, 30_000, 'the tick closing the session');
+    const beforeLoss = new Map((await states.find({})).map((d) => [d._id, d]));
+    const changed = [...beforeLoss.values()].filter((d) => JSON.stringify(d) !== JSON.stringify(snapshot.states.find((x) => x._id === d._id))).map((d) => d._id).sort();
+    expect(changed).toContain(key2);
+    expect(changed).not.toContain(key3);
+    const eventsBefore = (await allRecords(app.log, topo.sessionEvents)).length;
+
+    type VerifyRollbacks = { stateRollbacks: { items: { chatKey: string; recoveredAt: string | null; storedOffset: number; cachedOffset: number }[] } };
+    const itemId = (i: VerifyRollbacks['stateRollbacks']['items'][number]): string => `${i.chatKey}@${i.storedOffset}<${i.cachedOffset}`;
+    const earlier = new Set(((await call(app, 'GET', '/api/admin/verify')).body as VerifyRollbacks).stateRollbacks.items.map(itemId));
+
+    // Stopped with everything committed; then the store loses every write since the snapshot.
+    await app.stop();
+    running.splice(running.indexOf(app), 1);
+    const lossy = await createStore(loadConfig(lastEnv));
+    for (const d of beforeLoss.values()) {
+      const old = snapshot.states.find((x) => x._id === d._id);
+      if (old) await lossy.collection<ChatStateDoc>(CHAT_STATE_COLLECTION).replaceOne({ _id: d._id }, old);
+      else await lossy.collection<ChatStateDoc>(CHAT_STATE_COLLECTION).deleteMany({ _id: d._id });
+    }
+    for (const m of snapshot.marks) await lossy.collection<AppliedMarkDoc>(APPLIED_MARKS_COLLECTION).replaceOne({ _id: m._id }, m);
+    await lossy.close();
+    const restarted = await startWithEnv(lastEnv);
+    running.push(restarted);
+    app = restarted;
+    const st = app.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
+
+    // More records for both chats; their partitions' first rounds find the mark behind.
+    const later = T0 + 3 * 3_600_000;
+    await app.log.append(topo.inbound, [...[107, 108, 109].map((i) => message(i, FAN2, later + i * 1_000)), message(202, FAN3, later)]);
+    await eventually(async () => ((await messageIds(app, key2)).length === 9 && (await messageIds(app, key3)).length === 2 ? true : undefined), 60_000, 'the records after the restart');
+
+    const events = await allRecords(app.log, topo.sessionEvents);
+    expect([...contentsById(events)].filter(([, c]) => c.size > 1).map(([id]) => id), 'event ids appended with two contents').toEqual(reusedBefore);
+    expect(events.length).toBeGreaterThan(eventsBefore);
+    expect(await messageIds(app, key2)).toEqual(['101', '102', '103', '104', '105', '106', '107', '108', '109']);
+    expect(await messageIds(app, key3)).toEqual(['201', '202']);
+    // Every chat the lost rounds changed is whole again, as the records and the tick left it
+    // (those the new records moved on, past it).
+    for (const k of changed) {
+      const now = await st.findOne({ _id: k });
+      expect(now?.offset, k).toBeGreaterThanOrEqual(beforeLoss.get(k)?.offset ?? Infinity);
+      if (k !== key2) expect(now, k).toEqual(beforeLoss.get(k));
+    }
+    expect((await st.findOne({ _id: key2 }))?.offset).toBeGreaterThan(tickOffset);
+
+    // Found, counted and verified: exactly the changed chats, not the one whose lost record was a duplicate.
+    const health = (await call(app, 'GET', '/api/health')).body as { counters: { processor: Record<string, number> } };
+    expect(health.counters.processor.stateRollbacks).toBe(changed.length);
+    const v = await call(app, 'GET', '/api/admin/verify');
+    const found = (v.body as VerifyRollbacks).stateRollbacks.items.filter((i) => !earlier.has(itemId(i)));
+    expect(found.map((i) => i.chatKey).sort()).toEqual(changed);
+    expect(found.every((i) => i.recoveredAt !== null)).toBe(true);
   });
 });
