@@ -10,10 +10,10 @@ import { loadConfig } from '../src/config.js';
 import { messageWebhook } from '../src/demo/platform-bodies.js';
 import { inboundRecord } from '../src/domain/inbound-record.js';
 import { BatchLedger, ChatLedger, type LedgerDoc } from '../src/processor/chat-ledger.js';
-import { SessionProcessor } from '../src/processor/session-processor.js';
 import { createLogger } from '../src/support/logger.js';
 import { topology } from '../src/topology.js';
 import { onDeployments } from './deployments.js';
+import { drainProcessor } from './drain-processor.js';
 
 const { values: args } = parseArgs({
   options: { records: { type: 'string', default: '100000' }, chats: { type: 'string', default: '2000' }, only: { type: 'string' } },
@@ -74,15 +74,7 @@ async function runOnce(name: string, env: Record<string, string>, ledger: 'durab
   const all = [...records, ...records];
   for (let i = 0; i < all.length; i += 5_000) await log.append(topo.inbound, all.slice(i, i + 5_000));
 
-  const processor = new SessionProcessor({ log, store, topology: topo, idleMs: 1_800_000, lateMs: 120_000, logger });
-  const started = performance.now();
-  await processor.start();
-  while (processor.counters.recordsApplied + processor.counters.recordsDuplicate + processor.counters.recordsSkippedAsApplied < all.length) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const seconds = (performance.now() - started) / 1000;
-  await processor.stop();
-  const c = processor.counters;
+  const { seconds, counters: c } = await drainProcessor(log, store, topo, logger, all.length);
   console.log(`${name}, ledger ${ledger}: ${all.length.toLocaleString('en')} inbound records (${unique.toLocaleString('en')} unique, ${CHATS.toLocaleString('en')} chats) in ${seconds.toFixed(1)} s = ${Math.round(all.length / seconds).toLocaleString('en')} records/s; applied ${c.recordsApplied}, duplicates ${c.recordsDuplicate}, events ${c.eventsEmitted}`);
   await log.close();
   await store.close();

@@ -11,10 +11,10 @@ import type { ConsumeRoundsOptions } from '../src/adapters/log/log.js';
 import { loadConfig } from '../src/config.js';
 import { messageWebhook } from '../src/demo/platform-bodies.js';
 import { inboundRecord } from '../src/domain/inbound-record.js';
-import { SessionProcessor } from '../src/processor/session-processor.js';
 import { createLogger } from '../src/support/logger.js';
 import { topology } from '../src/topology.js';
 import { onDeployments } from './deployments.js';
+import { drainProcessor } from './drain-processor.js';
 
 const { values: args } = parseArgs({
   options: { records: { type: 'string', default: '40000' }, chats: { type: 'string', default: '2000' }, sizes: { type: 'string', default: '250,500,1000,2000,5000,1000000' } },
@@ -52,14 +52,7 @@ async function runOnce(env: Record<string, string>, maxRecords: number): Promise
     return inboundRecord({ source: 'webhook', event: fan ? 'messages.received' : 'messages.sent', accountId: ACCOUNT, chatId: String(9_000_000 + chat), dedupeKey: `evt_r_${i}`, receivedAt: Date.now() }, Buffer.from(body));
   });
   for (let i = 0; i < records.length; i += 5_000) await log.append(topo.inbound, records.slice(i, i + 5_000));
-  const processor = new SessionProcessor({ log, store, topology: topo, idleMs: 1_800_000, lateMs: 120_000, logger });
-  const started = performance.now();
-  await processor.start();
-  while (processor.counters.recordsApplied + processor.counters.recordsDuplicate + processor.counters.recordsSkippedAsApplied < records.length) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const seconds = (performance.now() - started) / 1000;
-  await processor.stop();
+  const { seconds } = await drainProcessor(log, store, topo, logger, records.length);
   const sorted = [...times].sort((a, b) => a - b);
   const q = (p: number): number => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
   const perRecord = times.reduce((a, b) => a + b, 0) / sizes.reduce((a, b) => a + b, 0);
