@@ -1,7 +1,7 @@
 // The log and the store as the rest of the app sees them, timed: every append and every bulk
 // write is observed in the app's metrics. Decorators at the seam, so no caller has to remember
 // to measure, and reads pass straight through.
-import type { AppendRecord, AppendResult, Consumer, ConsumeOptions, ConsumeRoundsOptions, GroupPosition, Log, LogRecord, TopicSpec } from '../adapters/log/log.js';
+import type { AppendRecord, AppendResult, Consumer, ConsumeOptions, ConsumeRoundsOptions, GroupPosition, Log, LogRecord, RangeRead, TopicSpec } from '../adapters/log/log.js';
 import type { Collection, CollectionWrite, Doc, DocumentStore, WriteOptions } from '../adapters/store/store.js';
 import { secondsSince, type Metrics } from './metrics.js';
 
@@ -36,7 +36,7 @@ class InstrumentedLog implements Log {
   committedOffsets(groupId: string, topic: string): Promise<Record<number, number>> { return this.inner.committedOffsets(groupId, topic); }
   endOffsets(topic: string): Promise<Record<number, number>> { return this.inner.endOffsets(topic); }
   readRecord(topic: string, partition: number, offset: number): Promise<LogRecord | null> { return this.inner.readRecord(topic, partition, offset); }
-  readRange(topic: string, partition: number, from: number, to: number): Promise<LogRecord[]> { return this.inner.readRange(topic, partition, from, to); }
+  readRange(topic: string, partition: number, from: number, to: number, keep?: (r: LogRecord) => boolean): Promise<RangeRead> { return this.inner.readRange(topic, partition, from, to, keep); }
   ping(): Promise<boolean> { return this.inner.ping(); }
   close(): Promise<void> { return this.inner.close(); }
 }

@@ -8,7 +8,7 @@
 import type { RecordBatch } from '../adapters/log/log.js';
 
 /** Errors no record causes: availability and ownership. Matched by name, across libraries. */
-const NOT_THE_RECORDS_FAULT = /^(StoreUnavailableError|WriteConflictError|BatchFencedError|AppendTimeoutError|ProjectionPaused|KafkaJS\w*|Mongo(Network|ServerSelection|TopologyClosed|NotConnected|PoolCleared)\w*Error)$/;
+const NOT_THE_RECORDS_FAULT = /^(StoreUnavailableError|WriteConflictError|BatchFencedError|AppendTimeoutError|LogReadTimeoutError|TopicNotFoundError|ProjectionPaused|KafkaJS\w*|Mongo(Network|ServerSelection|TopologyClosed|NotConnected|PoolCleared)\w*Error)$/;
 
 /** Errno codes of the machine or the network, never of a record. */
 const SYSTEM_CODE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|ENOSPC|EIO|EACCES|EROFS|EMFILE|ENOMEM)$/;

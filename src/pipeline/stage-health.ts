@@ -66,7 +66,12 @@ export class StageHealth implements ConsumerMonitor {
 
   rejoined(reason: RejoinReason, detail: string, now = Date.now()): void {
     this.rejoins[reason]++;
-    if (reason === 'rebalance') return;
+    if (reason === 'rebalance') {
+      // What waited was counted for the partitions held before: the next fetch says what waits
+      // now (a rebalance that took every partition with a backlog away leaves nothing waiting).
+      this.waitingRecords = 0;
+      return;
+    }
     this.drops = [...this.drops.filter((t) => now - t < DROP_WINDOW_MS), now];
     this.lastDrop = { at: now, reason, detail: detail.slice(0, 300) };
   }

@@ -20,6 +20,8 @@ export interface StateRollbackDoc extends Doc, Rollback {
   readonly recoveredAt?: number | null;
   /** Inbound records of the chat (and clock ticks) stepped again to re-derive it. */
   readonly recordsRederived?: number;
+  /** Records in the range re-read that the log no longer held (retention): the state went on without them. */
+  readonly recordsMissing?: number;
 }
 
 /** One chat found rolled back by a round. */
@@ -51,11 +53,23 @@ export async function recordRollbacks(store: DocumentStore, rs: readonly Rollbac
 }
 
 /** Marks rollbacks re-derived and stored again. */
-export async function markRecovered(store: DocumentStore, ids: readonly string[], rederived: number, now: number): Promise<void> {
+export async function markRecovered(store: DocumentStore, ids: readonly string[], rederived: number, now: number, missing = 0): Promise<void> {
   if (ids.length === 0) return;
   await store.collection<StateRollbackDoc>(STATE_ROLLBACKS_COLLECTION).bulkWrite(ids.map((id) => ({
-    updateOne: { filter: { _id: id }, update: { $set: { recoveredAt: now, recordsRederived: rederived } } },
+    updateOne: { filter: { _id: id }, update: { $set: { recoveredAt: now, recordsRederived: rederived, recordsMissing: missing } } },
   })));
+}
+
+/** Rollbacks of a partition found and recorded but not re-derived (the process that found them stopped first). */
+export function unrecoveredRollbacks(store: DocumentStore, partition: number): Promise<StateRollbackDoc[]> {
+  return store.collection<StateRollbackDoc>(STATE_ROLLBACKS_COLLECTION).find({ partition, recoveredAt: null }, { limit: 10_000 });
+}
+
+/** The applied marks of these partitions (absent: never written, or dropped by a reset). */
+export async function appliedMarks(store: DocumentStore, partitions: readonly number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const m of await store.collection<AppliedMarkDoc>(APPLIED_MARKS_COLLECTION).find({ _id: { $in: partitions.map(markId) } })) out.set(m.partition, m.next);
+  return out;
 }
 
 /**
@@ -65,8 +79,8 @@ export async function markRecovered(store: DocumentStore, ids: readonly string[]
  */
 export async function readRange(log: Log, topic: string, partition: number, from: number, to: number, keep: (r: LogRecord) => boolean): Promise<{ records: LogRecord[]; missing: number }> {
   if (to <= from) return { records: [], missing: 0 };
-  const held = await log.readRange(topic, partition, from, to);
-  return { records: held.filter(keep), missing: to - from - held.length };
+  const { records, held } = await log.readRange(topic, partition, from, to, keep);
+  return { records, missing: to - from - held };
 }
 
 // After a restart the cache is empty, so a lost write is seen another way: each round's store
@@ -121,7 +135,7 @@ export async function rollbacksBehindMark(
 ): Promise<{ from: number; rollbacks: Rollback[] } | null> {
   const mark = await store.collection<AppliedMarkDoc>(APPLIED_MARKS_COLLECTION).findOne({ _id: markId(partition) });
   if (!mark || mark.next >= first) return null;
-  const gap = await log.readRange(topic, partition, mark.next, first);
+  const gap = (await log.readRange(topic, partition, mark.next, first)).records;
   const lastOf = new Map<string, number>();
   let lastTick: { at: number; offset: number } | null = null;
   for (const r of gap) {

@@ -32,7 +32,7 @@ import { IsolatingRounds, positionOf } from '../pipeline/repeat-failures.js';
 import { ChatLedger, type StatePosition } from './chat-ledger.js';
 import { bodyPrefix, errorMessage, RETRY_OF_HEADER, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage, type SetAsideTally } from './set-aside.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
-import { appliedMarkWrite, describeRollbacks, markRecovered, readRange, recordRollbacks, rollbackId, rollbacksBehindMark, type Rollback, type StatePlace } from './rollback.js';
+import { appliedMarks, appliedMarkWrite, describeRollbacks, markRecovered, readRange, recordRollbacks, rollbackId, rollbacksBehindMark, unrecoveredRollbacks, type Rollback, type StatePlace } from './rollback.js';
 
 export const CHAT_STATE_COLLECTION = 'chat_state';
 
@@ -140,6 +140,8 @@ export class SessionProcessor implements Stage {
   private readonly ledger: ChatLedger;
   private readonly cache: LruMap<string, ChatStateDoc>;
   private readonly nextExpected = new Map<number, number>();
+  /** Per partition, the applied mark this processor last stored: a stored one below it means the store lost writes under it. */
+  private readonly markWritten = new Map<number, number>();
   private consumer?: Consumer;
   readonly counters: ProcessorCounters = {
     recordsApplied: 0, recordsSkippedAsApplied: 0, recordsDuplicate: 0, recordsWithoutRouting: 0, ticks: 0, eventsEmitted: 0, batchesFenced: 0,
@@ -256,11 +258,7 @@ export class SessionProcessor implements Stage {
   /** Remembers rolled-back chats so the round's retry re-derives them; stores, logs and counts what was seen. */
   private async noteRollbacks(rollbacks: readonly Rollback[], roundStart: ReadonlyMap<number, number>): Promise<void> {
     for (const r of rollbacks) {
-      let p = this.rederive.get(r.partition);
-      if (!p) {
-        p = { chats: new Map(), ids: [], candidates: new Map(), at: roundStart.get(r.partition) ?? 0 };
-        this.rederive.set(r.partition, p);
-      }
+      const p = this.plan(r.partition, roundStart.get(r.partition) ?? 0);
       const id = rollbackId(r);
       if (!p.ids.includes(id)) {
         this.counters.stateRollbacks++;
@@ -279,6 +277,16 @@ export class SessionProcessor implements Stage {
    * committed (the store lost the last rounds' writes while this process was not there to
    * notice). Candidates join the chats to re-derive; see ./rollback.ts.
    */
+  /** The partition's re-derivation plan, made if there is none. */
+  private plan(partition: number, at: number): { chats: Map<string, number>; ids: string[]; candidates: Map<string, Rollback>; at: number } {
+    let p = this.rederive.get(partition);
+    if (!p) {
+      p = { chats: new Map(), ids: [], candidates: new Map(), at };
+      this.rederive.set(partition, p);
+    }
+    return p;
+  }
+
   private async checkAppliedMark(batch: RecordBatch): Promise<void> {
     const first = batch.records[0]?.offset;
     if (first === undefined) return;
@@ -290,15 +298,21 @@ export class SessionProcessor implements Stage {
       const meta = readInboundMeta(r.headers);
       return meta?.source === 'tick' ? meta.receivedAt : null;
     });
+    // Rollbacks found and recorded by a process that stopped before re-deriving them.
+    const left = await unrecoveredRollbacks(this.opts.store, batch.partition);
+    if (left.length > 0) {
+      const p = this.plan(batch.partition, first);
+      for (const r of left) {
+        if (!p.ids.includes(r._id)) p.ids.push(r._id);
+        p.chats.set(r.chatKey, Math.min(p.chats.get(r.chatKey) ?? r.storedOffset, r.storedOffset));
+      }
+      this.opts.logger.warn({ partition: batch.partition, rollbacks: left.length }, 'chat state rollbacks found earlier and not yet re-derived: re-deriving them');
+    }
     if (!found) return;
     this.opts.logger.warn({ partition: batch.partition, appliedMark: found.from, committed: first, candidates: found.rollbacks.length },
       'the stored states end before the committed offset (the store lost writes): checking the chats of the records in between');
     if (found.rollbacks.length === 0) return;
-    let p = this.rederive.get(batch.partition);
-    if (!p) {
-      p = { chats: new Map(), ids: [], candidates: new Map(), at: first };
-      this.rederive.set(batch.partition, p);
-    }
+    const p = this.plan(batch.partition, first);
     for (const r of found.rollbacks) {
       p.chats.set(r.chatKey, Math.min(p.chats.get(r.chatKey) ?? r.storedOffset, r.storedOffset));
       if (!p.candidates.has(r.chatKey)) p.candidates.set(r.chatKey, r);
@@ -310,8 +324,9 @@ export class SessionProcessor implements Stage {
    * found rolled back: from the oldest stored offset up to the batch, those of the chats and the
    * clock ticks (which may have settled them). Answers the first offset each batch really holds.
    */
-  private async withRederived(batches: readonly RecordBatch[]): Promise<{ batches: RecordBatch[]; roundStart: Map<number, number> }> {
+  private async withRederived(batches: readonly RecordBatch[]): Promise<{ batches: RecordBatch[]; roundStart: Map<number, number>; missing: Map<number, number> }> {
     const roundStart = new Map<number, number>();
+    const missingBy = new Map<number, number>();
     const out: RecordBatch[] = [];
     for (const batch of batches) {
       const first = batch.records[0]?.offset ?? 0;
@@ -332,10 +347,11 @@ export class SessionProcessor implements Stage {
         const since = p.chats.get(r.key);
         return (since !== undefined && r.offset > since) || readInboundMeta(r.headers)?.source === 'tick';
       });
+      if (missing > 0) missingBy.set(batch.partition, missing);
       if (missing > 0) this.opts.logger.error({ partition: batch.partition, from, to: first, missing }, 're-deriving rolled-back chats: the log no longer holds some of their records; their states go on without them');
       out.push({ ...batch, records: [...records, ...batch.records] });
     }
-    return { batches: out, roundStart };
+    return { batches: out, roundStart, missing: missingBy };
   }
 
   /** Chats of a partition a tick at `at` would settle: stored ones, overlaid with this batch's newer states. */
@@ -404,6 +420,19 @@ export class SessionProcessor implements Stage {
    * partitions, so stepping the partitions one after another keeps each chat's order.
    */
   private async handleRound(round: readonly RecordBatch[]): Promise<void> {
+    try {
+      await this.runRound(round);
+    } catch (err) {
+      // Whatever failed (a read too), the retry starts from the store and checks the applied
+      // marks again: what failed may be the store losing writes.
+      const inRound = new Set(partitionsOf(round));
+      this.cache.deleteWhere((d) => inRound.has(d.partition));
+      for (const p of inRound) this.nextExpected.delete(p);
+      throw err;
+    }
+  }
+
+  private async runRound(round: readonly RecordBatch[]): Promise<void> {
     const given = round.filter((b) => b.records.length > 0);
     if (given.length === 0) return;
     const partitions = partitionsOf(given);
@@ -416,17 +445,31 @@ export class SessionProcessor implements Stage {
     }
     // Chats found rolled back are stepped again from their stored state, over their records
     // read again from the log, before this round's records (./rollback.ts).
-    const { batches, roundStart } = await this.withRederived(given);
+    const { batches, roundStart, missing } = await this.withRederived(given);
     const rederived = (partition: number, offset: number): boolean => offset < (roundStart.get(partition) ?? 0);
     const rederiving = (partition: number): ReadonlyMap<string, number> | undefined => this.rederive.get(partition)?.chats;
     const normalised = batches.flatMap((b) => this.normaliseBatch(b));
     const wanted = new Map<string, string[]>();
     for (const n of normalised) if (n && 'input' in n) wanted.set(n.key, [...(wanted.get(n.key) ?? []), ...idsOf(n.input)]);
     // The two reads of a round go out together.
-    const [loaded, entries] = await Promise.all([
+    const [loaded, entries, marks] = await Promise.all([
       this.loadStates([...new Set(batches.flatMap((b) => b.records.map((r) => r.key)))]),
       this.ledger.fetch(wanted),
+      appliedMarks(this.opts.store, partitions),
     ]);
+    // A stored mark below the one this processor stored: the store lost writes under a running
+    // processor (a failover hidden by retried writes, a restored backup). Its cache covers only
+    // the chats it holds; the retry checks the mark against the committed offset instead.
+    const wentBack = partitions.filter((p) => {
+      const stored = marks.get(p);
+      const written = this.markWritten.get(p);
+      return stored !== undefined && written !== undefined && stored < written;
+    });
+    if (wentBack.length > 0) {
+      const seen = wentBack.map((p) => `partition ${p}: ${marks.get(p)} < ${this.markWritten.get(p)}`).join(', ');
+      for (const p of wentBack) this.markWritten.delete(p);
+      throw new BatchFencedError(wentBack, `the stored applied mark went back (${seen}): the store lost writes; checking the chats of the records since`);
+    }
     const positions = new Map<string, StatePosition>([...loaded].map(([k, d]) => [k, { partition: d.partition, offset: d.offset }]));
     const ledger = this.ledger.resolve(entries, positions);
     // States stored before the ledger existed: today's shape, and their remembered ids into the ledger.
@@ -603,20 +646,23 @@ export class SessionProcessor implements Stage {
     for (const [k, v] of Object.entries(counted) as [keyof typeof counted, number][]) this.counters[k] += v;
     for (const batch of batches) {
       const last = batch.records[batch.records.length - 1];
-      if (last) this.nextExpected.set(batch.partition, last.offset + 1);
+      if (!last) continue;
+      this.nextExpected.set(batch.partition, last.offset + 1);
+      this.markWritten.set(batch.partition, Math.max(this.markWritten.get(batch.partition) ?? 0, last.offset + 1));
     }
-    const recovered: string[] = [];
+    const recovered: { partition: number; ids: string[] }[] = [];
     const confirmed: Rollback[] = [];
     for (const p of partitions) {
       const done = this.rederive.get(p);
       if (!done) continue;
       this.rederive.delete(p);
-      recovered.push(...done.ids);
+      const ids = [...done.ids];
       for (const r of done.candidates.values()) {
         if (!rederivedChats.has(r.chatKey)) continue;
         confirmed.push(r);
-        recovered.push(rollbackId(r));
+        ids.push(rollbackId(r));
       }
+      recovered.push({ partition: p, ids });
       this.opts.logger.warn({ partition: p, chats: [...done.chats.keys()].slice(0, 20), records: counted.recordsRederived, events: eventsRederived }, 'rolled-back chats re-derived from inbound and stored again');
     }
     // Operators are told where they see alerts. The round is stored: a failure here only leaves
@@ -632,7 +678,11 @@ export class SessionProcessor implements Stage {
       }
       await recordRollbacks(this.opts.store, confirmed, storedAt).catch((err: unknown) => this.opts.logger.warn({ err }, 'a chat state rollback could not be recorded for verify'));
     }
-    await markRecovered(this.opts.store, recovered, counted.recordsRederived, storedAt).catch((err: unknown) => this.opts.logger.warn({ err }, 'a re-derived rollback could not be marked recovered'));
+    for (const r of recovered) {
+      // Records the log no longer held: the state went on without them, which verify reports.
+      await markRecovered(this.opts.store, r.ids, counted.recordsRederived, storedAt, missing.get(r.partition) ?? 0)
+        .catch((err: unknown) => this.opts.logger.warn({ err }, 'a re-derived rollback could not be marked recovered'));
+    }
   }
 }
 

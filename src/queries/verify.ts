@@ -135,6 +135,8 @@ export interface StateRollbackView {
   /** Null while the chat waits to be re-derived (its next record does it). */
   readonly recoveredAt: string | null;
   readonly recordsRederived: number | null;
+  /** Records of the chat the log no longer held when it was re-derived: its state went on without them. */
+  readonly recordsMissing: number;
 }
 
 export interface EventConflictView {
@@ -151,7 +153,7 @@ export interface EventConflictView {
  * A recovered rollback leaves the figures right; a conflict means an input's effect is missing.
  */
 export interface PipelineFaults {
-  readonly stateRollbacks: { readonly count: number; readonly unrecovered: number; readonly items: readonly StateRollbackView[] };
+  readonly stateRollbacks: { readonly count: number; readonly unrecovered: number; readonly incomplete: number; readonly items: readonly StateRollbackView[] };
   readonly eventConflicts: { readonly count: number; readonly items: readonly EventConflictView[] };
 }
 
@@ -165,9 +167,11 @@ export async function pipelineFaults(store: DocumentStore, accountId?: string): 
     stateRollbacks: {
       count: rollbacks.length,
       unrecovered: rollbacks.filter((r) => !r.recoveredAt).length,
+      incomplete: rollbacks.filter((r) => (r.recordsMissing ?? 0) > 0).length,
       items: rollbacks.slice(0, FAULTS_LISTED).map((r) => ({
         chatKey: r.chatKey, partition: r.partition, storedOffset: r.storedOffset, storedSeq: r.storedSeq, cachedOffset: r.knownOffset, cachedSeq: r.knownSeq,
         detectedAt: iso(r.detectedAt) ?? '', recoveredAt: iso(r.recoveredAt), recordsRederived: r.recordsRederived ?? null,
+        recordsMissing: r.recordsMissing ?? 0,
       })),
     },
     eventConflicts: {

@@ -152,14 +152,19 @@ export function logContract(name: string, makeLog: () => Promise<Log>): void {
       for (const p of [0, 1, 2]) {
         await log.append(topic, Array.from({ length: n }, (_, i) => ({ key: `k${i % 7}`, value: `p${p}-${i}`, headers: { i: String(i) }, partition: p })));
       }
-      const got = await log.readRange(topic, 1, 100, 2_200);
+      const { records: got, held } = await log.readRange(topic, 1, 100, 2_200);
+      expect(held).toBe(2_100);
       expect(got.map((r) => r.offset)).toEqual(Array.from({ length: 2_100 }, (_, i) => 100 + i));
       expect(got.every((r) => r.partition === 1 && r.value.toString() === `p1-${r.offset}` && r.headers.i === String(r.offset) && r.key === `k${r.offset % 7}`)).toBe(true);
       // Clipped to what the partition holds; empty where it holds nothing.
-      expect((await log.readRange(topic, 2, n - 3, n + 50)).map((r) => r.value.toString())).toEqual([`p2-${n - 3}`, `p2-${n - 2}`, `p2-${n - 1}`]);
-      expect(await log.readRange(topic, 0, n, n + 10)).toEqual([]);
-      expect(await log.readRange(topic, 0, 5, 5)).toEqual([]);
-      expect(await log.readRange(topic, 7, 0, 10)).toEqual([]);
+      expect((await log.readRange(topic, 2, n - 3, n + 50)).records.map((r) => r.value.toString())).toEqual([`p2-${n - 3}`, `p2-${n - 2}`, `p2-${n - 1}`]);
+      // Only what `keep` accepts is answered; what the partition held is counted all the same.
+      const kept = await log.readRange(topic, 0, 0, 1_000, (r) => r.key === 'k3');
+      expect(kept.held).toBe(1_000);
+      expect(kept.records.map((r) => r.offset)).toEqual(Array.from({ length: 1_000 }, (_, i) => i).filter((i) => i % 7 === 3));
+      expect(await log.readRange(topic, 0, n, n + 10)).toEqual({ records: [], held: 0 });
+      expect(await log.readRange(topic, 0, 5, 5)).toEqual({ records: [], held: 0 });
+      expect(await log.readRange(topic, 7, 0, 10)).toEqual({ records: [], held: 0 });
       await expect(log.readRange(uniqueName('missing'), 0, 0, 1)).rejects.toBeInstanceOf(TopicNotFoundError);
     });
   });

@@ -10,7 +10,6 @@
 //    `session-events`: the projector sets it aside (stage 'conflict') with both digests, raises
 //    the pipeline alert, folds nothing of it; an identical copy (a redelivery) is not a fault.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Log, LogRecord } from '../../src/adapters/log/log.js';
 import type { RunningApp } from '../../src/app.js';
 import { createStore } from '../../src/adapters/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -25,7 +24,8 @@ import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { topology, type Topology } from '../../src/topology.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { parsePrometheus, total } from '../support/prometheus.js';
-import { eventually, uniqueName } from '../support/wait.js';
+import { allRecords, contentsById } from '../support/event-log.js';
+import { eventually } from '../support/wait.js';
 
 const TOKEN = 'state-rollback-admin-token-0123456789';
 const ACCOUNT = 'acct_000000000000000000000000000b0118';
@@ -60,33 +60,6 @@ async function figures(app: RunningApp) {
     fanMessages: stats.reduce((n, d) => n + d.fanMessages, 0),
     chatMessages: chat?.messageCount ?? null,
   };
-}
-
-/** Every record of a topic, read by a consumer group of its own from the beginning. */
-async function allRecords(log: Log, topic: string): Promise<LogRecord[]> {
-  const ends = await log.endOffsets(topic);
-  const want = Object.values(ends).reduce((a, b) => a + b, 0);
-  const seen: LogRecord[] = [];
-  const consumer = await log.consumeRounds({
-    groupId: uniqueName('rollback-reader'), topics: [topic], fromBeginning: true,
-    onRound: async (batches) => { for (const b of batches) seen.push(...b.records); },
-  });
-  try {
-    await eventually(() => (seen.length >= want ? true : undefined), 30_000, `all ${want} records of ${topic}`);
-  } finally {
-    await consumer.stop();
-  }
-  return seen;
-}
-
-/** Event id → the distinct contents it was appended with. */
-function contentsById(records: readonly LogRecord[]): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  for (const r of records) {
-    const id = (JSON.parse(r.value.toString('utf8')) as { id: string }).id;
-    out.set(id, (out.get(id) ?? new Set()).add(r.value.toString('utf8')));
-  }
-  return out;
 }
 
 describe.each(DEPLOYMENTS)('lost writes, on %s', (kind) => {

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type {
-  AppendRecord, AppendResult, ConsumeOptions, ConsumeRoundsOptions, Consumer, GroupPosition, Log, LogRecord, RecordBatch, TopicSpec,
+  AppendRecord, AppendResult, ConsumeOptions, ConsumeRoundsOptions, Consumer, GroupPosition, Log, LogRecord, RangeRead, RecordBatch, TopicSpec,
 } from './log.js';
 import { perBatch, TopicNotFoundError } from './log.js';
 import { partitionForKey } from './partitioner.js';
@@ -278,20 +278,22 @@ export class EmbeddedLog implements Log {
     return { topic, partition, offset, key: value.k, value: Buffer.from(value.v), headers: { ...value.h }, timestamp: value.t };
   }
 
-  async readRange(topic: string, partition: number, from: number, to: number): Promise<LogRecord[]> {
+  async readRange(topic: string, partition: number, from: number, to: number, keep: (r: LogRecord) => boolean = () => true): Promise<RangeRead> {
     const count = await this.partitionCount(topic);
-    if (!Number.isInteger(partition) || partition < 0 || partition >= count || !Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to <= from) return [];
     const out: LogRecord[] = [];
+    let held = 0;
+    if (!Number.isInteger(partition) || partition < 0 || partition >= count || !Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to <= from) return { records: out, held };
     // In slices, a turn between them: a long range must not hold the event loop.
     for (let at = from; at < to;) {
       const slice = this.read(topic, partition, at, Math.min(RANGE_SLICE, to - at)).filter((r) => r.offset < to);
-      out.push(...slice);
+      held += slice.length;
+      for (const r of slice) if (keep(r)) out.push(r);
       const last = slice[slice.length - 1];
       if (!last || last.offset + 1 >= to) break;
       at = last.offset + 1;
       await new Promise((r) => setImmediate(r));
     }
-    return out;
+    return { records: out, held };
   }
 
   async ping(): Promise<boolean> {

@@ -3,7 +3,7 @@
 // kafka/producer.ts: appends; kafka/consumer.ts: consumer groups).
 import { Kafka, logLevel, type Consumer as KConsumer } from 'kafkajs';
 import type {
-  AppendRecord, AppendResult, ConsumeOptions, ConsumeRoundsOptions, Consumer, GroupPosition, Log, LogRecord, TopicSpec,
+  AppendRecord, AppendResult, ConsumeOptions, ConsumeRoundsOptions, Consumer, GroupPosition, Log, LogRecord, RangeRead, TopicSpec,
 } from './log.js';
 import { perBatch } from './log.js';
 import type { Durability, DurabilityShortfall, DurabilitySettings } from './durability.js';
@@ -105,8 +105,8 @@ export class KafkaLog implements Log {
     return readKafkaRecord(this.kafka, this.admin, topic, partition, offset);
   }
 
-  readRange(topic: string, partition: number, from: number, to: number): Promise<LogRecord[]> {
-    return readKafkaRange(this.kafka, this.admin, topic, partition, from, to);
+  readRange(topic: string, partition: number, from: number, to: number, keep?: (r: LogRecord) => boolean): Promise<RangeRead> {
+    return readKafkaRange(this.kafka, this.admin, topic, partition, from, to, keep);
   }
 
   ping(): Promise<boolean> {

@@ -116,11 +116,13 @@ export interface Log {
    */
   readRecord(topic: string, partition: number, offset: number): Promise<LogRecord | null>;
   /**
-   * The records one partition holds in `[from, to)`, in offset order (the processor re-deriving
-   * chats the store lost). Offsets the log no longer holds are absent from the answer. Throws
-   * TopicNotFoundError for an unknown topic; bounded in time while it makes no progress.
+   * The records one partition holds in `[from, to)` that `keep` accepts (all by default), in
+   * offset order, and how many the partition held there (the processor re-deriving chats the
+   * store lost: a range can be long, only the kept records stay in memory). Offsets the log no
+   * longer holds are absent. Throws TopicNotFoundError for an unknown topic; bounded in time
+   * while it makes no progress.
    */
-  readRange(topic: string, partition: number, from: number, to: number): Promise<LogRecord[]>;
+  readRange(topic: string, partition: number, from: number, to: number, keep?: (r: LogRecord) => boolean): Promise<RangeRead>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -133,6 +135,12 @@ export class TopicNotFoundError extends Error {
 }
 
 /** The log did not hand over a record in time (Kafka: no fetch answered); nothing was read. */
+export interface RangeRead {
+  readonly records: LogRecord[];
+  /** Records the partition held in the range, kept or not. */
+  readonly held: number;
+}
+
 export class LogReadTimeoutError extends Error {
   constructor(readonly topic: string, readonly partition: number, readonly offset: number, ms: number) {
     super(`reading ${topic}:${partition}:${offset} took longer than ${ms} ms`);

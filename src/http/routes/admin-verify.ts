@@ -23,9 +23,10 @@ const Difference = Type.Object({
 const Rollback = Type.Object({
   chatKey: Type.String(), partition: Type.Integer(),
   storedOffset: Type.Integer({ description: 'offset of the state the store handed back' }), storedSeq: Type.Union([Type.Integer(), Type.Null()]),
-  cachedOffset: Type.Integer({ description: 'offset of the state the processor had stored' }), cachedSeq: Type.Union([Type.Integer(), Type.Null()]),
+  cachedOffset: Type.Integer({ description: 'offset of the state the processor had stored, or of the last record the lost rounds had applied to the chat' }), cachedSeq: Type.Union([Type.Integer(), Type.Null()]),
   detectedAt: Type.String(), recoveredAt: Type.Union([Type.String(), Type.Null()], { description: 'when the chat was re-derived from inbound and stored again' }),
   recordsRederived: Type.Union([Type.Integer(), Type.Null()]),
+  recordsMissing: Type.Integer({ description: 'records of the range re-read that the log no longer held: the state went on without them' }),
 });
 const Conflict = Type.Object({ id: Type.String({ description: 'the set-aside id' }), eventId: Type.Union([Type.String(), Type.Null()]), chatKey: Type.Union([Type.String(), Type.Null()]), error: Type.String() });
 
@@ -40,9 +41,9 @@ export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = 
       }, { additionalProperties: false }),
       response: {
         200: Type.Object({
-          ok: Type.Boolean({ description: 'no difference, no session event id with two contents, no rolled-back chat state waiting to be re-derived' }),
+          ok: Type.Boolean({ description: 'no difference, no session event id with two contents, no rolled-back chat state waiting to be re-derived or re-derived without records the log no longer held' }),
           accounts: Type.Integer(), checkedAt: Type.String({ format: 'date-time' }), differences: Type.Array(Difference),
-          stateRollbacks: Type.Object({ count: Type.Integer(), unrecovered: Type.Integer(), items: Type.Array(Rollback) }, { description: 'chat states the store handed back older than the processor had stored (lost writes), newest first (20 listed)' }),
+          stateRollbacks: Type.Object({ count: Type.Integer(), unrecovered: Type.Integer(), incomplete: Type.Integer({ description: 're-derived without records the log no longer held' }), items: Type.Array(Rollback) }, { description: 'chat states the store handed back older than the processor had stored (lost writes), newest first (20 listed)' }),
           eventConflicts: Type.Object({ count: Type.Integer(), items: Type.Array(Conflict) }, { description: 'session event ids that came back with other content (set aside, not folded), newest first (20 listed)' }),
         }),
         ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'),
@@ -52,7 +53,7 @@ export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = 
     const rm = await new ReadModelSet(opts.store).active();
     const report = await verifyFigures(rm, request.query.accountId ? { accountId: request.query.accountId } : {});
     const faults = await pipelineFaults(opts.store, request.query.accountId);
-    const ok = report.ok && faults.stateRollbacks.unrecovered === 0 && faults.eventConflicts.count === 0;
+    const ok = report.ok && faults.stateRollbacks.unrecovered === 0 && faults.stateRollbacks.incomplete === 0 && faults.eventConflicts.count === 0;
     return {
       ...report, ok, differences: [...report.differences],
       stateRollbacks: { ...faults.stateRollbacks, items: [...faults.stateRollbacks.items] },

@@ -9,6 +9,9 @@ import { GroupWatch, Positions } from './group-watch.js';
 import type { Logger } from '../../../support/logger.js';
 import type { KafkaTuning } from './tuning.js';
 
+/** A round still running after this long is taken for hung: its heartbeats stop. */
+export const HUNG_ROUND_MS = 10 * 60_000;
+
 /** A batch handler's failure, marked retriable so kafkajs keeps retrying instead of stopping. */
 class BatchFailed extends Error {
   readonly retriable = true;
@@ -123,7 +126,13 @@ export async function consumeKafka(kafka: Kafka, options: ConsumeRoundsOptions, 
         const round = cutRound(batches.filter((b) => b.owned?.() ?? true), handled, pacer.next());
         if (round.length === 0) return { handled };
         const started = performance.now();
-        const beating = setInterval(() => { void heartbeat(); }, heartbeatInterval);
+        // Not for ever: a round that hangs (a store call on a half-open socket) must let the
+        // group give its partitions to another member. Long enough for any real round, a
+        // re-derivation reading a long range included.
+        const beating = setInterval(() => {
+          if (performance.now() - started > HUNG_ROUND_MS) clearInterval(beating);
+          else void heartbeat();
+        }, heartbeatInterval);
         try {
           await options.onRound(round);
         } catch (err) {

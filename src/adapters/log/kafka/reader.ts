@@ -7,7 +7,7 @@
 // and slow (a group join): never the pipeline's steady path.
 import { randomUUID } from 'node:crypto';
 import type { Kafka, KafkaMessage } from 'kafkajs';
-import { LogReadTimeoutError, type LogRecord } from '../log.js';
+import { LogReadTimeoutError, type LogRecord, type RangeRead } from '../log.js';
 import type { KafkaAdmin } from './admin.js';
 
 export const READ_RECORD_TIMEOUT_MS = 15_000;
@@ -26,28 +26,30 @@ function toRecord(topic: string, partition: number, m: KafkaMessage): LogRecord 
  * (retention, deleteRecords, compaction, transaction markers) are absent from the answer.
  */
 export async function readKafkaRange(
-  kafka: Kafka, admin: KafkaAdmin, topic: string, partition: number, from: number, to: number, timeoutMs = READ_RECORD_TIMEOUT_MS,
-): Promise<LogRecord[]> {
+  kafka: Kafka, admin: KafkaAdmin, topic: string, partition: number, from: number, to: number,
+  keep: (r: LogRecord) => boolean = () => true, timeoutMs = READ_RECORD_TIMEOUT_MS,
+): Promise<RangeRead> {
+  const out: LogRecord[] = [];
+  let held = 0;
   const count = await admin.partitionCount(topic);
-  if (!Number.isInteger(partition) || partition < 0 || partition >= count || !Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0) return [];
+  if (!Number.isInteger(partition) || partition < 0 || partition >= count || !Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0) return { records: out, held };
   const range = await admin.partitionRange(topic, partition);
-  if (!range) return [];
+  if (!range) return { records: out, held };
   const start = Math.max(from, range.low);
   const end = Math.min(to, range.high);
-  if (start >= end) return [];
+  if (start >= end) return { records: out, held };
 
   const groupId = `convops-read-${randomUUID()}`;
   const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 250, retry: { retries: 3 } });
   let timer: NodeJS.Timeout | undefined;
-  const out: LogRecord[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
+      let next = start;
       const arm = (): void => {
         clearTimeout(timer);
-        timer = setTimeout(() => reject(new LogReadTimeoutError(topic, partition, out.length > 0 ? (out[out.length - 1]?.offset ?? start) + 1 : start, timeoutMs)), timeoutMs);
+        timer = setTimeout(() => reject(new LogReadTimeoutError(topic, partition, next, timeoutMs)), timeoutMs);
       };
       arm();
-      let next = start;
       const run = async (): Promise<void> => {
         await consumer.connect();
         // From the beginning, not the end: every fetch then starts at or before the next offset
@@ -67,7 +69,9 @@ export async function readKafkaRange(
                 next = end;
                 break;
               }
-              out.push(toRecord(topic, partition, m));
+              const r = toRecord(topic, partition, m);
+              held++;
+              if (keep(r)) out.push(r);
               next = o + 1;
               took = true;
             }
@@ -83,7 +87,7 @@ export async function readKafkaRange(
       };
       run().catch(reject);
     });
-    return out;
+    return { records: out, held };
   } finally {
     clearTimeout(timer);
     await consumer.disconnect().catch(() => undefined);
@@ -96,6 +100,6 @@ export async function readKafkaRecord(
   kafka: Kafka, admin: KafkaAdmin, topic: string, partition: number, offset: number, timeoutMs = READ_RECORD_TIMEOUT_MS,
 ): Promise<LogRecord | null> {
   if (!Number.isSafeInteger(offset) || offset < 0) return null;
-  const [r] = await readKafkaRange(kafka, admin, topic, partition, offset, offset + 1, timeoutMs);
+  const [r] = (await readKafkaRange(kafka, admin, topic, partition, offset, offset + 1, undefined, timeoutMs)).records;
   return r?.offset === offset ? r : null;
 }

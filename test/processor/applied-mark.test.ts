@@ -1,0 +1,79 @@
+// Issue 28, "A chat state that knows where it stands", under a running processor: the store
+// loses acknowledged writes (a failover hidden by retried writes, a restored backup) while the
+// processor keeps running, and the chat it steps next is no longer in its cache (a small cache,
+// other chats since), so nothing cached shows the older state. The partition's applied mark,
+// read with every round, has gone back below the one this processor stored: the round is
+// fenced, and its retry re-derives every chat the lost rounds had moved instead of numbering
+// their events again. Real log and store, both deployments.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLog, createStore } from '../../src/adapters/index.js';
+import { loadConfig } from '../../src/config.js';
+import { messageWebhook } from '../../src/demo/platform-bodies.js';
+import { inboundRecord } from '../../src/domain/inbound-record.js';
+import { APPLIED_MARKS_COLLECTION, type AppliedMarkDoc } from '../../src/processor/rollback.js';
+import { CHAT_STATE_COLLECTION, SessionProcessor, type ChatStateDoc } from '../../src/processor/session-processor.js';
+import { createLogger } from '../../src/support/logger.js';
+import { topology } from '../../src/topology.js';
+import { DEPLOYMENTS, deploymentEnv, removeDataDirs } from '../support/deployments.js';
+import { allRecords, reusedIds } from '../support/event-log.js';
+import { eventually } from '../support/wait.js';
+
+const ACCOUNT = 'acct_000000000000000000000000000b0119';
+const T0 = Date.parse('2026-06-12T10:00:00Z');
+
+function message(fan: string, id: number) {
+  const atMs = T0 + id * 1_000;
+  const body = Buffer.from(messageWebhook({ accountId: ACCOUNT, fanId: fan, messageId: String(id), createdAt: new Date(atMs).toISOString(), text: `m${id}`, direction: id % 3 === 0 ? 'sent' : 'received' }));
+  return inboundRecord({ source: 'webhook', event: id % 3 === 0 ? 'messages.sent' : 'messages.received', accountId: ACCOUNT, chatId: fan, dedupeKey: `evt_mark_${fan}_${id}`, receivedAt: atMs }, body);
+}
+
+const cleanup: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanup.reverse()) await c().catch(() => undefined);
+  removeDataDirs();
+});
+
+describe.each(DEPLOYMENTS)('writes lost under a running processor, on %s', (kind) => {
+  it('the applied mark went back: the chats the lost rounds moved are re-derived, even those out of the cache; no event id reused', async () => {
+    const config = loadConfig(deploymentEnv(kind));
+    const logger = createLogger('silent');
+    const log = createLog(config, logger);
+    const store = await createStore(config);
+    cleanup.push(async () => { await log.close(); await store.close(); });
+    const topo = topology(config.topicPrefix);
+    // One partition: every chat shares the mark.
+    await log.createTopics([{ name: topo.inbound, partitions: 1 }, { name: topo.sessionEvents, partitions: 1 }]);
+    const processor = new SessionProcessor({ log, store, topology: topo, idleMs: 1_800_000, lateMs: 120_000, logger, cacheSize: 1 });
+    await processor.start();
+    cleanup.push(() => processor.stop());
+    const states = store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
+    const marks = store.collection<AppliedMarkDoc>(APPLIED_MARKS_COLLECTION);
+    const applied = (n: number) => eventually(() => (processor.counters.recordsApplied >= n ? true : undefined), 30_000, `${n} records applied`);
+
+    await log.append(topo.inbound, [message('7001', 1), message('7001', 2), message('7002', 3)]);
+    await applied(3);
+    const snapshot = { states: await states.find({}), marks: await marks.find({}) };
+
+    // The rounds to be lost: both chats move on; 7002's record comes last, so 7001 leaves the one-chat cache.
+    for (const r of [message('7001', 4), message('7001', 5), message('7002', 6)]) {
+      await log.append(topo.inbound, [r]);
+      await applied(processor.counters.recordsApplied + 1);
+    }
+    const lost = new Map((await states.find({})).map((d) => [d._id, d]));
+
+    // The store falls back to the snapshot under the running processor.
+    for (const d of snapshot.states) await states.replaceOne({ _id: d._id }, d);
+    for (const m of snapshot.marks) await marks.replaceOne({ _id: m._id }, m);
+
+    await log.append(topo.inbound, [message('7001', 7)]);
+    await eventually(async () => ((await states.findOne({ _id: `${ACCOUNT}:7001` }))?.offset === 6 ? true : undefined), 30_000, 'the record after the loss stored');
+
+    expect(reusedIds(await allRecords(log, topo.sessionEvents)), 'event ids appended with two contents').toEqual([]);
+    // Both chats the lost rounds moved: 7001 (out of the cache) and 7002 (its one record there).
+    expect(processor.counters.stateRollbacks).toBe(2);
+    expect(processor.counters.recordsRederived).toBe(3);
+    expect(await states.findOne({ _id: `${ACCOUNT}:7002` })).toEqual(lost.get(`${ACCOUNT}:7002`));
+    const seq = (await states.findOne({ _id: `${ACCOUNT}:7001` }))?.state.context.seq ?? 0;
+    expect(seq).toBeGreaterThan(lost.get(`${ACCOUNT}:7001`)?.state.context.seq ?? Infinity);
+  });
+});
