@@ -10,7 +10,7 @@ import { createLog, createStore } from '../../src/adapters/index.js';
 import { loadConfig } from '../../src/config.js';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { inboundRecord } from '../../src/domain/inbound-record.js';
-import { APPLIED_MARKS_COLLECTION, type AppliedMarkDoc } from '../../src/processor/rollback.js';
+import { APPLIED_MARKS_COLLECTION, recordRollbacks, rollbackId, STATE_ROLLBACKS_COLLECTION, type AppliedMarkDoc, type StateRollbackDoc } from '../../src/processor/rollback.js';
 import { CHAT_STATE_COLLECTION, SessionProcessor, type ChatStateDoc } from '../../src/processor/session-processor.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';
@@ -75,5 +75,46 @@ describe.each(DEPLOYMENTS)('writes lost under a running processor, on %s', (kind
     expect(await states.findOne({ _id: `${ACCOUNT}:7002` })).toEqual(lost.get(`${ACCOUNT}:7002`));
     const seq = (await states.findOne({ _id: `${ACCOUNT}:7001` }))?.state.context.seq ?? 0;
     expect(seq).toBeGreaterThan(lost.get(`${ACCOUNT}:7001`)?.state.context.seq ?? Infinity);
+  });
+
+  it('a rollback recorded by a processor that stopped before re-deriving it is re-derived by the next one, though the mark is whole', async () => {
+    const config = loadConfig(deploymentEnv(kind));
+    const logger = createLogger('silent');
+    const log = createLog(config, logger);
+    const store = await createStore(config);
+    cleanup.push(async () => { await log.close(); await store.close(); });
+    const topo = topology(config.topicPrefix);
+    await log.createTopics([{ name: topo.inbound, partitions: 1 }, { name: topo.sessionEvents, partitions: 1 }]);
+    const states = store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
+    const key = `${ACCOUNT}:7101`;
+    const start = async (): Promise<SessionProcessor> => {
+      const p = new SessionProcessor({ log, store, topology: topo, idleMs: 1_800_000, lateMs: 120_000, logger });
+      await p.start();
+      cleanup.push(() => p.stop());
+      return p;
+    };
+    const first = await start();
+    await log.append(topo.inbound, [message('7101', 11), message('7101', 12)]);
+    await eventually(() => (first.counters.recordsApplied >= 2 ? true : undefined), 30_000, 'two records applied');
+    const older = await states.findOne({ _id: key });
+    if (!older) throw new Error('no state');
+    await log.append(topo.inbound, [message('7101', 13), message('7101', 14)]);
+    await eventually(() => (first.counters.recordsApplied >= 4 ? true : undefined), 30_000, 'four records applied');
+    const newer = await states.findOne({ _id: key });
+    await first.stop();
+
+    // Only the chat state was lost (a restored collection), not the mark; the processor that
+    // saw it had recorded the rollback and stopped before its retry.
+    await states.replaceOne({ _id: key }, older);
+    const rollback = { chatKey: key, partition: 0, storedOffset: older.offset, storedSeq: older.state.context.seq, knownOffset: newer?.offset ?? 0, knownSeq: newer?.state.context.seq ?? null };
+    await recordRollbacks(store, [rollback], Date.now());
+
+    const second = await start();
+    await log.append(topo.inbound, [message('7101', 15)]);
+    await eventually(async () => ((await states.findOne({ _id: key }))?.offset === 4 ? true : undefined), 30_000, 'the next record stored');
+    expect(reusedIds(await allRecords(log, topo.sessionEvents)), 'event ids appended with two contents').toEqual([]);
+    expect(second.counters.recordsRederived).toBe(2);
+    const doc = await store.collection<StateRollbackDoc>(STATE_ROLLBACKS_COLLECTION).findOne({ _id: rollbackId(rollback) });
+    expect(doc).toMatchObject({ recordsRederived: 2, recordsMissing: 0, recoveredAt: expect.any(Number) });
   });
 });
