@@ -2,7 +2,7 @@
 // into rounds (fair prefixes per partition, at most the limit), how rounds are sized from the
 // time per record, the settings' bounds, and what a stage reports about its consumer's group.
 import { describe, expect, it } from 'vitest';
-import { cutRound, DEFAULT_ROUND_LIMITS, RoundPacer } from '../../src/adapters/log/kafka/rounds.js';
+import { cutRound, DEFAULT_ROUND_LIMITS, MIN_ROUND_RECORDS, RoundPacer } from '../../src/adapters/log/kafka/rounds.js';
 import type { LogRecord, RecordBatch } from '../../src/adapters/log/log.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { DROPS_REPORTED, GroupProgressWatch, StageHealth } from '../../src/pipeline/stage-health.js';
@@ -32,6 +32,23 @@ describe('cutRound', () => {
     // A limit below the number of partitions still moves: one record each until it runs out.
     expect(cutRound([a, b, c], new Map(), 2).map((x) => x.records.length)).toEqual([1, 1]);
   });
+
+  it('serves the partitions in turn when the limit is below their number, so none starves', () => {
+    const parts = [batch(0, 0, 5), batch(1, 0, 5), batch(2, 0, 5)];
+    const done = new Map<RecordBatch, number>();
+    const served: number[] = [];
+    for (let turn = 0; turn < 6; turn++) {
+      const round = cutRound(parts, done, 1, turn);
+      expect(round).toHaveLength(1);
+      const r = round[0] as RecordBatch;
+      served.push(r.partition);
+      const whole = parts[r.partition] as RecordBatch;
+      done.set(whole, (done.get(whole) ?? 0) + r.records.length);
+    }
+    expect(served).toEqual([0, 1, 2, 0, 1, 2]);
+    expect(cutRound(parts, new Map(), 2, 1).map((x) => x.partition)).toEqual([1, 2]);
+    expect(cutRound(parts, new Map(), 2, 2).map((x) => x.partition)).toEqual([0, 2]);
+  });
 });
 
 describe('RoundPacer', () => {
@@ -42,10 +59,34 @@ describe('RoundPacer', () => {
     expect(p.next()).toBe(250);
     p.observe(250, 250); // faster: eases down, not at once
     expect(p.next()).toBe(400);
-    p.observe(100, 2_000); // the store slowed down: counts at once
-    expect(p.next()).toBe(50);
-    p.observe(1, 60_000);
-    expect(p.next()).toBe(1);
+    p.observe(400, 8_000); // the store slowed down: a full round counts at once
+    expect(p.next()).toBe(MIN_ROUND_RECORDS); // 50 by the time limit, but never below the floor
+    p.observe(MIN_ROUND_RECORDS, 60_000);
+    expect(p.next()).toBe(MIN_ROUND_RECORDS);
+    // A round smaller than asked (only that much waited) does not raise the estimate.
+    const q = new RoundPacer({ maxRecords: 2_000, maxMs: 1_000 });
+    q.observe(2_000, 2_000);
+    expect(q.next()).toBe(1_000);
+    q.observe(3, 900);
+    expect(q.next()).toBe(1_000);
+  });
+
+  it('does not get stuck at tiny rounds when most of a round is its fixed part (a store whose every call takes a second)', () => {
+    const p = new RoundPacer({ maxRecords: 2_000, maxMs: 2_000 });
+    // One record waited at first: its round, 1,040 ms, is nearly all fixed part.
+    p.next();
+    p.observe(1, 1_040);
+    const sizes: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const n = p.next();
+      sizes.push(n);
+      p.observe(n, 1_040 + 10 * n);
+    }
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(MIN_ROUND_RECORDS);
+    // It settles where a round takes about the time limit: the fixed second plus about a hundred records.
+    const last = sizes[sizes.length - 1] ?? 0;
+    expect(last).toBeGreaterThanOrEqual(MIN_ROUND_RECORDS);
+    expect(1_040 + 10 * last).toBeLessThan(2_200);
   });
 });
 

@@ -118,12 +118,14 @@ export async function consumeKafka(kafka: Kafka, options: ConsumeRoundsOptions, 
 
     // The gathered batches as rounds bounded by records and time, each handled, committed (every
     // batch's next offset in one OffsetCommit request) and followed by a heartbeat.
+    // Which partition a round too small for all of them serves first (cutRound).
+    let turn = 0;
     const gate = new RoundGate(async (batches): Promise<RoundsOutcome> => {
       const handled = new Map<RecordBatch, number>(batches.map((b) => [b, 0]));
       rejoin = false;
       for (;;) {
         if (!consuming() || rejoin) return { handled };
-        const round = cutRound(batches.filter((b) => b.owned?.() ?? true), handled, pacer.next());
+        const round = cutRound(batches.filter((b) => b.owned?.() ?? true), handled, pacer.next(), turn++);
         if (round.length === 0) return { handled };
         const started = performance.now();
         // Not for ever: a round that hangs (a store call on a half-open socket) must let the

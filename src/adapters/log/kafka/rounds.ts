@@ -69,12 +69,16 @@ export class RoundGate {
  * The next round out of what is left of the gathered batches: at most `limit` records, shared
  * fairly between the partitions (each takes a prefix of what it has left, in offset order), so
  * no partition waits for another's backlog. `done` says how many records of each batch earlier
- * rounds took. Batches with nothing left are not in the round.
+ * rounds took. Batches with nothing left are not in the round. When the limit is below the
+ * number of partitions, `turn` (a round counter) says which partition is served first, so each
+ * takes its turn instead of the first one taking every round.
  */
-export function cutRound(batches: readonly RecordBatch[], done: ReadonlyMap<RecordBatch, number>, limit: number): RecordBatch[] {
-  const left = batches
+export function cutRound(batches: readonly RecordBatch[], done: ReadonlyMap<RecordBatch, number>, limit: number, turn = 0): RecordBatch[] {
+  const waiting = batches
     .map((b) => ({ b, from: done.get(b) ?? 0 }))
     .filter(({ b, from }) => from < b.records.length);
+  const first = waiting.length > 0 ? turn % waiting.length : 0;
+  const left = [...waiting.slice(first), ...waiting.slice(0, first)];
   const take = new Map<RecordBatch, number>(left.map(({ b }) => [b, 0]));
   let budget = Math.max(1, limit);
   let open = left;
@@ -90,7 +94,7 @@ export function cutRound(batches: readonly RecordBatch[], done: ReadonlyMap<Reco
     }
     open = open.filter(({ b, from }) => from + (take.get(b) ?? 0) < b.records.length);
   }
-  return left
+  return waiting
     .filter(({ b }) => (take.get(b) ?? 0) > 0)
     .map(({ b, from }) => ({ ...b, records: b.records.slice(from, from + (take.get(b) ?? 0)) }));
 }
@@ -106,26 +110,51 @@ export interface RoundLimits {
 export const DEFAULT_ROUND_LIMITS: RoundLimits = { maxRecords: 2000, maxMs: 2000 };
 
 /**
+ * Rounds are never cut below this many records (or `maxRecords`, if lower). A round's time has
+ * a fixed part (one read and one write whatever its size): sized from a round whose fixed part
+ * is most of its time, a one-record round would measure the same again for ever (a store whose
+ * every call takes a second, against KAFKA_ROUND_MAX_MS 2,000, held a worker at one record a
+ * round and never caught up). A hundred records amortise it; heartbeats run on a timer during
+ * a round, so one longer than `maxMs` does not cost the member its place.
+ */
+export const MIN_ROUND_RECORDS = 100;
+
+/**
  * Sizes rounds so that each takes about `maxMs`: a running estimate of the time per record
- * (weighted towards the last rounds), never more than `maxRecords`, never fewer than one.
- * Starts at `maxRecords`: the first round measures. A round's time has a fixed part (one read
- * and one write whatever its size), so the estimate from a large round is low for a small one;
- * the next measure corrects it.
+ * (weighted towards the last rounds), never more than `maxRecords`, never fewer than
+ * MIN_ROUND_RECORDS. Starts at `maxRecords`: the first full round measures. Only a round as
+ * large as asked may raise the estimate: a smaller one was sized by what waited, and its fixed
+ * part, spread over few records, says nothing of a full one (it may still lower the estimate).
  */
 export class RoundPacer {
   private msPerRecord: number | null = null;
+  private asked: number;
 
-  constructor(private readonly limits: RoundLimits) {}
+  constructor(private readonly limits: RoundLimits) {
+    this.asked = limits.maxRecords;
+  }
 
   next(): number {
-    if (this.msPerRecord === null || this.msPerRecord <= 0) return this.limits.maxRecords;
-    return Math.max(1, Math.min(this.limits.maxRecords, Math.floor(this.limits.maxMs / this.msPerRecord)));
+    const floor = Math.min(this.limits.maxRecords, MIN_ROUND_RECORDS);
+    this.asked = this.msPerRecord === null || this.msPerRecord <= 0
+      ? this.limits.maxRecords
+      : Math.max(floor, Math.min(this.limits.maxRecords, Math.floor(this.limits.maxMs / this.msPerRecord)));
+    return this.asked;
   }
 
   observe(records: number, ms: number): void {
     if (records <= 0) return;
     const rate = ms / records;
-    // A round much slower than the estimate counts at once (the store slowed down); a faster one eases the estimate down.
-    this.msPerRecord = this.msPerRecord === null || rate > this.msPerRecord ? rate : 0.5 * this.msPerRecord + 0.5 * rate;
+    const full = records >= this.asked;
+    if (this.msPerRecord === null) {
+      if (full) this.msPerRecord = rate;
+      return;
+    }
+    // A full round much slower than the estimate counts at once (the store slowed down); a faster one eases the estimate down.
+    if (rate > this.msPerRecord) {
+      if (full) this.msPerRecord = rate;
+    } else {
+      this.msPerRecord = 0.5 * this.msPerRecord + 0.5 * rate;
+    }
   }
 }
