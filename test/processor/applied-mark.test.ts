@@ -14,7 +14,7 @@ import { APPLIED_MARKS_COLLECTION, recordRollbacks, rollbackId, STATE_ROLLBACKS_
 import { CHAT_STATE_COLLECTION, SessionProcessor, type ChatStateDoc } from '../../src/processor/session-processor.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';
-import { DEPLOYMENTS, deploymentEnv, removeDataDirs } from '../support/deployments.js';
+import { DEPLOYMENTS, deploymentEnv, removeDataDirs, type Deployment } from '../support/deployments.js';
 import { allRecords, reusedIds } from '../support/event-log.js';
 import { eventually } from '../support/wait.js';
 
@@ -33,19 +33,28 @@ afterAll(async () => {
   removeDataDirs();
 });
 
+/** A fresh log and store with one partition per topic (every chat shares the mark), and a way to start processors on them. */
+async function deployment(kind: Deployment) {
+  const config = loadConfig(deploymentEnv(kind));
+  const logger = createLogger('silent');
+  const log = createLog(config, logger);
+  const store = await createStore(config);
+  cleanup.push(async () => { await log.close(); await store.close(); });
+  const topo = topology(config.topicPrefix);
+  await log.createTopics([{ name: topo.inbound, partitions: 1 }, { name: topo.sessionEvents, partitions: 1 }]);
+  const start = async (cacheSize?: number): Promise<SessionProcessor> => {
+    const p = new SessionProcessor({ log, store, topology: topo, idleMs: 1_800_000, lateMs: 120_000, logger, ...(cacheSize ? { cacheSize } : {}) });
+    await p.start();
+    cleanup.push(() => p.stop());
+    return p;
+  };
+  return { log, store, topo, start };
+}
+
 describe.each(DEPLOYMENTS)('writes lost under a running processor, on %s', (kind) => {
   it('the applied mark went back: the chats the lost rounds moved are re-derived, even those out of the cache; no event id reused', async () => {
-    const config = loadConfig(deploymentEnv(kind));
-    const logger = createLogger('silent');
-    const log = createLog(config, logger);
-    const store = await createStore(config);
-    cleanup.push(async () => { await log.close(); await store.close(); });
-    const topo = topology(config.topicPrefix);
-    // One partition: every chat shares the mark.
-    await log.createTopics([{ name: topo.inbound, partitions: 1 }, { name: topo.sessionEvents, partitions: 1 }]);
-    const processor = new SessionProcessor({ log, store, topology: topo, idleMs: 1_800_000, lateMs: 120_000, logger, cacheSize: 1 });
-    await processor.start();
-    cleanup.push(() => processor.stop());
+    const { log, store, topo, start } = await deployment(kind);
+    const processor = await start(1);
     const states = store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
     const marks = store.collection<AppliedMarkDoc>(APPLIED_MARKS_COLLECTION);
     const applied = (n: number) => eventually(() => (processor.counters.recordsApplied >= n ? true : undefined), 30_000, `${n} records applied`);
@@ -78,21 +87,9 @@ describe.each(DEPLOYMENTS)('writes lost under a running processor, on %s', (kind
   });
 
   it('a rollback recorded by a processor that stopped before re-deriving it is re-derived by the next one, though the mark is whole', async () => {
-    const config = loadConfig(deploymentEnv(kind));
-    const logger = createLogger('silent');
-    const log = createLog(config, logger);
-    const store = await createStore(config);
-    cleanup.push(async () => { await log.close(); await store.close(); });
-    const topo = topology(config.topicPrefix);
-    await log.createTopics([{ name: topo.inbound, partitions: 1 }, { name: topo.sessionEvents, partitions: 1 }]);
+    const { log, store, topo, start } = await deployment(kind);
     const states = store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
     const key = `${ACCOUNT}:7101`;
-    const start = async (): Promise<SessionProcessor> => {
-      const p = new SessionProcessor({ log, store, topology: topo, idleMs: 1_800_000, lateMs: 120_000, logger });
-      await p.start();
-      cleanup.push(() => p.stop());
-      return p;
-    };
     const first = await start();
     await log.append(topo.inbound, [message('7101', 11), message('7101', 12)]);
     await eventually(() => (first.counters.recordsApplied >= 2 ? true : undefined), 30_000, 'two records applied');
