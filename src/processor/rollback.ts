@@ -133,9 +133,9 @@ export async function rollbacksBehindMark(
   store: DocumentStore, log: Log, topic: string, partition: number, first: number, reads: MarkCheckReads,
   tickAt: (r: LogRecord) => number | null,
 ): Promise<{ from: number; rollbacks: Rollback[] } | null> {
-  const mark = await store.collection<AppliedMarkDoc>(APPLIED_MARKS_COLLECTION).findOne({ _id: markId(partition) });
-  if (!mark || mark.next >= first) return null;
-  const gap = (await log.readRange(topic, partition, mark.next, first)).records;
+  const next = (await appliedMarks(store, [partition])).get(partition);
+  if (next === undefined || next >= first) return null;
+  const gap = (await log.readRange(topic, partition, next, first)).records;
   const lastOf = new Map<string, number>();
   let lastTick: { at: number; offset: number } | null = null;
   for (const r of gap) {
@@ -146,7 +146,7 @@ export async function rollbacksBehindMark(
   const out = new Map<string, Rollback>();
   const behind = (s: StatePlace | undefined, chatKey: string, knownOffset: number): void => {
     // A chat first seen in the gap has no state at all: it is re-derived from the gap's start.
-    if (!s) out.set(chatKey, { chatKey, partition, storedOffset: mark.next - 1, storedSeq: null, knownOffset, knownSeq: null });
+    if (!s) out.set(chatKey, { chatKey, partition, storedOffset: next - 1, storedSeq: null, knownOffset, knownSeq: null });
     else if (s.partition === partition && s.offset < knownOffset) out.set(chatKey, { chatKey, partition, storedOffset: s.offset, storedSeq: s.seq, knownOffset, knownSeq: null });
   };
   const keys = [...lastOf.keys()];
@@ -158,5 +158,5 @@ export async function rollbacksBehindMark(
   // A tick applied settles every due chat and moves its offset to the tick's: one still due
   // behind the gap's last tick lost that write.
   if (lastTick) for (const s of await reads.dueBefore(partition, lastTick.at, lastTick.offset)) if (!out.has(s._id)) behind(s, s._id, lastTick.offset);
-  return { from: mark.next, rollbacks: [...out.values()] };
+  return { from: next, rollbacks: [...out.values()] };
 }

@@ -249,8 +249,7 @@ export class SessionProcessor implements Stage {
     for (const [chatKey, before] of known) {
       const now = stored.get(chatKey);
       if (!now || now.partition !== before.partition || now.offset >= before.offset) continue;
-      const seq = (d: ChatStateDoc): number | null => (typeof d.state?.context?.seq === 'number' ? d.state.context.seq : null);
-      out.push({ chatKey, partition: now.partition, storedOffset: now.offset, storedSeq: seq(now), knownOffset: before.offset, knownSeq: seq(before) });
+      out.push({ chatKey, partition: now.partition, storedOffset: now.offset, storedSeq: seqOf(now), knownOffset: before.offset, knownSeq: seqOf(before) });
     }
     return out;
   }
@@ -290,7 +289,7 @@ export class SessionProcessor implements Stage {
   private async checkAppliedMark(batch: RecordBatch): Promise<void> {
     const first = batch.records[0]?.offset;
     if (first === undefined) return;
-    const place = (d: ChatStateDoc): StatePlace => ({ _id: d._id, partition: d.partition, offset: d.offset, seq: typeof d.state?.context?.seq === 'number' ? d.state.context.seq : null });
+    const place = (d: ChatStateDoc): StatePlace => ({ _id: d._id, partition: d.partition, offset: d.offset, seq: seqOf(d) });
     const found = await rollbacksBehindMark(this.opts.store, this.opts.log, batch.topic, batch.partition, first, {
       states: async (keys) => (await this.states.find({ _id: { $in: [...keys] } })).map(place),
       dueBefore: async (partition, at, offset) => (await this.states.find({ partition, deadline: { $lt: at }, offset: { $lt: offset } })).map(place),
@@ -347,8 +346,10 @@ export class SessionProcessor implements Stage {
         const since = p.chats.get(r.key);
         return (since !== undefined && r.offset > since) || readInboundMeta(r.headers)?.source === 'tick';
       });
-      if (missing > 0) missingBy.set(batch.partition, missing);
-      if (missing > 0) this.opts.logger.error({ partition: batch.partition, from, to: first, missing }, 're-deriving rolled-back chats: the log no longer holds some of their records; their states go on without them');
+      if (missing > 0) {
+        missingBy.set(batch.partition, missing);
+        this.opts.logger.error({ partition: batch.partition, from, to: first, missing }, 're-deriving rolled-back chats: the log no longer holds some of their records; their states go on without them');
+      }
       out.push({ ...batch, records: [...records, ...batch.records] });
     }
     return { batches: out, roundStart, missing: missingBy };
@@ -684,6 +685,11 @@ export class SessionProcessor implements Stage {
         .catch((err: unknown) => this.opts.logger.warn({ err }, 'a re-derived rollback could not be marked recovered'));
     }
   }
+}
+
+/** The event sequence a stored state has reached (null for a state too old or odd to say). */
+function seqOf(d: ChatStateDoc): number | null {
+  return typeof d.state?.context?.seq === 'number' ? d.state.context.seq : null;
 }
 
 // No record timestamp: log time is append time on both adapters (what replay-from-time seeks by);
