@@ -3,18 +3,20 @@
 // whose process stopped resumes where it stopped (re-appending a chat already sent is
 // harmless: the machine counts a message or a payment once), and a second identical job
 // while one runs is refused.
-// One runner per job: a runner owns a job by one conditional write (creating it, or claiming
-// it once stale), beats its heartbeat on a timer (so rate-limit waits do not make it look
-// dead), and writes progress only while it is still the owner, stopping once it is not.
+// One runner per job: the job document is a lease (adapters/store/lease.ts) its runner holds
+// by creating the job, or by taking it over once stale; the runner renews it on a timer (so
+// rate-limit waits do not make it look dead), and writes progress only while it still holds
+// it, stopping once it does not.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { AppendRecord } from '../adapters/log/log.js';
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
+import { Lease } from '../adapters/store/lease.js';
 import type { PlatformClient } from '../adapters/platform/platform-client.js';
 import { messageRecord, transactionRecord } from '../domain/backfill-records.js';
 import { idString, isObject, type JsonObject } from '../domain/json.js';
 import type { Logger } from '../support/logger.js';
-import { JOBS_COLLECTION } from '../projector/replay.js';
+import { JOBS_COLLECTION } from '../support/jobs.js';
 
 export type BackfillKind = 'backfill' | 'backfill-transactions';
 export type BackfillState = 'running' | 'done' | 'failed';
@@ -53,15 +55,17 @@ interface BackfillLockDoc extends Doc {
   at: number;
 }
 
-/** A job this runner runs, and whether it still owns it. */
+/** A job this runner runs, its claim, and whether it still holds it. */
 interface Run {
   readonly job: BackfillJobDoc;
+  readonly claim: Lease;
   lost: boolean;
 }
 
 export class BackfillConflict extends Error {}
 
 export class BackfillJobs {
+  private readonly store: DocumentStore;
   private readonly jobs: Collection<BackfillJobDoc>;
   private readonly locks: Collection<BackfillLockDoc>;
   private readonly running = new Map<string, Promise<void>>();
@@ -78,6 +82,7 @@ export class BackfillJobs {
     /** A running job whose heartbeat is older than this died with its process. */
     readonly staleMs = 30_000,
   ) {
+    this.store = store;
     this.jobs = store.collection<BackfillJobDoc>(JOBS_COLLECTION);
     this.locks = store.collection<BackfillLockDoc>(JOBS_COLLECTION);
     this.beatMs = Math.max(50, Math.min(10_000, Math.floor(staleMs / 3)));
@@ -128,9 +133,14 @@ export class BackfillJobs {
     if (r.matched !== 1) throw conflict();
   }
 
+  /** A job's claim: held by the runner named in `owner` while the job runs. */
+  private claim(jobId: string): Lease {
+    return new Lease(this.store, { collection: JOBS_COLLECTION, id: jobId, staleMs: this.staleMs, ownerField: 'owner', beatField: 'heartbeatAt', where: { state: 'running' } });
+  }
+
   /**
-   * Picks up jobs whose process stopped, from where they stopped. A claim is one conditional
-   * write on the owner and heartbeat it read: of runners that see the same stale job, one claims it.
+   * Picks up jobs whose process stopped, from where they stopped. A claim takes the job's lease
+   * over in one conditional write: of runners that see the same stale job, one claims it.
    */
   async resumeStale(): Promise<string[]> {
     const now = Date.now();
@@ -138,11 +148,11 @@ export class BackfillJobs {
       .filter((j) => !this.running.has(j._id) && now - j.heartbeatAt >= this.staleMs);
     const claimed: string[] = [];
     for (const j of stale) {
-      const at = Date.now();
-      const r = await this.jobs.updateOne({ _id: j._id, state: 'running', owner: j.owner ?? null, heartbeatAt: j.heartbeatAt }, { $set: { owner: this.owner, heartbeatAt: at } });
-      if (r.matched !== 1 || this.running.has(j._id)) continue;
+      if (!(await this.claim(j._id).acquire(this.owner)) || this.running.has(j._id)) continue;
+      const taken = await this.jobs.findOne({ _id: j._id });
+      if (!taken || taken.owner !== this.owner) continue;
       this.logger.info({ job: j._id, previousOwner: j.owner ?? null }, 'resuming a backfill job whose runner stopped');
-      this.launch({ ...j, owner: this.owner, heartbeatAt: at });
+      this.launch(taken);
       claimed.push(j._id);
     }
     return claimed;
@@ -153,17 +163,12 @@ export class BackfillJobs {
     await Promise.allSettled(this.running.values());
   }
 
-  /** The filter of every write a runner makes: the job, still running, still its own. */
-  private mine(job: BackfillJobDoc): Record<string, unknown> {
-    return { _id: job._id, state: 'running', owner: this.owner };
-  }
-
   private launch(job: BackfillJobDoc): void {
-    const run: Run = { job, lost: false };
+    const run: Run = { job, lost: false, claim: this.claim(job._id) };
     let beating: Promise<void> | null = null;
     const timer = setInterval(() => {
-      beating ??= this.jobs.updateOne(this.mine(job), { $set: { heartbeatAt: Date.now() } })
-        .then((r) => { if (r.matched === 0) run.lost = true; })
+      beating ??= run.claim.renew(this.owner)
+        .then((held) => { if (!held) run.lost = true; })
         .catch((err: unknown) => this.logger.warn({ job: job._id, err: err instanceof Error ? err.message : String(err) }, 'backfill heartbeat failed'))
         .finally(() => { beating = null; });
     }, this.beatMs);
@@ -178,7 +183,7 @@ export class BackfillJobs {
         const message = err instanceof Error ? err.message : String(err);
         this.logger.error({ job: job._id, err: message }, 'backfill failed');
         job.errors.push({ at: Date.now(), message });
-        await this.jobs.updateOne(this.mine(job), { $set: { state: 'failed', errors: job.errors.slice(-20), finishedAt: Date.now(), heartbeatAt: Date.now() } });
+        await run.claim.renew(this.owner, { state: 'failed', errors: job.errors.slice(-20), finishedAt: Date.now() });
       })
       .finally(async () => {
         clearInterval(timer);
@@ -194,9 +199,7 @@ export class BackfillJobs {
     const { job } = run;
     job.progress.requests = this.client.requests;
     job.progress.waitedMs = this.client.waitedMs;
-    job.heartbeatAt = Date.now();
-    const r = await this.jobs.updateOne(this.mine(job), { $set: { progress: job.progress, heartbeatAt: job.heartbeatAt, errors: job.errors.slice(-20) } });
-    if (r.matched === 0) {
+    if (!(await run.claim.renew(this.owner, { progress: job.progress, errors: job.errors.slice(-20) }))) {
       run.lost = true;
       throw new LostClaim();
     }
@@ -220,8 +223,8 @@ export class BackfillJobs {
       job.progress.chatIndex = 0;
       await this.save(run);
     }
-    const r = await this.jobs.updateOne(this.mine(job), { $set: { state: 'done', progress: { ...job.progress, requests: this.client.requests, waitedMs: this.client.waitedMs }, finishedAt: Date.now(), heartbeatAt: Date.now() } });
-    if (r.matched === 0) throw new LostClaim();
+    const done = await run.claim.renew(this.owner, { state: 'done', progress: { ...job.progress, requests: this.client.requests, waitedMs: this.client.waitedMs }, finishedAt: Date.now() });
+    if (!done) throw new LostClaim();
   }
 
   private async transactionsByFan(account: string, since: number): Promise<Map<string, { at: number; raw: JsonObject }[]>> {

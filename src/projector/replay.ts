@@ -7,7 +7,7 @@
 //      projection resumes in N+1 from where it was, skipping what the replay already applied.
 // A crash at any step leaves the pointer on N: the served read models are never touched.
 // One replay at a time, across every process sharing the store: a replay runs only while it
-// holds the lock document, taken by one conditional write (see ReplayService.claim).
+// holds the lock document, a lease (adapters/store/lease.ts) taken by one conditional write.
 // An event whose documents cannot be written is set aside as the live projector sets it aside
 // (stage 'write'), found by halving the slice that failed. A replay that cannot progress all the
 // same (its rounds keep failing the same way for a reason that is not an event's, such as the
@@ -17,7 +17,9 @@
 // keeps answering during a replay of millions of events.
 import { randomUUID } from 'node:crypto';
 import type { Log, GroupPosition, RecordBatch } from '../adapters/log/log.js';
-import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
+import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import { Lease } from '../adapters/store/lease.js';
+import { JOBS_COLLECTION } from '../support/jobs.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { isRecordsFault } from '../pipeline/repeat-failures.js';
@@ -30,7 +32,7 @@ import { parseEvents } from './projector.js';
 import { ReadModelSet, type ReadModelCollections } from './read-model-set.js';
 import { markReportBucketsBuilt } from './models/report-buckets/backfill.js';
 
-export const JOBS_COLLECTION = 'jobs';
+export { JOBS_COLLECTION };
 /** The one document whose holder may run a replay (in the jobs collection, kind `replay-lock`). */
 export const REPLAY_LOCK_ID = 'replay-lock';
 const HEARTBEAT_MS = 2_000;
@@ -142,13 +144,6 @@ export interface ReplayJobDoc extends Doc {
   error: string | null;
 }
 
-/** `jobId` null: free. Beaten together with its job's heartbeat, with the same time. */
-interface ReplayLockDoc extends Doc {
-  readonly kind: 'replay-lock';
-  jobId: string | null;
-  heartbeatAt: number;
-}
-
 export class ReplayConflict extends Error {
   constructor(readonly running: ReplayJobDoc | null) {
     super(running ? `replay ${running._id} is still ${running.state}` : 'a replay is still running');
@@ -163,7 +158,8 @@ export interface ProjectionControl {
 
 export class ReplayService {
   private readonly jobs: Collection<ReplayJobDoc>;
-  private readonly locks: Collection<ReplayLockDoc>;
+  /** The replay lock: `jobId` names its holder (null: free), beaten with its job's heartbeat. */
+  private readonly lock: Lease;
   private readonly models: ReadModelSet;
   private current: Promise<void> | null = null;
   private aborted = false;
@@ -186,7 +182,7 @@ export class ReplayService {
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.jobs = store.collection<ReplayJobDoc>(JOBS_COLLECTION);
-    this.locks = store.collection<ReplayLockDoc>(JOBS_COLLECTION);
+    this.lock = new Lease(store, { collection: JOBS_COLLECTION, id: REPLAY_LOCK_ID, staleMs: STALE_MS, ownerField: 'jobId', beatField: 'heartbeatAt', create: { kind: 'replay-lock' }, clock });
     this.models = new ReadModelSet(store);
   }
 
@@ -198,50 +194,31 @@ export class ReplayService {
     return this.jobs.find({ kind: 'replay' }, { sort: { startedAt: -1 }, limit });
   }
 
-  /**
-   * Takes the replay lock for `jobId` in one conditional write: it matches only a free lock or
-   * one whose holder stopped beating, and when no lock document exists the upsert creates it.
-   * Of concurrent claims exactly one matches or inserts; the others match nothing, try to
-   * insert the same _id and fail with DuplicateKeyError, whichever process they run in.
-   */
-  private async claim(jobId: string, now: number): Promise<boolean> {
-    try {
-      const r = await this.locks.updateOne(
-        { _id: REPLAY_LOCK_ID, $or: [{ jobId: null }, { heartbeatAt: { $lt: now - STALE_MS } }] },
-        { $set: { kind: 'replay-lock', jobId, heartbeatAt: now } },
-        { upsert: true },
-      );
-      return r.matched === 1 || r.upserted;
-    } catch (err) {
-      if (err instanceof DuplicateKeyError) return false;
-      throw err;
-    }
-  }
-
   /** Frees the lock if `jobId` still holds it (a replay that lost it must not free its successor's). */
   private async release(jobId: string): Promise<void> {
-    await this.locks.updateOne({ _id: REPLAY_LOCK_ID, jobId }, { $set: { jobId: null, heartbeatAt: this.clock() } });
+    await this.lock.release(jobId);
   }
 
   /** False when another replay took the lock over (this one was presumed dead). */
   private async beat(jobId: string): Promise<boolean> {
     const now = this.clock();
-    const r = await this.locks.updateOne({ _id: REPLAY_LOCK_ID, jobId }, { $set: { heartbeatAt: now } });
-    if (r.matched === 0) return false;
+    if (!(await this.lock.renew(jobId))) return false;
     await this.jobs.updateOne({ _id: jobId, state: { $in: ['building', 'switching'] } }, { $set: { heartbeatAt: now } });
     return true;
   }
 
   private async holder(): Promise<ReplayJobDoc | null> {
-    const lock = await this.locks.findOne({ _id: REPLAY_LOCK_ID });
-    return lock?.jobId ? this.get(lock.jobId) : null;
+    const jobId = await this.lock.holder();
+    return jobId ? this.get(jobId) : null;
   }
 
   /** Starts a replay and returns its job at once; refuses while another one runs. */
   async start(from: ReplayFrom): Promise<ReplayJobDoc> {
     const now = this.clock();
     const id = `replay-${now}-${randomUUID().slice(0, 8)}`;
-    if (this.current || !(await this.claim(id, now))) {
+    // A lease taken by one conditional write: of concurrent starts, in whichever processes,
+    // exactly one takes it.
+    if (this.current || !(await this.lock.acquire(id))) {
       const running = await this.holder();
       throw new ReplayConflict(running && (running.state === 'building' || running.state === 'switching') ? running : null);
     }

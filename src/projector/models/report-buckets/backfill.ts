@@ -1,13 +1,16 @@
 // Read models built before report buckets existed have documents but no buckets. Before the
 // projector folds anything into such a version, the buckets are computed once from its
-// documents (the same contributions the fold uses), page by page. One process builds, claimed
-// by a marker document; the others wait for it. A replay builds its version's buckets from
-// events, so it marks its version as built from the start.
-import { DuplicateKeyError, type BulkOp, type Collection, type Doc, type DocumentStore } from '../../../adapters/store/store.js';
+// documents (the same contributions the fold uses), page by page. One process builds, holding
+// the marker document as a lease (adapters/store/lease.ts) while it is `building`; the others
+// wait for it, and take it over if its builder stops renewing it. A replay builds its
+// version's buckets from events, so it marks its version as built from the start.
+import { randomUUID } from 'node:crypto';
+import type { BulkOp, Collection, Doc, DocumentStore } from '../../../adapters/store/store.js';
+import { Lease } from '../../../adapters/store/lease.js';
 import type { Logger } from '../../../support/logger.js';
 import { META_COLLECTION, type ReadModelSet } from '../../read-model-set.js';
 import { ReportBucketBuilder } from './builder.js';
-import type { BucketedModel } from './contributions.js';
+import { CONTRIBUTIONS_FORMAT, type BucketedModel } from './contributions.js';
 import type { ReportBucketDoc } from './document.js';
 
 const PAGE = 5_000;
@@ -16,11 +19,24 @@ const STALE_MS = 120_000;
 
 interface MarkerDoc extends Doc {
   state: 'building' | 'built';
+  /** The last renewal while building; when it was built after. */
   at: number;
+  /** Who builds (absent on markers written before builders were named). */
+  builder?: string | null;
   documents?: number;
 }
 
-const markerId = (version: number): string => `report-buckets-v${version}`;
+const markerId = (version: number): string => `report-buckets-v${version}-f${CONTRIBUTIONS_FORMAT}`;
+
+function buildLease(store: DocumentStore, version: number, clock: () => number): Lease {
+  return new Lease(store, {
+    collection: META_COLLECTION, id: markerId(version), staleMs: STALE_MS, ownerField: 'builder', beatField: 'at',
+    where: { state: 'building' }, create: { state: 'building' }, clock,
+  });
+}
+
+/** Another process took the build over (this one stopped renewing the marker in time). */
+class BuildTakenOver extends Error {}
 
 export async function markReportBucketsBuilt(store: DocumentStore, version: number): Promise<void> {
   await store.collection<MarkerDoc>(META_COLLECTION).replaceOne({ _id: markerId(version) }, { _id: markerId(version), state: 'built', at: Date.now() }, { upsert: true });
@@ -30,39 +46,32 @@ export async function ensureReportBuckets(store: DocumentStore, models: ReadMode
   const markers = store.collection<MarkerDoc>(META_COLLECTION);
   const id = markerId(version);
   const rm = models.at(version);
+  const lease = buildLease(store, version, clock);
+  const me = randomUUID();
   for (;;) {
     const marker = await markers.findOne({ _id: id });
     if (marker?.state === 'built') return;
-    if (!marker) {
-      // Nothing folded yet: the fold builds the buckets as it goes.
-      if ((await rm.sessions.countDocuments({})) === 0 && (await rm.messages.countDocuments({})) === 0 && (await rm.payments.countDocuments({})) === 0) {
-        await markReportBucketsBuilt(store, version);
-        return;
-      }
-      try {
-        await markers.insertOne({ _id: id, state: 'building', at: clock() });
-      } catch (err) {
-        if (err instanceof DuplicateKeyError || (err as { code?: number }).code === 11000) continue;
-        throw err;
-      }
-      await build(store, models, version, logger, clock, page);
+    // Nothing folded yet: the fold builds the buckets as it goes.
+    if (!marker && (await rm.sessions.countDocuments({})) === 0 && (await rm.messages.countDocuments({})) === 0 && (await rm.payments.countDocuments({})) === 0) {
+      await markReportBucketsBuilt(store, version);
       return;
     }
-    if (clock() - marker.at > STALE_MS) {
-      // Taken over by one conditional write, so two processes never build at once.
-      const taken = await markers.updateOne({ _id: id, state: 'building', at: marker.at }, { $set: { at: clock() } });
-      if (taken.matched === 1) {
-        await build(store, models, version, logger, clock, page);
+    // Created when missing, taken over when its builder stopped renewing it: two processes never build at once.
+    if (await lease.acquire(me)) {
+      try {
+        await build(store, models, version, logger, clock, page, lease, me);
         return;
+      } catch (err) {
+        if (!(err instanceof BuildTakenOver)) throw err;
+        logger.warn({ version }, 'report-bucket build taken over by another process; waiting for it');
       }
     }
     await new Promise((r) => setTimeout(r, 1_000));
   }
 }
 
-async function build(store: DocumentStore, models: ReadModelSet, version: number, logger: Logger, clock: () => number, pageSize: number): Promise<void> {
+async function build(store: DocumentStore, models: ReadModelSet, version: number, logger: Logger, clock: () => number, pageSize: number, lease: Lease, me: string): Promise<void> {
   const rm = models.at(version);
-  const markers = store.collection<MarkerDoc>(META_COLLECTION);
   logger.warn({ version }, 'read models predate report buckets: building them from the stored documents before projecting (once)');
   const started = clock();
   const builder = new ReportBucketBuilder();
@@ -78,7 +87,7 @@ async function build(store: DocumentStore, models: ReadModelSet, version: number
       documents += page.length;
       if (page.length < pageSize) break;
       last = page[page.length - 1]?._id ?? null;
-      await markers.updateOne({ _id: markerId(version) }, { $set: { at: clock(), documents } });
+      if (!(await lease.renew(me, { documents }))) throw new BuildTakenOver();
     }
   }
   await rm.report_buckets.deleteMany({});
@@ -86,6 +95,7 @@ async function build(store: DocumentStore, models: ReadModelSet, version: number
   for (let i = 0; i < docs.length; i += PAGE) {
     await rm.report_buckets.bulkWrite(docs.slice(i, i + PAGE).map((d): BulkOp<ReportBucketDoc> => ({ insertOne: { document: d } })));
   }
-  await markers.replaceOne({ _id: markerId(version) }, { _id: markerId(version), state: 'built', at: clock(), documents });
+  // Built only by its holder: one that lost the marker leaves the state to its successor.
+  if (!(await lease.renew(me, { state: 'built', documents }))) throw new BuildTakenOver();
   logger.warn({ version, documents, buckets: docs.length, ms: clock() - started }, 'report buckets built');
 }
