@@ -12,6 +12,11 @@ import type { Logger } from '../../../support/logger.js';
 
 // The log is the source of truth and replay starts at offset 0, so nothing may age out. The
 // broker's default (7 days, judged by record timestamps) silently deleted acknowledged records.
+/** kafkajs's offset for "the first record a partition holds". */
+const EARLIEST_OFFSET = '-2';
+/** How long the repositioning member's fetch waits with nothing to fetch (see commitGroupOffsets). */
+const SEEK_FETCH_WAIT_MS = 100;
+
 const KEEP_FOREVER = [
   { name: 'retention.ms', value: '-1' },
   { name: 'retention.bytes', value: '-1' },
@@ -165,18 +170,42 @@ export class KafkaAdmin {
 
   async setGroupPosition(groupId: string, topic: string, position: GroupPosition): Promise<void> {
     const admin = await this.getAdmin();
-    if (position.kind === 'earliest') {
-      await admin.resetOffsets({ groupId, topic, earliest: true });
-      return;
-    }
     let partitions: { partition: number; offset: string }[];
-    if (position.kind === 'offsets') {
+    if (position.kind === 'earliest') {
+      partitions = (await admin.fetchTopicOffsets(topic)).map((p) => ({ partition: p.partition, offset: EARLIEST_OFFSET }));
+    } else if (position.kind === 'offsets') {
       partitions = Object.entries(position.offsets).map(([p, o]) => ({ partition: Number(p), offset: String(o) }));
     } else {
       const byTime = await admin.fetchTopicOffsetsByTimestamp(topic, position.timestamp);
       partitions = byTime.map((p) => ({ partition: p.partition, offset: p.offset }));
     }
-    await admin.setOffsets({ groupId, topic, partitions });
+    if (partitions.length === 0) throw new TopicNotFoundError(topic);
+    await this.commitGroupOffsets(groupId, topic, partitions);
+  }
+
+  /**
+   * What kafkajs's admin.setOffsets does (a member joins the idle group, seeks every partition
+   * with its fetching paused, and leaves once the seeks are committed), with a short fetch wait:
+   * kafkajs's own member waits its default 5 s on a fetch with every partition paused before it
+   * can leave, which every replay paid.
+   */
+  private async commitGroupOffsets(groupId: string, topic: string, partitions: readonly { partition: number; offset: string }[]): Promise<void> {
+    const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: SEEK_FETCH_WAIT_MS });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      const { state } = await consumer.describeGroup();
+      if (state !== 'Empty' && state !== 'Dead') throw new Error(`consumer group ${groupId} must have no running members to be repositioned, current state: ${state}`);
+      await new Promise<void>((resolve, reject) => {
+        // The first fetch after the join comes after the seeks were committed.
+        consumer.on(consumer.events.FETCH, () => { consumer.stop().then(resolve, reject); });
+        consumer.run({ eachBatchAutoResolve: false, eachBatch: async () => undefined }).catch(reject);
+        consumer.pause([{ topic }]);
+        for (const p of partitions) consumer.seek({ topic, partition: p.partition, offset: p.offset });
+      });
+    } finally {
+      await consumer.disconnect().catch(() => undefined);
+    }
   }
 
   async committedOffsets(groupId: string, topic: string): Promise<Record<number, number>> {
