@@ -1,4 +1,4 @@
-// Report windows (issue 14) against an oracle. /api/sla, /api/chatters/scorecard,
+// Report windows (issue 14) against an oracle, through inject() on the reads routes. /api/sla, /api/chatters/scorecard,
 // /api/overview and /api/accounts take `from`/`to` (and `accountId`); whatever rollups serve
 // them, their answers must equal the reference model's reading of the same facts, filtered
 // by time with plain comparisons (test/support/report-reference.ts). Data: fast-check
@@ -12,16 +12,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { loadDemoRecords } from '../../src/demo/fixtures.js';
 import { messageWebhook, transactionWebhook } from '../../src/demo/platform-bodies.js';
 import { tickRecords } from '../../src/processor/ticker.js';
 import { topology } from '../../src/topology.js';
+import { mongoStoreEnv, startHarness, type Harness } from '../support/app-harness.js';
 import { conversationArb, type Arrival } from '../support/conversations.js';
-import { deploymentEnv, removeDataDirs, startWithEnv, type Deployment } from '../support/deployments.js';
-import { postWebhook } from '../support/platform.js';
-import { settledHash } from '../support/read-models.js';
 import { reference, type Fact } from '../support/reference-model.js';
 import {
   ACCOUNT_FIELDS, SLA_FIELDS, accountsAnswer, dateIn, dayStartIn, midnightIn, overviewAnswer, reportData, scorecardAnswer,
@@ -32,7 +28,6 @@ import { eventually } from '../support/wait.js';
 
 const ADMIN = 'admin-token-for-report-windows-00';
 const CONNECTOR = 'connector-token-for-report-windows';
-const admin = { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` };
 
 const IDLE_MS = 1_800_000;
 /** The generator keeps every record within this of its chat's latest; the service allows a little more, for the milliseconds added below. */
@@ -48,15 +43,17 @@ const params = <T>(numRuns: number): fc.Parameters<T> => ({
 });
 
 /**
- * The deployments the generated-data checks run on (REPORT_DEPLOYMENTS=embedded to run one),
- * each with a report time zone: St John's (a half-hour offset, so its days and hours start
- * at :30 UTC, and a DST change on 1 November 2026 in the data's range) and the default, UTC.
+ * The stores the generated-data checks run on (REPORT_STORES=embedded to run one; the log is
+ * embedded for both: the routes read only the store), each with a report time zone: St John's
+ * (a half-hour offset, so its days and hours start at :30 UTC, and a DST change on 1 November
+ * 2026 in the data's range) and the default, UTC, on the Mongo-wire server, whose queries
+ * MongoDB itself answers.
  */
 const SETUPS = ([
   { kind: 'embedded', timeZone: 'America/St_Johns' },
-  { kind: 'kafka+mongo', timeZone: null },
-] as const satisfies readonly { kind: Deployment; timeZone: string | null }[])
-  .filter((s) => (process.env.REPORT_DEPLOYMENTS ?? 'embedded,kafka+mongo').split(',').includes(s.kind));
+  { kind: 'mongo', timeZone: null },
+] as const satisfies readonly { kind: 'embedded' | 'mongo'; timeZone: string | null }[])
+  .filter((s) => (process.env.REPORT_STORES ?? 'embedded,mongo').split(',').includes(s.kind));
 
 const ACCOUNTS = Array.from({ length: 5 }, (_, i) => `acct_${(0xe14a0 + i).toString(16).padStart(32, '0')}`);
 
@@ -243,35 +240,27 @@ async function untilStored(what: string, attempt: () => Promise<{ status: number
   }
 }
 
-async function send(url: string, d: Delivery, key?: string): Promise<void> {
+async function send(h: Harness, d: Delivery, key?: string): Promise<void> {
   if (d.kind === 'webhook') {
-    await untilStored(`webhook ${d.key}`, async () => {
-      const res = await postWebhook(url, d.body, { key: key ?? d.key });
-      return { status: res.status, text: JSON.stringify(res.body) };
-    });
+    await untilStored(`webhook ${d.key}`, () => h.webhook(d.body, { key: key ?? d.key }));
     return;
   }
-  await untilStored(`connector ${d.messageId}`, async () => {
-    const res = await fetch(`${url}/api/connector/ingest`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${CONNECTOR}` },
-      body: JSON.stringify({ accountId: d.accountId, messages: [{ chatId: d.chatId, messageId: d.messageId, text: `m${d.messageId}`, sentAt: d.sentAt, chatterId: d.chatterId }] }),
-    });
-    return { status: res.status, text: await res.text() };
-  });
+  await untilStored(`connector ${d.messageId}`, () => h.call('POST', '/api/connector/ingest', {
+    token: CONNECTOR, body: { accountId: d.accountId, messages: [{ chatId: d.chatId, messageId: d.messageId, text: `m${d.messageId}`, sentAt: d.sentAt, chatterId: d.chatterId }] },
+  }));
 }
 
 /** Chats side by side, each chat's deliveries in their order (the order the lateness bound is about). */
-async function sendAll(url: string, deliveries: readonly Delivery[]): Promise<void> {
+async function sendAll(h: Harness, deliveries: readonly Delivery[]): Promise<void> {
   const byChat = new Map<string, Delivery[]>();
   for (const d of deliveries) byChat.set(d.chatKey, [...(byChat.get(d.chatKey) ?? []), d]);
-  await Promise.all([...byChat.values()].map(async (lane) => { for (const d of lane) await send(url, d); }));
+  await Promise.all([...byChat.values()].map(async (lane) => { for (const d of lane) await send(h, d); }));
 }
 
 /** A clock tick at `at` on every inbound partition: chats idle by `at` less the lateness close. */
-async function tick(app: RunningApp, env: Record<string, string>, at: number): Promise<void> {
-  const config = loadConfig(env);
-  const inbound = topology(config.topicPrefix, config.inboundTopic ?? undefined).inbound;
-  await app.log.append(inbound, tickRecords(await app.log.partitionCount(inbound), at));
+async function tick(h: Harness, at: number): Promise<void> {
+  const inbound = topology(h.config.topicPrefix, h.config.inboundTopic ?? undefined).inbound;
+  await h.log.append(inbound, tickRecords(await h.log.partitionCount(inbound), at));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -346,14 +335,6 @@ const describeCase = (c: Case): string =>
 
 // ---------------------------------------------------------------------------------------------
 // Comparing answers with the reference
-
-async function getJson(url: string, path: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${url}${path}`);
-  const text = await res.text();
-  let body: unknown = text;
-  try { body = JSON.parse(text); } catch { /* kept as text */ }
-  return { status: res.status, body };
-}
 
 function query(c: Case, withThreshold: boolean): string {
   const q = new URLSearchParams();
@@ -474,14 +455,14 @@ function expectAtSomeNow<T>(what: string, actual: unknown, at: (now: number) => 
 }
 
 /** All four routes for one window, against the reference. */
-async function checkCase(url: string, d: ReportData, c: Case): Promise<void> {
+async function checkCase(h: Harness, d: ReportData, c: Case): Promise<void> {
   const label = describeCase(c);
   const before = Date.now();
   const [sla, cards, overview, accounts] = await Promise.all([
-    getJson(url, `/api/sla${query(c, true)}`),
-    getJson(url, `/api/chatters/scorecard${query(c, true)}`),
-    getJson(url, `/api/overview${query(c, false)}`),
-    getJson(url, `/api/accounts${query(c, false)}`),
+    h.call('GET', `/api/sla${query(c, true)}`),
+    h.call('GET', `/api/chatters/scorecard${query(c, true)}`),
+    h.call('GET', `/api/overview${query(c, false)}`),
+    h.call('GET', `/api/accounts${query(c, false)}`),
   ]);
   const after = Date.now();
   mustEqual(`statuses ${label}: ${JSON.stringify([sla.body, cards.body, overview.body, accounts.body]).slice(0, 600)}`, [sla.status, cards.status, overview.status, accounts.status], [200, 200, 200, 200]);
@@ -505,9 +486,7 @@ async function assertWindows(property: fc.IAsyncProperty<[Case]>, numRuns: numbe
 
 describe.each(SETUPS.map((s) => [`${s.kind}, days in ${s.timeZone ?? 'UTC (the default)'}`, s] as const))('report windows over generated conversations on %s', (_label, { kind, timeZone: zone }) => {
   const timeZone = zone ?? 'UTC';
-  let app: RunningApp;
-  let url = '';
-  let env: Record<string, string> = {};
+  let h: Harness;
   let data: DataSet;
   let ref: ReportData;
   let cases: fc.Arbitrary<Case>;
@@ -515,26 +494,24 @@ describe.each(SETUPS.map((s) => [`${s.kind}, days in ${s.timeZone ?? 'UTC (the d
   beforeAll(async () => {
     const genNow = Date.now();
     data = fc.sample(dataArb(genNow, timeZone), { seed: SEED, numRuns: 1 })[0] as DataSet;
-    env = deploymentEnv(kind, {
+    h = await startHarness({
+      ...(kind === 'mongo' ? mongoStoreEnv() : {}),
       ADMIN_TOKEN: ADMIN, CONNECTOR_TOKEN: CONNECTOR, ROLES: 'api,processor,projector', ALERT_SWEEP_SEC: '0',
       SESSION_IDLE_SEC: String(IDLE_MS / 1000), ALLOWED_LATENESS_SEC: String(LATE_SEC), ...(zone ? { REPORT_TIMEZONE: zone } : {}),
     });
-    app = await startWithEnv(env);
-    url = app.url ?? '';
-    await sendAll(url, data.lanes.flat());
-    await settledHash(url, app.store);
+    await sendAll(h, data.lanes.flat());
+    await h.settled(120_000);
     // Settle: a tick past the lateness closes every session idle by now (and lets out fan
     // messages held after an idle gap); sessions active in the last half hour stay open.
     const tickAt = Date.now() + LATE_SEC * 1000 + 1000;
-    await tick(app, env, tickAt);
-    await settledHash(url, app.store);
+    await tick(h, tickAt);
+    await h.settled(120_000);
     ref = reportData(data.facts, IDLE_MS, tickAt - LATE_SEC * 1000);
     cases = caseArb(timeZone, pointsOf(ref), data.edges, ACCOUNTS, thresholdsOf(ref));
   }, 240_000);
 
   afterAll(async () => {
-    await app?.stop();
-    removeDataDirs();
+    await h?.stop();
   });
 
   it('the data set has what the windows must cut through', () => {
@@ -552,44 +529,44 @@ describe.each(SETUPS.map((s) => [`${s.kind}, days in ${s.timeZone ?? 'UTC (the d
   });
 
   it('all time: the four routes equal the reference', async () => {
-    for (const accountId of [undefined, ...ACCOUNTS]) await checkCase(url, ref, { from: null, to: null, thresholdSec: 300, accountId });
+    for (const accountId of [undefined, ...ACCOUNTS]) await checkCase(h, ref, { from: null, to: null, thresholdSec: 300, accountId });
   });
 
   it('every window, threshold and account: the four routes equal the reference', async () => {
-    await assertWindows(fc.asyncProperty(cases, (c) => checkCase(url, ref, c)), kind === 'embedded' ? RUNS : Math.ceil(RUNS / 4));
+    await assertWindows(fc.asyncProperty(cases, (c) => checkCase(h, ref, c)), kind === 'embedded' ? RUNS : Math.ceil(RUNS / 4));
   }, 180_000);
 
   it('redelivered records, days of record time later and under other keys, change no report', async () => {
     const probe = fc.sample(cases, { seed: SEED + 1, numRuns: 20 });
     const stable = async () => Promise.all(probe.map(async (c) => [
-      (await getJson(url, `/api/overview${query(c, false)}`)).body, (await getJson(url, `/api/accounts${query(c, false)}`)).body,
+      (await h.call('GET', `/api/overview${query(c, false)}`)).body, (await h.call('GET', `/api/accounts${query(c, false)}`)).body,
     ]));
     const before = await stable();
     const all = data.lanes.flat();
     const chosen = fc.sample(fc.shuffledSubarray(all, { minLength: Math.ceil(all.length / 4), maxLength: Math.ceil(all.length / 3) }), { seed: SEED + 2, numRuns: 1 })[0] ?? [];
     // The long chat's first records (days of record time behind its latest), again under their
     // own keys and under new ones (as backfill sends them), then a share of everything.
-    for (const d of data.oldest) await send(url, d);
-    for (const d of data.oldest) await send(url, d, `evt_rw_again_${d.kind === 'webhook' ? d.key : d.messageId}`);
-    for (const d of data.lanes.map((l) => l[0])) if (d) await send(url, d);
-    await sendAll(url, chosen);
-    await settledHash(url, app.store);
-    for (const c of [...probe, { from: null, to: null, thresholdSec: 300, accountId: undefined }]) await checkCase(url, ref, c);
+    for (const d of data.oldest) await send(h, d);
+    for (const d of data.oldest) await send(h, d, `evt_rw_again_${d.kind === 'webhook' ? d.key : d.messageId}`);
+    for (const d of data.lanes.map((l) => l[0])) if (d) await send(h, d);
+    await sendAll(h, chosen);
+    await h.settled(120_000);
+    for (const c of [...probe, { from: null, to: null, thresholdSec: 300, accountId: undefined }]) await checkCase(h, ref, c);
     expect(await stable()).toEqual(before);
   }, 120_000);
 
   it('after a replay of the read models, every report is the same', async () => {
-    const started = await fetch(`${url}/api/admin/replay`, { method: 'POST', headers: admin, body: '{}' });
+    const started = await h.call<{ statusUrl: string }>('POST', '/api/admin/replay', { token: ADMIN, body: {} });
     expect(started.status).toBe(202);
-    const job = (await started.json()) as { statusUrl: string };
+    const job = started.body;
     await eventually(async () => {
-      const s = (await (await fetch(`${url}${job.statusUrl}`, { headers: admin })).json()) as { state: string };
+      const s = (await h.call<{ state: string }>('GET', job.statusUrl, { token: ADMIN })).body;
       if (s.state === 'failed') throw new Error(`replay failed: ${JSON.stringify(s)}`);
       return s.state === 'done' ? s : undefined;
     }, 120_000, 'replay to finish');
-    await settledHash(url, app.store);
-    await checkCase(url, ref, { from: null, to: null, thresholdSec: 300, accountId: undefined });
-    await assertWindows(fc.asyncProperty(cases, (c) => checkCase(url, ref, c)), Math.ceil(RUNS / 4));
+    await h.settled(120_000);
+    await checkCase(h, ref, { from: null, to: null, thresholdSec: 300, accountId: undefined });
+    await assertWindows(fc.asyncProperty(cases, (c) => checkCase(h, ref, c)), Math.ceil(RUNS / 4));
   }, 180_000);
 });
 
@@ -597,20 +574,17 @@ describe.each(SETUPS.map((s) => [`${s.kind}, days in ${s.timeZone ?? 'UTC (the d
 
 describe('report windows over the demo data, days in America/New_York', () => {
   const TZ = 'America/New_York';
-  let app: RunningApp;
-  let url = '';
+  let h: Harness;
   let ref: ReportData;
   let accounts: string[];
 
   beforeAll(async () => {
-    app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, ROLES: 'api,processor,projector', ALERT_SWEEP_SEC: '0', REPORT_TIMEZONE: TZ }));
-    url = app.url ?? '';
+    h = await startHarness({ ADMIN_TOKEN: ADMIN, ROLES: 'api,processor,projector', ALERT_SWEEP_SEC: '0', REPORT_TIMEZONE: TZ });
     // Seeding again after a 503 is safe: the records carry idempotency keys.
     await untilStored('seed-demo', async () => {
-      const res = await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: admin, body: '{"timeline":"original"}' });
-      return { status: res.status, text: await res.text() };
+      return h.call('POST', '/api/admin/seed-demo', { token: ADMIN, body: { timeline: 'original' } });
     });
-    await settledHash(url, app.store);
+    await h.settled();
     // The demo records, read loosely; a reply's chatter is what the connector would add.
     const facts = loadDemoRecords().flatMap((r) => {
       const f = factOf(r.body);
@@ -623,8 +597,7 @@ describe('report windows over the demo data, days in America/New_York', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await app?.stop();
-    removeDataDirs();
+    await h?.stop();
   });
 
   it('a few windows equal the reference', async () => {
@@ -641,12 +614,12 @@ describe('report windows over the demo data, days in America/New_York', () => {
       { from: at('2026-06-20T00:00:00Z'), to: null, thresholdSec: 300 },
     ];
     expect(ref.sessions.length).toBeGreaterThan(100);
-    for (const c of fixed) for (const accountId of [undefined, accounts[0]]) await checkCase(url, ref, { ...c, accountId });
+    for (const c of fixed) for (const accountId of [undefined, accounts[0]]) await checkCase(h, ref, { ...c, accountId });
   });
 
   it('random windows equal the reference', async () => {
     const edges = [...new Set(pointsOf(ref).map((t) => dayStartIn(TZ, t)))];
-    await assertWindows(fc.asyncProperty(caseArb(TZ, pointsOf(ref), edges, accounts, thresholdsOf(ref)), (c) => checkCase(url, ref, c)), Math.ceil(RUNS / 5));
+    await assertWindows(fc.asyncProperty(caseArb(TZ, pointsOf(ref), edges, accounts, thresholdsOf(ref)), (c) => checkCase(h, ref, c)), Math.ceil(RUNS / 5));
   }, 120_000);
 
   const BAD: [string, 'from' | 'to'][] = [
@@ -662,7 +635,7 @@ describe('report windows over the demo data, days in America/New_York', () => {
   const badAnswers = async () => {
     const out: { what: string; field: string; status: number; body: any }[] = [];
     for (const route of ['/api/sla', '/api/chatters/scorecard', '/api/overview', '/api/accounts']) {
-      for (const [q, field] of BAD) out.push({ what: `${route}?${q}`, field, ...(await getJson(url, `${route}?${q}`)) });
+      for (const [q, field] of BAD) out.push({ what: `${route}?${q}`, field, ...(await h.call('GET', `${route}?${q}`)) });
     }
     return out;
   };

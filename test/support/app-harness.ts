@@ -1,0 +1,160 @@
+// The real Fastify app over the real embedded store and log in a temporary folder, with the
+// processor, projector and intelligence running in-process, but no port: route tests call it
+// through Fastify's inject(). All knowledge of how the service is wired for a test lives here,
+// so that when the composition root changes only this file follows it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { inject } from 'vitest';
+import { createLog, createStore } from '../../src/adapters/index.js';
+import type { Log } from '../../src/adapters/log/log.js';
+import type { DocumentStore } from '../../src/adapters/store/store.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { signBody } from '../../src/ingest/signature.js';
+import { buildServer } from '../../src/http/server.js';
+import { createIntelligence } from '../../src/intelligence/index.js';
+import { registerAppMetrics } from '../../src/observability/app-metrics.js';
+import { Metrics } from '../../src/observability/metrics.js';
+import { readiness } from '../../src/observability/readiness.js';
+import { PipelineControl } from '../../src/pipeline-control.js';
+import { createLogger } from '../../src/support/logger.js';
+import { topology as makeTopology } from '../../src/topology.js';
+import { readModelHash } from './read-models.js';
+import { eventually, uniqueName } from './wait.js';
+
+export interface Answer<T = unknown> {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | number | undefined>;
+  /** Parsed JSON when the answer is JSON, else the text. */
+  readonly body: T;
+  readonly text: string;
+}
+
+export interface CallOptions {
+  readonly headers?: Record<string, string>;
+  /** Sent as JSON unless a string (sent as is, with a JSON content type unless one is given). */
+  readonly body?: unknown;
+  /** `Authorization: Bearer <token>`. */
+  readonly token?: string;
+}
+
+export interface Harness {
+  readonly app: FastifyInstance;
+  readonly store: DocumentStore;
+  readonly log: Log;
+  readonly config: Config;
+  readonly pipeline: PipelineControl;
+  readonly metrics: Metrics;
+  inject: FastifyInstance['inject'];
+  /** One request through inject(), its answer parsed. */
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<Answer<T>>;
+  /** Posts a webhook as the platform does: raw body, idempotency key, signed when a secret is given. */
+  webhook(raw: string, options?: { secret?: string; signature?: string; key?: string }): Promise<Answer<any>>;
+  /** Waits until processor and projector have consumed everything appended, and the read models hold still. */
+  settled(timeoutMs?: number): Promise<void>;
+  /** Closes the app, the roles, the log and the store, and removes the folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Settings for a test app: ticks off (platform sample times lie months back, so any tick would
+ * close their sessions), rate limits and the live routes' shared answers off (tests poll far
+ * faster than a person and read right after a change; test/http/rate-limits.test.ts turns them
+ * on). Anything in `env` wins.
+ */
+export const TEST_ENV: Readonly<Record<string, string>> = {
+  LOG_LEVEL: 'error', INBOUND_PARTITIONS: '4', TICK_INTERVAL_SEC: '0',
+  RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000', REFUSAL_LIMIT_MAX: '10000000', LIVE_CACHE_MS: '0',
+};
+
+/**
+ * Settings that put the store on the test Mongo-wire server (a database of its own) while the
+ * log stays embedded: for routes whose queries the store runs, so they are read by MongoDB too.
+ */
+export function mongoStoreEnv(): Record<string, string> {
+  return { MONGO_URL: inject('mongoUrl'), MONGO_DB: uniqueName('convops_inject').replace(/-/g, '_') };
+}
+
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'convops-inject-'));
+  const config = loadConfig({ ...TEST_ENV, DATA_DIR: dir, ...env });
+  const logger = createLogger(config.logLevel);
+  const metrics = new Metrics();
+  const log = createLog(config, logger);
+  const store = await createStore(config);
+  const topology = makeTopology(config.topicPrefix, config.inboundTopic ?? undefined);
+  await log.createTopics([
+    { name: topology.inbound, partitions: config.inboundPartitions },
+    { name: topology.sessionEvents, partitions: config.inboundPartitions },
+  ]);
+  const intelligence = createIntelligence(config, store, logger);
+  const throwOnText = env.CONVOPS_FAILPOINT_THROW_ON_TEXT || undefined;
+  const pipeline = new PipelineControl(config, log, store, topology, logger, intelligence.intelligence, { throwOnText });
+  await pipeline.start();
+  registerAppMetrics(metrics, { config, log, store, topology, pipeline, provider: intelligence.provider });
+  let stopping = false;
+  const ops = {
+    metrics,
+    stopping: () => stopping,
+    readiness: async () => readiness({ roles: config.roles, stopping, logUp: true, stages: pipeline.stages() }),
+  };
+  const app = await buildServer({ config, logger, log, store, topology, pipeline, intelligence, ops });
+  await app.ready();
+
+  const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    let payload: string | undefined;
+    if (options.body !== undefined) {
+      payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await app.inject({ method: method as InjectOptions['method'], url: path, headers, payload });
+    const text = res.body;
+    const json = String(res.headers['content-type'] ?? '').includes('json') && text.length > 0;
+    return { status: res.statusCode, headers: res.headers, body: (json ? JSON.parse(text) : text) as T, text };
+  };
+
+  const webhook = (raw: string, options: { secret?: string; signature?: string; key?: string } = {}): Promise<Answer<any>> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'OnlyFansAPI.com/Webhook-Client' };
+    const signature = options.signature ?? (options.secret ? signBody(options.secret, raw) : undefined);
+    if (signature) headers.signature = signature;
+    if (options.key) headers['x-ofapi-idempotency-key'] = options.key;
+    return call('POST', '/webhooks/platform', { headers, body: raw });
+  };
+
+  let stopped: Promise<void> | null = null;
+  return {
+    app, store, log, config, pipeline, metrics,
+    inject: app.inject.bind(app) as FastifyInstance['inject'],
+    call,
+    webhook,
+    async settled(timeoutMs = 60_000) {
+      interface Health { components: Record<string, { lag?: number | null }> }
+      await eventually(async () => {
+        const h = (await call<Health>('GET', '/api/health')).body;
+        return h.components.processor?.lag === 0 && h.components.projector?.lag === 0 ? true : undefined;
+      }, timeoutMs, 'the pipeline to drain');
+      let previous = await readModelHash(store);
+      await eventually(async () => {
+        await new Promise((r) => setTimeout(r, 200));
+        const next = await readModelHash(store);
+        if (next === previous) return true;
+        previous = next;
+        return undefined;
+      }, timeoutMs, 'the read models to settle');
+    },
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        await app.close();
+        await pipeline.stop();
+        await log.close();
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      })();
+      return stopped;
+    },
+  };
+}
