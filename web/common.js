@@ -1,5 +1,5 @@
 // Helpers shared by the floor and the console: building elements without innerHTML (text from
-// fans and accounts is never parsed as markup), durations, money, and the colour thresholds.
+// fans and accounts is never parsed as markup), durations, money, and how each grade looks.
 
 /**
  * @param {string} tag
@@ -30,37 +30,30 @@ export function duration(sec) {
 export const money = (cents) => (cents === null || cents === undefined ? '—' : `$${(cents / 100).toFixed(2)}`);
 
 /**
- * The floor's thresholds (docs: README, "The floor and the console"). Each returns a level and
- * the word shown beside the colour.
- * @typedef {{ level: 'ok' | 'warn' | 'bad', word: string }} Grade
+ * How each grade the API sends looks: a colour and the word shown beside it (docs: README, "The
+ * floor and the console"). The API decides every grade (src/domain/sla.ts, src/queries/floor.ts);
+ * the pages decide none, so a page and the server cannot disagree about a wait.
+ * @typedef {{ level: 'ok' | 'warn' | 'bad' | 'muted', word: string }} Look
+ * @type {Record<string, Look>}
  */
-/** @returns {Grade} */
-export function gradeWait(sec, thresholdSec) {
-  if (sec >= thresholdSec) return { level: 'bad', word: 'OVER' };
-  if (sec >= 0.8 * thresholdSec) return { level: 'warn', word: 'AT RISK' };
-  return { level: 'ok', word: 'OK' };
-}
-/** @returns {Grade} */
-export function gradeBreached(n) {
-  if (n >= 3) return { level: 'bad', word: 'HIGH' };
-  if (n >= 1) return { level: 'warn', word: 'SOME' };
-  return { level: 'ok', word: 'NONE' };
-}
-/** @param {number | null} pct @returns {Grade} */
-export function gradeWithin(pct) {
-  if (pct === null) return { level: 'ok', word: 'NO DATA' };
-  if (pct >= 90) return { level: 'ok', word: 'ON TARGET' };
-  if (pct >= 75) return { level: 'warn', word: 'BELOW' };
-  return { level: 'bad', word: 'MISSED' };
-}
-/** @returns {Grade} */
-export function gradeAlerts(critical, warning) {
-  if (critical > 0) return { level: 'bad', word: 'CRITICAL' };
-  if (warning > 0) return { level: 'warn', word: 'WARNING' };
-  return { level: 'ok', word: 'CLEAR' };
+const LOOKS = {
+  // A wait against the threshold.
+  ok: { level: 'ok', word: 'OK' }, 'at-risk': { level: 'warn', word: 'AT RISK' }, breached: { level: 'bad', word: 'OVER' },
+  // Fans over the threshold.
+  none: { level: 'ok', word: 'NONE' }, some: { level: 'warn', word: 'SOME' }, high: { level: 'bad', word: 'HIGH' },
+  // % answered within the threshold.
+  'no-data': { level: 'ok', word: 'NO DATA' }, 'on-target': { level: 'ok', word: 'ON TARGET' }, below: { level: 'warn', word: 'BELOW' }, missed: { level: 'bad', word: 'MISSED' },
+  // The worst open alert.
+  clear: { level: 'ok', word: 'CLEAR' }, warning: { level: 'warn', word: 'WARNING' }, critical: { level: 'bad', word: 'CRITICAL' },
+};
+
+/** @param {string | null | undefined} grade @returns {Look} */
+export function look(grade) {
+  return (grade && LOOKS[grade]) || { level: 'muted', word: '' };
 }
 
-/** @param {Grade} g @param {string | number} text */
-export function graded(g, text) {
+/** @param {string | null | undefined} grade @param {string | number} text */
+export function graded(grade, text) {
+  const g = look(grade);
   return h('span', { class: g.level }, text, ' ', h('span', { class: 'tag' }, g.word));
 }

@@ -1,6 +1,6 @@
 // The manager's console: the public API only, with the access key the person types in (kept for
 // this tab in sessionStorage, sent as a bearer token, never put in a URL).
-import { duration, gradeWait, gradeWithin, h, money } from './common.js';
+import { duration, h, look, money } from './common.js';
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const view = $('#view');
@@ -47,30 +47,35 @@ const views = {
   async inbox(_arg, current = () => true) {
     const [data, floor] = await Promise.all([api('/api/sessions?sort=priority&awaiting=1&limit=100'), api('/api/floor')]);
     if (!current()) return;
-    const threshold = floor.thresholdSec;
     const names = new Map(floor.accounts.map((a) => [a.id, a.displayName ?? a.id]));
     const loadedAt = Date.now();
     const rows = data.items.map((s) => {
-      const cell = h('td', { class: 'num', 'data-wait': String(s.waitSec) }, duration(s.waitSec));
+      const cell = h('td', { class: `num ${look(s.grade).level}`, 'data-wait': String(s.waitSec), 'data-grade': s.grade ?? '' }, duration(s.waitSec));
       return h('tr', { 'data-session': s.id },
         h('td', {}, names.get(s.accountId) ?? s.accountId), h('td', {}, chatLink(s.chatId)), cell,
         h('td', { class: 'num' }, money(s.fanSpendCents)), h('td', { class: 'num' }, s.fanMessageCount), h('td', {}, s.lastHumanChatterId ?? '—'));
     });
     view.replaceChildren(h('h2', {}, `Waiting fans (${data.items.length})`), data.items.length === 0 ? h('p', { class: 'muted' }, 'Nobody is waiting.') :
       table([['Account'], ['Chat'], ['Waiting', true], ['Fan spend', true], ['Fan messages', true], ['Last chatter']], rows));
-    // Running wait timers, without asking the server every second.
+    // Running wait timers, without asking the server every second: a timer counts whole seconds
+    // on from the wait the server sent, and its grade moves at the second the server named
+    // (`gradeSteps`), so the figure and its colour always agree with the server's.
+    /** @type {{ grade: string, fromSec: number }[]} */
+    const steps = data.gradeSteps ?? [];
     ticker = setInterval(() => {
+      const elapsed = Math.floor((Date.now() - loadedAt) / 1000);
       for (const cell of view.querySelectorAll('td[data-wait]')) {
-        const sec = Number(cell.getAttribute('data-wait')) + (Date.now() - loadedAt) / 1000;
+        const sec = Number(cell.getAttribute('data-wait')) + elapsed;
+        const grade = steps.filter((st) => sec >= st.fromSec).pop()?.grade ?? cell.getAttribute('data-grade');
         cell.textContent = duration(sec);
-        cell.className = `num ${gradeWait(sec, threshold).level}`;
+        cell.className = `num ${look(grade).level}`;
       }
     }, 1000);
   },
   async sla() {
     const show = async (q) => {
       const r = await api(`/api/sla?${q}`);
-      const g = gradeWithin(r.withinThresholdPct);
+      const g = look(r.withinThresholdGrade);
       out.replaceChildren(
         h('p', {}, 'Within ', h('strong', { class: g.level }, r.withinThresholdPct === null ? '—' : `${r.withinThresholdPct}%`), ` of ${r.sessions} sessions (threshold ${duration(r.thresholdSec)}); median first response ${r.medianFirstResponseSec === null ? '—' : duration(r.medianFirstResponseSec)}, p90 ${r.p90FirstResponseSec === null ? '—' : duration(r.p90FirstResponseSec)}; ${r.breaches} breaches, ${r.pending} pending.`),
         h('h3', {}, 'By chatter'),

@@ -1,11 +1,11 @@
 // The wallboard: one EventSource on /api/floor/stream; the server pushes a snapshot when the
-// figures change (at most once a second). Waits keep counting between pushes, and the page says
-// how old its figures are when the stream drops (the browser reconnects by itself).
-import { duration, graded, gradeAlerts, gradeBreached, gradeWait, gradeWithin, h } from './common.js';
+// figures change (at most once a second, so every second while a fan waits). The page shows each
+// figure with the grade the server sent beside it and works out none, and it says how old its
+// figures are when the stream falls silent (the browser reconnects by itself).
+import { duration, graded, h, look } from './common.js';
 
 /** @type {any} */
 let snapshot = null;
-let receivedAt = 0;
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const figure = (/** @type {string} */ name) => $(`[data-figure="${name}"]`);
 
@@ -17,46 +17,38 @@ function render() {
   if (!snapshot) return;
   const s = snapshot;
   const t = s.totals;
-  const elapsed = (Date.now() - receivedAt) / 1000;
-  const longest = t.longestWaitSec > 0 ? t.longestWaitSec + elapsed : 0;
   setText(figure('open'), String(t.open));
   setText(figure('awaiting'), String(t.awaiting));
   // READ_AUTH=required and no key: totals only, the server sends no rows and no names.
   const aggregate = s.view === 'aggregate';
   setText(figure('awaiting-note'), aggregate ? 'totals only' : `${s.accounts.length} accounts · ${s.chatters.length} chatters`);
-  const b = gradeBreached(t.breached);
-  figure('breached').className = `value ${b.level}`;
+  figure('breached').className = `value ${look(t.breachedGrade).level}`;
   setText(figure('breached'), String(t.breached));
-  setText(figure('breached-note'), graded(b, `threshold ${duration(s.thresholdSec)}`));
-  const w = gradeWait(longest, s.thresholdSec);
-  figure('longest').className = `value ${w.level}`;
-  setText(figure('longest'), longest > 0 ? duration(longest) : '0s');
-  setText(figure('longest-note'), graded(w, ''));
+  setText(figure('breached-note'), graded(t.breachedGrade, `threshold ${duration(s.thresholdSec)}`));
+  figure('longest').className = `value ${look(t.longestWaitGrade).level}`;
+  setText(figure('longest'), duration(t.longestWaitSec));
+  setText(figure('longest-note'), graded(t.longestWaitGrade, ''));
   const pct = t.today.withinThresholdPct;
-  const g = gradeWithin(pct);
-  figure('within').className = `value ${g.level}`;
+  figure('within').className = `value ${look(t.today.withinThresholdGrade).level}`;
   setText(figure('within'), pct === null ? '—' : `${Math.round(pct)}%`);
-  setText(figure('within-note'), graded(g, `${t.today.sessions} sessions today`));
+  setText(figure('within-note'), graded(t.today.withinThresholdGrade, `${t.today.sessions} sessions today`));
 
   const hidden = (/** @type {number} */ columns) => [h('tr', {}, h('td', { colspan: String(columns), class: 'muted' }, 'Not shown without an access key'))];
-  $('#accounts').replaceChildren(...aggregate ? hidden(6) : s.accounts.map((a) => {
-    const wait = a.longestWaitSec > 0 ? a.longestWaitSec + elapsed : 0;
-    return h('tr', { 'data-account': a.id },
-      h('th', { scope: 'row' }, a.displayName ?? a.id),
-      h('td', { class: 'num' }, a.open),
-      h('td', { class: 'num' }, a.awaiting),
-      h('td', { class: `num ${gradeBreached(a.breached).level}` }, a.breached),
-      h('td', { class: `num ${gradeWait(wait, s.thresholdSec).level}` }, wait > 0 ? duration(wait) : '—'),
-      h('td', { class: 'num' }, a.openAlerts));
-  }));
+  $('#accounts').replaceChildren(...aggregate ? hidden(6) : s.accounts.map((a) => h('tr', { 'data-account': a.id },
+    h('th', { scope: 'row' }, a.displayName ?? a.id),
+    h('td', { class: 'num' }, a.open),
+    h('td', { class: 'num' }, a.awaiting),
+    h('td', { class: `num ${look(a.breachedGrade).level}` }, a.breached),
+    h('td', { class: `num ${look(a.longestWaitGrade).level}` }, a.longestWaitSec > 0 ? duration(a.longestWaitSec) : '—'),
+    h('td', { class: 'num' }, a.openAlerts))));
   $('#chatters').replaceChildren(...aggregate ? hidden(5) : s.chatters.map((c) => h('tr', { 'data-chatter': c.id },
     h('th', { scope: 'row' }, c.id),
     h('td', { class: 'num' }, c.openSessions),
     h('td', { class: 'num' }, c.awaiting),
-    h('td', { class: `num ${gradeBreached(c.breached).level}` }, c.breached),
+    h('td', { class: `num ${look(c.breachedGrade).level}` }, c.breached),
     h('td', { class: 'num' }, c.openAlerts))));
   const sev = t.severity;
-  setText($('#alert-grade'), graded(gradeAlerts(sev.critical, sev.warning), `${sev.critical + sev.warning + sev.info}`));
+  setText($('#alert-grade'), graded(t.alertGrade, `${sev.critical + sev.warning + sev.info}`));
   const names = new Map(s.accounts.map((a) => [a.id, a.displayName ?? a.id]));
   $('#alerts').replaceChildren(...(s.topAlerts.length === 0 ? [h('li', { class: 'muted' }, 'No open alerts')] : s.topAlerts.map((a) =>
     h('li', {}, h('span', { class: a.severity === 'critical' ? 'bad' : a.severity === 'warning' ? 'warn' : 'muted' }, a.severity.toUpperCase()), ' ',
@@ -74,8 +66,7 @@ function connect() {
   source.addEventListener('open', () => { retryMs = 1000; $('#connection').className = 'ok'; setText($('#connection'), 'live'); });
   source.addEventListener('snapshot', (e) => {
     snapshot = JSON.parse(/** @type {MessageEvent} */ (e).data);
-    receivedAt = Date.now();
-    heardAt = receivedAt;
+    heardAt = Date.now();
     document.body.dataset.snapshotAt = snapshot.at;
     render();
   });

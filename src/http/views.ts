@@ -6,7 +6,7 @@ import type { MessageDoc } from '../projector/models/messages/projection.js';
 import type { PaymentDoc } from '../projector/models/payments/projection.js';
 import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import { priorityScore } from '../projector/priority.js';
-import { waitedSec } from '../domain/wait.js';
+import { gradeOf, waitedSec } from '../domain/sla.js';
 
 let noteUnshowable: (value: unknown) => void = () => undefined;
 let noted = false;
@@ -34,7 +34,9 @@ export function iso(ms: number | null | undefined): string | null {
   return d.toISOString();
 }
 
-export function sessionView(d: SessionDoc, now: number) {
+/** A session as the API shows it; a waiting fan's wait comes with its grade against `thresholdSec` (null when nobody waits). */
+export function sessionView(d: SessionDoc, now: number, thresholdSec: number) {
+  const waited = d.status === 'open' ? waitedSec(d, now) : null;
   return {
     id: d._id,
     accountId: d.accountId,
@@ -49,7 +51,8 @@ export function sessionView(d: SessionDoc, now: number) {
     replyCount: d.replyCount,
     awaiting: d.awaiting,
     waitingSince: iso(d.waitingSince),
-    waitSec: d.status === 'open' ? Math.round(waitedSec(d, now) ?? 0) : 0,
+    waitSec: waited ?? 0,
+    grade: waited === null ? null : gradeOf(waited, thresholdSec),
     priorityScore: priorityScore(d.priorityAt ?? null, now),
     firstResponseAt: iso(d.firstResponseAt),
     firstResponseSec: d.firstResponseSec,

@@ -3,7 +3,7 @@
 // recommendation. Alert ids are stable (rule + what it is about), so the same condition seen
 // live and stored durably is one alert.
 import { cut, stripTags } from '../domain/text-clean.js';
-import { waitedSec, waitState } from '../domain/wait.js';
+import { gradeOf, isBreach, waitedSec } from '../domain/sla.js';
 
 export type Severity = 'info' | 'warning' | 'critical';
 
@@ -122,10 +122,10 @@ export function evaluateSession(s: SessionFacts, now: number, settings: RuleSett
   if (s.status !== 'open') return out;
   const waitSec = waitedSec(s, now);
   const episode = String(s.waitingSince ?? '');
-  const state = waitSec === null ? 'ok' : waitState(waitSec, settings.thresholdSec);
+  const grade = waitSec === null ? 'ok' : gradeOf(waitSec, settings.thresholdSec);
 
-  if (waitSec !== null && state !== 'ok') {
-    const breached = state === 'breached';
+  if (waitSec !== null && grade !== 'ok') {
+    const breached = grade === 'breached';
     out.push({
       ...base('sla.fan-waiting', `${s.sessionId}:${episode}`, s),
       severity: breached ? 'critical' : 'warning',
@@ -191,7 +191,7 @@ export function evaluateSession(s: SessionFacts, now: number, settings: RuleSett
 
 export function evaluateChatter(c: ChatterFacts, settings: RuleSettings = DEFAULT_RULE_SETTINGS): Finding[] {
   const recent = c.recentFirstResponseSec.slice(0, settings.slowStreak);
-  if (recent.length < settings.slowStreak || !recent.every((f) => f > settings.thresholdSec)) return [];
+  if (recent.length < settings.slowStreak || !recent.every((f) => isBreach(f, settings.thresholdSec))) return [];
   return [{
     ...base('chatter.slow-streak', c.chatterId, null),
     severity: 'warning',

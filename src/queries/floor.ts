@@ -1,10 +1,12 @@
 // The floor wallboard's figures, for one view (a key's accounts, the public one, or totals
 // only): totals (open, awaiting, breached now, longest wait, % answered within the threshold
 // today), rows per account and per chatter, and the top open alerts. Shared by GET /api/floor
-// and its event stream, so the page and the API cannot disagree.
+// and its event stream, so the page and the API cannot disagree. Every coloured figure comes
+// with its grade: the page shows it and decides none.
 import { Type, type TSchema } from '@fastify/type-provider-typebox';
 import type { DocumentStore } from '../adapters/store/store.js';
 import { canSee, type ReadAuth, type Scope } from '../access/access-model.js';
+import { gradeOf, withinGradeOf } from '../domain/sla.js';
 import { localDay } from '../domain/zoned-time.js';
 import { mergeAlerts, type MergedAlert } from '../intelligence/alert-merge.js';
 import type { IntelligenceSetup } from '../intelligence/index.js';
@@ -63,6 +65,14 @@ export function aggregateAlertView(a: MergedAlert) {
 
 const alertViewOf = { full: alertView, public: publicAlertView, aggregate: aggregateAlertView } as const;
 
+/** How many fans are over the threshold, as the wall colours it: a few can be caught up, three or more cannot. */
+export type BreachedGrade = 'none' | 'some' | 'high';
+export const breachedGradeOf = (n: number): BreachedGrade => (n >= 3 ? 'high' : n >= 1 ? 'some' : 'none');
+
+/** The worst open alert. */
+export type AlertGrade = 'clear' | 'warning' | 'critical';
+export const alertGradeOf = (s: { critical: number; warning: number }): AlertGrade => (s.critical > 0 ? 'critical' : s.warning > 0 ? 'warning' : 'clear');
+
 export class FloorView {
   private readonly models: ReadModelSet;
   private readonly registry: Collection<AccountDoc>;
@@ -100,14 +110,16 @@ export class FloorView {
     // The agency's own name for an account reads better on a wall than its platform id.
     const names = new Map(registered.map((a) => [a._id, a.displayName]));
     const openAlerts = alerts.filter((a) => a.status === 'open');
-    const breached = waiting.filter((x) => x.state === 'breached');
-    const longest = (rows: readonly { waitSec: number }[]): number => Math.round(rows.reduce((m, x) => Math.max(m, x.waitSec), 0));
+    const breached = waiting.filter((x) => x.grade === 'breached');
+    const longest = (rows: readonly { waitSec: number }[]): number => rows.reduce((m, x) => Math.max(m, x.waitSec), 0);
     const accountIds = [...new Set([...seen, ...live.keys()])].sort();
     const accounts = accountIds.map((id) => {
       const l = live.get(id);
+      const over = breached.filter((x) => x.accountId === id).length;
+      const longestWaitSec = longest(waiting.filter((x) => x.accountId === id));
       return {
-        id, displayName: names.get(id) ?? null, open: l?.open ?? 0, awaiting: l?.awaiting ?? 0, breached: breached.filter((x) => x.accountId === id).length,
-        longestWaitSec: longest(waiting.filter((x) => x.accountId === id)), openAlerts: openAlerts.filter((x) => x.accountId === id).length,
+        id, displayName: names.get(id) ?? null, open: l?.open ?? 0, awaiting: l?.awaiting ?? 0, breached: over, breachedGrade: breachedGradeOf(over),
+        longestWaitSec, longestWaitGrade: gradeOf(longestWaitSec, threshold), openAlerts: openAlerts.filter((x) => x.accountId === id).length,
       };
     });
     // Chatters with open sessions (by the latest human reply), summed over accounts.
@@ -122,12 +134,16 @@ export class FloorView {
         perChatter.set(id, row);
       }
     }
-    const chatters = [...perChatter.keys()].sort().map((id) => ({
-      id, openSessions: perChatter.get(id)?.open ?? 0, awaiting: perChatter.get(id)?.awaiting ?? 0,
-      breached: breached.filter((x) => x.chatterId === id).length, openAlerts: openAlerts.filter((x) => x.chatterId === id).length,
-    }));
+    const chatters = [...perChatter.keys()].sort().map((id) => {
+      const over = breached.filter((x) => x.chatterId === id).length;
+      return {
+        id, openSessions: perChatter.get(id)?.open ?? 0, awaiting: perChatter.get(id)?.awaiting ?? 0,
+        breached: over, breachedGrade: breachedGradeOf(over), openAlerts: openAlerts.filter((x) => x.chatterId === id).length,
+      };
+    });
     const severity = { critical: 0, warning: 0, info: 0 };
     for (const a of openAlerts) severity[a.severity]++;
+    const longestWaitSec = longest(waiting);
     return {
       at: new Date(now).toISOString(),
       thresholdSec: threshold,
@@ -135,9 +151,15 @@ export class FloorView {
         open: accounts.reduce((n, a) => n + a.open, 0),
         awaiting: accounts.reduce((n, a) => n + a.awaiting, 0),
         breached: breached.length,
-        longestWaitSec: longest(waiting),
+        breachedGrade: breachedGradeOf(breached.length),
+        longestWaitSec,
+        longestWaitGrade: gradeOf(longestWaitSec, threshold),
         severity,
-        today: { since: iso(day.start), timezone: this.timezone, sessions: today.sessions, withinThresholdPct: today.withinThresholdPct },
+        alertGrade: alertGradeOf(severity),
+        today: {
+          since: iso(day.start), timezone: this.timezone, sessions: today.sessions, withinThresholdPct: today.withinThresholdPct,
+          withinThresholdGrade: withinGradeOf(today.withinThresholdPct),
+        },
       },
       // Totals only: the rows would name the accounts and chatters.
       accounts: named ? accounts : [],
@@ -153,6 +175,9 @@ export type FloorSnapshot = Awaited<ReturnType<FloorView['snapshot']>>;
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Time = Nullable(Type.String({ format: 'date-time' }));
 const Count = Type.Integer({ minimum: 0 });
+const L = Type.Literal;
+const WaitGrade = Type.Union([L('ok'), L('at-risk'), L('breached')], { description: 'the wait beside it against the threshold: `breached` over it, `at-risk` from 80% of it (in whole seconds, to the nearest)' });
+const BreachedGrade = Type.Union([L('none'), L('some'), L('high')], { description: 'fans over the threshold: `none` 0, `some` 1–2, `high` 3 or more' });
 
 /**
  * The floor's answer as the OpenAPI document declares it. A route that declares it serialises
@@ -167,15 +192,22 @@ export const FloorSnapshotSchema = Type.Object({
     open: Count,
     awaiting: Count,
     breached: Count,
+    breachedGrade: BreachedGrade,
     longestWaitSec: Count,
+    longestWaitGrade: WaitGrade,
     severity: Type.Object({ critical: Count, warning: Count, info: Count }),
-    today: Type.Object({ since: Time, timezone: Type.String(), sessions: Count, withinThresholdPct: Type.Union([Type.Number(), Type.Null()]) }),
+    alertGrade: Type.Union([L('clear'), L('warning'), L('critical')], { description: 'the worst open alert' }),
+    today: Type.Object({
+      since: Time, timezone: Type.String(), sessions: Count, withinThresholdPct: Type.Union([Type.Number(), Type.Null()]),
+      withinThresholdGrade: Type.Union([L('no-data'), L('on-target'), L('below'), L('missed')], { description: '`on-target` 90% or more, `below` from 75%, `missed` under it, `no-data` no session judged yet' }),
+    }),
   }),
   accounts: Type.Array(Type.Object({
-    id: Type.String(), displayName: Nullable(Type.String()), open: Count, awaiting: Count, breached: Count, longestWaitSec: Count, openAlerts: Count,
+    id: Type.String(), displayName: Nullable(Type.String()), open: Count, awaiting: Count, breached: Count, breachedGrade: BreachedGrade,
+    longestWaitSec: Count, longestWaitGrade: WaitGrade, openAlerts: Count,
   }), { description: 'empty in the `aggregate` view' }),
   chatters: Type.Array(Type.Object({
-    id: Type.String(), openSessions: Count, awaiting: Count, breached: Count, openAlerts: Count,
+    id: Type.String(), openSessions: Count, awaiting: Count, breached: Count, breachedGrade: BreachedGrade, openAlerts: Count,
   }), { description: 'empty in the `aggregate` view' }),
   topAlerts: Type.Array(Type.Object({
     ruleId: Type.String(),

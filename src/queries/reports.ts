@@ -1,7 +1,7 @@
 // The reports managers read, each one named query over the report buckets (history, summed by
 // window) and what is open now. Routes parse, call one of these and shape the answer.
 import type { Filter } from '../adapters/store/store.js';
-import { waitedSec, waitState } from '../domain/wait.js';
+import { gradedWait, waitedSec, type GradedWait } from '../domain/sla.js';
 import type { ReadModelCollections } from '../projector/read-model-set.js';
 import { slaOf, type Sums } from '../projector/models/report-buckets/figures.js';
 import { HistogramSet } from '../projector/models/report-buckets/histogram.js';
@@ -91,17 +91,14 @@ export async function windowTotalsOf(rm: ReadModelCollections, w: ReportWindow, 
 }
 
 /** Who waits now, judged against the threshold. */
-export interface WaitingNow {
+export interface WaitingNow extends GradedWait {
   readonly accountId: string;
   readonly chatterId: string | null;
-  readonly waitSec: number;
-  readonly state: ReturnType<typeof waitState>;
 }
 
 export async function waitingNowOf(rm: ReadModelCollections, inScope: Filter, thresholdSec: number, now: number): Promise<WaitingNow[]> {
   return (await new ReportQueries(rm).awaitingNow(inScope)).map((s) => {
-    const waitSec = waitedSec(s, now) ?? 0;
-    return { accountId: s.accountId, chatterId: s.lastHumanChatterId, waitSec, state: waitState(waitSec, thresholdSec) };
+    return { accountId: s.accountId, chatterId: s.lastHumanChatterId, ...gradedWait(waitedSec(s, now) ?? 0, thresholdSec) };
   });
 }
 

@@ -2,13 +2,7 @@
 // would: how often the chatter misses the SLA (up to 60 points), how slow the slow tail is
 // (p90 against the threshold, capped at 3×, up to 30 points), and open alerts (up to 10
 // points, 2 per alert). A chatter with no judged sessions scores 0.
-import { slaFigures, type SlaFigures, type SlaSession } from './sla.js';
-
-export interface ChatterRevenue {
-  readonly chatterId: string;
-  readonly revenueCents: number;
-  readonly paymentCount: number;
-}
+import type { SlaFigures } from './sla.js';
 
 export interface ScorecardRow {
   readonly chatterId: string;
@@ -26,36 +20,4 @@ export function coachPriority(sla: SlaFigures, thresholdSec: number, openAlerts:
   const missRate = judged === 0 ? 0 : sla.breaches / judged;
   const tail = sla.p90FirstResponseSec === null ? 0 : Math.min(3, sla.p90FirstResponseSec / thresholdSec) / 3;
   return Math.round(missRate * 60 + tail * 30 + Math.min(10, openAlerts * 2));
-}
-
-export function scorecard(
-  sessions: readonly SlaSession[],
-  revenue: readonly ChatterRevenue[],
-  openAlertsByChatter: ReadonlyMap<string, number>,
-  thresholdSec: number,
-  now: number,
-): ScorecardRow[] {
-  const sessionsBy = new Map<string, SlaSession[]>();
-  for (const s of sessions) {
-    if (s.firstResponderId === null) continue;
-    const list = sessionsBy.get(s.firstResponderId);
-    if (list) list.push(s);
-    else sessionsBy.set(s.firstResponderId, [s]);
-  }
-  const revenueBy = new Map(revenue.map((r) => [r.chatterId, r]));
-  const chatters = new Set([...sessionsBy.keys(), ...revenueBy.keys(), ...openAlertsByChatter.keys()]);
-  return [...chatters].map((chatterId) => {
-    const mine = sessionsBy.get(chatterId) ?? [];
-    const sla = slaFigures(mine, thresholdSec, now);
-    const openAlerts = openAlertsByChatter.get(chatterId) ?? 0;
-    return {
-      chatterId,
-      sessions: mine.length,
-      revenueCents: revenueBy.get(chatterId)?.revenueCents ?? 0,
-      paymentCount: revenueBy.get(chatterId)?.paymentCount ?? 0,
-      sla,
-      openAlerts,
-      coachPriority: coachPriority(sla, thresholdSec, openAlerts),
-    };
-  }).sort((a, b) => b.coachPriority - a.coachPriority || a.chatterId.localeCompare(b.chatterId));
 }

@@ -11,6 +11,7 @@ import { MongoStore } from '../../src/adapters/store/mongo-store.js';
 import type { BulkOp, Doc, DocumentStore } from '../../src/adapters/store/store.js';
 import { applyEvents } from '../../src/projector/models/runner.js';
 import { ensureReportBuckets } from '../../src/projector/models/report-buckets/backfill.js';
+import { CONTRIBUTIONS_FORMAT } from '../../src/projector/models/report-buckets/contributions.js';
 import { META_COLLECTION, ReadModelSet } from '../../src/projector/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
 import { conversationArb } from '../support/conversations.js';
@@ -47,7 +48,7 @@ describe.each([
       expect(built.length).toBeGreaterThan(0);
       const buckets = (s: DocumentStore) => new ReadModelSet(s).at(1).report_buckets.find({});
       expect(meaning(built.map(({ w: _w, ...d }) => d as Doc))).toEqual(meaning((await buckets(folded)).map(({ w: _w, ...d }) => d as Doc)));
-      const marker = await old.collection(META_COLLECTION).findOne({ _id: 'report-buckets-v1' });
+      const marker = await old.collection(META_COLLECTION).findOne({ _id: `report-buckets-v1-f${CONTRIBUTIONS_FORMAT}` });
       expect(marker).toMatchObject({ state: 'built' });
 
       // Once: a second start leaves the buckets (and what was folded since) alone.

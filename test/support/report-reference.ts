@@ -79,7 +79,8 @@ export type Outcome = 'within' | 'breach' | 'pending';
 export function outcome(s: RefSession, thresholdSec: number, now: number): Outcome {
   if (s.firstResponseSec !== null) return s.firstResponseSec <= thresholdSec ? 'within' : 'breach';
   const waitedUntil = s.status === 'closed' ? (s.closedAt as number) : now;
-  return waitedUntil - s.openedAt > thresholdSec * 1000 ? 'breach' : 'pending';
+  // Waits count in whole seconds, to the nearest (as first response times are recorded).
+  return Math.round((waitedUntil - s.openedAt) / 1000) > thresholdSec ? 'breach' : 'pending';
 }
 
 /** The value at rank ceil(p/100 · n) of the sorted values (rank at least 1). */

@@ -8,8 +8,8 @@ import * as Messages from '../../projector/models/messages/queries.js';
 import * as Sessions from '../../projector/models/sessions/queries.js';
 import type { SessionDoc } from '../../projector/models/sessions/projection.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
-import { slaOutcome } from '../../queries/sla.js';
 import { openNowOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type WindowTotals } from '../../queries/reports.js';
+import { gradeOf, gradeSteps, outcomeOf, withinGradeOf } from '../../domain/sla.js';
 import { localDay } from '../../domain/zoned-time.js';
 import { isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
 import { LiveCache } from '../live-cache.js';
@@ -120,7 +120,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   app.get('/api/stats', {
     config: { rateClass: 'report' },
     schema: {
-      summary: 'Live analytics: who is waiting now, the longest wait, SLA breached and at risk (at least 80% of the threshold) now, and today (in REPORT_TIMEZONE): % within threshold, median FRT, revenue',
+      summary: 'Live analytics: who is waiting now, the longest wait and its grade, SLA breached and at risk (from 80% of the threshold) now, and today (in REPORT_TIMEZONE): % within threshold and its grade, median FRT, revenue',
       querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
     },
   }, async (request) => live.answer(request, async () => {
@@ -135,14 +135,16 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
       slaReportOf(rm, { from: day.start, to: day.end }, inScope, thresholdSec, now),
       windowTotalsOf(rm, { from: day.start, to: day.end }, inScope, now),
     ]);
+    const longest = waiting.reduce((m, x) => Math.max(m, x.waitSec), 0);
     return {
       at: iso(now),
       thresholdSec,
       openSessions: [...live.values()].reduce((n, l) => n + (l.open ?? 0), 0),
       awaitingReply: waiting.length,
-      longestWaitSec: waiting.length ? Math.round(Math.max(...waiting.map((x) => x.waitSec))) : 0,
-      breachedNow: waiting.filter((x) => x.state === 'breached').length,
-      atRiskNow: waiting.filter((x) => x.state === 'at-risk').length,
+      longestWaitSec: longest,
+      longestWaitGrade: gradeOf(longest, thresholdSec),
+      breachedNow: waiting.filter((x) => x.grade === 'breached').length,
+      atRiskNow: waiting.filter((x) => x.grade === 'at-risk').length,
       today: {
         since: iso(day.start),
         until: iso(day.end),
@@ -151,6 +153,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         withinThreshold: figures.withinThreshold,
         breaches: figures.breaches,
         withinThresholdPct: figures.withinThresholdPct,
+        withinThresholdGrade: withinGradeOf(figures.withinThresholdPct),
         medianFirstResponseSec: figures.medianFirstResponseSec,
         revenueCents: revenue.reduce((n, t) => n + t.revenueCents, 0),
       },
@@ -171,7 +174,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const { thresholdSec, accountId } = request.query;
     const w = parseWindow(request.query, opts.reportTimezone);
     const report = await slaReportOf(await models.active(), w, accountFilter(request, accountId), thresholdSec, clock());
-    return { ...report, accountId: accountId ?? null, window: windowView(w) };
+    return { ...report, withinThresholdGrade: withinGradeOf(report.withinThresholdPct), accountId: accountId ?? null, window: windowView(w) };
   });
 
   app.get('/api/fans', {
@@ -229,9 +232,10 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
 
   app.get('/api/sessions', {
     schema: {
-      summary: 'Sessions: the priority inbox (waiting fans by priority score, then the rest by last message) or the recency view',
+      summary: 'Sessions: the priority inbox (waiting fans by priority score, then the rest by last message) or the recency view. A waiting fan\'s session carries its wait and the wait\'s grade; `gradeSteps` names the whole seconds of waiting from which each grade holds, for timers that keep counting',
       querystring: Type.Object({
         limit: Limit,
+        thresholdSec: Threshold(opts.slaThresholdSec),
         sort: Type.Union([Type.Literal('priority'), Type.Literal('opened')], { default: 'priority', description: 'priority (default) or opened (newest first)' }),
         awaiting: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], { description: '1: only sessions whose fan is waiting; 0: only the others' })),
         accountId: Type.Optional(Id('only sessions of this account')),
@@ -239,7 +243,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
       }, { additionalProperties: false }),
     },
   }, async (request) => {
-    const { limit, sort, awaiting, accountId, status } = request.query;
+    const { limit, sort, awaiting, accountId, status, thresholdSec } = request.query;
     const rm = await models.active();
     const now = clock();
     const list: Sessions.SessionList = {
@@ -247,7 +251,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
       waiting: awaiting === undefined ? undefined : awaiting === '1' || awaiting === 'true',
     };
     const docs = sort === 'opened' ? await Sessions.recent(rm, list) : await Sessions.inbox(rm, list);
-    return { items: docs.map((d) => sessionView(d, now)), count: docs.length, limit, sort };
+    return { items: docs.map((d) => sessionView(d, now, thresholdSec)), count: docs.length, limit, sort, thresholdSec, gradeSteps: gradeSteps(thresholdSec) };
   });
 
   app.get('/api/sessions/:id/analysis', {
@@ -264,7 +268,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     if (!session) throw new ApiError('NOT_FOUND', `id: no session ${id}`);
     assertVisible(request, session.accountId, `id: no session ${id}`);
     const now = clock();
-    const view = sessionView(session, now);
+    const view = sessionView(session, now, request.query.thresholdSec);
     const end = session.closedAt ?? now;
     return {
       session: view,
@@ -276,7 +280,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         firstResponseSec: session.firstResponseSec,
         waitSec: view.waitSec,
         slaThresholdSec: request.query.thresholdSec,
-        slaOutcome: slaOutcome(session, request.query.thresholdSec, now),
+        slaOutcome: outcomeOf(session, request.query.thresholdSec, now),
         revenueCents: session.revenueCents,
         paymentCount: session.paymentCount,
         fanSpendCents: session.fanSpendCents ?? null,
@@ -326,7 +330,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     return {
       chatId,
       chats: chats.map(chatView),
-      sessions: sessions.map((s) => sessionView(s, now)),
+      sessions: sessions.map((s) => sessionView(s, now, opts.slaThresholdSec)),
       messages: messages.map(messageView),
       limit,
     };

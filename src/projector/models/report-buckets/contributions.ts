@@ -9,6 +9,7 @@
 //   - a message: when it was sent; a payment (revenue, and its chatter's credit): when it was paid.
 // Open sessions not answered yet add nothing to time buckets: their outcome depends on the
 // clock, so reports read them live (they are few: sessions close after the idle timeout).
+import { unansweredSec } from '../../../domain/sla.js';
 import type { MessageDoc } from '../messages/projection.js';
 import type { PaymentDoc } from '../payments/projection.js';
 import type { SessionDoc } from '../sessions/projection.js';
@@ -25,10 +26,13 @@ export interface Increment {
 
 export type BucketedModel = 'sessions' | 'messages' | 'payments';
 
-/** Seconds an unanswered session waited before it closed, rounded up: for a whole-second threshold T, waited > T exactly when this > T. */
-export function waitedSec(s: Pick<SessionDoc, 'firstFanMessageAt' | 'closedAt' | 'lastActivityAt'>): number {
-  return Math.ceil(((s.closedAt ?? s.lastActivityAt) - (s.firstFanMessageAt ?? 0)) / 1000);
-}
+/**
+ * Which rules built a read-model version's buckets. A change to what a document contributes
+ * bumps it, so buckets built by the old rules are built again from the documents (netting a
+ * changed document against contributions it never made would leave counts no document holds).
+ * 2: an unanswered session's wait rounds to the nearest second, as the SLA counts it (was: up).
+ */
+export const CONTRIBUTIONS_FORMAT = 2;
 
 export function sessionIncrements(s: SessionDoc): Increment[] {
   const a = s.accountId;
@@ -45,7 +49,8 @@ export function sessionIncrements(s: SessionDoc): Increment[] {
       out.push({ accountId: a, at, field: `frt.${k}`, amount: 1 });
       out.push({ accountId: a, at, field: `chatters.${chatterKey(s.firstResponderId)}.frt.${k}`, amount: 1 });
     } else if (s.status === 'closed') {
-      out.push({ accountId: a, at, field: `wait.${secKey(waitedSec(s))}`, amount: 1 });
+      // How long its fan waited, in whole seconds as the SLA counts them (until it closed).
+      out.push({ accountId: a, at, field: `wait.${secKey(unansweredSec(s, s.lastActivityAt))}`, amount: 1 });
     }
   }
   if (s.status === 'open') {

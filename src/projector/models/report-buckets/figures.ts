@@ -1,5 +1,8 @@
-// Report figures from a window's buckets. Histograms count whole seconds, so any whole-second
-// threshold splits them exactly, and the median and p90 are exact order statistics.
+// Report figures from a window's buckets. Histograms count whole seconds (rounded as
+// domain/sla.ts rounds a wait), so a threshold splits them exactly as outcomeOf judges one
+// session: at most the threshold is within (answered) or pending (not answered), more is a
+// breach. The median and p90 are exact order statistics.
+import { isBreach, wholeSec } from '../../../domain/sla.js';
 import { percent } from '../../../queries/percentiles.js';
 import type { SlaFigures } from '../../../queries/sla.js';
 import type { BucketCounters, ChatterCounters } from './document.js';
@@ -21,7 +24,7 @@ export function slaOf(frt: HistogramSet, wait: HistogramSet, unanswered: readonl
   let pending = waitedWithin;
   breaches += wait.total - waitedWithin;
   for (const u of unanswered) {
-    if ((now - u.firstFanMessageAt) / 1000 > thresholdSec) breaches++;
+    if (isBreach(wholeSec(now - u.firstFanMessageAt), thresholdSec)) breaches++;
     else pending++;
   }
   return {
