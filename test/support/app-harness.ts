@@ -7,19 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { inject } from 'vitest';
-import { createLog, createStore } from '../../src/adapters/index.js';
 import type { Log } from '../../src/adapters/log/log.js';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { signBody } from '../../src/ingest/signature.js';
+import { assemble, failpointsFrom } from '../../src/composition.js';
 import { buildServer } from '../../src/http/server.js';
-import { createIntelligence } from '../../src/intelligence/index.js';
-import { registerAppMetrics } from '../../src/observability/app-metrics.js';
-import { Metrics } from '../../src/observability/metrics.js';
-import { readiness } from '../../src/observability/readiness.js';
-import { PipelineControl } from '../../src/pipeline-control.js';
+import type { Metrics } from '../../src/observability/metrics.js';
+import type { PipelineControl } from '../../src/pipeline-control.js';
 import { createLogger } from '../../src/support/logger.js';
-import { topology as makeTopology } from '../../src/topology.js';
 import { readModelHash } from './read-models.js';
 import { eventually, uniqueName } from './wait.js';
 
@@ -51,6 +47,11 @@ export interface Harness {
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<Answer<T>>;
   /** Posts a webhook as the platform does: raw body, idempotency key, signed when a secret is given. */
   webhook(raw: string, options?: { secret?: string; signature?: string; key?: string }): Promise<Answer<any>>;
+  /**
+   * Delivers webhooks as the platform does: one after another, each again after a 503 (the log
+   * did not store it in time on a busy machine) until it is stored; any other refusal fails.
+   */
+  deliver(deliveries: readonly { key: string; body: string }[], options?: { secret?: string }): Promise<void>;
   /** Waits until processor and projector have consumed everything appended, and the read models hold still. */
   settled(timeoutMs?: number): Promise<void>;
   /** Closes the app, the roles, the log and the store, and removes the folder. */
@@ -80,26 +81,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const dir = mkdtempSync(join(tmpdir(), 'convops-inject-'));
   const config = loadConfig({ ...TEST_ENV, DATA_DIR: dir, ...env });
   const logger = createLogger(config.logLevel);
-  const metrics = new Metrics();
-  const log = createLog(config, logger);
-  const store = await createStore(config);
-  const topology = makeTopology(config.topicPrefix, config.inboundTopic ?? undefined);
-  await log.createTopics([
-    { name: topology.inbound, partitions: config.inboundPartitions },
-    { name: topology.sessionEvents, partitions: config.inboundPartitions },
-  ]);
-  const intelligence = createIntelligence(config, store, logger);
-  const throwOnText = env.CONVOPS_FAILPOINT_THROW_ON_TEXT || undefined;
-  const pipeline = new PipelineControl(config, log, store, topology, logger, intelligence.intelligence, { throwOnText });
-  await pipeline.start();
-  registerAppMetrics(metrics, { config, log, store, topology, pipeline, provider: intelligence.provider });
-  let stopping = false;
-  const ops = {
-    metrics,
-    stopping: () => stopping,
-    readiness: async () => readiness({ roles: config.roles, stopping, logUp: true, stages: pipeline.stages() }),
-  };
-  const app = await buildServer({ config, logger, log, store, topology, pipeline, intelligence, ops });
+  const assembled = await assemble(config, logger, failpointsFrom(env));
+  const { services } = assembled;
+  const { log, store, pipeline, metrics } = services;
+  const app = await buildServer(services);
   await app.ready();
 
   const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {
@@ -124,12 +109,24 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     return call('POST', '/webhooks/platform', { headers, body: raw });
   };
 
+  const deliver = async (deliveries: readonly { key: string; body: string }[], options: { secret?: string } = {}): Promise<void> => {
+    for (const d of deliveries) {
+      for (let tries = 1; ; tries++) {
+        const res = await webhook(d.body, { key: d.key, secret: options.secret });
+        if (res.status === 200) break;
+        if (res.status !== 503 || tries === 20) throw new Error(`delivery ${d.key}: ${res.status} ${res.text}`);
+        await new Promise((r) => setTimeout(r, 100 * tries));
+      }
+    }
+  };
+
   let stopped: Promise<void> | null = null;
   return {
     app, store, log, config, pipeline, metrics,
     inject: app.inject.bind(app) as FastifyInstance['inject'],
     call,
     webhook,
+    deliver,
     async settled(timeoutMs = 60_000) {
       interface Health { components: Record<string, { lag?: number | null }> }
       await eventually(async () => {
@@ -147,11 +144,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
     stop() {
       stopped ??= (async () => {
-        stopping = true;
         await app.close();
-        await pipeline.stop();
-        await log.close();
-        await store.close();
+        await assembled.stop();
         rmSync(dir, { recursive: true, force: true });
       })();
       return stopped;
