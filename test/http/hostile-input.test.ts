@@ -1,19 +1,16 @@
 // 10,000 hostile requests against every ingest and admin route (bodies to the write routes,
 // query strings and ids to the admin reads): each gets a 4xx with the error
-// shape, the process keeps serving, its heap does not grow with the requests, and nothing
+// shape (through inject(): the app, the pipeline and this test share one heap), the app keeps serving, its heap does not grow with the requests, and nothing
 // from a rejected request reaches the log or the store.
 import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../../src/app.js';
 import { topology } from '../../src/topology.js';
-import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
+import { startHarness, type Harness } from '../support/app-harness.js';
 import { faultDeliveries } from '../support/fault-input.js';
 import { ADMIN_READ_ROUTES, hostileRequests, WRITE_ROUTE_TEMPLATES, type HostileRequest } from '../support/hostile-input.js';
 import { sample } from '../support/platform.js';
-import { settledHash } from '../support/read-models.js';
-import { deliverAll } from '../support/sender.js';
 
 const COUNT = Number(process.env.HOSTILE_COUNT ?? 10_000);
 const BODY_LIMIT = 64 * 1024;
@@ -30,20 +27,19 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-let app: RunningApp;
+let app: Harness;
 beforeAll(async () => {
-  app = await startWithEnv(deploymentEnv('embedded', {
+  app = await startHarness({
     ADMIN_TOKEN, CONNECTOR_TOKEN, PLATFORMAPI_WEBHOOK_SECRET: SECRET, BODY_LIMIT_BYTES: String(BODY_LIMIT), ALERT_SWEEP_SEC: '0',
     // Every refusal family must be seen here; rate limits and refusal counting have their own tests.
     RATE_LIMIT_MAX: '1000000', REFUSAL_LIMIT_MAX: '1000000',
-  }));
+  });
   // Something already stored, so "unchanged" compares real state, not two empty stores.
-  await deliverAll(() => app.url ?? '', faultDeliveries(40, 3).deliveries, { secret: SECRET });
-  await settledHash(app.url ?? '', app.store);
+  await app.deliver(faultDeliveries(40, 3).deliveries, { secret: SECRET });
+  await app.settled();
 });
 afterAll(async () => {
   await app?.stop();
-  removeDataDirs();
 });
 
 /** Everything a request could have written: log ends and every collection's documents. */
@@ -56,24 +52,19 @@ async function footprint(): Promise<string> {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
-async function send(url: string, r: HostileRequest): Promise<{ status: number; body: string }> {
-  // Not AbortSignal.timeout: its timer lives on for the whole timeout, which would show up
-  // here as heap growth of our own making.
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), 30_000);
+async function send(r: HostileRequest): Promise<{ status: number; body: string }> {
   try {
-    const res = await fetch(`${url}${r.path}`, { method: r.method, headers: r.headers, body: r.body, signal: abort.signal });
-    return { status: res.status, body: await res.text() };
+    const payload = r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : undefined;
+    const res = await app.inject({ method: r.method, url: r.path, headers: r.headers, payload });
+    return { status: res.statusCode, body: res.body };
   } catch (err) {
     return { status: 0, body: String(err) };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
 describe('hostile input', () => {
   it('the generator covers every write route and every admin route the service registers', async () => {
-    const catalogue = (await (await fetch(`${app.url}/api`)).json()) as { routes: Record<string, string> };
+    const catalogue = (await app.call<{ routes: Record<string, string> }>('GET', '/api')).body;
     const writes = Object.keys(catalogue.routes).filter((r) => !r.startsWith('GET ') && !r.startsWith('HEAD '));
     expect(writes.sort()).toEqual(Object.keys(WRITE_ROUTE_TEMPLATES).sort());
     const adminReads = Object.keys(catalogue.routes).filter((r) => r.startsWith('GET /api/admin'));
@@ -81,7 +72,6 @@ describe('hostile input', () => {
   });
 
   it(`${COUNT} generated hostile requests: only 4xx, no crash, heap flat, nothing stored`, async () => {
-    const url = app.url ?? '';
     const requests = hostileRequests(COUNT, {
       adminToken: ADMIN_TOKEN, connectorToken: CONNECTOR_TOKEN, webhookSecret: SECRET, bodyLimitBytes: BODY_LIMIT,
       webhookBody: sample('messages_received.json') as never,
@@ -95,7 +85,7 @@ describe('hostile input', () => {
       while (next < requests.length) {
         const i = next++;
         const r = requests[i] as HostileRequest;
-        const res = await send(url, r);
+        const res = await send(r);
         byStatus.set(res.status, (byStatus.get(res.status) ?? 0) + 1);
         const shaped = res.body.includes('"code"') && res.body.includes('"message"');
         if (res.status < 400 || res.status >= 500 || !shaped) unexpected.push({ kind: r.kind, path: r.path, status: res.status, body: res.body.slice(0, 200) });
@@ -110,7 +100,6 @@ describe('hostile input', () => {
     const [early = 0, late = 0] = [heap[1], heap[heap.length - 1]];
     expect(late - early).toBeLessThan(16 * 1024 * 1024);
     expect(await footprint()).toBe(before);
-    const health = await fetch(`${url}/api/health`);
-    expect(health.status).toBe(200);
+    expect((await app.call('GET', '/api/health')).status).toBe(200);
   }, 300_000);
 });
