@@ -1,22 +1,22 @@
-// Wires the roles this process runs (api, processor, projector) onto the chosen adapters.
-import { createIntelligence } from './intelligence/index.js';
+// Starts the roles this process runs (api, processor, projector, intelligence) over the services
+// the composition root builds (composition.ts): when each is built, the start-up waits, the
+// port the probes and the API share, and the order things stop in.
 import type { FastifyInstance } from 'fastify';
-import { createLog, createStore } from './adapters/index.js';
 import type { Log } from './adapters/log/log.js';
 import type { DocumentStore } from './adapters/store/store.js';
 import type { Config } from './config.js';
 import { buildServer } from './http/server.js';
-import { PipelineControl } from './pipeline-control.js';
+import type { PipelineControl } from './pipeline-control.js';
 import type { Logger } from './support/logger.js';
-import { checkPartitions, topology as makeTopology } from './topology.js';
 import { Metrics } from './observability/metrics.js';
-import { instrumentLog, instrumentStore } from './observability/instrumented-adapters.js';
-import { registerAppMetrics } from './observability/app-metrics.js';
-import { readiness, startingReadiness, type Readiness } from './observability/readiness.js';
+import { startingReadiness, type Readiness } from './observability/readiness.js';
 import { buildOpsServer } from './http/ops-server.js';
-import { pingWithin } from './support/deadline.js';
 import { StoreUnavailableError } from './adapters/store/store.js';
 import { classifyKafkaStart, mongoTarget, StartupAbortedError, StartupProgress, waitForDependency } from './support/dependency-wait.js';
+import {
+  buildApiServices, buildFoundation, buildIntelligence, buildRoles, failpointsFrom, openStore, prepareLog, registerMetrics, runningReadiness,
+  type ApiServices, type OpsHooks, type Services,
+} from './composition.js';
 
 export interface RunningApp {
   readonly log: Log;
@@ -54,7 +54,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   let running: (() => Promise<Readiness>) | null = null;
   // The log's wait is over (its topics are there): what readiness's `checks.log` says meanwhile.
   let logAnswered = false;
-  const ops = {
+  const ops: OpsHooks = {
     metrics,
     stopping: () => stopping,
     readiness: async (): Promise<Readiness> => (running ? running() : startingReadiness(config.roles, stopping, progress.reasons(), logAnswered)),
@@ -70,8 +70,9 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   }
   logger.info({ probes: probeUrl, roles: [...config.roles] }, 'convops starting: waiting for the store and the log');
 
-  const log = instrumentLog(createLog(config, logger), metrics);
-  const topology = makeTopology(config.topicPrefix, config.inboundTopic ?? undefined);
+  const foundation = buildFoundation(config, logger, metrics);
+  const { log } = foundation;
+
   // Set by the store's wait (a callback, so declared without narrowing to null).
   let store = null as DocumentStore | null;
   const waits = { backoff, logger, progress, signal: calledOff.signal };
@@ -81,7 +82,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
       dependency: 'store',
       target: config.mongoUrl ? mongoTarget(config.mongoUrl) : 'the embedded store',
       attempt: async () => {
-        const s = await createStore(config);
+        const s = await openStore(foundation);
         // Connected after the start was called off: nobody else will close it.
         if (calledOff.signal.aborted) {
           await s.close();
@@ -90,18 +91,12 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
         return s;
       },
       classify: (err) => (err instanceof StoreUnavailableError ? 'retry' : 'fatal'),
-    }).then((s) => { store = instrumentStore(s, metrics); }, (err: unknown) => { calledOff.abort(); throw err; });
+    }).then((s) => { store = s; }, (err: unknown) => { calledOff.abort(); throw err; });
     const logReady = waitForDependency({
       ...waits,
       dependency: 'log',
       target: config.kafkaBrokers ? `Kafka at ${config.kafkaBrokers.join(',')}` : 'the embedded log',
-      attempt: async () => {
-        await log.createTopics([
-          { name: topology.inbound, partitions: config.inboundPartitions },
-          { name: topology.sessionEvents, partitions: config.inboundPartitions },
-        ]);
-        await checkPartitions(log, topology, config);
-      },
+      attempt: () => prepareLog(foundation),
       classify: classifyKafkaStart,
     }).then(() => { logAnswered = true; }, (err: unknown) => { calledOff.abort(); throw err; });
     const [s, l] = await Promise.allSettled([storeReady, logReady]);
@@ -115,10 +110,8 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   }
   if (!store) throw new Error('the store wait ended without a store');
   const readyStore: DocumentStore = store;
-  const intelligence = createIntelligence(config, readyStore, logger);
-  // Test-only failpoint, read here and not in config (it is no setting): the processor's step
-  // throws on a message whose text contains this marker, so tests can set a record aside.
-  const throwOnText = process.env.CONVOPS_FAILPOINT_THROW_ON_TEXT || undefined;
+  const intelligence = buildIntelligence(foundation, readyStore);
+  const failpoints = failpointsFrom(process.env);
   let started: PipelineControl;
   try {
     // The stores' indexes and the consumer groups: a dependency lost since it answered is waited for again.
@@ -127,7 +120,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
       dependency: 'consumers',
       target: 'the consumers',
       attempt: async () => {
-        const p = new PipelineControl(config, log, readyStore, topology, logger, intelligence.intelligence, { throwOnText });
+        const p = buildRoles(foundation, readyStore, intelligence, failpoints);
         try {
           await p.start();
         } catch (err) {
@@ -146,45 +139,44 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     await Promise.allSettled([log.close(), readyStore.close(), probes.close()]);
     throw err;
   }
-  registerAppMetrics(metrics, { config, log, store: readyStore, topology, pipeline: started, provider: intelligence.provider });
+  const services: Services = { ...foundation, store: readyStore, intelligence, pipeline: started, ops };
+  registerMetrics(services);
   options.signal?.removeEventListener('abort', onAbort);
 
-  const runningReadiness = async (): Promise<Readiness> => readiness({
-    roles: config.roles,
-    stopping,
-    logUp: await pingWithin(log.ping(), 2000),
-    stages: started.stages(),
-  });
   let server: FastifyInstance | null = null;
+  let api: ApiServices | null = null;
   let url: string | null = null;
   let opsServer: FastifyInstance | null = null;
   let opsUrl: string | null = null;
   if (config.roles.has('api')) {
     // The API takes the probes' port over: closed and opened again within a few milliseconds.
     try {
-      server = await buildServer({ config, logger, log, store: readyStore, topology, pipeline: started, intelligence, ops });
+      api = buildApiServices(services);
+      server = await buildServer(api);
       await probes.close();
       url = await listen(server, Number(new URL(probeUrl).port), config.host);
     } catch (err) {
-      await Promise.allSettled([server?.close(), probes.close(), started.stop().then(() => Promise.all([log.close(), readyStore.close()]))]);
+      const [built, apiWork] = [server, api];
+      await Promise.allSettled([(async () => { await built?.close(); await apiWork?.stop(); })(), probes.close(), started.stop().then(() => Promise.all([log.close(), readyStore.close()]))]);
       throw err;
     }
   } else {
     opsServer = probes;
     opsUrl = probeUrl;
   }
-  running = runningReadiness;
+  running = runningReadiness(foundation, started, () => stopping);
 
   let stopped: Promise<void> | null = null;
   return {
     log, store: readyStore, server, url, opsUrl, metrics,
     stop() {
       // Intake first (the server stops accepting and waits for its in-flight requests, whose
-      // appends finish or fail), then the consumers, then the connections; the ops port last,
-      // so probes say "shutting down" until the end.
+      // appends finish or fail), then the API's backfills, then the consumers, then the
+      // connections; the ops port last, so probes say "shutting down" until the end.
       stopped ??= (async () => {
         stopping = true;
         await server?.close();
+        await api?.stop();
         await started.stop();
         await log.close();
         await readyStore.close();

@@ -3,18 +3,15 @@
 // (counts, latencies, lag), so it takes no credential; keep it on the private network.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../support/logger.js';
-import type { Metrics } from '../observability/metrics.js';
-import type { Readiness } from '../observability/readiness.js';
+import type { OpsHooks } from '../composition.js';
 import { errorBody, installErrorHandling } from './errors.js';
 import { installRequestIds, requestIdOptions } from './request-ids.js';
 import { installHttpMetrics } from './http-metrics.js';
 import { opsRoutes } from './routes/ops.js';
 
-export interface OpsServerDeps {
+/** The hooks it answers from are the ones the API's ops routes get (composition.ts). */
+export interface OpsServerDeps extends OpsHooks {
   readonly logger: Logger;
-  readonly metrics: Metrics;
-  readonly readiness: () => Promise<Readiness>;
-  readonly stopping: () => boolean;
   /**
    * The server stands in for the API on its port while the process starts: any other route
    * answers 503 NOT_READY with Retry-After, not 404, so a webhook sender retries the delivery

@@ -1,15 +1,13 @@
-// Builds the Fastify server: error handling, then one plugin per route group.
+// Builds the Fastify server over the services the composition root built (composition.ts):
+// error handling, then one plugin per route group. It builds no service and listens on no
+// port (app.ts listens; tests call it through inject()).
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Log } from '../adapters/log/log.js';
-import type { DocumentStore } from '../adapters/store/store.js';
 import type { Config } from '../config.js';
-import type { Logger } from '../support/logger.js';
-import type { Topology } from '../topology.js';
 import { frameworkErrorHandler, installErrorHandling, invalidInput, MAX_PATH_PARAM_LENGTH } from './errors.js';
 import { malformedTextPath } from '../domain/bounds.js';
 import { reportUnshowableTimesTo } from './views.js';
@@ -22,42 +20,22 @@ import { demoRoutes } from './routes/demo.js';
 import { adminReplayRoutes } from './routes/admin-replay.js';
 import { alertRoutes } from './routes/alerts.js';
 import { LiveCache } from './live-cache.js';
-import type { IntelligenceSetup } from '../intelligence/index.js';
-import type { PipelineControl } from '../pipeline-control.js';
 import { bearerGuard } from './bearer-guard.js';
 import { installAccess } from './access.js';
 import { installRateLimits } from './rate-limits.js';
 import { RefusalLimiter } from './refusal-limiter.js';
-import { ApiKeys } from '../access/api-keys.js';
 import { adminKeyRoutes } from './routes/admin-keys.js';
 import { adminSetAsideRoutes } from './routes/admin-set-aside.js';
 import { adminVerifyRoutes } from './routes/admin-verify.js';
-import { BatchingAppender } from '../ingest/batching-appender.js';
 import { collectRoutes, discoveryRoutes, DOCS_PATH } from './routes/discovery.js';
-import { platformReadiness } from '../adapters/platform/readiness.js';
-import { PlatformClient } from '../adapters/platform/platform-client.js';
-import { BackfillJobs } from '../backfill/backfill-jobs.js';
 import { adminAccountRoutes } from './routes/admin-accounts.js';
 import { installRequestIds, requestIdOptions } from './request-ids.js';
 import { installHttpMetrics } from './http-metrics.js';
 import { opsRoutes } from './routes/ops.js';
 import { floorStreamRoutes } from './routes/floor-stream.js';
 import { pageRoutes } from './routes/pages.js';
-import { FloorView } from '../queries/floor.js';
-import type { Metrics } from '../observability/metrics.js';
-import type { Readiness } from '../observability/readiness.js';
 import { pingWithin } from '../support/deadline.js';
-
-export interface ServerDeps {
-  readonly config: Config;
-  readonly logger: Logger;
-  readonly log: Log;
-  readonly store: DocumentStore;
-  readonly topology: Topology;
-  readonly pipeline: PipelineControl;
-  readonly intelligence: IntelligenceSetup;
-  readonly ops: { readonly metrics: Metrics; readonly readiness: () => Promise<Readiness>; readonly stopping: () => boolean };
-}
+import type { ApiServices } from '../composition.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -101,7 +79,7 @@ function refuseMalformedText(app: FastifyInstance): void {
   });
 }
 
-export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -134,7 +112,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   installHttpMetrics(app, deps.ops.metrics);
   normaliseWriteBodies(app);
   refuseMalformedText(app);
-  const keys = new ApiKeys(deps.store);
+  const { keys, inbound, backfill } = deps;
   const refusals = new RefusalLimiter(config.refusalLimit, config.rateLimit.windowSec * 1000);
   installAccess(app, { adminToken: config.adminToken, keys, readAuth: config.readAuth, refusals });
   await installRateLimits(app, {
@@ -148,20 +126,18 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { docExpansion: 'list' } });
-  const platform = platformReadiness(config.platformApiBaseUrl, config.platformApiKey);
+  const platform = deps.platform.readiness;
   const pipelineReady = async () => {
     const [logOk, storeOk] = await Promise.all([pingWithin(deps.log.ping(), 3000), pingWithin(deps.store.ping(), 3000)]);
     return logOk && storeOk;
   };
   await app.register(discoveryRoutes, { routes, platform, pipelineReady });
-  // One appender for every route that writes to inbound, so their records share log writes.
-  const inbound = new BatchingAppender(deps.log, deps.topology.inbound, { timeoutMs: config.appendTimeoutMs });
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes, refusals });
   const liveCache = new LiveCache(config.liveCacheMs);
   await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache });
   await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone, readAuth: config.readAuth });
   await app.register(floorStreamRoutes, {
-    floor: new FloorView(deps.store, deps.intelligence, config.reportTimezone), logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,
+    floor: deps.floor, logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,
   });
   await app.register(pageRoutes);
   await app.register(adminSessionRoutes, { store: deps.store, inbound });
@@ -169,16 +145,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { store: deps.store, log: deps.log, topology: deps.topology });
   await app.register(adminVerifyRoutes, { store: deps.store });
-  const client = new PlatformClient({ baseUrl: config.platformApiBaseUrl, apiKey: config.platformApiKey, rateWindowMs: config.platformRateWindowSec * 1000, maxResponseBytes: config.outboundMaxResponseBytes });
-  const backfill = new BackfillJobs(deps.store, client, async (records) => { await deps.log.append(deps.topology.inbound, records); }, deps.logger.child({ role: 'backfill' }), config.backfillStaleSec * 1000);
-  await app.register(adminAccountRoutes, { store: deps.store, client, backfill });
-  // Jobs whose process stopped are picked up once their heartbeat is stale.
-  const resumer = setInterval(() => { backfill.resumeStale().catch((err: unknown) => deps.logger.error({ err }, 'backfill resume failed')); }, Math.min(10_000, backfill.staleMs));
-  resumer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(resumer);
-    await backfill.stop();
-  });
+  await app.register(adminAccountRoutes, { store: deps.store, client: deps.platform.client, backfill });
   await app.register(demoRoutes, { store: deps.store, inbound, demoSecret: config.demoSecret, environment: config.environment, pipeline: deps.pipeline });
   await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });
   // The metrics are the whole agency's (open alerts, webhooks, lag): when reads need a key, an

@@ -1,0 +1,180 @@
+// The composition root: what every service of a process is built from, each built once here
+// and handed to the HTTP app (http/server.ts builds none), the ops server and the roles.
+// app.ts decides when (it waits for the store and the log, then starts and stops things in
+// order); this module decides what is built from what. Tests that serve the app through
+// inject() use assemble(), the same pieces without the waits.
+import { createLog, createStore } from './adapters/index.js';
+import type { Log } from './adapters/log/log.js';
+import type { DocumentStore } from './adapters/store/store.js';
+import { platformReadiness, type PlatformReadiness } from './adapters/platform/readiness.js';
+import { PlatformClient } from './adapters/platform/platform-client.js';
+import { ApiKeys } from './access/api-keys.js';
+import { BackfillJobs } from './backfill/backfill-jobs.js';
+import type { Config } from './config.js';
+import { BatchingAppender } from './ingest/batching-appender.js';
+import { createIntelligence, type IntelligenceSetup } from './intelligence/index.js';
+import { registerAppMetrics } from './observability/app-metrics.js';
+import { instrumentLog, instrumentStore } from './observability/instrumented-adapters.js';
+import { Metrics } from './observability/metrics.js';
+import { readiness, type Readiness } from './observability/readiness.js';
+import { PipelineControl, type PipelineFailpoints } from './pipeline-control.js';
+import { FloorView } from './queries/floor.js';
+import { pingWithin } from './support/deadline.js';
+import type { Logger } from './support/logger.js';
+import { checkPartitions, topology as makeTopology, type Topology } from './topology.js';
+
+/** What a process builds before any dependency answers: nothing here waits for one. */
+export interface Foundation {
+  readonly config: Config;
+  readonly logger: Logger;
+  /** One registry per process: the API's /metrics and the ops port read the same one. */
+  readonly metrics: Metrics;
+  readonly topology: Topology;
+  /** Instrumented; the embedded log opens its files here, Kafka connects on first use. */
+  readonly log: Log;
+}
+
+/** `metrics` when the probes already serve them (app.ts builds the log only once they listen). */
+export function buildFoundation(config: Config, logger: Logger, metrics = new Metrics()): Foundation {
+  return {
+    config, logger, metrics,
+    topology: makeTopology(config.topicPrefix, config.inboundTopic ?? undefined),
+    log: instrumentLog(createLog(config, logger), metrics),
+  };
+}
+
+/** One try at the store: connected and instrumented, or the error that says why not. */
+export async function openStore(f: Foundation): Promise<DocumentStore> {
+  return instrumentStore(await createStore(f.config), f.metrics);
+}
+
+/** One try at the log: its topics exist, with partition counts that work together (TopologyError otherwise). */
+export async function prepareLog(f: Foundation): Promise<void> {
+  await f.log.createTopics([
+    { name: f.topology.inbound, partitions: f.config.inboundPartitions },
+    { name: f.topology.sessionEvents, partitions: f.config.inboundPartitions },
+  ]);
+  await checkPartitions(f.log, f.topology, f.config);
+}
+
+/** What the probes and the API's ops routes answer from. */
+export interface OpsHooks {
+  readonly metrics: Metrics;
+  readonly readiness: () => Promise<Readiness>;
+  readonly stopping: () => boolean;
+}
+
+/**
+ * Test-only failpoint, read here and not in config (it is no setting): the processor's step
+ * throws on a message whose text contains this marker, so tests can set a record aside.
+ */
+export function failpointsFrom(env: NodeJS.ProcessEnv | Readonly<Record<string, string>>): PipelineFailpoints {
+  return { throwOnText: env.CONVOPS_FAILPOINT_THROW_ON_TEXT || undefined };
+}
+
+/** The roles this process runs (processor, projector, intelligence, replays), not started. */
+export function buildRoles(f: Foundation, store: DocumentStore, intelligence: IntelligenceSetup, failpoints: PipelineFailpoints): PipelineControl {
+  return new PipelineControl(f.config, f.log, store, f.topology, f.logger, intelligence.intelligence, failpoints);
+}
+
+export function buildIntelligence(f: Foundation, store: DocumentStore): IntelligenceSetup {
+  return createIntelligence(f.config, store, f.logger);
+}
+
+/** A process whose dependencies answered, its roles started. */
+export interface Services extends Foundation {
+  readonly store: DocumentStore;
+  readonly intelligence: IntelligenceSetup;
+  readonly pipeline: PipelineControl;
+  readonly ops: OpsHooks;
+}
+
+/** What the API serves from, besides the process's services. */
+export interface ApiServices extends Services {
+  /** One appender for every route that writes to inbound, so their records share log writes. */
+  readonly inbound: BatchingAppender;
+  readonly platform: { readonly client: PlatformClient; readonly readiness: PlatformReadiness };
+  readonly backfill: BackfillJobs;
+  readonly floor: FloorView;
+  readonly keys: ApiKeys;
+  /** Stops the API's own background work (the backfill resumer and running backfills): after the server closed, before the roles stop. */
+  stop(): Promise<void>;
+}
+
+/** Readiness of a started process: its log answers and its consumers run. */
+export function runningReadiness(f: Foundation, pipeline: PipelineControl, stopping: () => boolean): () => Promise<Readiness> {
+  return async () => readiness({ roles: f.config.roles, stopping: stopping(), logUp: await pingWithin(f.log.ping(), 2000), stages: pipeline.stages() });
+}
+
+/** The process's metrics read the services they report on; registered once the roles run. */
+export function registerMetrics(s: Services): void {
+  registerAppMetrics(s.metrics, { config: s.config, log: s.log, store: s.store, topology: s.topology, pipeline: s.pipeline, provider: s.intelligence.provider });
+}
+
+/** The API's services, built once; the backfill resumer starts with them and stops with stop(). */
+export function buildApiServices(s: Services): ApiServices {
+  const { config, logger } = s;
+  const inbound = new BatchingAppender(s.log, s.topology.inbound, { timeoutMs: config.appendTimeoutMs });
+  const client = new PlatformClient({ baseUrl: config.platformApiBaseUrl, apiKey: config.platformApiKey, rateWindowMs: config.platformRateWindowSec * 1000, maxResponseBytes: config.outboundMaxResponseBytes });
+  const backfill = new BackfillJobs(s.store, client, async (records) => { await s.log.append(s.topology.inbound, records); }, logger.child({ role: 'backfill' }), config.backfillStaleSec * 1000);
+  // Jobs whose process stopped are picked up once their heartbeat is stale.
+  const resumer = setInterval(() => { backfill.resumeStale().catch((err: unknown) => logger.error({ err }, 'backfill resume failed')); }, Math.min(10_000, backfill.staleMs));
+  resumer.unref();
+  return {
+    ...s,
+    inbound,
+    platform: { client, readiness: platformReadiness(config.platformApiBaseUrl, config.platformApiKey) },
+    backfill,
+    floor: new FloorView(s.store, s.intelligence, config.reportTimezone),
+    keys: new ApiKeys(s.store),
+    async stop() {
+      clearInterval(resumer);
+      await backfill.stop();
+    },
+  };
+}
+
+/** Every service of a process over a store and log that answer now, roles started. */
+export interface Assembled {
+  readonly services: ApiServices;
+  /** Stops what assemble() started, in the order a process stops: API work, roles, log, store. Close the app first. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The pieces app.ts composes, without its waits and retries: a dependency that does not answer
+ * fails at once. For tests and tools that serve the app through inject() (no port).
+ */
+export async function assemble(config: Config, logger: Logger, failpoints: PipelineFailpoints = {}): Promise<Assembled> {
+  const f = buildFoundation(config, logger);
+  const store = await openStore(f);
+  let pipeline: PipelineControl | null = null;
+  try {
+    await prepareLog(f);
+    const intelligence = buildIntelligence(f, store);
+    pipeline = buildRoles(f, store, intelligence, failpoints);
+    await pipeline.start();
+    const roles = pipeline;
+    let stopping = false;
+    const services: Services = { ...f, store, intelligence, pipeline: roles, ops: { metrics: f.metrics, stopping: () => stopping, readiness: runningReadiness(f, roles, () => stopping) } };
+    registerMetrics(services);
+    const api = buildApiServices(services);
+    let stopped: Promise<void> | null = null;
+    return {
+      services: api,
+      stop() {
+        stopped ??= (async () => {
+          stopping = true;
+          await api.stop();
+          await roles.stop();
+          await f.log.close();
+          await store.close();
+        })();
+        return stopped;
+      },
+    };
+  } catch (err) {
+    await Promise.allSettled([pipeline?.stop(), f.log.close(), store.close()]);
+    throw err;
+  }
+}
