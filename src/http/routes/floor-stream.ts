@@ -1,13 +1,17 @@
 // GET /api/floor/stream: the floor without a key as server-sent events, for the wallboard page.
 // One computation per second serves every screen (however many hang on the floor), and a
-// snapshot is pushed only when it differs from the last one. Heartbeats keep proxies from
-// closing an idle stream; `retry` tells browsers how soon to reconnect. The view without a key
+// snapshot is pushed only when it differs from the last one: one RxJS pipeline says so (a
+// timer, one computation at a time, distinct snapshots, shared with a replay of the newest)
+// instead of timers, the last snapshot and the computation in flight kept by hand. Heartbeats
+// keep proxies from closing an idle stream; `retry` tells browsers how soon to reconnect. The
+// view without a key
 // only (EventSource cannot send one, and the wall is read by anyone walking past): the public
 // view while reads are open, totals only with READ_AUTH=required. A key sent anyway changes
 // nothing: every screen shares the one computation.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReadAuth } from '../../access/access-model.js';
-import { floorViewer, type FloorSnapshot, type FloorView, type FloorViewer } from '../../queries/floor.js';
+import { distinctUntilKeyChanged, exhaustMap, filter, map, ReplaySubject, share, Subscription, timer, type Observable } from 'rxjs';
+import { floorViewer, type FloorView, type FloorViewer } from '../../queries/floor.js';
 import type { Logger } from '../../support/logger.js';
 import { ApiError, errorResponses } from '../errors.js';
 
@@ -29,7 +33,7 @@ export interface FloorStreamOptions {
   readonly maxStreamMs?: number;
 }
 
-interface Client {
+export interface Client {
   readonly reply: FastifyReply;
   readonly address: string;
   readonly openedAt: number;
@@ -39,21 +43,33 @@ const RETRY_MS = 3000;
 /** A reader that lets this much pile up unread is cut off (it reconnects if it is alive). */
 const MAX_BUFFERED_BYTES = 256 * 1024;
 
-/** What changes a screen: everything but the snapshot's own time. */
-const contentOf = (s: FloorSnapshot): string => JSON.stringify({ ...s, at: null });
+interface Pushed {
+  /** What changes a screen: everything but the snapshot's own time. */
+  readonly content: string;
+  readonly event: string;
+}
 
 export class FloorBroadcaster {
-  private readonly clients = new Set<Client>();
-  private timer: NodeJS.Timeout | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
-  private last: { content: string; event: string } | null = null;
-  private computing: Promise<void> | null = null;
+  private readonly clients = new Map<Client, Subscription>();
+  /** Snapshot events, as they change. */
+  private readonly snapshots$: Observable<string>;
+  /** The time of each heartbeat. */
+  private readonly heartbeats$: Observable<number>;
   private closed = false;
 
-  private readonly viewer: FloorViewer;
-
   constructor(private readonly opts: Required<Omit<FloorStreamOptions, 'logger'>> & { readonly logger: Logger }) {
-    this.viewer = floorViewer(null, false, opts.readAuth);
+    const viewer = floorViewer(null, false, opts.readAuth);
+    this.snapshots$ = timer(0, opts.intervalMs).pipe(
+      // A computation slower than the interval is not queued behind: the ticks it overlaps are dropped.
+      exhaustMap(() => this.compute(viewer)),
+      filter((p): p is Pushed => p !== null),
+      distinctUntilKeyChanged('content'),
+      map((p) => p.event),
+      // One computation for every screen; a screen that joins gets the newest snapshot at once.
+      // Nobody watching: nothing runs, and the next screen starts from figures computed afresh.
+      share({ connector: () => new ReplaySubject<string>(1), resetOnRefCountZero: true }),
+    );
+    this.heartbeats$ = timer(opts.heartbeatMs, opts.heartbeatMs).pipe(map(() => opts.now()), share());
   }
 
   get size(): number {
@@ -66,56 +82,44 @@ export class FloorBroadcaster {
 
   countFrom(address: string): number {
     let n = 0;
-    for (const c of this.clients) if (c.address === address) n++;
+    for (const c of this.clients.keys()) if (c.address === address) n++;
     return n;
   }
 
-  async add(client: Client): Promise<void> {
-    this.clients.add(client);
+  add(client: Client): void {
+    this.clients.set(client, Subscription.EMPTY);
     this.write(client, `retry: ${RETRY_MS}\n\n`);
-    // The first screen after a quiet spell gets figures computed now, not kept ones.
-    if (this.last && this.timer) this.write(client, this.last.event);
-    else await this.tick();
-    if (!this.timer && this.clients.size > 0 && !this.closed) {
-      this.timer = setInterval(() => void this.tick(), this.opts.intervalMs);
-      this.heartbeat = setInterval(() => this.beat(), this.opts.heartbeatMs);
-    }
+    if (!this.clients.has(client)) return;
+    const beats = this.heartbeats$.pipe(map((now) => {
+      // Browsers reconnect after `retry`; long-lived streams would pin a process's slots for good.
+      if (now - client.openedAt >= this.opts.maxStreamMs) this.end(client);
+      // A heartbeat the page can see (a comment would reach only the browser), with the time.
+      return `event: heartbeat\ndata: {"at":"${new Date(now).toISOString()}"}\n\n`;
+    }));
+    const subscription = this.snapshots$.subscribe((text) => this.write(client, text));
+    subscription.add(beats.subscribe((text) => this.write(client, text)));
+    if (this.clients.has(client)) this.clients.set(client, subscription);
+    else subscription.unsubscribe();
   }
 
   remove(client: Client): void {
+    this.clients.get(client)?.unsubscribe();
     this.clients.delete(client);
-    if (this.clients.size > 0) return;
-    // Nobody watching: no computation, and the next screen starts from a fresh snapshot.
-    if (this.timer) clearInterval(this.timer);
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.timer = null;
-    this.heartbeat = null;
-    this.last = null;
   }
 
   /** Server shutdown: every stream ends, and none opens after. */
   closeAll(): void {
     this.closed = true;
-    for (const c of [...this.clients]) {
-      c.reply.raw.end();
-      this.remove(c);
-    }
+    for (const c of [...this.clients.keys()]) this.end(c);
   }
 
-  /** A heartbeat the page can see (a comment would reach only the browser), with the time, and the end of streams past their lifetime. */
-  private beat(): void {
-    const now = this.opts.now();
-    for (const c of [...this.clients]) {
-      if (now - c.openedAt >= this.opts.maxStreamMs) {
-        // Browsers reconnect after `retry`; long-lived streams would pin a process's slots for good.
-        c.reply.raw.end();
-        this.remove(c);
-      }
-    }
-    this.send(`event: heartbeat\ndata: {"at":"${new Date(now).toISOString()}"}\n\n`);
+  private end(client: Client): void {
+    client.reply.raw.end();
+    this.remove(client);
   }
 
   private write(client: Client, text: string): void {
+    if (!this.clients.has(client)) return;
     const raw = client.reply.raw;
     if (raw.destroyed || raw.writableEnded) {
       this.remove(client);
@@ -128,29 +132,14 @@ export class FloorBroadcaster {
     }
   }
 
-  private send(text: string): void {
-    for (const c of [...this.clients]) this.write(c, text);
-  }
-
-  private tick(): Promise<void> {
-    // A screen that joins while a computation runs waits for it, and gets its result.
-    this.computing ??= this.compute().finally(() => { this.computing = null; });
-    return this.computing;
-  }
-
-  private async compute(): Promise<void> {
+  private async compute(viewer: FloorViewer): Promise<Pushed | null> {
     try {
-      const snapshot = await this.opts.floor.snapshot(this.viewer, this.opts.now());
-      // Everyone left while it was computed: keep nothing, the next screen computes afresh.
-      if (this.clients.size === 0) return;
-      const content = contentOf(snapshot);
-      if (this.last?.content === content) return;
-      const event = `event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`;
-      this.last = { content, event };
-      this.send(event);
+      const snapshot = await this.opts.floor.snapshot(viewer, this.opts.now());
+      return { content: JSON.stringify({ ...snapshot, at: null }), event: `event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n` };
     } catch (err) {
       // The store is down or slow: screens keep the last figures and show their age.
       this.opts.logger.warn({ err }, 'floor stream snapshot failed');
+      return null;
     }
   }
 }
@@ -192,6 +181,6 @@ export const floorStreamRoutes: FastifyPluginAsync<FloorStreamOptions> = async (
     });
     const client: Client = { reply, address: request.ip, openedAt: (opts.now ?? Date.now)() };
     reply.raw.on('close', () => hub.remove(client));
-    await hub.add(client);
+    hub.add(client);
   });
 };
