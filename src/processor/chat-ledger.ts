@@ -24,7 +24,9 @@ export interface StatePosition {
   readonly offset: number;
 }
 
-const docId = (chatKey: string, id: string): string => `${chatKey}|${id}`;
+/** A ledger document's id: one per chat and id. */
+export const ledgerDocId = (chatKey: string, id: string): string => `${chatKey}|${id}`;
+const docId = ledgerDocId;
 
 export class ChatLedger {
   private readonly docs: Collection<LedgerDoc>;
@@ -43,24 +45,29 @@ export class ChatLedger {
     return ids.length > 0 ? this.docs.find({ _id: { $in: ids } }) : [];
   }
 
-  /** What each chat durably knows of the fetched ids: entries past its stored state do not count yet. */
+  /** What each chat durably knows of the fetched ids (resolveLedger). */
   resolve(docs: readonly LedgerDoc[], positions: ReadonlyMap<string, StatePosition>): BatchLedger {
-    const found = new Map<string, KnownId>();
-    const existing = new Set<string>();
-    for (const d of docs) {
-      existing.add(d._id);
-      const at = positions.get(d.chatKey);
-      if (!at || d.partition !== at.partition || d.offset > at.offset) continue;
-      const named = d.attributedOffset !== undefined && d.attributedOffset <= at.offset;
-      found.set(d._id, { unattributed: d.unattributed && !named });
-    }
-    return new BatchLedger(found, existing);
+    return resolveLedger(docs, positions);
   }
 
   /** The batch's ledger writes, to go in the same store write as the chat states, before them. */
   writes(batch: BatchLedger): CollectionWrite {
     return { collection: CHAT_LEDGER_COLLECTION, ops: batch.ops() as BulkOp<Doc>[] };
   }
+}
+
+/** What each chat durably knows of the fetched ids: entries past its stored state do not count yet. */
+export function resolveLedger(docs: readonly LedgerDoc[], positions: ReadonlyMap<string, StatePosition>): BatchLedger {
+  const found = new Map<string, KnownId>();
+  const existing = new Set<string>();
+  for (const d of docs) {
+    existing.add(d._id);
+    const at = positions.get(d.chatKey);
+    if (!at || d.partition !== at.partition || d.offset > at.offset) continue;
+    const named = d.attributedOffset !== undefined && d.attributedOffset <= at.offset;
+    found.set(d._id, { unattributed: d.unattributed && !named });
+  }
+  return new BatchLedger(found, existing);
 }
 
 /** The ledger as one batch sees it: what was stored, plus what this batch admitted so far. */
@@ -74,6 +81,13 @@ export class BatchLedger {
     const a = this.added.get(key);
     if (a) return { unattributed: a.unattributed && a.attributedOffset === undefined };
     return this.stored.get(key);
+  }
+
+  /** A copy to admit into, leaving this one as it was: a round takes the facts it read as its input, not as its scratch. */
+  fork(): BatchLedger {
+    const copy = new BatchLedger(this.stored, this.existing);
+    for (const [k, v] of this.added) copy.added.set(k, { ...v });
+    return copy;
   }
 
   remember(chatKey: string, partition: number, offset: number, ids: readonly Remembered[]): void {

@@ -13,37 +13,29 @@
 // the state it had before the record, with the offset moved past it, and the set-aside
 // document goes in the same store write as the states. The step is pure, so a redelivery or a
 // re-derivation throws the same way and makes the same decision.
+// What a round decides (normalising, dedupe, upgrading legacy states, ticks, stepping, setting
+// aside) is the pure ./round.ts; this file does the reads, the fencing, the append and the
+// write around it, and keeps the cache, the counters and the rollback bookkeeping.
 import type { AppendRecord, Consumer, Log, RecordBatch } from '../adapters/log/log.js';
 import { DuplicateKeyError, WriteConflictError, type BulkOp, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
-import type { ChatInput } from '../../machines/chat-input.js';
-import { admit, idsOf } from '../../machines/ledger.js';
 import type { SessionEvent } from '../../machines/session-events.js';
-import { tickDue } from '../../machines/session-machine.js';
-import { initialChatState, step, type ChatState } from '../../machines/step.js';
-import { isLegacyState, upgradeChatState } from '../../machines/upgrade.js';
-import { H, readInboundMeta, type InboundSource } from '../domain/inbound-record.js';
-import { normalise } from '../domain/normalise.js';
+import { step } from '../../machines/step.js';
+import { H, readInboundMeta } from '../domain/inbound-record.js';
 import { LruMap } from '../support/lru.js';
 import { Freshness, type FreshnessSummary } from '../projector/freshness.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { partitionsOf, runStage, type Stage } from '../pipeline/stage.js';
-import { IsolatingRounds, positionOf } from '../pipeline/repeat-failures.js';
+import { IsolatingRounds } from '../pipeline/repeat-failures.js';
 import { ChatLedger, type StatePosition } from './chat-ledger.js';
-import { bodyPrefix, errorMessage, RETRY_OF_HEADER, SET_ASIDE_COLLECTION, setAsideId, setAsideWrite, type SetAsideDoc, type SetAsideStage, type SetAsideTally } from './set-aside.js';
+import { CHAT_STATE_COLLECTION, type ChatStateDoc } from './chat-state.js';
+import { decideRound, readRound, type DueChat, type SlowStep } from './round.js';
+import { SET_ASIDE_COLLECTION, setAsideWrite, type SetAsideDoc, type SetAsideTally } from './set-aside.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import { appliedMarks, appliedMarkWrite, describeRollbacks, markRecovered, readRange, recordRollbacks, rollbackId, rollbacksBehindMark, unrecoveredRollbacks, type Rollback, type StatePlace } from './rollback.js';
 
-export const CHAT_STATE_COLLECTION = 'chat_state';
-
-export interface ChatStateDoc extends Doc {
-  readonly state: ChatState;
-  readonly partition: number;
-  /** Offset of the last `inbound` record folded into `state`. */
-  readonly offset: number;
-  /** Clock time after which a tick settles something in this chat; null when nothing waits. Ticks look for these. */
-  readonly deadline: number | null;
-}
+export { CHAT_STATE_COLLECTION, type ChatStateDoc } from './chat-state.js';
+export { SLOW_STEP_MS } from './round.js';
 
 export interface ProcessorOptions {
   readonly log: Log;
@@ -60,15 +52,6 @@ export interface ProcessorOptions {
   /** Where records set aside are counted by stage (the process's metrics); kept across restarts of the stage. */
   readonly setAsideTally?: SetAsideTally;
 }
-
-/**
- * A record whose normalise + step takes longer than this is counted (`slowSteps`) and logged.
- * Never set aside for it: the decision would depend on wall time (machine load, GC pauses), so
- * a redelivery or a replay could decide differently and the derived state would diverge. The
- * step is synchronous and cannot be cut short anyway; what bounds it is the size of its input,
- * which is bounded where records are accepted and normalised.
- */
-export const SLOW_STEP_MS = 100;
 
 export interface ProcessorCounters {
   recordsApplied: number;
@@ -101,35 +84,6 @@ export class BatchFencedError extends Error {
     this.name = 'BatchFencedError';
   }
 }
-
-interface Routed {
-  readonly topic: string;
-  readonly key: string;
-  readonly partition: number;
-  readonly offset: number;
-  readonly receivedAt: number;
-  readonly accountId: string;
-  readonly chatId: string;
-  readonly source: InboundSource;
-  readonly event: string;
-  readonly raw: Buffer;
-  /** The set-aside record this record is an admin's retry of (RETRY_OF_HEADER), or null. */
-  readonly retryOf: string | null;
-  /** Time normalise took, counted with the step's. */
-  readonly normaliseMs: number;
-}
-
-interface Normalised extends Routed {
-  readonly input: ChatInput;
-}
-
-/** A record whose normalise threw, or that is set aside because writing what it produced failed twice. */
-interface Unnormalisable extends Routed {
-  readonly error: string;
-  readonly stage: 'normalise' | 'write';
-}
-
-type StepOutcome = { readonly ok: true; readonly result: ReturnType<typeof step>; readonly ms: number } | { readonly ok: false; readonly error: string; readonly ms: number };
 
 export class SessionProcessor implements Stage {
   readonly role = 'processor';
@@ -355,50 +309,22 @@ export class SessionProcessor implements Stage {
     return { batches: out, roundStart, missing: missingBy };
   }
 
-  /** Chats of a partition a tick at `at` would settle: stored ones, overlaid with this batch's newer states. */
-  private async dueChats(partition: number, at: number, inBatch: Map<string, ChatStateDoc>): Promise<ChatStateDoc[]> {
-    const due = new Map<string, ChatStateDoc>();
-    for (const d of await this.states.find({ partition, deadline: { $lt: at } })) due.set(d._id, inBatch.get(d._id) ?? this.cache.get(d._id) ?? d);
-    for (const d of inBatch.values()) if (d.partition === partition) due.set(d._id, d);
-    return [...due.values()]
-      .filter((d) => d.deadline !== null && d.deadline < at)
-      .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
-  }
-
-  private normaliseBatch(batch: RecordBatch): (Normalised | Unnormalisable | null)[] {
-    return batch.records.map((rec) => {
-      const meta = readInboundMeta(rec.headers);
-      if (!meta) return null;
-      const routed = {
-        topic: rec.topic, key: rec.key, partition: rec.partition, offset: rec.offset, receivedAt: meta.receivedAt, accountId: meta.accountId, chatId: meta.chatId,
-        source: meta.source, event: meta.event, raw: rec.value, retryOf: rec.headers[RETRY_OF_HEADER]?.slice(0, 600) ?? null,
-      };
-      const poisoned = this.poisoned.get(positionOf(rec));
-      if (poisoned !== undefined) return { ...routed, error: poisoned, stage: 'write' as const, normaliseMs: 0 };
-      const t0 = performance.now();
-      try {
-        const input = normalise(meta, rec.value);
-        return { ...routed, input, normaliseMs: performance.now() - t0 };
-      } catch (err) {
-        return { ...routed, error: errorMessage(err), stage: 'normalise' as const, normaliseMs: performance.now() - t0 };
-      }
-    });
-  }
-
-  private tryStep(state: ChatState, input: ChatInput): StepOutcome {
-    const t0 = performance.now();
-    try {
-      const result = this.step(state, input);
-      return { ok: true, result, ms: performance.now() - t0 };
-    } catch (err) {
-      return { ok: false, error: errorMessage(err), ms: performance.now() - t0 };
+  /**
+   * Per partition with a tick in the round, its chats stored with a deadline before the latest
+   * tick: the cached state stands in for the stored one (the round steps what it would step).
+   */
+  private async dueChats(tickAt: ReadonlyMap<number, number>): Promise<Map<number, DueChat[]>> {
+    const out = new Map<number, DueChat[]>();
+    for (const [partition, at] of tickAt) {
+      const stored = await this.states.find({ partition, deadline: { $lt: at } });
+      out.set(partition, stored.flatMap((d) => (d.deadline === null ? [] : [{ deadline: d.deadline, doc: this.cache.get(d._id) ?? d }])));
     }
+    return out;
   }
 
-  private noteDuration(id: string, r: Routed, chatKey: string, ms: number): void {
-    if (ms <= SLOW_STEP_MS) return;
+  private noteSlow(s: SlowStep): void {
     this.counters.slowSteps++;
-    this.opts.logger.warn({ id, partition: r.partition, offset: r.offset, chatKey, event: r.event, ms: Math.round(ms) }, 'slow step: normalising and stepping one record took long (processed as usual)');
+    this.opts.logger.warn({ id: s.id, partition: s.partition, offset: s.offset, chatKey: s.chatKey, event: s.event, ms: Math.round(s.ms) }, 'slow step: normalising and stepping one record took long (processed as usual)');
   }
 
   private setAside(doc: SetAsideDoc): void {
@@ -448,15 +374,13 @@ export class SessionProcessor implements Stage {
     // read again from the log, before this round's records (./rollback.ts).
     const { batches, roundStart, missing } = await this.withRederived(given);
     const rederived = (partition: number, offset: number): boolean => offset < (roundStart.get(partition) ?? 0);
-    const rederiving = (partition: number): ReadonlyMap<string, number> | undefined => this.rederive.get(partition)?.chats;
-    const normalised = batches.flatMap((b) => this.normaliseBatch(b));
-    const wanted = new Map<string, string[]>();
-    for (const n of normalised) if (n && 'input' in n) wanted.set(n.key, [...(wanted.get(n.key) ?? []), ...idsOf(n.input)]);
-    // The two reads of a round go out together.
-    const [loaded, entries, marks] = await Promise.all([
-      this.loadStates([...new Set(batches.flatMap((b) => b.records.map((r) => r.key)))]),
-      this.ledger.fetch(wanted),
+    const read = readRound(batches, this.poisoned, () => performance.now());
+    // The reads of a round go out together.
+    const [loaded, entries, marks, due] = await Promise.all([
+      this.loadStates([...read.chatKeys]),
+      this.ledger.fetch(read.ledgerIds),
       appliedMarks(this.opts.store, partitions),
+      this.dueChats(read.tickAt),
     ]);
     // A stored mark below the one this processor stored: the store lost writes under a running
     // processor (a failover hidden by retried writes, a restored backup). Its cache covers only
@@ -472,118 +396,19 @@ export class SessionProcessor implements Stage {
       throw new BatchFencedError(wentBack, `the stored applied mark went back (${seen}): the store lost writes; checking the chats of the records since`);
     }
     const positions = new Map<string, StatePosition>([...loaded].map(([k, d]) => [k, { partition: d.partition, offset: d.offset }]));
-    const ledger = this.ledger.resolve(entries, positions);
-    // States stored before the ledger existed: today's shape, and their remembered ids into the ledger.
-    const upgraded = (doc: ChatStateDoc): ChatStateDoc => {
-      if (!isLegacyState(doc.state)) return doc;
-      const u = upgradeChatState(doc.state, this.opts.lateMs);
-      ledger.remember(doc._id, doc.partition, doc.offset, u.remember);
-      return { ...doc, state: u.state };
-    };
-    for (const [k, d] of loaded) loaded.set(k, upgraded(d));
-
-    const states = new Map(loaded);
-    const touched = new Map<string, ChatStateDoc>();
-    // What each touched chat's stored state was when this batch read it: the write's condition.
-    const readAt = new Map<string, ChatStateDoc | null>();
-    const out: AppendRecord[] = [];
-    const asides: SetAsideDoc[] = [];
-    const put = (next: ChatStateDoc): void => {
-      if (!readAt.has(next._id)) readAt.set(next._id, states.get(next._id) ?? null);
-      states.set(next._id, next);
-      touched.set(next._id, next);
-    };
-    // Chats a re-derived record moved: their stored state had lost it.
-    const rederivedChats = new Set<string>();
-    const apply = (key: string, partition: number, offset: number, result: ReturnType<typeof step>, receivedAt: number): void => {
-      put({ _id: key, state: result.state, partition, offset, deadline: tickDue(result.state.context) });
-      // A re-derived record's events are in session-events already (its state was stored after
-      // they were appended): the same step from the same state makes the same ones.
-      if (rederived(partition, offset)) {
-        eventsRederived += result.events.length;
-        rederivedChats.add(key);
-        return;
-      }
-      for (const e of result.events) out.push(eventRecord(key, { ...e, source: { partition, offset } }, receivedAt));
-    };
-    const setAside = (id: string, r: Routed, chatKey: string, stage: SetAsideStage, error: string): void => {
-      asides.push({
-        _id: id, stage, topic: r.topic, partition: r.partition, offset: r.offset, chatKey, event: r.event, error,
-        receivedAt: r.receivedAt, setAsideAt: Date.now(), body: bodyPrefix(r.raw), ...(r.retryOf ? { retryOf: r.retryOf } : {}),
-      });
-    };
-    // Counted once the round is stored: a round that fails and is retried counts once.
-    const counted = { recordsWithoutRouting: 0, ticks: 0, recordsSkippedAsApplied: 0, recordsDuplicate: 0, recordsApplied: 0, recordsRederived: 0 };
-    let eventsRederived = 0;
-    const fresh = (n: Routed): ChatState => initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: this.opts.idleMs, lateMs: this.opts.lateMs });
-    for (const n of normalised) {
-      if (!n) {
-        counted.recordsWithoutRouting++;
-        continue;
-      }
-      if ('input' in n && n.input.type === 'chat.tick') {
-        // A tick steps every chat of its partition it would settle.
-        const only = rederived(n.partition, n.offset) ? rederiving(n.partition) : undefined;
-        if (only) counted.recordsRederived++;
-        else counted.ticks++;
-        for (const due of await this.dueChats(n.partition, n.receivedAt, states)) {
-          if (due.offset >= n.offset) continue;
-          // A tick read again steps only the chats being re-derived: the others' states are whole.
-          if (only && !only.has(due._id)) continue;
-          if (!states.has(due._id)) states.set(due._id, upgraded(due));
-          const state = (states.get(due._id) ?? due).state;
-          const stepped = this.tryStep(state, n.input);
-          const id = setAsideId(n.topic, n.partition, n.offset, due._id);
-          this.noteDuration(id, n, due._id, n.normaliseMs + stepped.ms);
-          if (stepped.ok) {
-            apply(due._id, n.partition, n.offset, stepped.result, n.receivedAt);
-          } else {
-            // This chat's part of the tick is set aside. No deadline: ticks stop revisiting a
-            // state that throws on them (one document, not one per tick); its next record
-            // steps it again and sets the deadline afresh.
-            setAside(id, n, due._id, 'step', stepped.error);
-            put({ _id: due._id, state, partition: n.partition, offset: n.offset, deadline: null });
-          }
-        }
-        continue;
-      }
-      const current = states.get(n.key);
-      if (current && current.partition === n.partition && n.offset <= current.offset) {
-        counted.recordsSkippedAsApplied++;
-        continue;
-      }
-      const id = setAsideId(n.topic, n.partition, n.offset);
-      if (!('input' in n)) {
-        // Normalise threw: the chat stays as it was, its offset past the record (a clock
-        // record belongs to no chat: set aside only). A record whose write failed leaves its
-        // chat's state alone too: that write may be what fails (a key the store refuses).
-        this.noteDuration(id, n, n.key, n.normaliseMs);
-        setAside(id, n, n.key, n.stage, n.error);
-        if (n.source === 'tick' || n.stage === 'write') continue;
-        const state = current?.state ?? fresh(n);
-        put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
-        continue;
-      }
-      const admission = admit(n.input, (known) => ledger.known(n.key, known));
-      if (admission.kind === 'duplicate') {
-        counted.recordsDuplicate++;
-        continue;
-      }
-      const state = current?.state ?? fresh(n);
-      const stepped = this.tryStep(state, admission.input);
-      this.noteDuration(id, n, n.key, n.normaliseMs + stepped.ms);
-      if (!stepped.ok) {
-        // Only this record's result is dropped (the step is pure): the chat keeps its state,
-        // with its offset past the record, and the ledger does not take the record's ids.
-        setAside(id, n, n.key, 'step', stepped.error);
-        put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
-        continue;
-      }
-      ledger.remember(n.key, n.partition, n.offset, admission.remember);
-      apply(n.key, n.partition, n.offset, stepped.result, n.receivedAt);
-      if (rederived(n.partition, n.offset)) counted.recordsRederived++;
-      else counted.recordsApplied++;
-    }
+    const rederiving = new Map(partitions.flatMap((p) => {
+      const chats = this.rederive.get(p)?.chats;
+      return chats ? [[p, chats] as const] : [];
+    }));
+    const decided = decideRound(
+      read,
+      { states: loaded, ledger: this.ledger.resolve(entries, positions), due },
+      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, now: Date.now(), step: this.step, clock: () => performance.now() },
+      { roundStart, chats: rederiving },
+    );
+    for (const slow of decided.slow) this.noteSlow(slow);
+    const { states: touched, readAt, setAside: asides, counted } = decided;
+    const out = decided.events.map((e) => eventRecord(e.key, e.event, e.receivedAt));
     if (this.opts.stallBeforeWriteMs) await new Promise((r) => setTimeout(r, this.opts.stallBeforeWriteMs));
     try {
       const lost = batches.filter((b) => b.owned && !b.owned());
@@ -598,7 +423,7 @@ export class SessionProcessor implements Stage {
       // transaction on the embedded store): an entry counts only once a state that includes it
       // is stored, and a stored state past a set-aside record means its document exists.
       await this.opts.store.bulkWriteMany([
-        this.ledger.writes(ledger),
+        this.ledger.writes(decided.ledger),
         setAsideWrite(asides),
         {
           collection: CHAT_STATE_COLLECTION,
@@ -635,7 +460,7 @@ export class SessionProcessor implements Stage {
       throw err;
     }
     const storedAt = Date.now();
-    for (const n of normalised) if (n && !rederived(n.partition, n.offset)) this.freshness.record(n.receivedAt, storedAt);
+    for (const n of read.records) if (n && !rederived(n.partition, n.offset)) this.freshness.record(n.receivedAt, storedAt);
     for (const [k, d] of touched) this.cache.set(k, d);
     for (const doc of asides) {
       this.setAside(doc);
@@ -659,12 +484,12 @@ export class SessionProcessor implements Stage {
       this.rederive.delete(p);
       const ids = [...done.ids];
       for (const r of done.candidates.values()) {
-        if (!rederivedChats.has(r.chatKey)) continue;
+        if (!decided.rederived.chats.has(r.chatKey)) continue;
         confirmed.push(r);
         ids.push(rollbackId(r));
       }
       recovered.push({ partition: p, ids });
-      this.opts.logger.warn({ partition: p, chats: [...done.chats.keys()].slice(0, 20), records: counted.recordsRederived, events: eventsRederived }, 'rolled-back chats re-derived from inbound and stored again');
+      this.opts.logger.warn({ partition: p, chats: [...done.chats.keys()].slice(0, 20), records: counted.recordsRederived, events: decided.rederived.events }, 'rolled-back chats re-derived from inbound and stored again');
     }
     // Operators are told where they see alerts. The round is stored: a failure here only leaves
     // the alert to the next reconcile (the alert sweep), it does not fail the round.

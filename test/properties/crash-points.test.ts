@@ -25,9 +25,6 @@ import { createLog, createStore } from '../../src/adapters/index.js';
 import type { AppendRecord, Log, LogRecord, RecordBatch } from '../../src/adapters/log/log.js';
 import { StoreUnavailableError, type CollectionWrite, type DocumentStore } from '../../src/adapters/store/store.js';
 import { loadConfig } from '../../src/config.js';
-import { messageWebhook, transactionWebhook } from '../../src/demo/platform-bodies.js';
-import { inboundRecord } from '../../src/domain/inbound-record.js';
-import { routeWebhook } from '../../src/domain/webhook-route.js';
 import { CHAT_STATE_COLLECTION, SessionProcessor, type ChatStateDoc } from '../../src/processor/session-processor.js';
 import { SET_ASIDE_COLLECTION } from '../../src/processor/set-aside.js';
 import { tickRecords } from '../../src/processor/ticker.js';
@@ -39,6 +36,7 @@ import { topology, type Topology } from '../../src/topology.js';
 import { compareWithReference, type StoredModels } from '../support/compare-reference.js';
 import { conversationArb, type Conversation } from '../support/conversations.js';
 import { deploymentEnv, removeDataDirs } from '../support/deployments.js';
+import { factRecord } from '../support/inbound-records.js';
 import { readModelDocs } from '../support/read-models.js';
 import { reference, type Fact } from '../support/reference-model.js';
 
@@ -108,15 +106,6 @@ const DEFAULT_ROUND: Round = { size: 4, crashes: [], refetch: null };
 // ---------------------------------------------------------------------------------------------
 // Arrivals as the records the doors write.
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-
-function webhookRecord(body: string, idempotencyKey: string, receivedAt: number): AppendRecord {
-  const raw = Buffer.from(body);
-  const routed = routeWebhook(JSON.parse(body) as unknown, idempotencyKey, raw, receivedAt, body);
-  if (!routed.ok) throw new Error(`the webhook route refuses a generated body: ${routed.field} ${routed.reason}`);
-  return inboundRecord({ source: 'webhook', ...routed.route, receivedAt }, raw);
-}
-
 /** What the admin saw open when it closed the chat (null: no session to name, so no close request). */
 function closeTargets(facts: readonly Fact[]): Map<Fact, string | null> {
   const ref = reference(facts, IDLE_MS);
@@ -131,37 +120,6 @@ function closeTargets(facts: readonly Fact[]): Map<Fact, string | null> {
   return out;
 }
 
-function factRecord(f: Fact, key: string, receivedAt: number, targets: Map<Fact, string | null>): AppendRecord | null {
-  switch (f.kind) {
-    case 'message': {
-      const base = { accountId: f.account, fanId: f.chat, messageId: f.id, createdAt: iso(f.at), text: `m${f.id}` };
-      if (f.sender === 'fan') {
-        return webhookRecord(messageWebhook({ ...base, direction: 'received', ...(f.spend !== undefined ? { fanSpendDollars: f.spend / 100 } : {}) }), key, receivedAt);
-      }
-      if (f.sender === 'automated') return webhookRecord(messageWebhook({ ...base, direction: 'sent', fromQueue: true }), key, receivedAt);
-      if (f.chatter === null) return webhookRecord(messageWebhook({ ...base, direction: 'sent' }), key, receivedAt);
-      // A reply naming its chatter comes from the browser connector (src/http/routes/connector.ts).
-      const body = { event: 'connector.message', account_id: f.account, payload: { id: f.id, text: `m${f.id}`, createdAt: iso(f.at), chatterId: f.chatter, automated: false } };
-      return inboundRecord({
-        source: 'connector', event: 'connector.message', accountId: f.account, chatId: f.chat, chatterId: f.chatter,
-        dedupeKey: `connector:${f.account}:${f.id}`, receivedAt,
-      }, Buffer.from(JSON.stringify(body)));
-    }
-    case 'payment':
-      return webhookRecord(transactionWebhook({ accountId: f.account, fanId: f.chat, transactionId: f.id, createdAt: iso(f.at), type: 'tip', amountDollars: f.cents / 100 }), key, receivedAt);
-    case 'close': {
-      // As POST /api/admin/close-session writes it (src/http/routes/admin-sessions.ts), received when requested.
-      const sessionId = targets.get(f) ?? null;
-      if (sessionId === null) return null;
-      const requestedAt = iso(f.at);
-      return inboundRecord({
-        source: 'command', event: 'command.close-session', accountId: f.account, chatId: f.chat,
-        dedupeKey: `close:${sessionId}:${requestedAt}`, receivedAt: f.at,
-      }, Buffer.from(JSON.stringify({ sessionId, requestedAt, requestedBy: 'admin' })));
-    }
-  }
-}
-
 /** The inbound records of a plan, in arrival order, ending with the settling tick; and the reference's closing time. */
 function inboundOf(p: Plan): { records: AppendRecord[]; closedBy: number } {
   const c = p.conversation;
@@ -174,8 +132,10 @@ function inboundOf(p: Plan): { records: AppendRecord[]; closedBy: number } {
       return;
     }
     const receivedAt = a.fact.kind === 'close' ? a.fact.at : a.fact.at + (p.delays[i % p.delays.length] ?? 0);
-    const r = factRecord(a.fact, a.key, receivedAt, targets);
-    if (!r) return;
+    // A close with no session to name is no request at all.
+    const target = a.fact.kind === 'close' ? targets.get(a.fact) ?? null : null;
+    if (a.fact.kind === 'close' && target === null) return;
+    const r = factRecord(a.fact, a.key, receivedAt, target);
     latest = Math.max(latest, receivedAt);
     records.push(r);
   });

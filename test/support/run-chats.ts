@@ -1,12 +1,17 @@
-// Runs arrivals through the real ledger rule, session machine and folds, in memory, the way
-// the processor and projector do (a tick steps only the chats it is due for), and returns the
-// read models. For property tests that need thousands of cases, so no log or store.
-import type { ChatInput } from '../../machines/chat-input.js';
-import { MemoryLedger } from '../../machines/ledger.js';
-import { tickDue } from '../../machines/session-machine.js';
-import { initialChatState, step, type ChatState } from '../../machines/step.js';
+// Runs arrivals through the real processing, in memory: the facts become the `inbound` records
+// the doors write, rounds of them go through the processor's own pure round
+// (src/processor/round.ts: normalising, dedupe against the ledger, ticks, the machine), and the
+// events it decides go through the projector's own folds. What stands in for the log and the
+// store is only bookkeeping: offsets per partition, and maps of what a round wrote (chat states,
+// ledger entries). For property tests that need thousands of cases, so no log or store.
+import type { LogRecord, RecordBatch } from '../../src/adapters/log/log.js';
+import type { ChatState } from '../../machines/step.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import type { Doc } from '../../src/adapters/store/store.js';
+import { ledgerDocId, resolveLedger, type LedgerDoc } from '../../src/processor/chat-ledger.js';
+import type { ChatStateDoc } from '../../src/processor/chat-state.js';
+import { decideRound, readRound, type DueChat, type ReadRound, type RoundFacts, type RoundResult } from '../../src/processor/round.js';
+import { tickRecords } from '../../src/processor/ticker.js';
 import type { AccountStatsDoc } from '../../src/projector/models/account-stats/projection.js';
 import type { ChatDoc } from '../../src/projector/models/chats/projection.js';
 import { PROJECTIONS } from '../../src/projector/models/index.js';
@@ -17,7 +22,7 @@ import type { ReadModel } from '../../src/projector/models/names.js';
 import { foldEvent, targetsOf } from '../../src/projector/models/runner.js';
 import type { SessionDoc } from '../../src/projector/models/sessions/projection.js';
 import type { Arrival } from './conversations.js';
-import type { Fact } from './reference-model.js';
+import { factRecord } from './inbound-records.js';
 
 export interface Models {
   sessions: Map<string, SessionDoc>;
@@ -27,58 +32,112 @@ export interface Models {
   accountStats: Map<string, AccountStatsDoc>;
   states: Map<string, ChatState>;
   events: SessionEvent[];
-  /** The same events with the positions the projector would see (source = arrival number, all partition 0). */
+  /** The same events with the positions the projector would see (one session-events partition, in append order). */
   positioned: Positioned[];
 }
 
-export function inputOf(f: Fact, key: string): ChatInput {
-  switch (f.kind) {
-    case 'message':
-      return { type: 'chat.message', dedupeKey: key, at: f.at, messageId: f.id, sender: f.sender, text: `m${f.id}`, priceCents: 0, chatterId: f.chatter, ...(f.spend !== undefined ? { fanSpendCents: f.spend } : {}) };
-    case 'payment':
-      return { type: 'chat.payment', dedupeKey: key, at: f.at, paymentId: f.id, kind: 'tip', grossCents: f.cents, netCents: f.cents };
-    case 'close':
-      return { type: 'chat.close', dedupeKey: key, at: f.at, sessionId: null, requestedBy: 'admin' };
+export interface RunOptions {
+  /** Records per round (a round takes the next this many arrivals' records, one batch per partition). */
+  readonly roundSize?: number;
+  /** `inbound` partitions the chats are spread over; a clock tick goes to each. */
+  readonly partitions?: number;
+}
+
+const TOPIC = 'inbound';
+
+/** Which partition a chat's records go to: any stable spread will do. */
+function partitionOf(key: string, partitions: number): number {
+  let h = 0;
+  for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) >>> 0;
+  return h % partitions;
+}
+
+/** The arrivals as `inbound` records, each received when it happened. */
+function inboundOf(arrivals: readonly Arrival[], partitions: number): LogRecord[] {
+  const next = new Map<number, number>();
+  const out: LogRecord[] = [];
+  for (const a of arrivals) {
+    const appends = a.kind === 'tick' ? tickRecords(partitions, a.at) : [factRecord(a.fact, a.key, a.fact.at)];
+    for (const r of appends) {
+      const partition = r.partition ?? partitionOf(r.key, partitions);
+      const offset = next.get(partition) ?? 0;
+      next.set(partition, offset + 1);
+      out.push({ topic: TOPIC, partition, offset, key: r.key, value: Buffer.from(r.value), headers: r.headers ?? {}, timestamp: r.timestamp ?? 0 });
+    }
+  }
+  return out;
+}
+
+/**
+ * What the store holds for the processor (chat states, ledger entries) as two maps: the reads
+ * the processor makes for a round, and the round's write.
+ */
+export class RoundStore {
+  readonly states = new Map<string, ChatStateDoc>();
+  readonly ledger = new Map<string, LedgerDoc>();
+
+  /** The round's chat states, what their ledgers know of its ids, and the chats its ticks may settle. */
+  facts(read: ReadRound): RoundFacts {
+    const states = new Map<string, ChatStateDoc>();
+    for (const k of read.chatKeys) {
+      const d = this.states.get(k);
+      if (d) states.set(k, d);
+    }
+    const entries: LedgerDoc[] = [];
+    for (const [chatKey, ids] of read.ledgerIds) {
+      for (const id of ids) {
+        const d = this.ledger.get(ledgerDocId(chatKey, id));
+        if (d) entries.push(d);
+      }
+    }
+    const due = new Map<number, DueChat[]>();
+    for (const [partition, at] of read.tickAt) {
+      due.set(partition, [...this.states.values()].flatMap((d) => (d.partition === partition && d.deadline !== null && d.deadline < at ? [{ deadline: d.deadline, doc: d }] : [])));
+    }
+    const positions = new Map([...states].map(([k, d]) => [k, { partition: d.partition, offset: d.offset }]));
+    return { states, ledger: resolveLedger(entries, positions), due };
+  }
+
+  /** The round's store write: ledger entries, then states. */
+  write(r: RoundResult): void {
+    for (const op of r.ledger.ops()) {
+      if ('insertOne' in op) {
+        this.ledger.set(op.insertOne.document._id, op.insertOne.document);
+      } else if ('updateOne' in op) {
+        const id = (op.updateOne.filter as { _id: string })._id;
+        const before = this.ledger.get(id);
+        if (before) this.ledger.set(id, { ...before, ...(op.updateOne.update as { $set: Partial<LedgerDoc> }).$set });
+      }
+    }
+    for (const [k, d] of r.states) this.states.set(k, d);
   }
 }
 
-export function runChats(arrivals: readonly Arrival[], idleMs: number, lateMs: number): Models {
+export function runChats(arrivals: readonly Arrival[], idleMs: number, lateMs: number, opts: RunOptions = {}): Models {
+  const partitions = opts.partitions ?? 1;
+  const roundSize = opts.roundSize ?? 1;
   const m: Models = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), accountStats: new Map(), states: new Map(), events: [], positioned: [] };
-  const ledgers = new Map<string, MemoryLedger>();
-  let offset = 0;
-  const fold = (events: readonly SessionEvent[], at: number): void => {
-    for (const event of events) {
-      const p: Positioned = { event: { ...event, source: { partition: 0, offset: at } }, partition: 0, offset: at };
+  const store = new RoundStore();
+  const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, account_stats: m.accountStats } as const;
+  const docsOf = (model: ReadModel) => models[model] as unknown as Map<string, Doc>;
+
+  const records = inboundOf(arrivals, partitions);
+  for (let from = 0; from < records.length; from += roundSize) {
+    const byPartition = new Map<number, LogRecord[]>();
+    for (const r of records.slice(from, from + roundSize)) byPartition.set(r.partition, [...(byPartition.get(r.partition) ?? []), r]);
+    const read = readRound([...byPartition].map(([partition, rs]): RecordBatch => ({ topic: TOPIC, partition, records: rs })));
+    const r = decideRound(read, store.facts(read), { idleMs, lateMs, now: 0 });
+    if (r.setAside.length > 0) throw new Error(`records set aside: ${r.setAside.map((a) => `${a._id} ${a.stage} ${a.error}`).join('; ')}`);
+    store.write(r);
+    // The projector's folds, event by event in append order.
+    for (const { event } of r.events) {
+      const p: Positioned = { event, partition: 0, offset: m.positioned.length };
       m.events.push(event);
-      m.positioned.push({ ...p, offset: m.positioned.length });
-      const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, account_stats: m.accountStats } as const;
-      const docsOf = (model: ReadModel) => models[model] as unknown as Map<string, Doc>;
+      m.positioned.push(p);
       const { nexts } = foldEvent(targetsOf(PROJECTIONS, p), (model, id) => docsOf(model).get(id), p);
       for (const [t, next] of nexts) docsOf(t.projection.name).set(t.id, next);
     }
-  };
-  for (const a of arrivals) {
-    offset++;
-    if (a.kind === 'tick') {
-      for (const [key, state] of [...m.states].sort(([x], [y]) => (x < y ? -1 : 1))) {
-        const due = tickDue(state.context);
-        if (due === null || due >= a.at) continue;
-        const r = step(state, { type: 'chat.tick', dedupeKey: `tick_${offset}`, at: a.at });
-        m.states.set(key, r.state);
-        fold(r.events, offset);
-      }
-      continue;
-    }
-    const f = a.fact;
-    const key = `${f.account}:${f.chat}`;
-    const ledger = ledgers.get(key) ?? new MemoryLedger();
-    ledgers.set(key, ledger);
-    const input = ledger.admit(inputOf(f, a.key));
-    if (!input) continue;
-    const state = m.states.get(key) ?? initialChatState({ accountId: f.account, chatId: f.chat, idleMs, lateMs });
-    const r = step(state, input);
-    m.states.set(key, r.state);
-    fold(r.events, offset);
   }
+  for (const [k, d] of store.states) m.states.set(k, d.state);
   return m;
 }

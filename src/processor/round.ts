@@ -1,0 +1,340 @@
+// One processor round as a pure function. Given a round's `inbound` records and what the store
+// holds for them (chat states, what the chats' ledgers know, the chats a clock tick may settle),
+// it decides everything the round does: the states the chats move to, the session events to
+// append, the records set aside and why, and the ledger entries to write. No I/O, no clock, no
+// metrics: the processor (./session-processor.ts) reads, calls this, then fences, appends and
+// writes. So a round run live, run again after a crash, run over records read again to
+// re-derive a rolled-back chat (./rollback.ts), or run by a test with no store, decides the same.
+//
+// Two steps, because what the round must read depends on its records: `readRound` normalises
+// and says which states and ledger ids to read; `decideRound` takes those facts and decides.
+import type { LogRecord, RecordBatch } from '../adapters/log/log.js';
+import type { ChatInput } from '../../machines/chat-input.js';
+import { admit, idsOf } from '../../machines/ledger.js';
+import type { SessionEvent } from '../../machines/session-events.js';
+import { tickDue } from '../../machines/session-machine.js';
+import { initialChatState, step, type ChatState } from '../../machines/step.js';
+import { isLegacyState, upgradeChatState } from '../../machines/upgrade.js';
+import { readInboundMeta, type InboundSource } from '../domain/inbound-record.js';
+import { normalise } from '../domain/normalise.js';
+import { positionOf } from '../pipeline/repeat-failures.js';
+import type { BatchLedger } from './chat-ledger.js';
+import type { ChatStateDoc } from './chat-state.js';
+import { bodyPrefix, errorMessage, RETRY_OF_HEADER, setAsideId, type SetAsideDoc, type SetAsideStage } from './set-aside.js';
+
+/**
+ * A record whose normalise + step takes longer than this is reported (`RoundResult.slow`).
+ * Never set aside for it: the decision would depend on wall time (machine load, GC pauses), so
+ * a redelivery or a replay could decide differently and the derived state would diverge. The
+ * step is synchronous and cannot be cut short anyway; what bounds it is the size of its input,
+ * which is bounded where records are accepted and normalised.
+ */
+export const SLOW_STEP_MS = 100;
+
+export interface Routed {
+  readonly topic: string;
+  readonly key: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly receivedAt: number;
+  readonly accountId: string;
+  readonly chatId: string;
+  readonly source: InboundSource;
+  readonly event: string;
+  readonly raw: Buffer;
+  /** The set-aside record this record is an admin's retry of (RETRY_OF_HEADER), or null. */
+  readonly retryOf: string | null;
+  /** Time normalise took, counted with the step's (0 without a clock). */
+  readonly normaliseMs: number;
+}
+
+export interface Normalised extends Routed {
+  readonly input: ChatInput;
+}
+
+/** A record whose normalise threw, or that is set aside because writing what it produced failed twice. */
+export interface Unnormalisable extends Routed {
+  readonly error: string;
+  readonly stage: 'normalise' | 'write';
+}
+
+/** A record as the round takes it; null: no routing headers (not a record of any chat). */
+export type RoundRecord = Normalised | Unnormalisable | null;
+
+export interface RoundSettings {
+  readonly idleMs: number;
+  readonly lateMs: number;
+  /** Wall time the round's set-aside documents are stamped with: for operators, never for decisions. */
+  readonly now: number;
+  /** The machine's step (machines/step.ts); the processor's failpoint wraps it. */
+  readonly step?: typeof step;
+  /** A monotonic clock (ms) to time each record's normalise + step for `slow`; absent: nothing is timed. */
+  readonly clock?: () => number;
+}
+
+/** A round's records, normalised, and what must be read for them. */
+export interface ReadRound {
+  readonly records: readonly RoundRecord[];
+  /** Every chat key of the round's records: their stored states are read. */
+  readonly chatKeys: readonly string[];
+  /** Per chat, the ids its records are known by: their ledger entries are read. */
+  readonly ledgerIds: ReadonlyMap<string, readonly string[]>;
+  /** Per partition, the time of its latest clock tick: its chats stored as due before then are read. */
+  readonly tickAt: ReadonlyMap<number, number>;
+}
+
+/** A chat stored with a deadline before a tick of its partition. */
+export interface DueChat {
+  /** The stored deadline: what a tick selects by. */
+  readonly deadline: number;
+  /** The state to step: the processor's cached one when it has it, else the stored one. */
+  readonly doc: ChatStateDoc;
+}
+
+/** What the store holds for a round. */
+export interface RoundFacts {
+  /** The states of the round's chats (cached or stored); a chat without one starts fresh. */
+  readonly states: ReadonlyMap<string, ChatStateDoc>;
+  /** What the chats durably know of the round's ids (ChatLedger.resolve); the round works on a fork of it. */
+  readonly ledger: BatchLedger;
+  /** Per partition with a tick, the chats stored with a deadline before its latest tick (ReadRound.tickAt). */
+  readonly due: ReadonlyMap<number, readonly DueChat[]>;
+}
+
+/** Chats being re-derived after the store lost writes (./rollback.ts). */
+export interface Rederiving {
+  /** Per partition, the first offset the consumer delivered: records before it are read again to re-derive. */
+  readonly roundStart: ReadonlyMap<number, number>;
+  /** Per partition, the chats being re-derived: a tick read again steps only these. */
+  readonly chats: ReadonlyMap<number, ReadonlyMap<string, number>>;
+}
+
+export const NOT_REDERIVING: Rederiving = { roundStart: new Map(), chats: new Map() };
+
+export interface RoundEvent {
+  readonly key: string;
+  /** With its source: the inbound position of the record that made it. */
+  readonly event: SessionEvent;
+  /** When ingest received the record (for the projector's freshness; not part of the event). */
+  readonly receivedAt: number;
+}
+
+/** Counted once the round is stored: a round that fails and is retried counts once. */
+export interface RoundCounts {
+  recordsWithoutRouting: number;
+  ticks: number;
+  recordsSkippedAsApplied: number;
+  recordsDuplicate: number;
+  recordsApplied: number;
+  recordsRederived: number;
+}
+
+export interface SlowStep {
+  readonly id: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly chatKey: string;
+  readonly event: string;
+  readonly ms: number;
+}
+
+export interface RoundResult {
+  /** The chats' new states. */
+  readonly states: ReadonlyMap<string, ChatStateDoc>;
+  /** What each of those chats' stored state was when the round read it (null: none): the write's condition. */
+  readonly readAt: ReadonlyMap<string, ChatStateDoc | null>;
+  /** The session events to append, in order. Re-derived records' events are not here (they are in the log). */
+  readonly events: readonly RoundEvent[];
+  readonly setAside: readonly SetAsideDoc[];
+  /** The ledger as the round leaves it: its entries to write (ChatLedger.writes). */
+  readonly ledger: BatchLedger;
+  readonly counted: RoundCounts;
+  /** Events re-made by re-derived records (not appended), and the chats those records moved. */
+  readonly rederived: { readonly events: number; readonly chats: ReadonlySet<string> };
+  /** Records whose normalise + step took longer than SLOW_STEP_MS (by `settings.clock`). */
+  readonly slow: readonly SlowStep[];
+}
+
+/**
+ * Normalises a round's batches (partitions one after another, each in offset order) and says
+ * what to read for them. `poisoned`: records whose own round failed twice the same way (by
+ * position, ../pipeline/repeat-failures.ts), with the error: set aside with stage 'write'.
+ */
+export function readRound(batches: readonly RecordBatch[], poisoned: ReadonlyMap<string, string> = new Map(), clock?: () => number): ReadRound {
+  const records = batches.flatMap((b) => b.records.map((rec) => take(rec, poisoned, clock)));
+  const ledgerIds = new Map<string, string[]>();
+  const tickAt = new Map<number, number>();
+  for (const n of records) {
+    if (!n || !('input' in n)) continue;
+    if (n.input.type === 'chat.tick') tickAt.set(n.partition, Math.max(tickAt.get(n.partition) ?? Number.NEGATIVE_INFINITY, n.receivedAt));
+    ledgerIds.set(n.key, [...(ledgerIds.get(n.key) ?? []), ...idsOf(n.input)]);
+  }
+  const chatKeys = [...new Set(batches.flatMap((b) => b.records.map((r) => r.key)))];
+  return { records, chatKeys, ledgerIds, tickAt };
+}
+
+function take(rec: LogRecord, poisoned: ReadonlyMap<string, string>, clock: (() => number) | undefined): RoundRecord {
+  const meta = readInboundMeta(rec.headers);
+  if (!meta) return null;
+  const routed = {
+    topic: rec.topic, key: rec.key, partition: rec.partition, offset: rec.offset, receivedAt: meta.receivedAt, accountId: meta.accountId, chatId: meta.chatId,
+    source: meta.source, event: meta.event, raw: rec.value, retryOf: rec.headers[RETRY_OF_HEADER]?.slice(0, 600) ?? null,
+  };
+  const poison = poisoned.get(positionOf(rec));
+  if (poison !== undefined) return { ...routed, error: poison, stage: 'write', normaliseMs: 0 };
+  const t0 = clock?.() ?? 0;
+  try {
+    const input = normalise(meta, rec.value);
+    return { ...routed, input, normaliseMs: (clock?.() ?? 0) - t0 };
+  } catch (err) {
+    return { ...routed, error: errorMessage(err), stage: 'normalise', normaliseMs: (clock?.() ?? 0) - t0 };
+  }
+}
+
+type StepOutcome = { readonly ok: true; readonly result: ReturnType<typeof step>; readonly ms: number } | { readonly ok: false; readonly error: string; readonly ms: number };
+
+/**
+ * Steps the round's records, in order, from the states in `facts`. Chats never span
+ * partitions, so stepping the partitions one after another keeps each chat's order.
+ */
+export function decideRound(read: ReadRound, facts: RoundFacts, settings: RoundSettings, rederiving: Rederiving = NOT_REDERIVING): RoundResult {
+  const stepFn = settings.step ?? step;
+  const clock = settings.clock;
+  const tryStep = (state: ChatState, input: ChatInput): StepOutcome => {
+    const t0 = clock?.() ?? 0;
+    try {
+      const result = stepFn(state, input);
+      return { ok: true, result, ms: (clock?.() ?? 0) - t0 };
+    } catch (err) {
+      return { ok: false, error: errorMessage(err), ms: (clock?.() ?? 0) - t0 };
+    }
+  };
+  const rederived = (partition: number, offset: number): boolean => offset < (rederiving.roundStart.get(partition) ?? 0);
+  const ledger = facts.ledger.fork();
+  // States stored before the ledger existed: today's shape, and their remembered ids into the ledger.
+  const upgraded = (doc: ChatStateDoc): ChatStateDoc => {
+    if (!isLegacyState(doc.state)) return doc;
+    const u = upgradeChatState(doc.state, settings.lateMs);
+    ledger.remember(doc._id, doc.partition, doc.offset, u.remember);
+    return { ...doc, state: u.state };
+  };
+  const states = new Map<string, ChatStateDoc>();
+  for (const [k, d] of facts.states) states.set(k, upgraded(d));
+
+  const touched = new Map<string, ChatStateDoc>();
+  const readAt = new Map<string, ChatStateDoc | null>();
+  const events: RoundEvent[] = [];
+  const asides: SetAsideDoc[] = [];
+  const slow: SlowStep[] = [];
+  const counted: RoundCounts = { recordsWithoutRouting: 0, ticks: 0, recordsSkippedAsApplied: 0, recordsDuplicate: 0, recordsApplied: 0, recordsRederived: 0 };
+  let eventsRederived = 0;
+  // Chats a re-derived record moved: their stored state had lost it.
+  const rederivedChats = new Set<string>();
+
+  const put = (next: ChatStateDoc): void => {
+    if (!readAt.has(next._id)) readAt.set(next._id, states.get(next._id) ?? null);
+    states.set(next._id, next);
+    touched.set(next._id, next);
+  };
+  const apply = (key: string, partition: number, offset: number, result: ReturnType<typeof step>, receivedAt: number): void => {
+    put({ _id: key, state: result.state, partition, offset, deadline: tickDue(result.state.context) });
+    // A re-derived record's events are in session-events already (its state was stored after
+    // they were appended): the same step from the same state makes the same ones.
+    if (rederived(partition, offset)) {
+      eventsRederived += result.events.length;
+      rederivedChats.add(key);
+      return;
+    }
+    for (const e of result.events) events.push({ key, event: { ...e, source: { partition, offset } }, receivedAt });
+  };
+  const setAside = (id: string, r: Routed, chatKey: string, stage: SetAsideStage, error: string): void => {
+    asides.push({
+      _id: id, stage, topic: r.topic, partition: r.partition, offset: r.offset, chatKey, event: r.event, error,
+      receivedAt: r.receivedAt, setAsideAt: settings.now, body: bodyPrefix(r.raw), ...(r.retryOf ? { retryOf: r.retryOf } : {}),
+    });
+  };
+  const noteDuration = (id: string, r: Routed, chatKey: string, ms: number): void => {
+    if (ms > SLOW_STEP_MS) slow.push({ id, partition: r.partition, offset: r.offset, chatKey, event: r.event, ms });
+  };
+  // Chats of a partition a tick at `at` would settle: those stored due before it, overlaid with
+  // this round's newer states, in key order (the order is part of the events' sequence).
+  const dueChats = (partition: number, at: number): ChatStateDoc[] => {
+    const due = new Map<string, ChatStateDoc>();
+    for (const c of facts.due.get(partition) ?? []) if (c.deadline < at) due.set(c.doc._id, states.get(c.doc._id) ?? c.doc);
+    for (const d of states.values()) if (d.partition === partition) due.set(d._id, d);
+    return [...due.values()]
+      .filter((d) => d.deadline !== null && d.deadline < at)
+      .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+  };
+  const fresh = (n: Routed): ChatState => initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: settings.idleMs, lateMs: settings.lateMs });
+
+  for (const n of read.records) {
+    if (!n) {
+      counted.recordsWithoutRouting++;
+      continue;
+    }
+    if ('input' in n && n.input.type === 'chat.tick') {
+      // A tick steps every chat of its partition it would settle.
+      const only = rederived(n.partition, n.offset) ? rederiving.chats.get(n.partition) : undefined;
+      if (only) counted.recordsRederived++;
+      else counted.ticks++;
+      for (const due of dueChats(n.partition, n.receivedAt)) {
+        if (due.offset >= n.offset) continue;
+        // A tick read again steps only the chats being re-derived: the others' states are whole.
+        if (only && !only.has(due._id)) continue;
+        if (!states.has(due._id)) states.set(due._id, upgraded(due));
+        const state = (states.get(due._id) ?? due).state;
+        const stepped = tryStep(state, n.input);
+        const id = setAsideId(n.topic, n.partition, n.offset, due._id);
+        noteDuration(id, n, due._id, n.normaliseMs + stepped.ms);
+        if (stepped.ok) {
+          apply(due._id, n.partition, n.offset, stepped.result, n.receivedAt);
+        } else {
+          // This chat's part of the tick is set aside. No deadline: ticks stop revisiting a
+          // state that throws on them (one document, not one per tick); its next record
+          // steps it again and sets the deadline afresh.
+          setAside(id, n, due._id, 'step', stepped.error);
+          put({ _id: due._id, state, partition: n.partition, offset: n.offset, deadline: null });
+        }
+      }
+      continue;
+    }
+    const current = states.get(n.key);
+    if (current && current.partition === n.partition && n.offset <= current.offset) {
+      counted.recordsSkippedAsApplied++;
+      continue;
+    }
+    const id = setAsideId(n.topic, n.partition, n.offset);
+    if (!('input' in n)) {
+      // Normalise threw: the chat stays as it was, its offset past the record (a clock
+      // record belongs to no chat: set aside only). A record whose write failed leaves its
+      // chat's state alone too: that write may be what fails (a key the store refuses).
+      noteDuration(id, n, n.key, n.normaliseMs);
+      setAside(id, n, n.key, n.stage, n.error);
+      if (n.source === 'tick' || n.stage === 'write') continue;
+      const state = current?.state ?? fresh(n);
+      put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
+      continue;
+    }
+    const admission = admit(n.input, (known) => ledger.known(n.key, known));
+    if (admission.kind === 'duplicate') {
+      counted.recordsDuplicate++;
+      continue;
+    }
+    const state = current?.state ?? fresh(n);
+    const stepped = tryStep(state, admission.input);
+    noteDuration(id, n, n.key, n.normaliseMs + stepped.ms);
+    if (!stepped.ok) {
+      // Only this record's result is dropped (the step is pure): the chat keeps its state,
+      // with its offset past the record, and the ledger does not take the record's ids.
+      setAside(id, n, n.key, 'step', stepped.error);
+      put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
+      continue;
+    }
+    ledger.remember(n.key, n.partition, n.offset, admission.remember);
+    apply(n.key, n.partition, n.offset, stepped.result, n.receivedAt);
+    if (rederived(n.partition, n.offset)) counted.recordsRederived++;
+    else counted.recordsApplied++;
+  }
+  return { states: touched, readAt, events, setAside: asides, ledger, counted, rederived: { events: eventsRederived, chats: rederivedChats }, slow };
+}
