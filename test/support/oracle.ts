@@ -55,10 +55,11 @@ function figures(list: OSession[], threshold: number, now: number): OracleFigure
   let within = 0;
   let breaches = 0;
   for (const s of withFan) {
+    // Waits count in whole seconds, to the nearest, as first responses do.
     if (s.frtSec !== null) {
       if (s.frtSec <= threshold) within++;
       else breaches++;
-    } else if (((s.open ? now : s.closedAt ?? now) - (s.firstFan ?? now)) / 1000 > threshold) {
+    } else if (Math.round(((s.open ? now : s.closedAt ?? now) - (s.firstFan ?? now)) / 1000) > threshold) {
       breaches++;
     }
   }
