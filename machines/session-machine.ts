@@ -1,47 +1,243 @@
-// The per-chat session machine: a pure XState v5 machine, driven by its pure `transition` (see step.ts).
-// No timers and no clock: an idle session closes when the chat's watermark (its latest record
-// time, or a tick's clock, less the allowed lateness) passes its deadline, so live processing
-// and replay take the same steps. The placing of records by their own time is in
-// chat-timeline.ts; the machine's states say whether a session is open.
-import { enqueueActions, setup } from 'xstate';
-import type { ChatInput } from './chat-input.js';
+// The per-chat session lifecycle as an XState v5 statechart: the states a manager names (no
+// session yet; in a session, the fan awaiting a reply or answered; closed, and why), the
+// inputs that move it, and the guards that decide. It is pure: no timers and no clock. An idle
+// session closes when the chat's watermark (its latest record time, or a tick's clock, less
+// the allowed lateness) passes its deadline, so live processing and replay take the same steps.
+// Where a record goes by its own time is placement.ts; what opening and closing do is
+// lifecycle.ts; the figures are session-figures.ts. step.ts drives the chart with XState's
+// public transition(); docs/session-chart.md is drawn from this definition.
+import { assign, setup } from 'xstate';
+import type {
+  ChatAccountInput, ChatAttributionInput, ChatCloseInput, ChatMessageDeletedInput, ChatMessageInput, ChatPaymentInput,
+  ChatPresenceInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
+} from './chat-input.js';
+import { emitNext, initialContext, type ChatContext, type ChatMachineInput, type Emit } from './chat-context.js';
+import { closeSession, openSession } from './lifecycle.js';
+import {
+  arrivalsIdleAt, heldFanMessage, hold, inOpenSpan, isLate, noteArrival, pastIdleDeadline, placeHeld, raiseWatermark, recordInSession, recordOutside, see,
+} from './placement.js';
+import { attributeReply, fanWaiting } from './session-figures.js';
 import type { SessionEvent } from './session-events.js';
-import { applyInput, initialContext, type ChatContext, type ChatMachineInput } from './chat-timeline.js';
 
-export type { ChatContext, ChatMachineInput } from './chat-timeline.js';
-export { tickDue } from './chat-timeline.js';
+export type { ChatContext, ChatMachineInput } from './chat-context.js';
+export { tickDue } from './placement.js';
+
+/** The chart's events: one per kind of input, named as the domain names them (see step.ts). */
+export type ChartEvent =
+  | { readonly type: 'fan.message'; readonly input: ChatMessageInput }
+  | { readonly type: 'human.reply'; readonly input: ChatMessageInput }
+  | { readonly type: 'automated.send'; readonly input: ChatMessageInput }
+  | { readonly type: 'payment'; readonly input: ChatPaymentInput }
+  | { readonly type: 'fan.signal'; readonly input: ChatSignalInput }
+  | { readonly type: 'reply.attributed'; readonly input: ChatAttributionInput }
+  | { readonly type: 'message.deleted'; readonly input: ChatMessageDeletedInput }
+  | { readonly type: 'account.changed'; readonly input: ChatAccountInput }
+  | { readonly type: 'presence'; readonly input: ChatPresenceInput }
+  | { readonly type: 'clock.tick'; readonly input: ChatTickInput }
+  | { readonly type: 'close.forced'; readonly input: ChatCloseInput }
+  | { readonly type: 'record.skipped'; readonly input: ChatSkippedInput };
+
+/**
+ * The chart's context: the stored ChatContext, plus what lives only within one step: the
+ * events emitted so far (step() hands them out and stores none) and a forced close that waits
+ * until the records before its time are placed.
+ */
+export interface ChartContext extends ChatContext {
+  readonly outbox: readonly SessionEvent[];
+  readonly closing: ChatCloseInput | null;
+}
+
+// transition() builds a throwaway actor per call, and that actor eagerly makes an initial
+// snapshot without input, which step() never reads. Entering the chart for it cost a third of
+// a step (measured with bench/machines.ts), so without input the context factory stops it at
+// once with this shared value: no Error is allocated and no stack captured. initialTransition()
+// always passes input.
+const NO_INPUT = Object.freeze({ reason: 'the session chart starts only with input (ChatMachineInput)' });
+
+type Change = (ctx: ChatContext, event: ChartEvent, emit: Emit) => ChatContext;
+
+/** An action that changes the context with a pure helper, collecting what it emits in the outbox. */
+function change(f: Change) {
+  return assign<ChartContext, ChartEvent, undefined, ChartEvent, never>(({ context, event }) => {
+    let out: SessionEvent[] | null = null;
+    const next = f(context, event, (e) => (out ??= [...context.outbox]).push(e));
+    return out ? { ...next, outbox: out } : next;
+  });
+}
+
+const timed = (e: ChartEvent): TimedRecord => e.input as TimedRecord;
+const closeCommand = (e: ChartEvent): ChatCloseInput => e.input as ChatCloseInput;
+const namesSession = (ctx: ChatContext, cmd: ChatCloseInput | null): boolean =>
+  cmd !== null && ctx.session !== null && (cmd.sessionId === null || cmd.sessionId === ctx.session.summary.sessionId);
 
 export const sessionMachine = setup({
   types: {
-    context: {} as ChatContext,
-    events: {} as ChatInput,
-    input: {} as ChatMachineInput,
-    emitted: {} as SessionEvent,
+    context: {} as ChartContext,
+    events: {} as ChartEvent,
+    input: {} as ChatMachineInput | undefined,
   },
   guards: {
-    hasSession: ({ context }) => context.session !== null,
-    noSession: ({ context }) => context.session === null,
+    /** Older than the watermark and outside the open session: its place is settled without it. */
+    late: ({ context, event }) => isLate(context, timed(event)),
+    withinOpenSession: ({ context, event }) => inOpenSpan(context, timed(event).at),
+    pastIdleDeadline: ({ context }) => pastIdleDeadline(context),
+    fanMessageHeld: ({ context }) => heldFanMessage(context) !== null,
+    /** A human reply placed now, at or after every fan message that waits: it answers them. */
+    answersTheFan: ({ context, event }) => {
+      const s = context.session;
+      const at = timed(event).at;
+      return s !== null && inOpenSpan(context, at) && (s.unanswered.length === 0 || at >= (s.unanswered[s.unanswered.length - 1] as number));
+    },
+    /** A fan message placed now, after the latest human reply: the fan waits from here. */
+    fanMessageAfterReply: ({ context, event }) => {
+      const s = context.session;
+      const at = timed(event).at;
+      const last = s?.replies[s.replies.length - 1];
+      return s !== null && context.pending.length === 0 && inOpenSpan(context, at) && (last === undefined || at > last.at);
+    },
+    /** A fan message after the latest human reply; only a human reply clears it. */
+    fanWaiting: ({ context }) => fanWaiting(context.session),
+    answered: ({ context }) => !fanWaiting(context.session),
+    /** Nothing arrived for the allowed lateness: a tick may settle the chat up to its clock. */
+    arrivalsIdle: ({ context, event }) => arrivalsIdleAt(context, event.input.at),
+    namesOpenSession: ({ context, event }) => namesSession(context, closeCommand(event)),
+    closeRequested: ({ context }) => context.closing !== null,
+    closeRequestedForOpenSession: ({ context }) => namesSession(context, context.closing),
   },
+  // One action per transition: each XState assign clones the snapshot, and a step is paid per
+  // webhook. Each composes the pure helpers in the order the placement rules need.
   actions: {
-    apply: enqueueActions(({ context, event, enqueue }) => {
-      const emitted: SessionEvent[] = [];
-      enqueue.assign(applyInput(context, event, (e) => emitted.push(e)));
-      for (const e of emitted) enqueue.emit(e);
+    /** Holds a fan message until placeHeld() can place it, and places what the watermark allows. */
+    hold: change((c, e, emit) => placeHeld(hold(see(c, timed(e)), e.input as ChatMessageInput, emit), emit)),
+    /** A reply, automated send or signal inside the open session's span. */
+    record: change((c, e, emit) => placeHeld(recordInSession(see(c, timed(e)), timed(e), emit), emit)),
+    /** A payment inside the open session's span: credited to the session and its last human reply at or before it. */
+    credit: change((c, e, emit) => placeHeld(recordInSession(see(c, timed(e)), timed(e), emit), emit)),
+    recordOutside: change((c, e, emit) => placeHeld(recordOutside(see(c, timed(e)), timed(e), emit, false), emit)),
+    recordLate: change((c, e, emit) => recordOutside(noteArrival(c, timed(e)), timed(e), emit, true)),
+    /** The connector named a reply's chatter: first responder, last chatter and credits follow. */
+    refigure: change((c, e, emit) => attributeReply(noteArrival(c, e.input as ChatAttributionInput), e.input as ChatAttributionInput, emit)),
+    open: change((c, _e, emit) => placeHeld(openSession(c, heldFanMessage(c) as ChatMessageInput, emit), emit)),
+    closeIdle: change((c, _e, emit) => placeHeld(closeSession(c, 'idle', 0, null, emit), emit)),
+    // Everything before the command's time happened before it: settle up to it first.
+    settleBeforeClose: change((c, e, emit) => ({ ...placeHeld(raiseWatermark(c, closeCommand(e).at), emit), closing: closeCommand(e) }) as ChatContext),
+    closeForced: change((c0, _e, emit) => {
+      const cmd = (c0 as ChartContext).closing as ChatCloseInput;
+      const last = (c0.session as NonNullable<ChatContext['session']>).summary.lastActivityAt;
+      const c = closeSession(c0, 'forced', cmd.at, cmd.requestedBy, emit);
+      // A record from before the close that arrives after it can no longer join the closed session.
+      return placeHeld({ ...raiseWatermark(c, Math.max(cmd.at, last) + 1), closing: null } as ChatContext, emit);
     }),
+    // A close that names no open session changes nothing else, not even the watermark; one that
+    // waited for the records before its time keeps what placing them changed.
+    ignoreClose: assign(({ context }) => ({ ignoredCloseCount: context.ignoredCloseCount + 1, closing: null })),
+    markDeleted: change((c, e, emit) => {
+      const d = e.input as ChatMessageDeletedInput;
+      return emitNext(c, emit, 'MessageDeleted', d.at, { messageId: d.messageId, deletedAt: d.at });
+    }),
+    noteAccount: change((c, e, emit) => {
+      const a = e.input as ChatAccountInput;
+      return emitNext(c, emit, 'AccountStatusChanged', a.at, { event: a.event, state: a.state });
+    }),
+    notePresence: change((c, e) => {
+      const p = e.input as ChatPresenceInput;
+      return c.presenceAt === null || p.at >= c.presenceAt ? { ...c, presence: p.presence, presenceAt: p.at } : c;
+    }),
+    countSkipped: assign(({ context }) => ({ skippedCount: context.skippedCount + 1 })),
+    /** A tick's clock less the lateness: nothing older is still coming. */
+    advanceClock: change((c, e, emit) => placeHeld(raiseWatermark(c, e.input.at - c.lateMs), emit)),
   },
 }).createMachine({
   id: 'chat',
-  context: ({ input }) => initialContext(input),
+  context: ({ input }) => {
+    if (input === undefined) throw NO_INPUT;
+    return { ...initialContext(input), outbox: [], closing: null };
+  },
   initial: 'noSession',
   on: {
-    '*': { actions: 'apply' },
+    'fan.message': [
+      { guard: 'late', actions: 'recordLate' },
+      { actions: 'hold' },
+    ],
+    'human.reply': [
+      { guard: 'late', actions: 'recordLate' },
+      { guard: 'withinOpenSession', actions: 'record' },
+      { actions: 'recordOutside' },
+    ],
+    'automated.send': [
+      { guard: 'late', actions: 'recordLate' },
+      { guard: 'withinOpenSession', actions: 'record' },
+      { actions: 'recordOutside' },
+    ],
+    payment: [
+      { guard: 'late', actions: 'recordLate' },
+      { guard: 'withinOpenSession', actions: 'credit' },
+      { actions: 'recordOutside' },
+    ],
+    'fan.signal': [
+      { guard: 'late', actions: 'recordLate' },
+      { guard: 'withinOpenSession', actions: 'record' },
+      { actions: 'recordOutside' },
+    ],
+    'reply.attributed': { actions: 'refigure' },
+    'message.deleted': { actions: 'markDeleted' },
+    'account.changed': { actions: 'noteAccount' },
+    presence: { actions: 'notePresence' },
+    'clock.tick': { guard: 'arrivalsIdle', actions: 'advanceClock' },
+    'close.forced': { actions: 'ignoreClose' },
+    'record.skipped': { actions: 'countSkipped' },
   },
   states: {
     noSession: {
-      always: { guard: 'hasSession', target: 'inSession' },
+      description: 'No session open yet',
+      always: { guard: 'fanMessageHeld', target: 'session', actions: 'open' },
     },
-    inSession: {
-      always: { guard: 'noSession', target: 'noSession' },
+    session: {
+      description: 'A session is open',
+      initial: 'awaiting',
+      on: {
+        'close.forced': [
+          { guard: 'namesOpenSession', actions: 'settleBeforeClose' },
+          { actions: 'ignoreClose' },
+        ],
+      },
+      // Checked after the transitions of awaiting and answered, so placement has settled first.
+      // Those say where a reply or a fan message usually leads; placing held records can change
+      // that, and their eventless transitions follow what the records say.
+      always: [
+        { guard: 'closeRequestedForOpenSession', target: 'closed.forced', actions: 'closeForced' },
+        { guard: 'closeRequested', actions: 'ignoreClose' },
+      ],
+      states: {
+        awaiting: {
+          description: 'The fan waits for a human reply',
+          on: { 'human.reply': { guard: 'answersTheFan', target: 'answered', actions: 'record' } },
+          always: [
+            { guard: 'pastIdleDeadline', target: '#chat.closed.idle', actions: 'closeIdle' },
+            { guard: 'answered', target: 'answered' },
+          ],
+        },
+        answered: {
+          description: 'Every fan message has a human reply after it',
+          on: { 'fan.message': { guard: 'fanMessageAfterReply', target: 'awaiting', actions: 'hold' } },
+          always: [
+            { guard: 'pastIdleDeadline', target: '#chat.closed.idle', actions: 'closeIdle' },
+            { guard: 'fanWaiting', target: 'awaiting' },
+          ],
+        },
+      },
+    },
+    closed: {
+      description: 'The last session closed',
+      initial: 'idle',
+      always: [
+        { guard: 'fanMessageHeld', target: 'session', actions: 'open' },
+        { guard: 'closeRequested', actions: 'ignoreClose' },
+      ],
+      states: {
+        idle: { description: 'Nothing happened for the idle gap' },
+        forced: { description: 'Closed by an admin' },
+      },
     },
   },
 });

@@ -1,12 +1,19 @@
-// Chat states stored before event time and the durable ledger (issue 12) carried the open
-// session as a bare summary and dedupe as bounded lists in the context. This turns such a
-// state into today's shape, as well as it can be known, and returns the ids its lists held so
-// the processor can put them in the chat ledger: without them, a redelivery of a record taken
-// in before the upgrade would be counted again.
+// Chat states stored by earlier versions, taken up as they are read.
+//
+// - Before event time and the durable ledger (issue 12), the open session was a bare summary
+//   and dedupe was bounded lists in the context. upgradeChatState() turns such a state into
+//   today's shape, as well as it can be known, and returns the ids its lists held so the
+//   processor can put them in the chat ledger: without them, a redelivery of a record taken in
+//   before the upgrade would be counted again.
+// - Before the lifecycle was a chart (issue 29), the state value was only `noSession` or
+//   `inSession`. chartValueOf() derives today's value from the context, which holds all of it
+//   but why the last session closed: such a chat is in `noSession` until its next session.
+import type { StateValue } from 'xstate';
 import type { ChatState } from './step.js';
-import type { ChatContext, OpenSession } from './chat-timeline.js';
+import type { ChatContext, OpenSession } from './chat-context.js';
 import type { SessionSummary } from './session-events.js';
 import { keyId, messageId, paymentId, type Remembered } from './ledger.js';
+import { fanWaiting } from './session-figures.js';
 
 interface LegacyContext {
   readonly accountId: string;
@@ -28,6 +35,19 @@ interface LegacyContext {
   readonly lastArrivalAt: number | null;
   readonly skippedCount: number;
   readonly ignoredCloseCount: number;
+}
+
+/** The state values of the two-state machine before issue 29. */
+const BEFORE_CHART = new Set<unknown>(['noSession', 'inSession']);
+
+/** The chart's state value for a stored state: as stored, or derived from the context for a value stored before the chart. */
+export function chartValueOf(state: ChatState): StateValue {
+  return BEFORE_CHART.has(state.value) ? valueFromContext(state.context) : state.value;
+}
+
+function valueFromContext(ctx: ChatContext): StateValue {
+  if (ctx.session === null) return 'noSession';
+  return { session: fanWaiting(ctx.session) ? 'awaiting' : 'answered' };
 }
 
 export function isLegacyState(state: ChatState): boolean {
@@ -63,5 +83,5 @@ export function upgradeChatState(state: ChatState, lateMs: number): { state: Cha
     ...(old.recentMessageIds ?? []).map((m) => ({ id: messageId(m), unattributed: unattributed.has(m) })),
     ...(old.recentPaymentIds ?? []).map((p) => ({ id: paymentId(p), unattributed: false })),
   ];
-  return { state: { value: session ? 'inSession' : 'noSession', context }, remember };
+  return { state: { value: valueFromContext(context), context }, remember };
 }

@@ -33,7 +33,7 @@ describe('session machine', () => {
     expect(events.map((e) => e.id)).toEqual(['acct_1:42:1', 'acct_1:42:2']);
     const rec = events[1];
     expect(rec?.type === 'MessageRecorded' && rec.data.session).toMatchObject({ sessionId: 'acct_1:42:1', awaiting: true, waitingSince: T0, messageCount: 1 });
-    expect(state.value).toBe('inSession');
+    expect(state.value).toEqual({ session: 'awaiting' });
   });
 
   it('measures first response to the first human reply; automated sends neither respond nor clear awaiting', () => {

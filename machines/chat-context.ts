@@ -1,0 +1,100 @@
+// What the session machine keeps per chat between inputs (stored with its state value), and
+// the few record times the open session needs so its figures do not depend on arrival order.
+import type { ChatMessageInput, ChatPaymentInput, TimedRecord } from './chat-input.js';
+import type { SessionEvent, SessionSummary } from './session-events.js';
+
+export interface ChatMachineInput {
+  readonly accountId: string;
+  readonly chatId: string;
+  readonly idleMs: number;
+  /** Allowed lateness: how far behind the latest record a record may arrive and still be placed exactly. Less than idleMs. */
+  readonly lateMs: number;
+}
+
+export interface Reply {
+  readonly at: number;
+  readonly messageId: string;
+  readonly chatterId: string | null;
+}
+
+export interface Credit {
+  readonly at: number;
+  readonly paymentId: string;
+  readonly chatterId: string | null;
+}
+
+/** The open session and the few record times its figures need to stay order-independent. */
+export interface OpenSession {
+  readonly summary: SessionSummary;
+  /** Fan message times after the latest human reply, ascending (the first is `waitingSince`). */
+  readonly unanswered: readonly number[];
+  /** The earliest human reply: the first response. */
+  readonly first: Reply | null;
+  /** Human replies ascending: the latest before the watermark and every one after it. */
+  readonly replies: readonly Reply[];
+  /** Payments at or after the watermark with their credit, so a late reply can move it. */
+  readonly credits: readonly Credit[];
+}
+
+export interface ChatContext extends ChatMachineInput {
+  readonly chatKey: string;
+  /** Sequence of the last emitted event. */
+  readonly seq: number;
+  readonly sessionCount: number;
+  readonly session: OpenSession | null;
+  readonly maxSeenAt: number | null;
+  /** Records older than this are settled; null before the first record. */
+  readonly watermark: number | null;
+  /** Fan messages after the open session's deadline, waiting for the watermark, in time order. */
+  readonly pending: readonly TimedRecord[];
+  /** Messages and payments recorded outside any session at or after the watermark: a session may still take them in. */
+  readonly loose: readonly (ChatMessageInput | ChatPaymentInput)[];
+  /** The fan's lifetime spend as the platform last reported it, by record time. */
+  readonly fanSpendCents: number | null;
+  readonly fanSpendAt: number | null;
+  readonly presence: 'typing' | 'online' | 'offline' | null;
+  readonly presenceAt: number | null;
+  /** When the latest record of this chat arrived. A tick settles a chat only once its arrivals
+   *  are idle too, so history ingested now is not cut up by ticks between its records. */
+  readonly lastArrivalAt: number | null;
+  readonly skippedCount: number;
+  readonly ignoredCloseCount: number;
+  readonly lateCount: number;
+}
+
+export type Emit = (e: SessionEvent) => void;
+
+export function initialContext(input: ChatMachineInput): ChatContext {
+  return {
+    accountId: input.accountId,
+    chatId: input.chatId,
+    idleMs: input.idleMs,
+    lateMs: input.lateMs,
+    chatKey: `${input.accountId}:${input.chatId}`,
+    seq: 0,
+    sessionCount: 0,
+    session: null,
+    maxSeenAt: null,
+    watermark: null,
+    pending: [],
+    loose: [],
+    fanSpendCents: null,
+    fanSpendAt: null,
+    presence: null,
+    presenceAt: null,
+    lastArrivalAt: null,
+    skippedCount: 0,
+    ignoredCloseCount: 0,
+    lateCount: 0,
+  };
+}
+
+/** The idle deadline of the open session: its last activity plus the idle gap. */
+export const deadlineOf = (ctx: ChatContext, s: OpenSession): number => s.summary.lastActivityAt + ctx.idleMs;
+
+/** Appends the next event of this chat: ids are the chat key and a per-chat sequence, so a re-run emits the same ids. */
+export function emitNext<T extends SessionEvent['type']>(ctx: ChatContext, emit: Emit, type: T, at: number, data: Extract<SessionEvent, { type: T }>['data']): ChatContext {
+  const seq = ctx.seq + 1;
+  emit({ id: `${ctx.chatKey}:${seq}`, type, seq, chatKey: ctx.chatKey, accountId: ctx.accountId, chatId: ctx.chatId, at, data } as SessionEvent);
+  return { ...ctx, seq };
+}

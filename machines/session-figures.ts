@@ -1,0 +1,154 @@
+// The open session's figures: what recording a message, crediting a payment or naming a
+// reply's chatter does to them. Each figure is derived from the kept record times (refigure),
+// never from the order records arrived in.
+import type { ChatAttributionInput, ChatMessageInput, ChatPaymentInput, ChatSignalInput } from './chat-input.js';
+import { emitNext, type ChatContext, type Credit, type Emit, type OpenSession, type Reply } from './chat-context.js';
+import { insertSorted, replyOrder } from './record-order.js';
+
+export function noteSpend(ctx: ChatContext, r: { at: number; fanSpendCents?: number }): ChatContext {
+  const cents = r.fanSpendCents;
+  if (cents === undefined) return ctx;
+  const newer = ctx.fanSpendAt === null || r.at > ctx.fanSpendAt || (r.at === ctx.fanSpendAt && cents > (ctx.fanSpendCents ?? -1));
+  return newer ? { ...ctx, fanSpendCents: cents, fanSpendAt: r.at } : ctx;
+}
+
+/** A fan message after the latest human reply: the fan waits for an answer. */
+export const fanWaiting = (s: OpenSession | null): boolean => s !== null && s.unanswered.length > 0;
+
+function creditAt(replies: readonly Reply[], at: number): Reply | null {
+  let found: Reply | null = null;
+  for (const r of replies) {
+    if (r.at <= at) found = r;
+    else break;
+  }
+  return found;
+}
+
+/** Derives the summary's order-sensitive fields from the kept record times. */
+function refigure(s: OpenSession, spend: number | null): OpenSession {
+  const last = s.replies[s.replies.length - 1] ?? null;
+  const firstFan = s.summary.firstFanMessageAt;
+  return {
+    ...s,
+    summary: {
+      ...s.summary,
+      awaiting: fanWaiting(s),
+      waitingSince: s.unanswered[0] ?? null,
+      firstResponseAt: s.first?.at ?? null,
+      firstResponseSec: s.first && firstFan !== null ? Math.round((s.first.at - firstFan) / 1000) : null,
+      firstResponderId: s.first?.chatterId ?? null,
+      lastHumanChatterId: last?.chatterId ?? null,
+      fanSpendCents: spend,
+    },
+  };
+}
+
+/** Re-credits kept payments after the replies changed; emits what moved. */
+function recredit(ctx: ChatContext, emit: Emit): ChatContext {
+  const s = ctx.session;
+  if (!s || s.credits.length === 0) return ctx;
+  const credits: Credit[] = [];
+  for (const p of s.credits) {
+    const chatterId = creditAt(s.replies, p.at)?.chatterId ?? null;
+    credits.push(chatterId === p.chatterId ? p : { ...p, chatterId });
+  }
+  let c: ChatContext = { ...ctx, session: { ...s, credits } };
+  credits.forEach((p, i) => {
+    if (p === s.credits[i]) return;
+    const cs = c.session as OpenSession;
+    c = emitNext(c, emit, 'PaymentCredited', p.at, { paymentId: p.paymentId, sessionId: cs.summary.sessionId, chatterId: p.chatterId, session: cs.summary });
+  });
+  return c;
+}
+
+function withSession(ctx: ChatContext, s: OpenSession): ChatContext {
+  return { ...ctx, session: refigure(s, ctx.fanSpendCents) };
+}
+
+/** Records a message in the open session (`moved`: it was recorded outside any session before). */
+export function recordMessage(ctx: ChatContext, m: ChatMessageInput, emit: Emit, moved = false): ChatContext {
+  const s0 = ctx.session as OpenSession;
+  const sum = s0.summary;
+  const isFanMsg = m.sender === 'fan';
+  const isHuman = m.sender === 'human';
+  const lastReply = s0.replies[s0.replies.length - 1];
+  let s: OpenSession = {
+    ...s0,
+    summary: {
+      ...sum,
+      openedAt: Math.min(sum.openedAt, m.at),
+      lastMessageAt: Math.max(sum.lastMessageAt, m.at),
+      lastActivityAt: Math.max(sum.lastActivityAt, m.at),
+      messageCount: sum.messageCount + 1,
+      fanMessageCount: sum.fanMessageCount + (isFanMsg ? 1 : 0),
+      replyCount: sum.replyCount + (isHuman ? 1 : 0),
+      firstFanMessageAt: isFanMsg ? Math.min(sum.firstFanMessageAt ?? m.at, m.at) : sum.firstFanMessageAt,
+    },
+  };
+  if (isFanMsg && (!lastReply || m.at > lastReply.at)) s = { ...s, unanswered: insertSorted(s.unanswered, m.at, (a, b) => a - b) };
+  if (isHuman) {
+    const reply: Reply = { at: m.at, messageId: m.messageId, chatterId: m.chatterId };
+    const replies = insertSorted(s.replies, reply, replyOrder);
+    const latest = replies[replies.length - 1] as Reply;
+    s = {
+      ...s,
+      replies,
+      first: !s.first || replyOrder(reply, s.first) < 0 ? reply : s.first,
+      unanswered: s.unanswered.filter((t) => t > latest.at),
+    };
+  }
+  let c = withSession(noteSpend(ctx, m), s);
+  if (isHuman) c = recredit(c, emit);
+  const after = (c.session as OpenSession).summary;
+  if (moved) return emitNext(c, emit, 'MessageMoved', m.at, { messageId: m.messageId, sessionId: after.sessionId, session: after });
+  return emitNext(c, emit, 'MessageRecorded', m.at, {
+    messageId: m.messageId, sessionId: after.sessionId, sender: m.sender, chatterId: m.chatterId, text: m.text,
+    priceCents: m.priceCents, sentAt: m.at, session: after, fanSpendCents: c.fanSpendCents,
+  });
+}
+
+/** Credits a payment to the open session and to the chatter of its last human reply at or before it. */
+export function creditPayment(ctx: ChatContext, p: ChatPaymentInput, emit: Emit, moved = false): ChatContext {
+  const s0 = ctx.session as OpenSession;
+  const chatterId = creditAt(s0.replies, p.at)?.chatterId ?? null;
+  const s: OpenSession = {
+    ...s0,
+    credits: insertSorted(s0.credits, { at: p.at, paymentId: p.paymentId, chatterId }, (a, b) => a.at - b.at || (a.paymentId < b.paymentId ? -1 : 1)),
+    summary: {
+      ...s0.summary,
+      revenueCents: s0.summary.revenueCents + p.grossCents,
+      paymentCount: s0.summary.paymentCount + 1,
+      lastActivityAt: Math.max(s0.summary.lastActivityAt, p.at),
+    },
+  };
+  const c = withSession(noteSpend(ctx, p), s);
+  const after = (c.session as OpenSession).summary;
+  if (moved) return emitNext(c, emit, 'PaymentCredited', p.at, { paymentId: p.paymentId, sessionId: after.sessionId, chatterId, session: after });
+  return emitNext(c, emit, 'PaymentRecorded', p.at, {
+    paymentId: p.paymentId, kind: p.kind, grossCents: p.grossCents, netCents: p.netCents, paidAt: p.at,
+    sessionId: after.sessionId, chatterId, session: after, fanSpendCents: c.fanSpendCents,
+  });
+}
+
+export function recordSignal(ctx: ChatContext, sig: ChatSignalInput, sessionId: string | null, emit: Emit, late = false): ChatContext {
+  const c = noteSpend(ctx, sig);
+  return emitNext(c, emit, 'FanSignalRecorded', sig.at, {
+    signal: sig.signal, refId: sig.refId, amountCents: sig.amountCents, sessionId, fanSpendCents: c.fanSpendCents, ...(late ? { late } : {}),
+  });
+}
+
+/** The connector named the chatter of a reply: the first responder, last chatter and credits after it follow. */
+export function attributeReply(ctx: ChatContext, a: ChatAttributionInput, emit: Emit): ChatContext {
+  // Outside any session for now: if a session takes it in, it comes with its chatter.
+  const named = (r: ChatContext['loose'][number]) => (r.type === 'chat.message' && r.messageId === a.messageId ? { ...r, chatterId: a.chatterId } : r);
+  let c: ChatContext = ctx.loose.some((r) => r.type === 'chat.message' && r.messageId === a.messageId) ? { ...ctx, loose: ctx.loose.map(named) } : ctx;
+  const s = c.session;
+  const name = (r: Reply): Reply => (r.messageId === a.messageId ? { ...r, chatterId: a.chatterId } : r);
+  const inSession = s !== null && (s.replies.some((r) => r.messageId === a.messageId) || s.first?.messageId === a.messageId);
+  if (s && inSession) {
+    c = withSession(c, { ...s, replies: s.replies.map(name), first: s.first && name(s.first) });
+    c = recredit(c, emit);
+  }
+  const after = inSession ? (c.session as OpenSession).summary : null;
+  return emitNext(c, emit, 'MessageAttributed', a.at, { messageId: a.messageId, chatterId: a.chatterId, sessionId: after?.sessionId ?? null, session: after });
+}

@@ -1,0 +1,223 @@
+// Given/When/Then specs of the session chart: given these inputs, when this one arrives, then
+// these events and this state value. Every state and every transition of docs/session-chart.md
+// is taken at least once (the last spec checks that against the chart's own edge list).
+import { describe, expect, it } from 'vitest';
+import type { StateValue } from 'xstate';
+import type { ChatInput, ChatMessageInput } from '../../machines/chat-input.js';
+import { chartEdges } from '../../machines/chart-diagram.js';
+import type { SessionEvent } from '../../machines/session-events.js';
+import { sessionMachine } from '../../machines/session-machine.js';
+import { initialChatState, step, type ChatState } from '../../machines/step.js';
+
+const T0 = Date.parse('2026-06-10T18:00:00Z');
+const IDLE_SEC = 1800;
+const LATE_SEC = 300;
+const KEY = 'acct_1:42';
+let n = 0;
+
+function msg(sender: ChatMessageInput['sender'], atSec: number, extra: Partial<ChatMessageInput> = {}): ChatMessageInput {
+  n++;
+  return { type: 'chat.message', dedupeKey: `k${n}`, messageId: `m${n}`, sender, at: T0 + atSec * 1000, text: '', priceCents: 0, chatterId: sender === 'human' ? 'ann' : null, ...extra };
+}
+const pay = (atSec: number): ChatInput => ({ type: 'chat.payment', dedupeKey: `p${++n}`, paymentId: `p${n}`, kind: 'tip', grossCents: 500, netCents: 400, at: T0 + atSec * 1000 });
+const signal = (atSec: number): ChatInput => ({ type: 'chat.signal', dedupeKey: `s${++n}`, signal: 'tip', refId: `r${n}`, amountCents: 500, at: T0 + atSec * 1000 });
+const tick = (atSec: number): ChatInput => ({ type: 'chat.tick', dedupeKey: `t${++n}`, at: T0 + atSec * 1000 });
+const close = (atSec: number, sessionId: string | null = null): ChatInput => ({ type: 'chat.close', dedupeKey: `c${++n}`, at: T0 + atSec * 1000, sessionId, requestedBy: 'admin' });
+
+/** The chart's transitions taken by the specs, as `state -event[guard]-> target`, to check coverage. */
+const taken = new Set<string>();
+
+function given(inputs: readonly ChatInput[]): ChatState {
+  let state = initialChatState({ accountId: 'acct_1', chatId: '42', idleMs: IDLE_SEC * 1000, lateMs: LATE_SEC * 1000 });
+  for (const i of inputs) state = step(state, i).state;
+  return state;
+}
+
+function when(state: ChatState, input: ChatInput): { value: StateValue; types: string[]; events: SessionEvent[]; state: ChatState } {
+  const r = step(state, input);
+  return { value: r.state.value, types: r.events.map((e) => e.type), events: r.events, state: r.state };
+}
+
+/** Marks the edges of the chart a spec takes; the coverage spec compares them with the chart. */
+function takes(...edges: string[]): void {
+  for (const e of edges) taken.add(e);
+}
+
+describe('session chart: given / when / then', () => {
+  it('given nothing, when a fan writes, then a session opens and the fan awaits a reply', () => {
+    const r = when(given([]), msg('fan', 0));
+    expect(r.types).toEqual(['SessionOpened', 'MessageRecorded']);
+    expect(r.value).toEqual({ session: 'awaiting' });
+    takes('(any) fan.message -> .', 'noSession (always)[fanMessageHeld] -> session');
+  });
+
+  it('given a waiting fan, when a human replies after them, then the session is answered', () => {
+    const r = when(given([msg('fan', 0)]), msg('human', 60));
+    expect(r.types).toEqual(['MessageRecorded']);
+    expect(r.value).toEqual({ session: 'answered' });
+    takes('session.awaiting human.reply[answersTheFan] -> session.answered');
+  });
+
+  it('given a waiting fan, when a reply stamped before their latest message arrives, then it is recorded and the fan still waits', () => {
+    const r = when(given([msg('fan', 0), msg('fan', 120)]), msg('human', 60));
+    expect(r.types).toEqual(['MessageRecorded']);
+    expect(r.value).toEqual({ session: 'awaiting' });
+    const rec = r.events[0];
+    expect(rec?.type === 'MessageRecorded' && rec.data.session).toMatchObject({ awaiting: true, waitingSince: T0 + 120_000, firstResponseSec: 60 });
+    takes('(any) human.reply[withinOpenSession] -> .');
+  });
+
+  it('given a waiting fan, when a mass send goes out, then it is recorded in the session and the fan still waits', () => {
+    const r = when(given([msg('fan', 0)]), msg('automated', 30));
+    expect(r.types).toEqual(['MessageRecorded']);
+    expect(r.value).toEqual({ session: 'awaiting' });
+    takes('(any) automated.send[withinOpenSession] -> .');
+  });
+
+  it('given an answered session, when the fan writes again, then they await a reply', () => {
+    const r = when(given([msg('fan', 0), msg('human', 60)]), msg('fan', 120));
+    expect(r.types).toEqual(['MessageRecorded']);
+    expect(r.value).toEqual({ session: 'awaiting' });
+    takes('session.answered fan.message[fanMessageAfterReply] -> session.awaiting');
+  });
+
+  it('given an answered session and a fan message held past its deadline, when an earlier fan message arrives, then it is placed and the fan awaits', () => {
+    const r = when(given([msg('fan', 0), msg('human', 60), msg('fan', 1920)]), msg('fan', 100));
+    expect(r.types).toEqual(['MessageRecorded']);
+    expect(r.value).toEqual({ session: 'awaiting' });
+    expect(r.state.context.pending).toHaveLength(1);
+    takes('session.answered (always)[fanWaiting] -> session.awaiting');
+  });
+
+  it('given a reply recorded outside any session, when the fan message before it arrives, then the session opens, takes the reply in and is answered', () => {
+    const given1 = given([msg('human', 60)]);
+    expect(given1.value).toBe('noSession');
+    const r = when(given1, msg('fan', 0));
+    expect(r.types).toEqual(['SessionOpened', 'MessageRecorded', 'MessageMoved']);
+    expect(r.value).toEqual({ session: 'answered' });
+    takes('(any) human.reply -> .', 'session.awaiting (always)[answered] -> session.answered');
+  });
+
+  it('given no session, when a mass send, a payment or a signal arrives, then each is recorded outside any session', () => {
+    const r1 = when(given([]), msg('automated', 0));
+    const r2 = when(r1.state, pay(10));
+    const r3 = when(r2.state, signal(20));
+    expect([...r1.types, ...r2.types, ...r3.types]).toEqual(['MessageRecorded', 'PaymentRecorded', 'FanSignalRecorded']);
+    expect(r2.events[0]?.type === 'PaymentRecorded' && r2.events[0].data.sessionId).toBeNull();
+    expect(r3.value).toBe('noSession');
+    takes('(any) automated.send -> .', '(any) payment -> .', '(any) fan.signal -> .');
+  });
+
+  it('given an answered session, when a payment and a signal arrive inside it, then the payment is credited to the replying chatter', () => {
+    const r = when(given([msg('fan', 0), msg('human', 60)]), pay(90));
+    expect(r.types).toEqual(['PaymentRecorded']);
+    expect(r.events[0]?.type === 'PaymentRecorded' && r.events[0].data).toMatchObject({ sessionId: `${KEY}:1`, chatterId: 'ann' });
+    const s = when(r.state, signal(95));
+    expect(s.events[0]?.type === 'FanSignalRecorded' && s.events[0].data.sessionId).toBe(`${KEY}:1`);
+    expect(s.value).toEqual({ session: 'answered' });
+    takes('(any) payment[withinOpenSession] -> .', '(any) fan.signal[withinOpenSession] -> .');
+  });
+
+  it('given a closed session and a watermark past it, when records stamped before the watermark arrive, then each is counted late outside any session', () => {
+    const before = given([msg('fan', 0), msg('fan', 5000), tick(9000)]);
+    let s = before;
+    const types: string[] = [];
+    for (const input of [msg('fan', 3000), msg('human', 3001), msg('automated', 3002), pay(3003), signal(3004)]) {
+      const r = when(s, input);
+      types.push(...r.types);
+      s = r.state;
+      const late = r.events[0] as SessionEvent & { data: { late?: boolean } };
+      expect(late.data.late).toBe(true);
+    }
+    expect(types).toEqual(['MessageRecorded', 'MessageRecorded', 'MessageRecorded', 'PaymentRecorded', 'FanSignalRecorded']);
+    expect(s.context.lateCount).toBe(5);
+    expect(s.value).toEqual(before.value);
+    takes('(any) fan.message[late] -> .', '(any) human.reply[late] -> .', '(any) automated.send[late] -> .', '(any) payment[late] -> .', '(any) fan.signal[late] -> .');
+  });
+
+  it('given a waiting fan, when a tick passes the idle deadline plus the lateness, then the session closes idle', () => {
+    const r = when(given([msg('fan', 0, { receivedAt: T0 })]), tick(IDLE_SEC + LATE_SEC + 1));
+    expect(r.types).toEqual(['SessionClosed']);
+    expect(r.value).toEqual({ closed: 'idle' });
+    expect(r.events[0]?.type === 'SessionClosed' && r.events[0].data.session).toMatchObject({ closeReason: 'idle', closedAt: T0 + IDLE_SEC * 1000 });
+    takes('(any) clock.tick[arrivalsIdle] -> .', 'session.awaiting (always)[pastIdleDeadline] -> closed.idle');
+  });
+
+  it('given an answered session, when a later fan message passes its deadline plus the lateness, then it closes idle and the next session opens', () => {
+    const r = when(given([msg('fan', 0), msg('human', 60)]), msg('fan', 60 + IDLE_SEC + LATE_SEC + 1));
+    expect(r.types).toEqual(['SessionClosed', 'SessionOpened', 'MessageRecorded']);
+    expect(r.value).toEqual({ session: 'awaiting' });
+    takes('session.answered (always)[pastIdleDeadline] -> closed.idle', 'closed (always)[fanMessageHeld] -> session');
+  });
+
+  it('given a chat that just received a record, when a tick comes within the lateness of that arrival, then nothing changes', () => {
+    const g = given([msg('fan', 0, { receivedAt: T0 + 3000_000 })]);
+    const r = when(g, tick(3000 + LATE_SEC));
+    expect(r.types).toEqual([]);
+    expect(r.state).toEqual(g);
+  });
+
+  it('given an open session, when an admin closes it, then it closes forced', () => {
+    const r = when(given([msg('fan', 0), msg('human', 60)]), close(120));
+    expect(r.types).toEqual(['SessionClosed']);
+    expect(r.value).toEqual({ closed: 'forced' });
+    expect(r.events[0]?.type === 'SessionClosed' && r.events[0].data).toMatchObject({ requestedBy: 'admin', session: { closeReason: 'forced', closedAt: T0 + 120_000 } });
+    takes('session close.forced[namesOpenSession] -> .', 'session (always)[closeRequestedForOpenSession] -> closed.forced');
+  });
+
+  it('given an open session, when an admin closes another session, then nothing closes and the close is counted as ignored', () => {
+    const r = when(given([msg('fan', 0)]), close(120, `${KEY}:9`));
+    expect(r.types).toEqual([]);
+    expect(r.value).toEqual({ session: 'awaiting' });
+    expect(r.state.context.ignoredCloseCount).toBe(1);
+    takes('session close.forced -> .');
+  });
+
+  it('given no session, when an admin closes, then it is ignored', () => {
+    const r = when(given([msg('automated', 0)]), close(120));
+    expect(r.types).toEqual([]);
+    expect(r.state.context.ignoredCloseCount).toBe(1);
+    takes('(any) close.forced -> .');
+  });
+
+  it('given a session past its deadline, when an admin close stamped after it arrives, then it closes idle first and the close finds nothing open', () => {
+    const r = when(given([msg('fan', 0)]), close(IDLE_SEC + 600));
+    expect(r.types).toEqual(['SessionClosed']);
+    expect(r.value).toEqual({ closed: 'idle' });
+    expect(r.state.context.ignoredCloseCount).toBe(1);
+    takes('closed (always)[closeRequested] -> .');
+  });
+
+  it('given a session and a fan message held past its deadline, when an admin closes that session at a later time, then the held message opens the next session and the close, naming the first, is ignored', () => {
+    const r = when(given([msg('fan', 0), msg('fan', IDLE_SEC + 100)]), close(IDLE_SEC + 400, `${KEY}:1`));
+    expect(r.types).toEqual(['SessionClosed', 'SessionOpened', 'MessageRecorded']);
+    expect(r.value).toEqual({ session: 'awaiting' });
+    expect(r.state.context.ignoredCloseCount).toBe(1);
+    takes('session (always)[closeRequested] -> .');
+  });
+
+  it('given a reply recorded without its chatter, when the connector names the chatter, then the session is re-figured', () => {
+    const r = when(given([msg('fan', 0), msg('human', 60, { chatterId: null, messageId: 'r1' })]), { type: 'chat.attribution', dedupeKey: 'a1', messageId: 'r1', chatterId: 'bob', at: T0 + 60_000 });
+    expect(r.types).toEqual(['MessageAttributed']);
+    expect(r.events[0]?.type === 'MessageAttributed' && r.events[0].data.session).toMatchObject({ firstResponderId: 'bob', lastHumanChatterId: 'bob' });
+    takes('(any) reply.attributed -> .');
+  });
+
+  it('given a session, when a deletion, an account change, presence and a skipped record arrive, then the lifecycle stays', () => {
+    const g = given([msg('fan', 0)]);
+    const d = when(g, { type: 'chat.messageDeleted', dedupeKey: 'd', messageId: 'm1', at: T0 + 10_000 });
+    const a = when(d.state, { type: 'chat.account', dedupeKey: 'a', event: 'accounts.session_expired', state: 'expired', at: T0 + 11_000 });
+    const p = when(a.state, { type: 'chat.presence', dedupeKey: 'p', presence: 'typing', at: T0 + 12_000 });
+    const k = when(p.state, { type: 'chat.skipped', dedupeKey: 's', event: 'posts.liked', reason: 'unknown', at: T0 + 13_000 });
+    expect([...d.types, ...a.types, ...p.types, ...k.types]).toEqual(['MessageDeleted', 'AccountStatusChanged']);
+    expect(k.state.context).toMatchObject({ presence: 'typing', skippedCount: 1 });
+    expect(k.value).toEqual({ session: 'awaiting' });
+    takes('(any) message.deleted -> .', '(any) account.changed -> .', '(any) presence -> .', '(any) record.skipped -> .');
+  });
+
+  it('the specs above take every transition of the chart', () => {
+    const all = chartEdges(sessionMachine).map((e) => `${e.from === 'chat' ? '(any)' : e.from} ${e.event}${e.guard && e.event !== '(always)' ? `[${e.guard}]` : ''}${e.event === '(always)' ? `[${e.guard ?? ''}]` : ''} -> ${e.to ?? '.'}`);
+    expect(all.filter((e) => !taken.has(e))).toEqual([]);
+    expect([...taken].filter((e) => !all.includes(e))).toEqual([]);
+  });
+});
