@@ -45,6 +45,8 @@ export interface Harness {
   inject: FastifyInstance['inject'];
   /** One request through inject(), its answer parsed. */
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<Answer<T>>;
+  /** fetch() against the app, through inject(): for tests written against fetch's Response (no streaming). */
+  fetch(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array }): Promise<Response>;
   /** Posts a webhook as the platform does: raw body, idempotency key, signed when a secret is given. */
   webhook(raw: string, options?: { secret?: string; signature?: string; key?: string }): Promise<Answer<any>>;
   /**
@@ -101,6 +103,15 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     return { status: res.statusCode, headers: res.headers, body: (json ? JSON.parse(text) : text) as T, text };
   };
 
+  const fetchVia = async (path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array } = {}): Promise<Response> => {
+    const payload = init.body instanceof Uint8Array ? Buffer.from(init.body.buffer, init.body.byteOffset, init.body.byteLength) : init.body;
+    const res = await app.inject({ method: (init.method ?? 'GET') as InjectOptions['method'], url: path, headers: init.headers, payload });
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : v === undefined ? [] : [String(v)]) headers.append(k, one);
+    const empty = res.statusCode === 204 || res.statusCode === 304 || init.method === 'HEAD';
+    return new Response(empty ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers });
+  };
+
   const webhook = (raw: string, options: { secret?: string; signature?: string; key?: string } = {}): Promise<Answer<any>> => {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'OnlyFansAPI.com/Webhook-Client' };
     const signature = options.signature ?? (options.secret ? signBody(options.secret, raw) : undefined);
@@ -125,6 +136,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     app, store, log, config, pipeline, metrics,
     inject: app.inject.bind(app) as FastifyInstance['inject'],
     call,
+    fetch: fetchVia,
     webhook,
     deliver,
     async settled(timeoutMs = 60_000) {

@@ -2,14 +2,13 @@
 // LIVE_CACHE_MS, so twenty wallboards cost what one does; but only callers who would get the
 // same answer: a scoped key, another query or the public floor view each get their own.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../../src/app.js';
-import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
+import { startHarness, type Harness } from '../support/app-harness.js';
 
 const ADMIN = 'admin-token-for-live-cache-000001';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function at(app: RunningApp, path: string, headers: Record<string, string> = {}): Promise<{ at: string; view?: string }> {
-  const res = await fetch(`${app.url}${path}`, { headers });
+async function at(app: Harness, path: string, headers: Record<string, string> = {}): Promise<{ at: string; view?: string }> {
+  const res = await app.fetch(path, { headers });
   expect(res.status, path).toBe(200);
   return (await res.json()) as { at: string; view?: string };
 }
@@ -17,17 +16,14 @@ async function at(app: RunningApp, path: string, headers: Record<string, string>
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('live routes share answers', () => {
-  const apps: RunningApp[] = [];
-  afterAll(async () => {
-    await Promise.all(apps.map((a) => a.stop()));
-    removeDataDirs();
-  });
+  const apps: Harness[] = [];
+  afterAll(async () => { await Promise.all(apps.map((a) => a.stop())); });
 
   it('between callers who would get the same answer, within LIVE_CACHE_MS only', async () => {
-    const app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, LIVE_CACHE_MS: '60000' }));
+    const app = await startHarness({ ADMIN_TOKEN: ADMIN, LIVE_CACHE_MS: '60000' });
     apps.push(app);
     const key = async (body: Record<string, unknown>) => {
-      const res = await fetch(`${app.url}/api/admin/keys`, { method: 'POST', headers: { ...bearer(ADMIN), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await app.fetch('/api/admin/keys', { method: 'POST', headers: { ...bearer(ADMIN), 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expect(res.status).toBe(201);
       return ((await res.json()) as { secret: string }).secret;
     };
@@ -56,7 +52,7 @@ describe('live routes share answers', () => {
       }
     }
 
-    const off = await startWithEnv(deploymentEnv('embedded', { LIVE_CACHE_MS: '0' }));
+    const off = await startHarness({ LIVE_CACHE_MS: '0' });
     apps.push(off);
     const a = await at(off, '/api/stats');
     await pause(5);
