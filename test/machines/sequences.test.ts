@@ -22,6 +22,10 @@ describe('session machine on fixture sequences', () => {
       const r = step(state, admitted);
       state = r.state;
       events.push(...r.events);
+      // The stored state value says what the open session's summary says: the inbox reads either.
+      const open = state.context.session;
+      if (open) expect(state.value, `after input ${i}`).toEqual({ session: open.summary.awaiting ? 'awaiting' : 'answered' });
+      else expect(state.value === 'noSession' || typeof state.value === 'object' && 'closed' in state.value, `after input ${i}`).toBe(true);
     });
     expect(events.map((e) => e.type)).toEqual(seq.expectedEvents);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
