@@ -4,35 +4,33 @@
 // credentials are turned away before they are checked. Correctly signed webhooks are never
 // rate-limited; wrongly signed ones are counted per address like credentials, apart from them.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../../src/app.js';
-import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
-import { messageBody, postWebhook } from '../support/platform.js';
+import { startHarness, type Harness } from '../support/app-harness.js';
+import { messageBody } from '../support/platform.js';
 
 const ADMIN = 'admin-token-for-rate-limits-00001';
 const SECRET = 'whsec_rate_limits';
 
-async function get(app: RunningApp, path: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${app.url}${path}`, { headers });
+async function get(app: Harness, path: string, headers: Record<string, string> = {}) {
+  const res = await app.fetch(path, { headers });
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { code?: string; message?: string } };
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('rate limits', () => {
-  const apps: RunningApp[] = [];
+  const apps: Harness[] = [];
   const start = async (extra: Record<string, string>) => {
-    const app = await startWithEnv(deploymentEnv('embedded', {
+    const app = await startHarness({
       ADMIN_TOKEN: ADMIN, PLATFORMAPI_WEBHOOK_SECRET: SECRET, RATE_LIMIT_MAX: '5', REPORT_RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SEC: '600', ...extra,
-    }));
+    });
     apps.push(app);
     return app;
   };
   afterAll(async () => {
     await Promise.all(apps.map((a) => a.stop()));
-    removeDataDirs();
   });
-  const newKey = async (app: RunningApp, name: string): Promise<string> => {
-    const res = await fetch(`${app.url}/api/admin/keys`, { method: 'POST', headers: { ...bearer(ADMIN), 'content-type': 'application/json' }, body: JSON.stringify({ name, role: 'viewer' }) });
+  const newKey = async (app: Harness, name: string): Promise<string> => {
+    const res = await app.fetch('/api/admin/keys', { method: 'POST', headers: { ...bearer(ADMIN), 'content-type': 'application/json' }, body: JSON.stringify({ name, role: 'viewer' }) });
     return ((await res.json()) as { secret: string }).secret;
   };
 
@@ -82,26 +80,26 @@ describe('rate limits', () => {
     expect((await get(app, '/api/health')).status).toBe(200);
     // Nor does it lock out webhooks from that address.
     const fresh = messageBody({ accountId: 'acct_rl', fanId: 7, messageId: 8, direction: 'received', createdAt: new Date().toISOString() });
-    expect((await postWebhook(app.url ?? '', fresh, { secret: SECRET, key: 'evt_after_lockout' })).status).toBe(200);
+    expect((await app.webhook(fresh, { secret: SECRET, key: 'evt_after_lockout' })).status).toBe(200);
 
     const other = await start({ REFUSAL_LIMIT_MAX: '1000000', RATE_LIMIT_MAX: '5' });
     const codes = new Map<number, number>();
     for (let i = 0; i < 40; i++) {
       const raw = messageBody({ accountId: 'acct_rl', fanId: 5000 + i, messageId: 6000 + i, direction: 'received', createdAt: new Date().toISOString(), text: `hello ${i}` });
-      const r = await postWebhook(other.url ?? '', raw, { secret: SECRET, key: `evt_rl_${i}` });
+      const r = await other.webhook(raw, { secret: SECRET, key: `evt_rl_${i}` });
       codes.set(r.status, (codes.get(r.status) ?? 0) + 1);
     }
     expect(Object.fromEntries(codes)).toEqual({ 200: 40 });
 
     // Wrongly signed webhooks are counted per address too: past the limit the address gets 429
-    // before its signature is checked, a right one included (test/security/smaller-leaks.test.ts
+    // before its signature is checked, a right one included (test/http/smaller-leaks.test.ts
     // shows other addresses go on). Their count is the webhook's own: that address's keys still work.
     const signatures = await start({ REFUSAL_LIMIT_MAX: '3' });
     const raw = messageBody({ accountId: 'acct_rl', fanId: 1, messageId: 2, direction: 'received', createdAt: new Date().toISOString() });
     const bad: number[] = [];
-    for (let i = 0; i < 5; i++) bad.push((await postWebhook(signatures.url ?? '', raw, { signature: 'f'.repeat(64), key: `evt_bad_${i}` })).status);
+    for (let i = 0; i < 5; i++) bad.push((await signatures.webhook(raw, { signature: 'f'.repeat(64), key: `evt_bad_${i}` })).status);
     expect(bad).toEqual([401, 401, 401, 429, 429]);
-    expect((await postWebhook(signatures.url ?? '', raw, { secret: SECRET, key: 'evt_good' })).status).toBe(429);
+    expect((await signatures.webhook(raw, { secret: SECRET, key: 'evt_good' })).status).toBe(429);
     expect((await get(signatures, '/api/sessions', bearer(ADMIN))).status).toBe(200);
   });
 });

@@ -2,26 +2,25 @@
 // unauthenticated writes, and nothing they refused reaches the log; demo data stays out of
 // production and away from the public default secret; health says plainly when reads are open.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../../src/app.js';
 import { DEFAULT_DEMO_SECRET, type DemoRecord } from '../../src/demo/demo-records.js';
 import { loadDemoRecords } from '../../src/demo/fixtures.js';
 import { loadConfig } from '../../src/config.js';
 import { signBody } from '../../src/ingest/signature.js';
 import { topology } from '../../src/topology.js';
-import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
+import { startHarness, type Harness } from '../support/app-harness.js';
 
 const ADMIN = 'admin-token-for-write-paths-00001';
 const CONNECTOR = 'connector-token-for-write-paths-01';
 
-async function call(app: RunningApp, method: string, path: string, token: string | null, body?: unknown, raw?: string) {
+async function call(app: Harness, method: string, path: string, token: string | null, body?: unknown, raw?: string) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${app.url}${path}`, { method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
+  const res = await app.fetch(`${path}`, { method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> & { message?: string } };
 }
 
 /** The end offsets of inbound: any record that got in moves them. */
-const inboundEnds = async (app: RunningApp) => JSON.stringify(await app.log.endOffsets(topology('').inbound));
+const inboundEnds = async (app: Harness) => JSON.stringify(await app.log.endOffsets(topology('').inbound));
 
 /** A demo record with a forged payment, signed with `secret`. */
 function forgedPayment(secret: string, n: number): DemoRecord {
@@ -33,15 +32,14 @@ function forgedPayment(secret: string, n: number): DemoRecord {
 }
 
 describe('write paths', () => {
-  const apps: RunningApp[] = [];
+  const apps: Harness[] = [];
   const start = async (extra: Record<string, string>) => {
-    const app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, CONNECTOR_TOKEN: CONNECTOR, ...extra }));
+    const app = await startHarness({ ADMIN_TOKEN: ADMIN, CONNECTOR_TOKEN: CONNECTOR, ...extra });
     apps.push(app);
     return app;
   };
   afterAll(async () => {
     await Promise.all(apps.map((a) => a.stop()));
-    removeDataDirs();
   });
 
   it('demo ingest needs an admin credential; forged or unauthenticated writes reach nothing', async () => {
