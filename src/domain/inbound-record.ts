@@ -1,7 +1,11 @@
 // The shape of a record on the `inbound` topic: the raw source bytes plus routing headers.
 // Every source (webhook, demo, connector, backfill, admin command, clock) writes this shape.
 import type { AppendRecord } from '../adapters/log/log.js';
-import { chatKeyOf } from './webhook-route.js';
+
+/** A record's key: its chat, so every record of a chat lands on one partition in order. */
+export function chatKeyOf(accountId: string, chatId: string): string {
+  return `${accountId}:${chatId}`;
+}
 
 export type InboundSource = 'webhook' | 'demo' | 'connector' | 'backfill' | 'command' | 'tick';
 

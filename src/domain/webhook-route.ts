@@ -85,7 +85,3 @@ export function routeWebhook(body: unknown, idempotencyKey: string | undefined, 
   if (refused) return { ok: false, ...refused };
   return { ok: true, route: { event, accountId, chatId, dedupeKey } };
 }
-
-export function chatKeyOf(accountId: string, chatId: string): string {
-  return `${accountId}:${chatId}`;
-}

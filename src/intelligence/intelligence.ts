@@ -6,27 +6,15 @@ import type { ReadModelSet } from '../projector/read-model-set.js';
 import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import type { Logger } from '../support/logger.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
+import { ALERTS_COLLECTION, type AlertDoc, type AlertStatus } from './alert-doc.js';
 import type { HttpModelProvider, ModelLabels } from './model-provider.js';
-import { evaluateChatter, evaluateSession, RULES, type Finding, type RuleSettings, type SessionFacts, type Severity } from './rules.js';
+import { evaluateChatter, evaluateSession, RULES, type Finding, type RuleSettings, type SessionFacts } from './rules.js';
 
-export const ALERTS_COLLECTION = 'alerts';
+// Where they were defined before alert-doc.ts: importers keep importing them from here.
+export { ALERTS_COLLECTION, type AlertDoc, type AlertStatus } from './alert-doc.js';
 export const ANALYSES_COLLECTION = 'analyses';
 const MESSAGES_PER_ANALYSIS = 50;
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-export type AlertStatus = 'open' | 'acked' | 'resolved';
-
-/** A stored alert: what the rule found, plus its lifecycle. */
-export interface AlertDoc extends Doc, Omit<Finding, 'alertId' | 'severity' | 'reason'> {
-  severity: Severity;
-  reason: string;
-  status: AlertStatus;
-  readonly openedAt: number;
-  updatedAt: number;
-  ackedAt: number | null;
-  ackedBy: string | null;
-  resolvedAt: number | null;
-}
 
 export interface AnalysisDoc extends Doc {
   readonly sessionId: string;

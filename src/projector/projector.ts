@@ -10,7 +10,7 @@ import type { Topology } from '../topology.js';
 import { applyEvents } from './models/runner.js';
 import { ReadModelSet } from './read-model-set.js';
 import { ensureReportBuckets } from './models/report-buckets/backfill.js';
-import { Freshness, type FreshnessSummary } from './freshness.js';
+import { Freshness, type FreshnessSummary } from '../pipeline/freshness.js';
 import { H } from '../domain/inbound-record.js';
 import { partitionsOf, type Stage } from '../pipeline/stage.js';
 import { IsolatingRounds } from '../pipeline/repeat-failures.js';

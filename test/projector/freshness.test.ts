@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Freshness } from '../../src/projector/freshness.js';
+import { Freshness } from '../../src/pipeline/freshness.js';
 
 describe('freshness (received → visible)', () => {
   it('reports nearest-rank percentiles over the window only', () => {

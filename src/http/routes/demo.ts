@@ -8,14 +8,9 @@ import { loadDemoAccounts, loadDemoRecords } from '../../demo/fixtures.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { DrainTimeoutError, PipelineBusyError, type PipelineControl } from '../../pipeline-control.js';
-import { CHAT_STATE_COLLECTION } from '../../processor/session-processor.js';
-import { CHAT_LEDGER_COLLECTION } from '../../processor/chat-ledger.js';
-import { STATE_ROLLBACKS_COLLECTION } from '../../processor/rollback.js';
 import { EVENT_DIGESTS_COLLECTION } from '../../projector/event-digests.js';
-import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
+import { chatKeysOf, forgetChatStates } from '../../processor/purge.js';
 import { reconcileSetAsideAlert } from '../../pipeline/set-aside-alert.js';
-
-const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 import { ALL_READ_MODELS } from '../../projector/models/names.js';
 import { ReadModelSet, collectionName } from '../../projector/read-model-set.js';
 import { ApiError } from '../errors.js';
@@ -167,7 +162,6 @@ async function fencedOrRefused<T>(work: () => Promise<T>): Promise<T> {
 async function purgeAccounts(store: DocumentStore, pipeline: PipelineControl, accountIds: readonly string[]): Promise<Record<string, number>> {
   return pipeline.fenced(async () => {
     const ofAccounts = { accountId: { $in: [...accountIds] } };
-    const ofTheirChats = { chatKey: { $regex: `^(${accountIds.map(escapeRegex).join('|')}):` } };
     const models = new ReadModelSet(store);
     // Who answered in them, read before their sessions go: a slow-streak alert may rest on them.
     const answered = await (await models.active()).sessions.find({ ...ofAccounts, firstResponderId: { $ne: null } }, { projection: { firstResponderId: 1 } });
@@ -177,12 +171,9 @@ async function purgeAccounts(store: DocumentStore, pipeline: PipelineControl, ac
     for (const version of versions) {
       for (const name of ALL_READ_MODELS) removed[name] = (removed[name] ?? 0) + await store.collection(collectionName(name, version)).deleteMany(ofAccounts);
     }
-    removed[CHAT_STATE_COLLECTION] = await store.collection(CHAT_STATE_COLLECTION).deleteMany({ 'state.context.accountId': { $in: [...accountIds] } });
-    removed[CHAT_LEDGER_COLLECTION] = await store.collection(CHAT_LEDGER_COLLECTION).deleteMany(ofTheirChats);
-    removed[SET_ASIDE_COLLECTION] = await store.collection(SET_ASIDE_COLLECTION).deleteMany(ofTheirChats);
+    Object.assign(removed, await forgetChatStates(store, accountIds));
     // Their chats seeded again number their events from 1: digests left would take them for conflicts.
-    removed[EVENT_DIGESTS_COLLECTION] = await store.collection(EVENT_DIGESTS_COLLECTION).deleteMany({ _id: ofTheirChats.chatKey });
-    removed[STATE_ROLLBACKS_COLLECTION] = await store.collection(STATE_ROLLBACKS_COLLECTION).deleteMany(ofTheirChats);
+    removed[EVENT_DIGESTS_COLLECTION] = await store.collection(EVENT_DIGESTS_COLLECTION).deleteMany({ _id: chatKeysOf(accountIds) });
     const forgotten = await pipeline.intelligence.forgetAccounts(accountIds, chatters);
     removed[ALERTS_COLLECTION] = forgotten.alerts;
     removed[ANALYSES_COLLECTION] = forgotten.analyses;
