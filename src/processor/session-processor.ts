@@ -22,7 +22,7 @@ import type { SessionEvent } from '../../machines/session-events.js';
 import { step } from '../../machines/step.js';
 import { H, readInboundMeta } from '../domain/inbound-record.js';
 import { LruMap } from '../support/lru.js';
-import { Freshness, type FreshnessSummary } from '../projector/freshness.js';
+import { Freshness, type FreshnessSummary } from '../pipeline/freshness.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { partitionsOf, runStage, type Stage } from '../pipeline/stage.js';
