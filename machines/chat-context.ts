@@ -1,5 +1,6 @@
 // What the session machine keeps per chat between inputs (stored with its state value), and
 // the few record times the open session needs so its figures do not depend on arrival order.
+import type { StateValue } from 'xstate';
 import type { ChatMessageInput, ChatPaymentInput, TimedRecord } from './chat-input.js';
 import type { SessionEvent, SessionSummary } from './session-events.js';
 
@@ -60,6 +61,12 @@ export interface ChatContext extends ChatMachineInput {
   readonly skippedCount: number;
   readonly ignoredCloseCount: number;
   readonly lateCount: number;
+}
+
+/** What is persisted per chat: the chart's state value and context, nothing else. */
+export interface ChatState {
+  readonly value: StateValue;
+  readonly context: ChatContext;
 }
 
 export type Emit = (e: SessionEvent) => void;

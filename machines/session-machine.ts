@@ -61,7 +61,12 @@ function change(f: Change) {
   return assign<ChartContext, ChartEvent, undefined, ChartEvent, never>(({ context, event }) => {
     let out: SessionEvent[] | null = null;
     const next = f(context, event, (e) => (out ??= [...context.outbox]).push(e));
-    return out ? { ...next, outbox: out } : next;
+    if (!out) return next;
+    // Helpers return a new object whenever they emit (emitNext copies): give it the outbox
+    // rather than copying it once more. The same object would mean a helper broke that rule.
+    if (next === context) return { ...next, outbox: out };
+    (next as { outbox?: readonly SessionEvent[] }).outbox = out;
+    return next;
   });
 }
 

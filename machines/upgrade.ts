@@ -9,8 +9,7 @@
 //   `inSession`. chartValueOf() derives today's value from the context, which holds all of it
 //   but why the last session closed: such a chat is in `noSession` until its next session.
 import type { StateValue } from 'xstate';
-import type { ChatState } from './step.js';
-import type { ChatContext, OpenSession } from './chat-context.js';
+import type { ChatContext, ChatState, OpenSession } from './chat-context.js';
 import type { SessionSummary } from './session-events.js';
 import { keyId, messageId, paymentId, type Remembered } from './ledger.js';
 import { fanWaiting } from './session-figures.js';
