@@ -35,7 +35,8 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** `port`: a restarted API comes back on the address its clients know. */
+/** `port`: a restarted API comes back on the address its clients know. The waits for a start are
+ *  generous: tests that run two deployments at once restart processes on a busy machine. */
 export async function startServiceProcess(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
   port ??= await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
@@ -51,7 +52,7 @@ export async function startServiceProcess(env: Record<string, string>, port?: nu
     if (child.exitCode !== null) throw new Error(`service exited: ${stderr}`);
     const res = await fetch(`${url}/api/health`).catch(() => undefined);
     return res?.status === 200 ? true : undefined;
-  }, 30_000, 'service ready');
+  }, 90_000, 'service ready');
   return {
     url,
     ...controls(child, exited),
@@ -84,7 +85,7 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
   await eventually(() => {
     if (child.exitCode !== null) throw new Error(`worker exited: ${output}`);
     return output.includes('convops started') ? true : undefined;
-  }, 60_000, 'worker started');
+  }, 120_000, 'worker started');
   return {
     ...controls(child, exited),
   };
