@@ -1,11 +1,9 @@
-// The read surface against the spec: the route catalogue, admin auth on every admin route,
+// The read surface against the spec, through inject(): the route catalogue, admin auth on every admin route,
 // query validation, docs, and the numbers on the demo dataset against an independent oracle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../../src/app.js';
 import { loadDemoRecords } from '../../src/demo/fixtures.js';
-import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
+import { startHarness, type Harness } from '../support/app-harness.js';
 import { oracle } from '../support/oracle.js';
-import { settledHash } from '../support/read-models.js';
 
 const ADMIN = 'admin-token-for-read-surface-0000';
 
@@ -21,49 +19,44 @@ const SPEC_ROUTES = [
   'POST /api/admin/backfill', 'POST /api/admin/backfill-transactions',
 ];
 
-async function get<T = Record<string, unknown>>(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${url}${path}`, { headers });
+let app: Harness;
+
+async function get<T = Record<string, unknown>>(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+  const res = await app.fetch(path, { headers });
   const text = await res.text();
   return { status: res.status, body: (text.startsWith('{') ? JSON.parse(text) : text) as T };
 }
 
 describe('read surface', () => {
-  let app: RunningApp;
-  let url = '';
   beforeAll(async () => {
-    app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN }));
-    url = app.url ?? '';
-    const seeded = await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{"timeline":"original"}' });
-    expect(seeded.status).toBe(200);
-    await settledHash(url, app.store);
+    app = await startHarness({ ADMIN_TOKEN: ADMIN });
+    expect((await app.call('POST', '/api/admin/seed-demo', { token: ADMIN, body: { timeline: 'original' } })).status).toBe(200);
+    await app.settled();
   }, 120_000);
-  afterAll(async () => {
-    await app?.stop();
-    removeDataDirs();
-  });
+  afterAll(async () => { await app?.stop(); });
 
   it('lists every route in the catalogue at / and /api, with metadata and no secret', async () => {
     for (const path of ['/', '/api']) {
-      const { status, body } = await get<{ service: string; pipelineReady: boolean; platformApi: { configured: boolean; ready: boolean }; docs: string; goLive: string; routes: Record<string, string> }>(url, path);
+      const { status, body } = await get<{ service: string; pipelineReady: boolean; platformApi: { configured: boolean; ready: boolean }; docs: string; goLive: string; routes: Record<string, string> }>(path);
       expect(status).toBe(200);
       expect(body).toMatchObject({ service: 'convops', pipelineReady: true, platformApi: { configured: false, ready: false }, docs: '/docs', goLive: '/go-live' });
       for (const r of SPEC_ROUTES) expect(body.routes, r).toHaveProperty([r]);
       expect(JSON.stringify(body)).not.toContain(ADMIN);
     }
-    const health = await get(url, '/api/health');
+    const health = await get('/api/health');
     expect(health.status).toBe(200);
     expect(JSON.stringify(health.body)).not.toContain(ADMIN);
   });
 
   it('answers 401 on every admin route of the catalogue without a token and with a wrong one', async () => {
-    const { body } = await get<{ routes: Record<string, string> }>(url, '/api');
+    const { body } = await get<{ routes: Record<string, string> }>('/api');
     const admin = Object.keys(body.routes).filter((r) => r.includes(' /api/admin/') || /^POST \/api\/alerts\/:id\/ack$/.test(r));
     expect(admin.length).toBeGreaterThanOrEqual(5);
     for (const route of admin) {
       const [method, path] = route.split(' ') as [string, string];
-      const target = `${url}${path.replace(/:[a-zA-Z]+/g, 'x')}`;
+      const target = path.replace(/:[a-zA-Z]+/g, 'x');
       for (const headers of [{}, { authorization: 'Bearer not-the-admin-token-at-all' }] as Record<string, string>[]) {
-        const res = await fetch(target, { method, headers: { 'content-type': 'application/json', ...headers }, body: method === 'GET' ? undefined : '{}' });
+        const res = await app.fetch(target, { method, headers: { 'content-type': 'application/json', ...headers }, body: method === 'GET' ? undefined : '{}' });
         expect(res.status, `${route} ${JSON.stringify(headers)}`).toBe(401);
         expect(await res.json()).toMatchObject({ statusCode: 401, code: 'UNAUTHORIZED' });
       }
@@ -76,7 +69,7 @@ describe('read surface', () => {
       ['/api/messages?limit=abc', 'limit'], ['/api/sla?thresholdSec=-5', 'thresholdSec'], ['/api/fans?colour=red', 'colour'],
       ['/api/chats?limit=1.5', 'limit'], ['/api/stats?thresholdSec=0', 'thresholdSec'],
     ] as const) {
-      const res = await get<{ code: string; message: string }>(url, path);
+      const res = await get<{ code: string; message: string }>(path);
       expect(res.status, path).toBe(400);
       expect(res.body.code).toBe('INVALID_INPUT');
       expect(res.body.message, path).toContain(field);
@@ -84,13 +77,13 @@ describe('read surface', () => {
   });
 
   it('serves OpenAPI with a UI at the docs URL and the go-live guide', async () => {
-    const ui = await fetch(`${url}/docs`);
+    const ui = await app.fetch('/docs');
     expect(ui.status).toBe(200);
     expect(await ui.text()).toMatch(/swagger/i);
-    const spec = await get<{ openapi: string; paths: Record<string, unknown> }>(url, '/docs/json');
+    const spec = await get<{ openapi: string; paths: Record<string, unknown> }>('/docs/json');
     expect(spec.body.openapi).toMatch(/^3\./);
     expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/api/sessions', '/api/sla', '/api/admin/replay']));
-    const guide = await get<string>(url, '/go-live');
+    const guide = await get<string>('/go-live');
     expect(guide.status).toBe(200);
     expect(guide.body).toContain('PLATFORMAPI_WEBHOOK_SECRET');
   });
@@ -98,7 +91,7 @@ describe('read surface', () => {
   it('numbers on the demo dataset equal an independent reading of the fixtures', async () => {
     const now = Date.now();
     const o = oracle(loadDemoRecords(), 300, now);
-    const sla = (await get<{ sessions: number; withinThreshold: number; breaches: number; withinThresholdPct: number; medianFirstResponseSec: number; p90FirstResponseSec: number; byAccount: Record<string, unknown>[]; byChatter: Record<string, unknown>[] }>(url, '/api/sla')).body;
+    const sla = (await get<{ sessions: number; withinThreshold: number; breaches: number; withinThresholdPct: number; medianFirstResponseSec: number; p90FirstResponseSec: number; byAccount: Record<string, unknown>[]; byChatter: Record<string, unknown>[] }>('/api/sla')).body;
     const pick = (f: { sessions: number; withinThreshold: number; breaches: number; withinThresholdPct: number | null; medianFirstResponseSec: number | null; p90FirstResponseSec: number | null }) =>
       ({ sessions: f.sessions, within: f.withinThreshold, breaches: f.breaches, pct: f.withinThresholdPct, median: f.medianFirstResponseSec, p90: f.p90FirstResponseSec });
     expect(o.sessionCount).toBeGreaterThan(100);
@@ -106,40 +99,40 @@ describe('read surface', () => {
     expect(Object.fromEntries(sla.byAccount.map((a) => [a.accountId, pick(a as never)]))).toEqual(o.slaByAccount);
     expect(Object.fromEntries(sla.byChatter.map((c) => [c.chatterId, pick(c as never)]))).toEqual(o.slaByChatter);
 
-    const stats = (await get<{ openSessions: number; awaitingReply: number; breachedNow: number }>(url, '/api/stats')).body;
+    const stats = (await get<{ openSessions: number; awaitingReply: number; breachedNow: number }>('/api/stats')).body;
     expect(stats).toMatchObject({ openSessions: o.openSessions, awaitingReply: o.awaiting, breachedNow: o.awaiting });
-    const overview = (await get<{ sessions: { total: number } }>(url, '/api/overview')).body;
+    const overview = (await get<{ sessions: { total: number } }>('/api/overview')).body;
     expect(overview.sessions.total).toBe(o.sessionCount);
 
-    const fans = (await get<{ items: { accountId: string; fanId: string; lifetimeSpendCents: number | null }[] }>(url, '/api/fans?limit=500')).body.items;
+    const fans = (await get<{ items: { accountId: string; fanId: string; lifetimeSpendCents: number | null }[] }>('/api/fans?limit=500')).body.items;
     expect(Object.fromEntries(fans.map((f) => [`${f.accountId}:${f.fanId}`, f.lifetimeSpendCents]))).toEqual(o.lifetimeSpend);
 
-    const cards = (await get<{ items: { chatterId: string; sessions: number; revenueCents: number; sla: Parameters<typeof pick>[0] }[] }>(url, '/api/chatters/scorecard')).body.items;
+    const cards = (await get<{ items: { chatterId: string; sessions: number; revenueCents: number; sla: Parameters<typeof pick>[0] }[] }>('/api/chatters/scorecard')).body.items;
     expect(Object.fromEntries(cards.map((c) => [c.chatterId, c.revenueCents]))).toEqual(o.revenueByChatter);
     expect(Object.fromEntries(cards.map((c) => [c.chatterId, c.sessions]))).toEqual(o.sessionsByChatter);
     for (const c of cards) expect(pick(c.sla), c.chatterId).toEqual(o.slaByChatter[c.chatterId]);
   });
 
   it('answers the analysis of a known session and 404 for an unknown one; a chat in detail', async () => {
-    const sessions = (await get<{ items: { id: string; chatId: string; accountId: string }[] }>(url, '/api/sessions?limit=1')).body.items;
+    const sessions = (await get<{ items: { id: string; chatId: string; accountId: string }[] }>('/api/sessions?limit=1')).body.items;
     const first = sessions[0];
     expect(first).toBeDefined();
-    const analysis = await get<{ session: { id: string }; metrics: Record<string, unknown>; alerts: unknown[]; labels: unknown[]; recommendations: unknown[] }>(url, `/api/sessions/${encodeURIComponent(first?.id ?? '')}/analysis`);
+    const analysis = await get<{ session: { id: string }; metrics: Record<string, unknown>; alerts: unknown[]; labels: unknown[]; recommendations: unknown[] }>(`/api/sessions/${encodeURIComponent(first?.id ?? '')}/analysis`);
     expect(analysis.status).toBe(200);
     expect(analysis.body).toMatchObject({ session: { id: first?.id }, alerts: expect.any(Array), labels: expect.any(Array), recommendations: expect.any(Array) });
     expect(analysis.body.metrics).toHaveProperty('firstResponseSec');
-    expect(await get(url, '/api/sessions/acct_nope%3A1%3A1/analysis')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    const chat = await get<{ chats: unknown[]; sessions: { id: string }[]; messages: unknown[] }>(url, `/api/chats?chatId=${first?.chatId}&accountId=${first?.accountId}`);
+    expect(await get('/api/sessions/acct_nope%3A1%3A1/analysis')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    const chat = await get<{ chats: unknown[]; sessions: { id: string }[]; messages: unknown[] }>(`/api/chats?chatId=${first?.chatId}&accountId=${first?.accountId}`);
     expect(chat.status).toBe(200);
     expect(chat.body.sessions.map((s) => s.id)).toContain(first?.id);
     expect(chat.body.messages.length).toBeGreaterThan(0);
-    expect(await get(url, '/api/chats?chatId=999999999999')).toMatchObject({ status: 404 });
+    expect(await get('/api/chats?chatId=999999999999')).toMatchObject({ status: 404 });
   });
 
   it('verify finds the seeded figures consistent, and names a totals row and a bucket that were tampered with', async () => {
     const admin = { authorization: `Bearer ${ADMIN}` };
-    expect((await get(url, '/api/admin/verify')).status).toBe(401);
-    const clean = await get<{ ok: boolean; accounts: number; differences: unknown[] }>(url, '/api/admin/verify', admin);
+    expect((await get('/api/admin/verify')).status).toBe(401);
+    const clean = await get<{ ok: boolean; accounts: number; differences: unknown[] }>('/api/admin/verify', admin);
     expect(clean.status).toBe(200);
     expect(clean.body).toMatchObject({ ok: true, accounts: 3, differences: [] });
     const collections = await app.store.listCollections();
@@ -150,7 +143,7 @@ describe('read surface', () => {
     const buckets = app.store.collection(collections.find((c) => c.startsWith('report_buckets_v')) ?? '');
     const bucket = (await buckets.find({ level: 'm', accountId: row?.accountId }, { limit: 1 }))[0];
     await buckets.updateOne({ _id: bucket?._id }, { $inc: { revenueCents: -100 } });
-    const damaged = await get<{ ok: boolean; differences: { accountId: string; figure: string; source: string; documents: number; found: number }[] }>(url, `/api/admin/verify?accountId=${String(row?.accountId)}`, admin);
+    const damaged = await get<{ ok: boolean; differences: { accountId: string; figure: string; source: string; documents: number; found: number }[] }>(`/api/admin/verify?accountId=${String(row?.accountId)}`, admin);
     expect(damaged.body.ok).toBe(false);
     expect(damaged.body.differences).toEqual([
       { accountId: row?.accountId, figure: 'sessionsClosed', source: 'totals', documents: expect.any(Number), found: expect.any(Number) },
@@ -161,7 +154,7 @@ describe('read surface', () => {
     expect((revenue?.documents ?? 0) - (revenue?.found ?? 0)).toBe(100);
     await stats.updateOne({ _id: row?._id }, { $inc: { sessionsClosed: -1 } });
     await buckets.updateOne({ _id: bucket?._id }, { $inc: { revenueCents: 100 } });
-    expect((await get<{ ok: boolean }>(url, '/api/admin/verify', admin)).body.ok).toBe(true);
+    expect((await get<{ ok: boolean }>('/api/admin/verify', admin)).body.ok).toBe(true);
   });
 
   // Last in the file: it damages stored documents. A time no Date can hold, stored before the
@@ -178,7 +171,7 @@ describe('read surface', () => {
       }
     }
     for (const path of ['/api/sessions', '/api/messages', '/api/chats?limit=5', '/api/fans', '/api/accounts', '/api/stats', '/api/floor', '/api/overview', '/api/alerts']) {
-      const res = await get(url, path);
+      const res = await get(path);
       expect(res.status, `${path}: ${JSON.stringify(res.body).slice(0, 300)}`).toBe(200);
     }
   });
