@@ -98,6 +98,8 @@ export class FakePlatform {
   /** Requests answered 200, by path and query as sent (which pages were fetched, and how often). */
   readonly served = new Map<string, number>();
   limited = 0;
+  /** Rate-limit windows whose every request was used (a client that waits stops there, one that does not gets 429s). */
+  exhaustedWindows = 0;
   private server?: Server;
   private window = { startedAt: 0, used: 0 };
   private readonly attempts = new Map<string, { polls: number; needsOtp: boolean; otpDone: boolean; accountId: string; name: string }>();
@@ -141,8 +143,15 @@ export class FakePlatform {
       for (let q = queues.shift(); q; q = queues.shift()) {
         for (const w of q) {
           const signature = sign(w.body);
-          const res = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ofapi-idempotency-key': w.key, ...(signature ? { signature } : {}) }, body: w.body });
-          if (res.status !== 200) throw new Error(`webhook ${w.key} got ${res.status}`);
+          // As the platform does: a 503 (the log did not take the record in time, on a busy
+          // machine) is delivered again, and the copy is deduplicated; anything else fails.
+          for (let attempt = 1; ; attempt++) {
+            const res = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ofapi-idempotency-key': w.key, ...(signature ? { signature } : {}) }, body: w.body });
+            await res.arrayBuffer();
+            if (res.status === 200) break;
+            if (res.status !== 503 || attempt >= 10) throw new Error(`webhook ${w.key} got ${res.status}`);
+            await new Promise((r) => setTimeout(r, 200 * attempt));
+          }
           sent++;
         }
       }
@@ -187,6 +196,7 @@ export class FakePlatform {
       return this.send(res, 429, { error: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }, { ...this.rateHeaders(), 'retry-after': String(Math.ceil((this.window.startedAt + windowMs - now) / 1000)) });
     }
     this.window.used++;
+    if (this.window.used === limit) this.exhaustedWindows++;
     if (this.faults.fail5xxEvery && this.requests % this.faults.fail5xxEvery === 0) return this.send(res, 500, { error: 'SERVER_ERROR', message: 'try again' }, this.rateHeaders());
     const url = new URL(req.url ?? '/', this.url);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> : {};
