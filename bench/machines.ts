@@ -21,6 +21,7 @@ function input(i: number, chat: number): ChatMessageInput {
 const hot = new Map<number, ChatState>();
 let events = 0;
 const started = process.hrtime.bigint();
+const cpu0 = process.cpuUsage();
 for (let i = 0; i < INPUTS; i++) {
   const chat = i % 1000;
   const state = hot.get(chat) ?? initialChatState({ accountId: 'acct_b', chatId: String(chat), idleMs: 1_800_000, lateMs: 300_000 });
@@ -29,6 +30,8 @@ for (let i = 0; i < INPUTS; i++) {
   events += r.events.length;
 }
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+const cpu = process.cpuUsage(cpu0);
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 
 // Memory: one state per chat after a short conversation each (fan message, reply, fan message).
 gc?.();
@@ -46,5 +49,6 @@ const perChatHeap = (after.heapUsed - before.heapUsed) / CHATS;
 
 console.log(`machines benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}`);
 console.log(`throughput: ${INPUTS} inputs in ${seconds.toFixed(2)} s = ${Math.round(INPUTS / seconds)} inputs/s, ${Math.round(events / seconds)} events/s emitted (issue 29: >= 25,000 inputs/s)`);
+console.log(`cpu time: ${cpuSeconds.toFixed(2)} s = ${((cpuSeconds * 1e6) / INPUTS).toFixed(1)} µs per input = ${Math.round(INPUTS / cpuSeconds)} inputs/s of CPU (the machine may be shared: wall time counts waiting for a core)`);
 console.log(`memory: ${CHATS} chat states held: ${(perChatRss / 1024).toFixed(2)} KiB RSS per chat, ${(perChatHeap / 1024).toFixed(2)} KiB heap per chat (issue 29: <= 5 KiB)${gc ? '' : ' (run with --expose-gc for steadier numbers)'}`);
 if (states.length !== CHATS) throw new Error('unreachable');

@@ -38,14 +38,11 @@ export type ChartEvent =
   | { readonly type: 'record.skipped'; readonly input: ChatSkippedInput };
 
 /**
- * The chart's context: the stored ChatContext, plus what lives only within one step: the
- * events emitted so far (step() hands them out and stores none) and a forced close that waits
- * until the records before its time are placed.
+ * The chart's context: the stored ChatContext, plus a forced close that waits until the
+ * records before its time are placed. It lives only within one step: absent from a stored
+ * context (so step() hands XState the stored object itself, uncopied), and step() drops it.
  */
-export interface ChartContext extends ChatContext {
-  readonly outbox: readonly SessionEvent[];
-  readonly closing: ChatCloseInput | null;
-}
+export type ChartContext = ChatContext & { readonly closing?: ChatCloseInput | null };
 
 // transition() builds a throwaway actor per call, and that actor eagerly makes an initial
 // snapshot without input, which step() never reads. Entering the chart for it cost a third of
@@ -54,20 +51,32 @@ export interface ChartContext extends ChatContext {
 // always passes input.
 const NO_INPUT = Object.freeze({ reason: 'the session chart starts only with input (ChatMachineInput)' });
 
+// The events the actions emit during the current step. step() sets it for the length of one
+// synchronous transition() and takes what was pushed; outside a step (a test driving the chart
+// with transition() itself) emitted events are dropped. Collecting them here rather than in the
+// context saves copying an outbox into and out of every snapshot XState clones.
+let sink: SessionEvent[] | null = null;
+const emitToSink: Emit = (e) => {
+  sink?.push(e);
+};
+
+/** Runs one synchronous transition, returning what its actions emitted. */
+export function collecting<T>(run: () => T): [T, SessionEvent[]] {
+  const events: SessionEvent[] = [];
+  const outer = sink;
+  sink = events;
+  try {
+    return [run(), events];
+  } finally {
+    sink = outer;
+  }
+}
+
 type Change = (ctx: ChatContext, event: ChartEvent, emit: Emit) => ChatContext;
 
-/** An action that changes the context with a pure helper, collecting what it emits in the outbox. */
+/** An action that changes the context with a pure helper; what it emits goes to the step's events. */
 function change(f: Change) {
-  return assign<ChartContext, ChartEvent, undefined, ChartEvent, never>(({ context, event }) => {
-    let out: SessionEvent[] | null = null;
-    const next = f(context, event, (e) => (out ??= [...context.outbox]).push(e));
-    if (!out) return next;
-    // Helpers return a new object whenever they emit (emitNext copies): give it the outbox
-    // rather than copying it once more. The same object would mean a helper broke that rule.
-    if (next === context) return { ...next, outbox: out };
-    (next as { outbox?: readonly SessionEvent[] }).outbox = out;
-    return next;
-  });
+  return assign<ChartContext, ChartEvent, undefined, ChartEvent, never>(({ context, event }) => f(context, event, emitToSink));
 }
 
 const timed = (e: ChartEvent): TimedRecord => e.input as TimedRecord;
@@ -106,8 +115,8 @@ export const sessionMachine = setup({
     /** Nothing arrived for the allowed lateness: a tick may settle the chat up to its clock. */
     arrivalsIdle: ({ context, event }) => arrivalsIdleAt(context, event.input.at),
     namesOpenSession: ({ context, event }) => namesSession(context, closeCommand(event)),
-    closeRequested: ({ context }) => context.closing !== null,
-    closeRequestedForOpenSession: ({ context }) => namesSession(context, context.closing),
+    closeRequested: ({ context }) => context.closing != null,
+    closeRequestedForOpenSession: ({ context }) => namesSession(context, context.closing ?? null),
   },
   // One action per transition: each XState assign clones the snapshot, and a step is paid per
   // webhook. Each composes the pure helpers in the order the placement rules need.
@@ -156,7 +165,7 @@ export const sessionMachine = setup({
   id: 'chat',
   context: ({ input }) => {
     if (input === undefined) throw NO_INPUT;
-    return { ...initialContext(input), outbox: [], closing: null };
+    return initialContext(input);
   },
   initial: 'noSession',
   on: {

@@ -3,14 +3,16 @@
 import { initialTransition, transition, type StateValue } from 'xstate';
 import type { ChatInput } from './chat-input.js';
 import type { SessionEvent } from './session-events.js';
-import { sessionMachine, type ChartContext, type ChartEvent, type ChatContext, type ChatMachineInput } from './session-machine.js';
+import { collecting, sessionMachine, type ChartContext, type ChartEvent, type ChatContext, type ChatMachineInput } from './session-machine.js';
 import { chartValueOf } from './upgrade.js';
 import { initialContext, type ChatState } from './chat-context.js';
 
 export type { ChatState } from './chat-context.js';
 
+/** The stored context: a forced close waits only within its step (only close inputs add the key). */
 function stored(context: ChartContext): ChatContext {
-  const { outbox: _outbox, closing: _closing, ...rest } = context;
+  if (!('closing' in context)) return context;
+  const { closing: _closing, ...rest } = context;
   return rest;
 }
 
@@ -51,10 +53,10 @@ export function chartEvent(input: ChatInput): ChartEvent {
 
 /** One input, already admitted by the dedupe ledger (see ledger.ts): the next state, and the events it emits. */
 export function step(state: ChatState, input: ChatInput): { state: ChatState; events: SessionEvent[] } {
-  const context: ChartContext = { ...state.context, outbox: [], closing: null };
-  const snapshot = sessionMachine.resolveState({ value: chartValueOf(state), context });
-  const [next] = transition(sessionMachine, snapshot, chartEvent(input));
+  // The stored context is the chart's context as it is: XState copies it before any change.
+  const snapshot = sessionMachine.resolveState({ value: chartValueOf(state), context: state.context });
+  const [[next], events] = collecting(() => transition(sessionMachine, snapshot, chartEvent(input)));
   // XState keeps an action's error in the snapshot; the caller sets such a record aside.
   if (next.status === 'error') throw next.error;
-  return { state: { value: next.value, context: stored(next.context) }, events: next.context.outbox as SessionEvent[] };
+  return { state: { value: next.value, context: stored(next.context) }, events };
 }
