@@ -100,7 +100,9 @@ describe('a processor rebalance on kafka+mongo', () => {
 
     let killedAt = -1;
     let membersBeforeKill = 0;
+    // Four chats at a time: the kill lands mid-ingest wherever the other lanes are.
     const stats = await deliverAll(() => api.url ?? '', deliveries, {
+      lanes: 4,
       onAccepted: async (n) => {
         if (n !== Math.floor(deliveries.length / 3)) return;
         membersBeforeKill = await eventually(async () => ((await members()) === 2 ? 2 : undefined), 30_000, 'both processors in the group');
