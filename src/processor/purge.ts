@@ -3,7 +3,7 @@
 // ledger entry is shaped. Run it with the processor stopped (PipelineControl.fenced), or a
 // round under way writes a forgotten chat back.
 import type { DocumentStore, Filter } from '../adapters/store/store.js';
-import { CHAT_STATE_COLLECTION } from './session-processor.js';
+import { CHAT_STATE_COLLECTION } from './chat-state.js';
 import { CHAT_LEDGER_COLLECTION } from './chat-ledger.js';
 import { STATE_ROLLBACKS_COLLECTION } from './rollback.js';
 import { SET_ASIDE_COLLECTION } from './set-aside.js';

@@ -53,7 +53,7 @@ const REVIEWED_DYNAMIC: Record<string, DynamicReview> = {
     why: 'anchored at the start, an alternation of regex-escaped account ids and a colon: one attempt per session id, reading at most the longest id plus one character',
     evaluate: () => [new RegExp(`^(${['acct_00000000000000000000000000000001', 'fansly_acct_0000000000000000000000000000000a', 'acct_demo'].join('|')}):`)],
   },
-  "src/http/routes/demo.ts: `^(${accountIds.map(escapeRegex).join('|')}):`": {
+  "src/processor/purge.ts: `^(${accountIds.map(escapeRegex).join('|')}):`": {
     why: 'anchored at the start, an alternation of regex-escaped account ids and a colon: one attempt per chat key, reading at most the longest id plus one character',
     evaluate: () => [new RegExp(`^(${['acct_00000000000000000000000000000001', 'fansly_acct_0000000000000000000000000000000a', 'acct_demo'].join('|')}):`)],
   },
