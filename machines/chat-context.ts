@@ -105,3 +105,10 @@ export function emitNext<T extends SessionEvent['type']>(ctx: ChatContext, emit:
   emit({ id: `${ctx.chatKey}:${seq}`, type, seq, chatKey: ctx.chatKey, accountId: ctx.accountId, chatId: ctx.chatId, at, data } as SessionEvent);
   return { ...ctx, seq };
 }
+
+/** emitNext() without the copy, for a caller that builds the next context itself: the emitted event's sequence. */
+export function emitSeq<T extends SessionEvent['type']>(ctx: ChatContext, emit: Emit, type: T, at: number, data: Extract<SessionEvent, { type: T }>['data']): number {
+  const seq = ctx.seq + 1;
+  emit({ id: `${ctx.chatKey}:${seq}`, type, seq, chatKey: ctx.chatKey, accountId: ctx.accountId, chatId: ctx.chatId, at, data } as SessionEvent);
+  return seq;
+}

@@ -2,7 +2,7 @@
 // reply's chatter does to them. Each figure is derived from the kept record times (refigure),
 // never from the order records arrived in.
 import type { ChatAttributionInput, ChatMessageInput, ChatPaymentInput, ChatSignalInput } from './chat-input.js';
-import { emitNext, type ChatContext, type Credit, type Emit, type OpenSession, type Reply } from './chat-context.js';
+import { emitNext, emitSeq, type ChatContext, type Credit, type Emit, type OpenSession, type Reply } from './chat-context.js';
 import { insertSorted, replyOrder } from './record-order.js';
 
 export function noteSpend(ctx: ChatContext, r: { at: number; fanSpendCents?: number }): ChatContext {
@@ -65,46 +65,65 @@ function withSession(ctx: ChatContext, s: OpenSession): ChatContext {
   return { ...ctx, session: refigure(s, ctx.fanSpendCents) };
 }
 
-/** Records a message in the open session (`moved`: it was recorded outside any session before). */
+/** Records a message in the open session (`moved`: it was recorded outside any session before).
+ *  It is on every fan message's and reply's path, so it builds the session, its summary (with
+ *  what refigure() derives) and the context once each. */
 export function recordMessage(ctx: ChatContext, m: ChatMessageInput, emit: Emit, moved = false): ChatContext {
   const s0 = ctx.session as OpenSession;
   const sum = s0.summary;
   const isFanMsg = m.sender === 'fan';
   const isHuman = m.sender === 'human';
   const lastReply = s0.replies[s0.replies.length - 1];
-  let s: OpenSession = {
-    ...s0,
-    summary: {
-      ...sum,
-      openedAt: Math.min(sum.openedAt, m.at),
-      lastMessageAt: Math.max(sum.lastMessageAt, m.at),
-      lastActivityAt: Math.max(sum.lastActivityAt, m.at),
-      messageCount: sum.messageCount + 1,
-      fanMessageCount: sum.fanMessageCount + (isFanMsg ? 1 : 0),
-      replyCount: sum.replyCount + (isHuman ? 1 : 0),
-      firstFanMessageAt: isFanMsg ? Math.min(sum.firstFanMessageAt ?? m.at, m.at) : sum.firstFanMessageAt,
-    },
-  };
-  if (isFanMsg && (!lastReply || m.at > lastReply.at)) s = { ...s, unanswered: insertSorted(s.unanswered, m.at, (a, b) => a - b) };
+  let unanswered = s0.unanswered;
+  let replies = s0.replies;
+  let first = s0.first;
+  if (isFanMsg && (!lastReply || m.at > lastReply.at)) unanswered = insertSorted(unanswered, m.at, (a, b) => a - b);
   if (isHuman) {
     const reply: Reply = { at: m.at, messageId: m.messageId, chatterId: m.chatterId };
-    const replies = insertSorted(s.replies, reply, replyOrder);
+    replies = insertSorted(replies, reply, replyOrder);
     const latest = replies[replies.length - 1] as Reply;
-    s = {
-      ...s,
-      replies,
-      first: !s.first || replyOrder(reply, s.first) < 0 ? reply : s.first,
-      unanswered: s.unanswered.filter((t) => t > latest.at),
-    };
+    first = !first || replyOrder(reply, first) < 0 ? reply : first;
+    unanswered = unanswered.filter((t) => t > latest.at);
   }
-  let c = withSession(noteSpend(ctx, m), s);
-  if (isHuman) c = recredit(c, emit);
-  const after = (c.session as OpenSession).summary;
-  if (moved) return emitNext(c, emit, 'MessageMoved', m.at, { messageId: m.messageId, sessionId: after.sessionId, session: after });
-  return emitNext(c, emit, 'MessageRecorded', m.at, {
-    messageId: m.messageId, sessionId: after.sessionId, sender: m.sender, chatterId: m.chatterId, text: m.text,
-    priceCents: m.priceCents, sentAt: m.at, session: after, fanSpendCents: c.fanSpendCents,
-  });
+  const spent = noteSpend(ctx, m);
+  const firstFan = isFanMsg ? Math.min(sum.firstFanMessageAt ?? m.at, m.at) : sum.firstFanMessageAt;
+  const last = replies[replies.length - 1] ?? null;
+  const summary: OpenSession['summary'] = {
+    ...sum,
+    openedAt: Math.min(sum.openedAt, m.at),
+    lastMessageAt: Math.max(sum.lastMessageAt, m.at),
+    lastActivityAt: Math.max(sum.lastActivityAt, m.at),
+    messageCount: sum.messageCount + 1,
+    fanMessageCount: sum.fanMessageCount + (isFanMsg ? 1 : 0),
+    replyCount: sum.replyCount + (isHuman ? 1 : 0),
+    firstFanMessageAt: firstFan,
+    // As refigure() derives them.
+    awaiting: unanswered.length > 0,
+    waitingSince: unanswered[0] ?? null,
+    firstResponseAt: first?.at ?? null,
+    firstResponseSec: first && firstFan !== null ? Math.round((first.at - firstFan) / 1000) : null,
+    firstResponderId: first?.chatterId ?? null,
+    lastHumanChatterId: last?.chatterId ?? null,
+    fanSpendCents: spent.fanSpendCents,
+  };
+  const session: OpenSession = { ...s0, summary, unanswered, first, replies };
+  if (isHuman) {
+    const c = recredit({ ...spent, session }, emit);
+    const after = (c.session as OpenSession).summary;
+    if (moved) return emitNext(c, emit, 'MessageMoved', m.at, { messageId: m.messageId, sessionId: after.sessionId, session: after });
+    return emitNext(c, emit, 'MessageRecorded', m.at, {
+      messageId: m.messageId, sessionId: after.sessionId, sender: m.sender, chatterId: m.chatterId, text: m.text,
+      priceCents: m.priceCents, sentAt: m.at, session: after, fanSpendCents: c.fanSpendCents,
+    });
+  }
+  // No payment to re-credit: the event is emitted and the context built once, with its sequence.
+  const seq = moved
+    ? emitSeq(spent, emit, 'MessageMoved', m.at, { messageId: m.messageId, sessionId: summary.sessionId, session: summary })
+    : emitSeq(spent, emit, 'MessageRecorded', m.at, {
+      messageId: m.messageId, sessionId: summary.sessionId, sender: m.sender, chatterId: m.chatterId, text: m.text,
+      priceCents: m.priceCents, sentAt: m.at, session: summary, fanSpendCents: spent.fanSpendCents,
+    });
+  return { ...spent, session, seq };
 }
 
 /** Credits a payment to the open session and to the chatter of its last human reply at or before it. */
