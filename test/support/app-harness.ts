@@ -16,8 +16,8 @@ import { buildServer } from '../../src/http/server.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { PipelineControl } from '../../src/pipeline-control.js';
 import { createLogger } from '../../src/support/logger.js';
-import { readModelHash } from './read-models.js';
-import { eventually, uniqueName } from './wait.js';
+import { settledHash } from './read-models.js';
+import { uniqueName } from './wait.js';
 
 export interface Answer<T = unknown> {
   readonly status: number;
@@ -140,19 +140,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     webhook,
     deliver,
     async settled(timeoutMs = 60_000) {
-      interface Health { components: Record<string, { lag?: number | null }> }
-      await eventually(async () => {
-        const h = (await call<Health>('GET', '/api/health')).body;
-        return h.components.processor?.lag === 0 && h.components.projector?.lag === 0 ? true : undefined;
-      }, timeoutMs, 'the pipeline to drain');
-      let previous = await readModelHash(store);
-      await eventually(async () => {
-        await new Promise((r) => setTimeout(r, 200));
-        const next = await readModelHash(store);
-        if (next === previous) return true;
-        previous = next;
-        return undefined;
-      }, timeoutMs, 'the read models to settle');
+      await settledHash(async () => (await call('GET', '/api/health')).body, store, timeoutMs);
     },
     stop() {
       stopped ??= (async () => {

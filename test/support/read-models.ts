@@ -50,11 +50,15 @@ export async function readModelHash(store: DocumentStore): Promise<string> {
 
 interface Health { components: Record<string, { lag?: number | null; enabled?: boolean }> }
 
-/** Waits until the processor and projector have nothing left to read, then until the hash holds still. */
-export async function settledHash(url: string, store: DocumentStore, timeoutMs = 120_000): Promise<string> {
+/**
+ * Waits until the processor and projector have nothing left to read, then until the hash holds
+ * still. `service` is the API's base URL, or a reader of its health (an inject() harness).
+ */
+export async function settledHash(service: string | (() => Promise<unknown>), store: DocumentStore, timeoutMs = 120_000): Promise<string> {
+  const readHealth = typeof service === 'string' ? async () => (await fetch(`${service}/api/health`)).json() : service;
   let last: Health | undefined;
   await eventually(async () => {
-    const h = (await (await fetch(`${url}/api/health`)).json()) as Health;
+    const h = (await readHealth()) as Health;
     last = h;
     // Lag comes from the log's committed offsets, so it is right even when other processes consume.
     const idle = (c: { lag?: number | null } | undefined): boolean => c?.lag === 0;
