@@ -5,6 +5,7 @@
 // the projector's rounds wake it (ProjectionProgress); run apart from the projector, it checks
 // the projector's committed offsets. It keeps its own consumer group, so a crash between the
 // projector's commit and an analysis re-delivers the events instead of losing the analysis.
+import { BehaviorSubject, exhaustMap, filter, firstValueFrom, of, takeUntil, timeout, timer } from 'rxjs';
 import type { Log, RecordBatch } from '../adapters/log/log.js';
 import { parseEvents } from '../projector/projector.js';
 import type { ProjectionProgress } from '../projector/progress.js';
@@ -27,7 +28,7 @@ export class IntelligenceConsumer implements Stage {
   readonly topics: readonly string[];
   private timer?: NodeJS.Timeout;
   private sweeping: Promise<void> | null = null;
-  private readonly stopping = new AbortController();
+  private readonly stopping$ = new BehaviorSubject(false);
 
   constructor(
     private readonly log: Log,
@@ -63,7 +64,7 @@ export class IntelligenceConsumer implements Stage {
     const wanted = new Map(batches.map((b) => [b.partition, (b.records[b.records.length - 1]?.offset ?? -1) + 1]));
     const caughtUp = await this.projected(wanted);
     // Stopping: leave the round uncommitted, for whoever runs next.
-    if (this.stopping.signal.aborted) throw new Error('intelligence is stopping');
+    if (this.stopping$.value) throw new Error('intelligence is stopping');
     if (!caughtUp) this.logger.warn({ wanted: Object.fromEntries(wanted) }, 'projection has not caught up; analysing what is there');
     const closed = new Set<string>();
     const touched = new Set<string>();
@@ -95,18 +96,18 @@ export class IntelligenceConsumer implements Stage {
     };
     // Written before this process started (its projector has not needed a round since).
     if (await committedReach()) return true;
-    if (this.progress) return this.progress.until(wanted, PROJECTION_WAIT_MS, this.stopping.signal);
-    const deadline = Date.now() + PROJECTION_WAIT_MS;
-    while (Date.now() < deadline && !this.stopping.signal.aborted) {
-      await new Promise((r) => setTimeout(r, REMOTE_POLL_MS));
-      if (await committedReach()) return true;
-    }
-    return false;
+    // Woken by the projector's rounds in this process, or checking its commits when it runs elsewhere.
+    const reaching = this.progress?.reaching(wanted) ?? timer(REMOTE_POLL_MS, REMOTE_POLL_MS).pipe(exhaustMap(committedReach));
+    return firstValueFrom(reaching.pipe(
+      filter(Boolean),
+      timeout({ first: PROJECTION_WAIT_MS, with: () => of(false) }),
+      takeUntil(this.stopping$.pipe(filter(Boolean))),
+    ), { defaultValue: false });
   }
 
   /** Stops the sweep and any wait; the consumer itself is stopped by whoever runs the stage. */
   async stop(): Promise<void> {
-    this.stopping.abort();
+    this.stopping$.next(true);
     if (this.timer) clearInterval(this.timer);
     await this.sweeping;
   }
