@@ -27,6 +27,18 @@ export interface Answer<T = unknown> {
   readonly text: string;
 }
 
+/** An answer read as it comes: for event streams, which never end (inject() alone waits for the end). */
+export interface OpenStream {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | number | undefined>;
+  /** Reads on until `pattern` matches the body so far; fails if the answer ends or `timeoutMs` passes first. */
+  until(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** The whole body of an answer that ends. */
+  text(timeoutMs?: number): Promise<string>;
+  /** Hangs up: the server sees the connection close, as when a browser leaves. */
+  close(): void;
+}
+
 export interface CallOptions {
   readonly headers?: Record<string, string>;
   /** Sent as JSON unless a string (sent as is, with a JSON content type unless one is given). */
@@ -47,6 +59,11 @@ export interface Harness {
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<Answer<T>>;
   /** fetch() against the app, through inject(): for tests written against fetch's Response (no streaming). */
   fetch(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array }): Promise<Response>;
+  /**
+   * One request through inject() that comes back as soon as the status and headers are written
+   * (light-my-request's payloadAsStream), its body read as it comes: for the floor's event stream.
+   */
+  stream(path: string, options?: CallOptions & { readonly method?: string }): Promise<OpenStream>;
   /** Posts a webhook as the platform does: raw body, idempotency key, signed when a secret is given. */
   webhook(raw: string, options?: { secret?: string; signature?: string; key?: string }): Promise<Answer<any>>;
   /**
@@ -79,6 +96,14 @@ export function mongoStoreEnv(): Record<string, string> {
   return { MONGO_URL: inject('mongoUrl'), MONGO_DB: uniqueName('convops_inject').replace(/-/g, '_') };
 }
 
+/**
+ * Settings that put the log on the test Kafka (topics of their own) and the store on the test
+ * Mongo-wire server (a database of its own): the kafka+mongo deployment, still without a port.
+ */
+export function kafkaMongoEnv(): Record<string, string> {
+  return { ...mongoStoreEnv(), KAFKA_BROKERS: inject('kafkaBrokers'), TOPIC_PREFIX: `${uniqueName('inject')}.` };
+}
+
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'convops-inject-'));
   const config = loadConfig({ ...TEST_ENV, DATA_DIR: dir, ...env });
@@ -89,7 +114,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const app = await buildServer(services);
   await app.ready();
 
-  const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {
+  const requestOf = (options: CallOptions): { headers: Record<string, string>; payload: string | undefined } => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
     let payload: string | undefined;
@@ -97,6 +122,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
+    return { headers, payload };
+  };
+
+  const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {
+    const { headers, payload } = requestOf(options);
     const res = await app.inject({ method: method as InjectOptions['method'], url: path, headers, payload });
     const text = res.body;
     const json = String(res.headers['content-type'] ?? '').includes('json') && text.length > 0;
@@ -110,6 +140,56 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : v === undefined ? [] : [String(v)]) headers.append(k, one);
     const empty = res.statusCode === 204 || res.statusCode === 304 || init.method === 'HEAD';
     return new Response(empty ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers });
+  };
+
+  const stream = async (path: string, options: CallOptions & { readonly method?: string } = {}): Promise<OpenStream> => {
+    const { headers, payload } = requestOf(options);
+    const res = await app.inject({ method: (options.method ?? 'GET') as InjectOptions['method'], url: path, headers, payload, payloadAsStream: true });
+    const body = res.stream();
+    const decoder = new TextDecoder();
+    let text = '';
+    let ended = false;
+    let failed: unknown = null;
+    const waiting = new Set<() => void>();
+    const wake = (): void => { for (const w of [...waiting]) w(); };
+    body.on('data', (chunk: Buffer) => { text += decoder.decode(chunk, { stream: true }); wake(); });
+    body.on('end', () => { text += decoder.decode(); ended = true; wake(); });
+    body.on('error', (err) => { failed = err; ended = true; wake(); });
+    /** Resolves when more of the body comes, it ends, or the deadline passes. */
+    const change = (deadline: number) => new Promise<void>((resolve) => {
+      const done = (): void => { clearTimeout(timer); waiting.delete(done); resolve(); };
+      const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+      waiting.add(done);
+    });
+    const until = async (pattern: RegExp, timeoutMs = 10_000): Promise<RegExpExecArray> => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const m = pattern.exec(text);
+        if (m) return m;
+        if (ended) throw new Error(`${path}: the answer ended before ${String(pattern)}${failed ? ` (${String(failed)})` : ''}: ${text.slice(0, 500)}`);
+        if (Date.now() >= deadline) throw new Error(`${path}: no ${String(pattern)} within ${timeoutMs} ms: ${text.slice(0, 500)}`);
+        await change(deadline);
+      }
+    };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      until,
+      async text(timeoutMs = 10_000) {
+        const deadline = Date.now() + timeoutMs;
+        while (!ended) {
+          if (Date.now() >= deadline) throw new Error(`${path}: the answer did not end within ${timeoutMs} ms: ${text.slice(0, 500)}`);
+          await change(deadline);
+        }
+        if (failed) throw new Error(`${path}: the answer failed: ${String(failed)}`);
+        return text;
+      },
+      close() {
+        body.destroy();
+        // The stand-in response emits 'close', which the route takes as the caller leaving.
+        res.raw.res.destroy();
+      },
+    };
   };
 
   const webhook = (raw: string, options: { secret?: string; signature?: string; key?: string } = {}): Promise<Answer<any>> => {
@@ -137,6 +217,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     inject: app.inject.bind(app) as FastifyInstance['inject'],
     call,
     fetch: fetchVia,
+    stream,
     webhook,
     deliver,
     async settled(timeoutMs = 60_000) {

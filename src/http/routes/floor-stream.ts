@@ -171,7 +171,9 @@ export const floorStreamRoutes: FastifyPluginAsync<FloorStreamOptions> = async (
     // its close event has fired already, and it must not take a slot.
     if (request.raw.destroyed || reply.raw.destroyed) return;
     // A stream is quiet between pushes; the heartbeat, not the idle timeout, keeps it honest.
-    request.raw.socket.setTimeout(0);
+    // Guarded: under inject() (light-my-request) the socket is a stand-in without setTimeout,
+    // and an unguarded call threw after the hijack, leaving the request hanging.
+    request.raw.socket?.setTimeout?.(0);
     reply.raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
