@@ -21,9 +21,8 @@ import { IntelligenceConsumer } from './intelligence/intelligence-consumer.js';
 import { ProjectionProgress } from './projector/progress.js';
 import type { Topology } from './topology.js';
 import type { Consumer } from './adapters/log/log.js';
-import { runStage, type Stage } from './pipeline/stage.js';
+import { runStage, type Stage, type StageState } from './pipeline/stage.js';
 import { StageHealth, type StageProblem } from './pipeline/stage-health.js';
-import type { StageState } from './observability/readiness.js';
 
 /** Test-only fault injection, off unless set (see app.ts). */
 export interface PipelineFailpoints {

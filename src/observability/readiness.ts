@@ -5,12 +5,7 @@
 // the client library is not seen here, its lag in /metrics shows it). A process that is
 // stopping is never ready.
 import type { Role } from '../config.js';
-
-export interface StageState {
-  readonly role: string;
-  /** Consuming now; a projector paused for a replay counts as running (it resumes by itself). */
-  readonly running: boolean;
-}
+import type { StageState } from '../pipeline/stage.js';
 
 export interface ReadinessInputs {
   readonly roles: ReadonlySet<Role>;

@@ -24,6 +24,13 @@ export interface Stage {
   failed?(err: unknown, batches: readonly RecordBatch[]): void;
 }
 
+/** Whether a stage this process should run does, as readiness reads it (observability/readiness.ts). */
+export interface StageState {
+  readonly role: string;
+  /** Consuming now; a projector paused for a replay counts as running (it resumes by itself). */
+  readonly running: boolean;
+}
+
 export async function runStage(log: Log, stage: Stage, health?: StageHealth): Promise<Consumer> {
   await stage.prepare?.();
   return log.consumeRounds({

@@ -20,6 +20,8 @@ const folderOf = (file: string): string => {
  * Folder cycles standing when this check was written, each as its members. A cycle not listed
  * fails the test, and so does a listed one that no longer stands (take it off the list), so the
  * list only shrinks. The processor no longer imports the projector: Freshness moved to pipeline/.
+ * Readiness no longer defines the stages' state PipelineControl reports (StageState is in
+ * pipeline/stage.ts), so app-metrics reads PipelineControl without a way back.
  */
 const KNOWN_FOLDER_CYCLES: readonly (readonly string[])[] = [
   // config.ts imports the Kafka round defaults and the demo secret; the adapters read Config.
@@ -28,8 +30,6 @@ const KNOWN_FOLDER_CYCLES: readonly (readonly string[])[] = [
   // and the set-aside alert by them and intelligence; report-bucket figures take their type
   // from queries/sla.ts.
   ['src/intelligence', 'src/pipeline', 'src/processor', 'src/projector', 'src/queries'],
-  // app-metrics reads PipelineControl, which reports its stages in readiness's type.
-  ['src/observability', 'src/pipeline-control.ts'],
 ];
 
 function show(graph: Graph, found: readonly string[][]): string {
