@@ -7,47 +7,45 @@
 // - wrongly signed webhooks are counted in /metrics and per client address, and past
 //   REFUSAL_LIMIT_MAX that address gets 429 before its body is read or its signature checked,
 //   while correctly signed webhooks from other addresses go on.
-import type { FastifyInstance, InjectOptions } from 'fastify';
+// Each app is the test harness's (the real app and store in a temporary folder, no port); the
+// event stream is read through it too. One test starts a worker process's composition on a
+// real port: what it checks is the ops port that startApp opens when the API role is absent.
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { loadDemoAccounts } from '../../src/demo/fixtures.js';
 import { signBody } from '../../src/ingest/signature.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { startHarness, type Harness } from '../support/app-harness.js';
 import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { messageBody } from '../support/platform.js';
 import { parsePrometheus, total } from '../support/prometheus.js';
-import { settledHash } from '../support/read-models.js';
 
 const ADMIN = 'admin-token-for-smaller-leaks-0001';
 const SECRET = 'whsec_smaller_leaks';
 
-const running: RunningApp[] = [];
+const running: (Harness | RunningApp)[] = [];
 afterAll(async () => {
   await Promise.all(running.map((a) => a.stop()));
   removeDataDirs();
 });
 
-async function start(extra: Record<string, string>): Promise<RunningApp> {
-  const app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0', ...extra }));
+async function start(extra: Record<string, string>): Promise<Harness> {
+  const app = await startHarness({ ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0', ...extra });
   running.push(app);
   return app;
 }
 
-const serverOf = (app: RunningApp): FastifyInstance => {
-  if (!app.server) throw new Error('no API server');
-  return app.server;
-};
-
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function call(app: RunningApp, opts: InjectOptions): Promise<{ status: number; headers: Record<string, unknown>; body: unknown; text: string }> {
-  const res = await serverOf(app).inject(opts);
+async function call(app: Harness, opts: InjectOptions): Promise<{ status: number; headers: Record<string, unknown>; body: unknown; text: string }> {
+  const res = await app.inject(opts);
   let body: unknown = res.body;
   try { body = JSON.parse(res.body); } catch { /* Prometheus text */ }
   return { status: res.statusCode, headers: res.headers, body, text: res.body };
 }
 
-async function newKey(app: RunningApp, role: string, accounts?: string[]): Promise<string> {
+async function newKey(app: Harness, role: string, accounts?: string[]): Promise<string> {
   const r = await call(app, { method: 'POST', url: '/api/admin/keys', headers: bearer(ADMIN), payload: { name: `leaks ${role}`, role, ...(accounts ? { accounts } : {}) } });
   expect(r.status).toBe(201);
   return (r.body as { secret: string }).secret;
@@ -69,30 +67,21 @@ interface FloorBody {
   topAlerts: Record<string, unknown>[];
 }
 
-/** The first `snapshot` event of the floor's stream (a real connection: inject waits for an end that never comes). */
-async function firstStreamSnapshot(app: RunningApp, headers: Record<string, string> = {}): Promise<FloorBody> {
-  const controller = new AbortController();
-  const res = await fetch(`${app.url ?? ''}/api/floor/stream`, { headers, signal: controller.signal });
-  expect(res.status).toBe(200);
-  const reader = res.body?.getReader();
-  if (!reader) throw new Error('no stream body');
-  const decoder = new TextDecoder();
-  let text = '';
+/** The first `snapshot` event of the floor's stream, read as it comes (it never ends), then the caller hangs up. */
+async function firstStreamSnapshot(app: Harness, headers: Record<string, string> = {}): Promise<FloorBody> {
+  const res = await app.stream('/api/floor/stream', { headers });
   try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`stream ended before a snapshot: ${text}`);
-      text += decoder.decode(value, { stream: true });
-      const m = /event: snapshot\ndata: (.*)\n\n/.exec(text);
-      if (m?.[1]) return JSON.parse(m[1]) as FloorBody;
-    }
+    expect(res.status).toBe(200);
+    expect(String(res.headers['content-type'])).toMatch(/^text\/event-stream/);
+    const m = await res.until(/event: snapshot\ndata: (.*)\n\n/, 30_000);
+    return JSON.parse(m[1] ?? '') as FloorBody;
   } finally {
-    controller.abort();
+    res.close();
   }
 }
 
 describe('the floor without a key, when reads need one', () => {
-  let app: RunningApp;
+  let app: Harness;
   let own = '';
   const names: string[] = [];
   const accountIds: string[] = [];
@@ -102,7 +91,7 @@ describe('the floor without a key, when reads need one', () => {
     app = await start({ READ_AUTH: 'required', FLOOR_RATE_LIMIT_MAX: '100000' });
     const seeded = await call(app, { method: 'POST', url: '/api/admin/seed-demo', headers: bearer(ADMIN), payload: {} });
     expect(seeded.status, seeded.text).toBe(200);
-    await settledHash(app.url ?? '', app.store);
+    await app.settled(120_000);
     for (const a of loadDemoAccounts()) {
       accountIds.push(a.id);
       if (a.displayName) names.push(a.displayName);
@@ -182,7 +171,7 @@ describe('the floor without a key, while reads are open', () => {
       const r = await call(app, { method: 'POST', url: '/webhooks/platform', headers: { 'content-type': 'application/json', 'x-ofapi-idempotency-key': `evt_open_floor_${i}` }, payload: raw });
       expect(r.status).toBe(200);
     }
-    await settledHash(app.url ?? '', app.store);
+    await app.settled(120_000);
     const body = (await call(app, { method: 'GET', url: '/api/floor' })).body as FloorBody;
     expect(body.view).toBe('public');
     expect(body.accounts.map((a) => a.id)).toEqual(['acct_open_floor_0', 'acct_open_floor_1']);
@@ -220,8 +209,11 @@ describe('/metrics when reads need a key', () => {
     expect(doc.paths['/metrics']?.get?.security).toBeDefined();
   });
 
+  // On a real port, on purpose: a process without the API role serves its metrics on the ops
+  // port startApp opens for it, and that port is what this checks (the harness has no ops port).
   it('stays open on the ops port of a process without the API', async () => {
-    const worker = await start({ READ_AUTH: 'required', ROLES: 'processor,projector' });
+    const worker = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0', READ_AUTH: 'required', ROLES: 'processor,projector' }));
+    running.push(worker);
     expect(worker.url).toBeNull();
     const res = await fetch(`${worker.opsUrl ?? ''}/metrics`);
     expect(res.status).toBe(200);
@@ -232,7 +224,7 @@ describe('/metrics when reads need a key', () => {
 describe('wrongly signed webhooks', () => {
   const at = new Date().toISOString();
   const body = (n: number) => messageBody({ accountId: 'acct_sig', fanId: 600 + n, messageId: 700 + n, direction: 'received', createdAt: at, text: `sig ${n}` });
-  const post = (app: RunningApp, from: string, raw: string, signature: string | null, key: string) => call(app, {
+  const post = (app: Harness, from: string, raw: string, signature: string | null, key: string) => call(app, {
     method: 'POST', url: '/webhooks/platform', remoteAddress: from, payload: raw,
     headers: { 'content-type': 'application/json', 'x-ofapi-idempotency-key': key, ...(signature === null ? {} : { signature }) },
   });
