@@ -3,6 +3,17 @@
 // gather a fetch's batches over all of the group's partitions into one round and commit its
 // offsets in one request (adapters/log/kafka/rounds.ts, the embedded log's loop), so each stage
 // pays one set of reads, writes and appends per round, whichever log runs under it.
+//
+// Those loops (rounds -> handle -> commit, one round at a time) are plain async code, not RxJS:
+// tried, it came out longer and hid what the loop needs. A round has three exits (nothing read:
+// wait for an append; the handler threw: report, pause, same offsets again, retrying the
+// handler's failure only, not the commit's; stopped: no commit), which become catchError,
+// filter and defaultIfEmpty whose meaning hangs on their order. stop() must wait for the round
+// under way, which unsubscribing does not (it abandons the promise), so the `active` flag and
+// an awaited end stay anyway. Kafka's "batches that arrive while a round runs go into the next"
+// (RoundGate) has no operator; buffer + concatMap still needs a resolver per eachBatch call.
+// The embedded loop as defer/concatMap/reduce/repeat/takeWhile typechecked at 39 lines to its 37,
+// two of them warnings about operator order.
 import type { Consumer, Log, RecordBatch } from '../adapters/log/log.js';
 import type { StageHealth } from './stage-health.js';
 
