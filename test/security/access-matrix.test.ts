@@ -2,14 +2,13 @@
 // admin key, and a key scoped to another account. The expected level of each route is written
 // here, apart from the code; a route the service registers that this table does not know
 // fails the test, so a new route cannot slip in open. Then a key scoped to one account walks
-// every read and must find no trace of the other accounts in any JSON value.
+// every read and must find no trace of the other accounts in any JSON value. Through inject()
+// over the real app and store in a temporary folder (test/support/app-harness.ts): no port.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../../src/app.js';
 import { loadDemoAccounts } from '../../src/demo/fixtures.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
-import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
-import { messageBody, postWebhook } from '../support/platform.js';
-import { settledHash } from '../support/read-models.js';
+import { startHarness, type Harness } from '../support/app-harness.js';
+import { messageBody } from '../support/platform.js';
 
 const ADMIN = 'admin-token-for-access-matrix-0001';
 const CONNECTOR = 'connector-token-for-access-matrix-1';
@@ -54,8 +53,7 @@ function gate(level: Level, caller: Caller): 401 | 403 | null {
 interface Answer { status: number; body: unknown }
 
 describe('access: every route × every caller', () => {
-  let app: RunningApp;
-  let url = '';
+  let app: Harness;
   const tokens = {} as Record<Caller, string | null>;
   let own = ''; // the account the scoped key may see
   let foreign = { accountId: '', sessionId: '', chatId: '', alertId: '' };
@@ -63,14 +61,11 @@ describe('access: every route × every caller', () => {
   const forbiddenTexts = new Set<string>();
 
   const call = async (method: string, path: string, token: string | null, body?: unknown): Promise<Answer> => {
-    const headers: Record<string, string> = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const controller = new AbortController();
-    const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: controller.signal });
+    // Read as it comes: an event stream never ends, so inject() alone would wait for ever.
+    const res = await app.stream(path, { method, ...(token ? { token } : {}), ...(body === undefined ? {} : { body }) });
     // An event stream that was let through never ends: its status is the answer.
-    if (res.ok && res.headers.get('content-type')?.startsWith('text/event-stream')) {
-      controller.abort();
+    if (res.status >= 200 && res.status < 300 && String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      res.close();
       return { status: res.status, body: null };
     }
     const text = await res.text();
@@ -80,11 +75,10 @@ describe('access: every route × every caller', () => {
   };
 
   beforeAll(async () => {
-    app = await startWithEnv(deploymentEnv('embedded', {
+    app = await startHarness({
       ADMIN_TOKEN: ADMIN, CONNECTOR_TOKEN: CONNECTOR, PLATFORMAPI_WEBHOOK_SECRET: SECRET, READ_AUTH: 'required',
       RATE_LIMIT_MAX: '100000', REPORT_RATE_LIMIT_MAX: '100000', FLOOR_RATE_LIMIT_MAX: '100000', REFUSAL_LIMIT_MAX: '100000', ALERT_SWEEP_SEC: '0',
-    }));
-    url = app.url ?? '';
+    });
     expect((await call('POST', '/api/admin/seed-demo', ADMIN, {})).status).toBe(200);
     const accounts = loadDemoAccounts().map((a) => a.id);
     expect(accounts.length).toBeGreaterThanOrEqual(2);
@@ -95,9 +89,9 @@ describe('access: every route × every caller', () => {
         accountId: foreignAccount, fanId: 990_001 + i, messageId: 880_001 + i, direction: 'received',
         createdAt: new Date(Date.now() - 20 * 60_000).toISOString(), text: `foreign secret number ${i} of the matrix`,
       });
-      expect((await postWebhook(url, raw, { secret: SECRET, key: `evt_matrix_${i}` })).status).toBe(200);
+      expect((await app.webhook(raw, { secret: SECRET, key: `evt_matrix_${i}` })).status).toBe(200);
     }
-    await settledHash(url, app.store);
+    await app.settled(120_000);
 
     own = ownAccount;
     const key = async (role: string, scope?: string[]) => {
@@ -138,7 +132,6 @@ describe('access: every route × every caller', () => {
 
   afterAll(async () => {
     await app?.stop();
-    removeDataDirs();
   });
 
   it('knows every route the service registers', async () => {
