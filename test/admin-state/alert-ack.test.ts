@@ -3,20 +3,20 @@
 // sweep's read and its write survives; and an ack never writes back fields the sweep owns, so
 // a resolution that lands between the ack's read and its write survives too. The interleaving
 // is forced, not hoped for: a second Intelligence runs over the same store with a hook that
-// fires right after it reads the alerts.
+// fires right after it reads the alerts. The app is the test harness's (inject(), no port), on
+// the embedded store and log and on Kafka and MongoDB.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../../src/app.js';
 import type { Collection, Doc, DocumentStore } from '../../src/adapters/store/store.js';
 import { ALERTS_COLLECTION, Intelligence } from '../../src/intelligence/intelligence.js';
 import { DEFAULT_RULE_SETTINGS } from '../../src/intelligence/rules.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
-import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
-import { messageBody, postWebhook } from '../support/platform.js';
+import { kafkaMongoEnv, startHarness, type Harness } from '../support/app-harness.js';
+import { DEPLOYMENTS, type Deployment } from '../support/deployments.js';
+import { messageBody } from '../support/platform.js';
 import { eventually } from '../support/wait.js';
 
 const ADMIN = 'admin-token-for-admin-state-0000';
-const admin = { authorization: `Bearer ${ADMIN}` };
 // No intelligence role and no timed sweep: the only sweeps are the ones each test runs, where it says.
 const ENV = { ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0', ROLES: 'api,processor,projector' };
 
@@ -55,46 +55,48 @@ function intelligenceOver(store: DocumentStore): Intelligence {
   return new Intelligence(store, new ReadModelSet(store), DEFAULT_RULE_SETTINGS, null, createLogger('silent'));
 }
 
-async function alerts(url: string, sessionId: string): Promise<Alert[]> {
-  const res = await fetch(`${url}/api/alerts?status=all&sessionId=${encodeURIComponent(sessionId)}`);
-  return ((await res.json()) as { items: Alert[] }).items;
+async function alerts(app: Harness, sessionId: string): Promise<Alert[]> {
+  const res = await app.call<{ items: Alert[] }>('GET', `/api/alerts?status=all&sessionId=${encodeURIComponent(sessionId)}`);
+  return res.body.items;
 }
 
-async function ack(url: string, id: string): Promise<{ status: number; body: Alert }> {
-  const res = await fetch(`${url}/api/alerts/${encodeURIComponent(id)}/ack`, { method: 'POST', headers: admin });
-  return { status: res.status, body: (await res.json()) as Alert };
+async function ack(app: Harness, id: string): Promise<{ status: number; body: Alert }> {
+  const res = await app.call<Alert>('POST', `/api/alerts/${encodeURIComponent(id)}/ack`, { token: ADMIN });
+  return { status: res.status, body: res.body };
 }
 
-describe.each(DEPLOYMENTS)('alert acknowledgements on %s', (kind) => {
-  const running: RunningApp[] = [];
+describe.each(DEPLOYMENTS)('alert acknowledgements on %s', (kind: Deployment) => {
+  const running: Harness[] = [];
   afterAll(async () => {
     await Promise.all(running.map((a) => a.stop()));
-    removeDataDirs();
   });
+  const start = async (): Promise<Harness> => {
+    const app = await startHarness({ ...(kind === 'kafka+mongo' ? kafkaMongoEnv() : {}), ...ENV });
+    running.push(app);
+    return app;
+  };
 
   let fan = 0;
   /** A fan who has waited 10 minutes (past the 300 s threshold): `sla.fan-waiting`, critical, evaluated live. */
-  async function waitingFan(url: string): Promise<{ sessionId: string; alertId: string; account: string; fanId: number }> {
+  async function waitingFan(app: Harness): Promise<{ sessionId: string; alertId: string; account: string; fanId: number }> {
     fan++;
     const account = 'acct_0000000000000000000000000000ac00';
     const fanId = 910_000 + fan;
     const body = messageBody({ accountId: account, fanId, messageId: 7_700_000 + fan, createdAt: new Date(Date.now() - 600_000).toISOString(), direction: 'received', text: 'hello?' });
-    expect((await postWebhook(url, body, { key: `evt_ack_fan_${fan}` })).status).toBe(200);
+    expect((await app.webhook(body, { key: `evt_ack_fan_${fan}` })).status).toBe(200);
     const sessionId = `${account}:${fanId}:1`;
-    const live = await eventually(async () => (await alerts(url, sessionId)).find((a) => a.ruleId === 'sla.fan-waiting'), 60_000, 'the live alert');
+    const live = await eventually(async () => (await alerts(app, sessionId)).find((a) => a.ruleId === 'sla.fan-waiting'), 60_000, 'the live alert');
     return { sessionId, alertId: live.id, account, fanId };
   }
 
   it('an ack landing between the sweep reading an alert that is only live and storing it survives the sweep', async () => {
-    const app = await startWithEnv(deploymentEnv(kind, ENV));
-    running.push(app);
-    const url = app.url ?? '';
-    const { sessionId, alertId } = await waitingFan(url);
-    expect((await alerts(url, sessionId)).find((a) => a.id === alertId)).toMatchObject({ origin: 'live', ackedAt: null });
+    const app = await start();
+    const { sessionId, alertId } = await waitingFan(app);
+    expect((await alerts(app, sessionId)).find((a) => a.id === alertId)).toMatchObject({ origin: 'live', ackedAt: null });
 
     let acked: Alert | undefined;
     const hooked = hookedStore(app.store, async () => {
-      const r = await ack(url, alertId);
+      const r = await ack(app, alertId);
       expect(r.status).toBe(200);
       acked = r.body;
     }, 'find');
@@ -102,39 +104,35 @@ describe.each(DEPLOYMENTS)('alert acknowledgements on %s', (kind) => {
     expect(hooked.fired()).toBe(true);
     expect(acked).toMatchObject({ status: 'acked', ackedBy: 'ADMIN_TOKEN' });
 
-    const after = (await alerts(url, sessionId)).find((a) => a.id === alertId);
+    const after = (await alerts(app, sessionId)).find((a) => a.id === alertId);
     expect(after).toMatchObject({ origin: 'stored', status: 'acked', ackedBy: 'ADMIN_TOKEN', ackedAt: acked?.ackedAt });
   });
 
   it('an ack landing between the sweep reading a stored alert and refreshing it survives the sweep, and later sweeps', async () => {
-    const app = await startWithEnv(deploymentEnv(kind, ENV));
-    running.push(app);
-    const url = app.url ?? '';
-    const { sessionId, alertId } = await waitingFan(url);
+    const app = await start();
+    const { sessionId, alertId } = await waitingFan(app);
     await intelligenceOver(app.store).sweep();
-    expect((await alerts(url, sessionId)).find((a) => a.id === alertId)).toMatchObject({ origin: 'stored', status: 'open', ackedAt: null });
+    expect((await alerts(app, sessionId)).find((a) => a.id === alertId)).toMatchObject({ origin: 'stored', status: 'open', ackedAt: null });
 
     let acked: Alert | undefined;
-    const hooked = hookedStore(app.store, async () => { acked = (await ack(url, alertId)).body; }, 'find');
+    const hooked = hookedStore(app.store, async () => { acked = (await ack(app, alertId)).body; }, 'find');
     await intelligenceOver(hooked.store).sweep();
     expect(hooked.fired()).toBe(true);
     await intelligenceOver(app.store).sweep();
 
-    const after = (await alerts(url, sessionId)).find((a) => a.id === alertId);
+    const after = (await alerts(app, sessionId)).find((a) => a.id === alertId);
     expect(after).toMatchObject({ status: 'acked', ackedBy: 'ADMIN_TOKEN', ackedAt: acked?.ackedAt, resolvedAt: null });
     // Acknowledging again changes nothing.
-    expect((await ack(url, alertId)).body).toMatchObject({ status: 'acked', ackedAt: acked?.ackedAt });
+    expect((await ack(app, alertId)).body).toMatchObject({ status: 'acked', ackedAt: acked?.ackedAt });
   });
 
   it('a resolution landing between the ack reading an alert and writing it survives the ack', async () => {
-    const app = await startWithEnv(deploymentEnv(kind, ENV));
-    running.push(app);
-    const url = app.url ?? '';
-    const { sessionId, alertId, account, fanId } = await waitingFan(url);
+    const app = await start();
+    const { sessionId, alertId, account, fanId } = await waitingFan(app);
     await intelligenceOver(app.store).sweep();
     // A chatter answers: the condition clears, and the next sweep resolves the alert.
     const reply = messageBody({ accountId: account, fanId, messageId: 7_800_000 + fanId, createdAt: new Date(Date.now() - 60_000).toISOString(), direction: 'sent', text: 'here!' });
-    expect((await postWebhook(url, reply, { key: `evt_ack_reply_${fanId}` })).status).toBe(200);
+    expect((await app.webhook(reply, { key: `evt_ack_reply_${fanId}` })).status).toBe(200);
     const plain = intelligenceOver(app.store);
     await eventually(async () => ((await plain.liveFindings(Date.now())).some((f) => f.sessionId === sessionId) ? undefined : true), 60_000, 'the reply to be projected');
 
@@ -143,7 +141,7 @@ describe.each(DEPLOYMENTS)('alert acknowledgements on %s', (kind) => {
     expect(hooked.fired()).toBe(true);
     expect(acked).toMatchObject({ ackedBy: 'admin' });
 
-    const after = (await alerts(url, sessionId)).find((a) => a.id === alertId);
+    const after = (await alerts(app, sessionId)).find((a) => a.id === alertId);
     expect(after).toMatchObject({ status: 'resolved', ackedBy: 'admin' });
     expect(after?.resolvedAt).not.toBeNull();
     expect(after?.ackedAt).not.toBeNull();
