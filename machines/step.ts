@@ -2,8 +2,8 @@
 // public initialTransition() and transition().
 import { initialTransition, transition, type StateValue } from 'xstate';
 import type { ChatInput } from './chat-input.js';
-import type { SessionEvent } from './session-events.js';
-import { collecting, sessionMachine, type ChartContext, type ChartEvent, type ChatContext, type ChatMachineInput } from './session-machine.js';
+import { sessionAfter, type SessionEvent } from './session-events.js';
+import { collecting, sessionMachine, type ChartContext, type ChartEvent, type ChatContext, type ChatMachineInput, type SessionMachine } from './session-machine.js';
 import { chartValueOf } from './upgrade.js';
 import { initialContext, type ChatState } from './chat-context.js';
 
@@ -51,12 +51,39 @@ export function chartEvent(input: ChatInput): ChartEvent {
   }
 }
 
-/** One input, already admitted by the dedupe ledger (see ledger.ts): the next state, and the events it emits. */
-export function step(state: ChatState, input: ChatInput): { state: ChatState; events: SessionEvent[] } {
+/**
+ * The chart's state value says whether the fan waits, and the session events say what it says.
+ * The figures (session-figures.ts) derive `awaiting` as records are placed, but the open
+ * session's summary after the step, the one read models keep (the sessions and chats documents,
+ * the priority inbox), takes it from the state the chart came to rest in: in the last event
+ * that carries that session and in the stored context, which later summaries start from.
+ * Summaries emitted earlier in the same step describe the session part-way through placing,
+ * where the chart does not rest (SessionOpened before its first message; records placed
+ * together), and a closed session's says whether its fan was still waiting when it closed.
+ */
+function awaitingFromChart(awaiting: boolean, context: ChatContext, events: SessionEvent[]): ChatContext {
+  const open = context.session;
+  if (open === null) return context;
+  const id = open.summary.sessionId;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i] as SessionEvent;
+    const s = sessionAfter(e);
+    if (s === null || s.sessionId !== id) continue;
+    if (s.awaiting !== awaiting) events[i] = { ...e, data: { ...e.data, session: { ...s, awaiting } } } as SessionEvent;
+    break;
+  }
+  return open.summary.awaiting === awaiting ? context : { ...context, session: { ...open, summary: { ...open.summary, awaiting } } };
+}
+
+/**
+ * One input, already admitted by the dedupe ledger (see ledger.ts): the next state, and the
+ * events it emits. `machine` is the session chart; a test may pass one with other guards.
+ */
+export function step(state: ChatState, input: ChatInput, machine: SessionMachine = sessionMachine): { state: ChatState; events: SessionEvent[] } {
   // The stored context is the chart's context as it is: XState copies it before any change.
-  const snapshot = sessionMachine.resolveState({ value: chartValueOf(state), context: state.context });
-  const [[next], events] = collecting(() => transition(sessionMachine, snapshot, chartEvent(input)));
+  const snapshot = machine.resolveState({ value: chartValueOf(state), context: state.context });
+  const [[next], events] = collecting(() => transition(machine, snapshot, chartEvent(input)));
   // XState keeps an action's error in the snapshot; the caller sets such a record aside.
   if (next.status === 'error') throw next.error;
-  return { state: { value: next.value, context: stored(next.context) }, events };
+  return { state: { value: next.value, context: awaitingFromChart(next.matches({ session: 'awaiting' }), stored(next.context), events) }, events };
 }

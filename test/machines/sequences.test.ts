@@ -4,6 +4,8 @@ import { sessionAfter, type SessionEvent, type SessionSummary } from '../../mach
 import { fixtureFiles, fixtureInput, loadSequence } from '../support/fixture-sequences.js';
 import { initialChatState, step } from '../../machines/step.js';
 import { MemoryLedger } from '../../machines/ledger.js';
+import { foldChat, type ChatDoc } from '../../src/projector/models/chats/projection.js';
+import { foldSession, type SessionDoc } from '../../src/projector/models/sessions/projection.js';
 
 describe('session machine on fixture sequences', () => {
   it('has fixtures to run', () => {
@@ -16,16 +18,34 @@ describe('session machine on fixture sequences', () => {
     let state = initialChatState({ accountId: 'acct_f', chatId: '1', idleMs: seq.idleSec * 1000, lateMs: (seq.lateSec ?? 300) * 1000 });
     const events: SessionEvent[] = [];
     const ledger = new MemoryLedger();
+    let chat: ChatDoc | undefined;
+    const docs = new Map<string, SessionDoc>();
     seq.inputs.forEach((inp, i) => {
       const admitted = ledger.admit(fixtureInput(i, inp, t0));
       if (!admitted) return;
       const r = step(state, admitted);
       state = r.state;
       events.push(...r.events);
-      // The stored state value says what the open session's summary says: the inbox reads either.
-      const open = state.context.session;
-      if (open) expect(state.value, `after input ${i}`).toEqual({ session: open.summary.awaiting ? 'awaiting' : 'answered' });
-      else expect(state.value === 'noSession' || typeof state.value === 'object' && 'closed' in state.value, `after input ${i}`).toBe(true);
+      // What the read models make of the events agrees with the stored state value after every
+      // step: the chat and its open session await a reply exactly when the chart is in
+      // session.awaiting, and the priority inbox holds the session exactly then.
+      for (const e of r.events) {
+        chat = foldChat(chat, e) ?? chat;
+        const s = sessionAfter(e);
+        if (s) docs.set(s.sessionId, foldSession(docs.get(s.sessionId), e) ?? (docs.get(s.sessionId) as SessionDoc));
+      }
+      const v = state.value;
+      const inSession = typeof v === 'object' && 'session' in v;
+      const awaiting = inSession && v.session === 'awaiting';
+      expect(inSession || v === 'noSession' || typeof v === 'object' && 'closed' in v, `after input ${i}`).toBe(true);
+      if (!chat) return;
+      expect(chat.awaiting, `chat after input ${i}`).toBe(awaiting);
+      expect(chat.openSessionId, `after input ${i}`).toBe(inSession ? state.context.session?.summary.sessionId : null);
+      const open = chat.openSessionId === null ? undefined : docs.get(chat.openSessionId);
+      if (inSession) {
+        expect(open?.awaiting, `open session after input ${i}`).toBe(awaiting);
+        expect(open?.priorityAt !== null, `inbox after input ${i}`).toBe(awaiting);
+      }
     });
     expect(events.map((e) => e.type)).toEqual(seq.expectedEvents);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
