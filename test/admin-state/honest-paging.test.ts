@@ -1,15 +1,17 @@
 // Honest paging: a page that says `hasMore: true` but gives no next-page link is followed by
 // the marker it did give, or the job fails naming the endpoint and the missing link. A job is
-// `done` only when the platform said there is nothing more.
+// `done` only when the platform said there is nothing more. The app is the test harness's
+// (inject(), no port), on the embedded store and log and on Kafka and MongoDB; the fake platform
+// listens on a port of its own, since the platform client reaches it over HTTP as it would the
+// real one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../../src/app.js';
 import { PlatformClient, PlatformError } from '../../src/adapters/platform/platform-client.js';
-import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
+import { kafkaMongoEnv, startHarness, type Harness } from '../support/app-harness.js';
+import { DEPLOYMENTS, type Deployment } from '../support/deployments.js';
 import { FakePlatform } from '../support/fake-platform.js';
 import { eventually } from '../support/wait.js';
 
 const ADMIN = 'admin-token-for-admin-state-0000';
-const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
 const SINCE = '2026-01-01T00:00:00Z';
 // 30 chats × 5 = 150 transactions: two pages of at most 100.
 const SIZE = { chats: 30, messages: 10, transactions: 5 };
@@ -17,12 +19,12 @@ const TRANSACTIONS = SIZE.chats * SIZE.transactions;
 
 interface Job { id: string; state: string; progress: { chats: number; messages: number; transactions: number }; errors: { message: string }[]; statusUrl: string }
 
-async function settled(url: string, kind: 'backfill' | 'backfill-transactions'): Promise<Job> {
-  const res = await fetch(`${url}/api/admin/${kind}`, { method: 'POST', headers: admin, body: JSON.stringify({ since: SINCE }) });
+async function settled(app: Harness, kind: 'backfill' | 'backfill-transactions'): Promise<Job> {
+  const res = await app.call<Job>('POST', `/api/admin/${kind}`, { token: ADMIN, body: { since: SINCE } });
   expect(res.status).toBe(202);
-  const job = (await res.json()) as Job;
+  const job = res.body;
   return eventually(async () => {
-    const j = (await (await fetch(`${url}${job.statusUrl}`, { headers: admin })).json()) as Job;
+    const j = (await app.call<Job>('GET', job.statusUrl, { token: ADMIN })).body;
     return j.state === 'running' ? undefined : j;
   }, 60_000, `${kind} job`);
 }
@@ -65,25 +67,22 @@ describe('the platform client pages honestly', () => {
   });
 });
 
-describe.each(DEPLOYMENTS)('backfill jobs page honestly on %s', (kind) => {
+describe.each(DEPLOYMENTS)('backfill jobs page honestly on %s', (kind: Deployment) => {
   const fake = new FakePlatform({ accounts: 1, chatsPerAccount: SIZE.chats, messagesPerChat: SIZE.messages, transactionsPerChat: SIZE.transactions });
-  let app: RunningApp;
-  let url = '';
+  let app: Harness;
   beforeAll(async () => {
     const base = await fake.start();
-    app = await startWithEnv(deploymentEnv(kind, { ADMIN_TOKEN: ADMIN, PLATFORMAPI_BASE_URL: base, PLATFORMAPI_KEY: fake.apiKey }));
-    url = app.url ?? '';
+    app = await startHarness({ ...(kind === 'kafka+mongo' ? kafkaMongoEnv() : {}), ADMIN_TOKEN: ADMIN, PLATFORMAPI_BASE_URL: base, PLATFORMAPI_KEY: fake.apiKey });
   });
   afterAll(async () => {
-    await app.stop();
+    await app?.stop();
     await fake.stop();
-    removeDataDirs();
   });
 
   it('a transactions backfill follows the marker when the next link is missing and gets every transaction', async () => {
     fake.faults.transactionPaging = 'no-next-page';
     try {
-      const job = await settled(url, 'backfill-transactions');
+      const job = await settled(app, 'backfill-transactions');
       expect(job).toMatchObject({ state: 'done', errors: [] });
       expect(job.progress.transactions).toBe(TRANSACTIONS);
     } finally {
@@ -95,7 +94,7 @@ describe.each(DEPLOYMENTS)('backfill jobs page honestly on %s', (kind) => {
     fake.faults.transactionPaging = 'no-next-page-or-marker';
     try {
       for (const which of ['backfill', 'backfill-transactions'] as const) {
-        const job = await settled(url, which);
+        const job = await settled(app, which);
         expect(job.state).toBe('failed');
         expect(job.errors.at(-1)?.message).toContain(`GET /api/${fake.data[0]?.id}/transactions`);
         expect(job.errors.at(-1)?.message).toMatch(/hasMore.*next_page/);
