@@ -114,6 +114,13 @@ export class BackfillJobs {
    * Makes `jobId` the job of `identity`, or refuses with BackfillConflict while another job of
    * it runs (or, stale, waits to be resumed). Each way in is one conditional write: inserting
    * the identity's lock, or moving it from the job read to this one.
+   *
+   * The lock is not a Lease (adapters/store/lease.ts): nobody renews it, and whether it is free
+   * is read from the job it names, not from its age. A running job holds it however stale (it
+   * waits to be resumed, and a second identical job would run beside it), and a job that ended a
+   * moment ago frees it at once; only a lock whose job was never written frees by time. A lease
+   * frees by age alone, so on it either a stale job would lose its identity or an ended one keep
+   * it for `staleMs`, and the runner would have to beat and release a second document.
    */
   private async takeIdentity(kind: BackfillKind, identity: string, jobId: string, now: number): Promise<void> {
     const _id = `backfill-lock:${identity}`;

@@ -3,7 +3,8 @@
 // (a heartbeat); one that stops renewing for `staleMs` is presumed dead and the next acquire
 // takes the lease over. Every write is one conditional update, so of owners racing for the same
 // document exactly one wins, whichever process they run in. The replay lock, backfill job
-// claims and the report-bucket build marker are leases.
+// claims and the report-bucket build marker are leases. A backfill's identity lock is not: it
+// is free when the job it names has ended, not when it is old (see BackfillJobs.takeIdentity).
 //
 // Expiry is judged from the last renewal (`beatField`) and the reader's `staleMs`, not stored:
 // the documents written before this helper existed (`jobId`/`heartbeatAt`, `owner`/`heartbeatAt`,
