@@ -3,7 +3,8 @@
 // Deterministic: the same seed gives the same files.   node --import tsx scripts/generate-demo.ts
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_DEMO_SECRET, type DemoRecord } from '../src/demo/demo-records.js';
+import { DEFAULT_DEMO_SECRET } from '../src/config.js';
+import type { DemoRecord } from '../src/demo/demo-records.js';
 import { messageWebhook, ppvUnlockedWebhook, subscribedWebhook, tipWebhook, transactionWebhook } from '../src/demo/platform-bodies.js';
 import { signBody } from '../src/ingest/signature.js';
 import { mulberry32 } from '../src/demo/random.js';

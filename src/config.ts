@@ -1,12 +1,19 @@
 import { isTimeZone } from './domain/zoned-time.js';
-import { DEFAULT_DEMO_SECRET } from './demo/demo-records.js';
 import { isIP } from 'node:net';
 import { trimTrailingSlashes } from './support/url.js';
-import { DEFAULT_ROUND_LIMITS } from './adapters/log/kafka/rounds.js';
 
 // Configuration comes only from environment variables, validated at start with a message
 // that names the variable at fault.
 export type Role = 'api' | 'processor' | 'projector' | 'intelligence';
+
+/** DEMO_SECRET unset: the secret the shipped demo records are signed with (refused outside development). */
+export const DEFAULT_DEMO_SECRET = 'convops-demo-secret';
+
+/**
+ * KAFKA_ROUND_MAX_RECORDS and KAFKA_ROUND_MAX_MS unset (see docs/benchmarks.md for the measure);
+ * the Kafka log's rounds (adapters/log/kafka/rounds.ts) fall back to them too.
+ */
+export const DEFAULT_ROUND_LIMITS = { maxRecords: 2000, maxMs: 2000 } as const;
 const ALL_ROLES: readonly Role[] = ['api', 'processor', 'projector', 'intelligence'];
 
 export interface Config {

@@ -4,8 +4,6 @@ import { routeWebhook, type WebhookRoute } from '../domain/webhook-route.js';
 import { parseJson } from '../domain/json.js';
 import { verifySignature } from '../ingest/signature.js';
 
-export const DEFAULT_DEMO_SECRET = 'convops-demo-secret';
-
 export interface DemoRecord {
   /** The raw webhook body, exactly as signed. */
   readonly body: string;

@@ -2,13 +2,12 @@
 // facts, so one normaliser reads both, and idempotency keys chosen so that a message or a
 // transaction that also arrives by webhook is recognised (the machine dedupes by message id
 // and payment id as well as by key).
-import type { AppendRecord } from '../adapters/log/log.js';
 import { isId } from './bounds.js';
 import { idString, isObject, type JsonObject } from './json.js';
-import { inboundRecord } from './inbound-record.js';
+import { inboundRecord, type InboundRecord } from './inbound-record.js';
 
 /** A REST message of chat `chatId` as a `messages.received` or `messages.sent` body. */
-export function messageRecord(accountId: string, chatId: string, m: JsonObject, receivedAt: number): AppendRecord | null {
+export function messageRecord(accountId: string, chatId: string, m: JsonObject, receivedAt: number): InboundRecord | null {
   const id = idString(m.id);
   // The REST API is outside too: ids out of bounds are skipped like ids that are missing.
   if (!id || !isId(id) || !isId(chatId)) return null;
@@ -24,7 +23,7 @@ export function messageRecord(accountId: string, chatId: string, m: JsonObject, 
 const KIND_BY_DESCRIPTION: [RegExp, string][] = [[/\btip/i, 'tip'], [/subscri/i, 'subscription'], [/message|ppv/i, 'message'], [/post/i, 'post'], [/stream/i, 'stream']];
 
 /** A REST transaction as a `transactions.new` body (the REST list has no type; its description says it). */
-export function transactionRecord(accountId: string, t: JsonObject, receivedAt: number): AppendRecord | null {
+export function transactionRecord(accountId: string, t: JsonObject, receivedAt: number): InboundRecord | null {
   const id = idString(t.id);
   const fan = isObject(t.user) ? idString(t.user.id) : undefined;
   if (!id || !fan || !isId(id) || !isId(fan)) return null;

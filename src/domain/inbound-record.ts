@@ -1,6 +1,5 @@
 // The shape of a record on the `inbound` topic: the raw source bytes plus routing headers.
 // Every source (webhook, demo, connector, backfill, admin command, clock) writes this shape.
-import type { AppendRecord } from '../adapters/log/log.js';
 
 /** A record's key: its chat, so every record of a chat lands on one partition in order. */
 export function chatKeyOf(accountId: string, chatId: string): string {
@@ -29,7 +28,19 @@ export interface InboundMeta {
   readonly chatterId?: string;
 }
 
-export function inboundRecord(meta: InboundMeta, raw: Buffer): AppendRecord {
+/** An `inbound` record as its sources append it (an AppendRecord of the log seam, adapters/log/log.ts). */
+export interface InboundRecord {
+  /** chatKeyOf its account and chat. */
+  readonly key: string;
+  /** The raw source bytes. */
+  readonly value: Buffer;
+  /** The routing headers (H). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** When ingest received it. */
+  readonly timestamp: number;
+}
+
+export function inboundRecord(meta: InboundMeta, raw: Buffer): InboundRecord {
   const headers: Record<string, string> = {
     [H.source]: meta.source,
     [H.event]: meta.event,

@@ -2,9 +2,9 @@
 // into rounds (fair prefixes per partition, at most the limit), how rounds are sized from the
 // time per record, the settings' bounds, and what a stage reports about its consumer's group.
 import { describe, expect, it } from 'vitest';
-import { cutRound, DEFAULT_ROUND_LIMITS, MIN_ROUND_RECORDS, RoundPacer } from '../../src/adapters/log/kafka/rounds.js';
+import { cutRound, MIN_ROUND_RECORDS, RoundPacer } from '../../src/adapters/log/kafka/rounds.js';
 import type { LogRecord, RecordBatch } from '../../src/adapters/log/log.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, DEFAULT_ROUND_LIMITS, loadConfig } from '../../src/config.js';
 import { DROPS_REPORTED, GroupProgressWatch, StageHealth } from '../../src/pipeline/stage-health.js';
 
 function batch(partition: number, from: number, n: number): RecordBatch {

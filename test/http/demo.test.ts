@@ -3,7 +3,7 @@
 // stores nothing, and purge-demo removes every trace of the demo accounts, fenced with the
 // pipeline, while other accounts keep theirs.
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DEMO_SECRET } from '../../src/demo/demo-records.js';
+import { DEFAULT_DEMO_SECRET } from '../../src/config.js';
 import { loadDemoAccounts, loadDemoRecords } from '../../src/demo/fixtures.js';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { signBody } from '../../src/ingest/signature.js';

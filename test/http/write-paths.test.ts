@@ -2,9 +2,9 @@
 // unauthenticated writes, and nothing they refused reaches the log; demo data stays out of
 // production and away from the public default secret; health says plainly when reads are open.
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DEMO_SECRET, type DemoRecord } from '../../src/demo/demo-records.js';
+import type { DemoRecord } from '../../src/demo/demo-records.js';
 import { loadDemoRecords } from '../../src/demo/fixtures.js';
-import { loadConfig } from '../../src/config.js';
+import { DEFAULT_DEMO_SECRET, loadConfig } from '../../src/config.js';
 import { signBody } from '../../src/ingest/signature.js';
 import { topology } from '../../src/topology.js';
 import { startHarness, type Harness } from '../support/app-harness.js';

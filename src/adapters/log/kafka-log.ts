@@ -14,7 +14,8 @@ import { kafkaLogs } from './kafka/logging.js';
 import { KafkaAppender } from './kafka/producer.js';
 import { readKafkaRange, readKafkaRecord } from './kafka/reader.js';
 import { DEFAULT_KAFKA_TUNING, type KafkaTuning } from './kafka/tuning.js';
-import { DEFAULT_ROUND_LIMITS, type RoundLimits } from './kafka/rounds.js';
+import type { RoundLimits } from './kafka/rounds.js';
+import { DEFAULT_ROUND_LIMITS } from '../../config.js';
 
 export interface KafkaLogOptions {
   readonly brokers: readonly string[];

@@ -3,7 +3,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { DocumentStore } from '../../adapters/store/store.js';
-import { DEFAULT_DEMO_SECRET, verifyDemoRecord, type DemoRecord, type VerifiedDemo } from '../../demo/demo-records.js';
+import { DEFAULT_DEMO_SECRET } from '../../config.js';
+import { verifyDemoRecord, type DemoRecord, type VerifiedDemo } from '../../demo/demo-records.js';
 import { loadDemoAccounts, loadDemoRecords } from '../../demo/fixtures.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';

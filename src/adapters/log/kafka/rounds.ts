@@ -106,9 +106,6 @@ export interface RoundLimits {
   readonly maxMs: number;
 }
 
-/** KAFKA_ROUND_MAX_RECORDS and KAFKA_ROUND_MAX_MS unset (see docs/benchmarks.md for the measure). */
-export const DEFAULT_ROUND_LIMITS: RoundLimits = { maxRecords: 2000, maxMs: 2000 };
-
 /**
  * Rounds are never cut below this many records (or `maxRecords`, if lower). A round's time has
  * a fixed part (one read and one write whatever its size): sized from a round whose fixed part
