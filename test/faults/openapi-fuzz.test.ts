@@ -14,10 +14,11 @@
 // Skipped, on purpose: POST /api/admin/purge-demo with full=true (it resets the whole pipeline
 // under the requests that follow; its other bodies, broken ones included, are sent). The event
 // stream GET /api/floor/stream never ends, and opens for any query (it takes none, and refuses
-// no unknown parameter), so it gets only requests it refuses before streaming: a wrong or
-// malformed credential. Its stream is not reachable through inject() at all (the handler sets
-// a timeout on the socket, which light-my-request's stand-in lacks, so it throws after the
-// hijack and the request hangs); test/e2e/pages.test.ts and test/security read it over a socket.
+// no unknown parameter): its requests are read as they come (the harness's stream()), an
+// opened stream's status and headers are its answer, and then the caller hangs up.
+//
+// The app is the test harness's (test/support/app-harness.ts): the real app, store and log in a
+// temporary folder, through inject(), no port; nothing here needs a socket.
 //
 // Bounded: OPENAPI_FUZZ_RUNS (default 50) requests per operation, a quarter valid-ish and the
 // rest broken, about 2,400 in all (20 to 40 s on two cores). Operations whose accepted requests
@@ -30,9 +31,8 @@ import { STATUS_CODES } from 'node:http';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../../src/app.js';
 import { ERROR_CATALOGUE } from '../../src/http/errors.js';
-import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
+import { startHarness, type Harness } from '../support/app-harness.js';
 import { sample } from '../support/platform.js';
 
 const ADMIN_TOKEN = 'admin-token-for-openapi-fuzz-00000001';
@@ -470,10 +470,8 @@ function requestArb(op: Operation, pools: Pools, pass: 'valid' | 'broken'): fc.A
     ...(op.params.some((p) => p.in === 'header') ? ['headers'] : []),
   ];
   const part = broken ? fc.constantFrom(...parts) : fc.constant('none');
-  // The stream is only asked what it answers before it streams (see the top of the file).
-  const credential = op.path === STREAM_PATH ? fc.constantFrom<Credential>('wrong', 'malformed') : credentialArb;
   return part.chain((which) => fc.record({
-    credential,
+    credential: credentialArb,
     path: pathArb(op, pools, which === 'path'),
     query: queryArb(op, pools, which === 'query'),
     body: bodyArb(op, pools, which === 'body'),
@@ -535,11 +533,11 @@ function problemWith(r: FuzzRequest, a: Answer): string | null {
 // ---------------------------------------------------------------------------------------------
 // The run
 
-let app: RunningApp;
+let app: Harness;
 let pools: Pools;
 
 async function call(method: string, url: string, payload?: unknown): Promise<any> {
-  const res = await app.server!.inject({
+  const res = await app.inject({
     method: method as 'GET', url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, ...(payload === undefined ? {} : { payload: payload as object }),
   });
   if (res.statusCode >= 300) throw new Error(`${method} ${url} → ${res.statusCode} ${res.body}`);
@@ -550,7 +548,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   const setupStarted = Date.now();
-  app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN, CONNECTOR_TOKEN, ALERT_SWEEP_SEC: '0' }));
+  app = await startHarness({ ADMIN_TOKEN, CONNECTOR_TOKEN, ALERT_SWEEP_SEC: '0' });
   // Something to read, and ids that exist for the valid-ish requests: the first 500 demo
   // records (three accounts, a few hundred chats) and the demo accounts' names.
   const demoRecords = readFileSync(join(import.meta.dirname, '../../fixtures/demo/records.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, 500).map((l) => JSON.parse(l) as J);
@@ -592,7 +590,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
-  removeDataDirs();
 });
 
 let sent = 0;
@@ -614,7 +611,16 @@ async function send(r: FuzzRequest): Promise<Answer> {
 }
 
 async function answer(r: FuzzRequest): Promise<Answer> {
-  const res = await app.server!.inject({ method: r.method as 'GET', url: r.url, headers: r.headers, ...(r.payload === undefined ? {} : { payload: r.payload }) });
+  if (r.op.path === STREAM_PATH) {
+    // Read as it comes: a stream that opened never ends, so its status and headers are the answer.
+    const res = await app.stream(r.url, { method: r.method, headers: r.headers, ...(r.payload === undefined ? {} : { body: r.payload }) });
+    const streaming = res.status === 200 && String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
+    const body = streaming ? '' : await res.text(ANSWER_WITHIN_MS);
+    res.close();
+    if (process.env.OPENAPI_FUZZ_VERBOSE) console.log(`${describeRequest(r)} → ${res.status} ${streaming ? '(event stream)' : short(body, 200)}`);
+    return { status: res.status, headers: res.headers, body };
+  }
+  const res = await app.inject({ method: r.method as 'GET', url: r.url, headers: r.headers, ...(r.payload === undefined ? {} : { payload: r.payload }) });
   // OPENAPI_FUZZ_VERBOSE=1 prints every request and its answer.
   if (process.env.OPENAPI_FUZZ_VERBOSE) console.log(`${describeRequest(r)} → ${res.statusCode} ${short(res.body, 200)}`);
   return { status: res.statusCode, headers: res.headers, body: res.body };
@@ -622,7 +628,7 @@ async function answer(r: FuzzRequest): Promise<Answer> {
 
 describe('fuzz driven by the OpenAPI document', () => {
   it('every operation, valid-ish then broken, answers below 500 and every error in the catalogue\'s shape', async () => {
-    const docRes = await app.server!.inject({ method: 'GET', url: '/docs/json' });
+    const docRes = await app.inject({ method: 'GET', url: '/docs/json' });
     expect(docRes.statusCode).toBe(200);
     // The costly ones last, so the work they leave behind (a seed's records) slows no other operation.
     const operations = operationsOf(docRes.json()).sort((a, b) => Number(COSTLY[a.key] !== undefined) - Number(COSTLY[b.key] !== undefined));
@@ -662,7 +668,7 @@ describe('fuzz driven by the OpenAPI document', () => {
     // Every operation was reached, the valid-ish ones too.
     for (const op of operations) expect(perOperation.get(op.key)?.requests ?? 0, op.key).toBeGreaterThan(0);
     // The process still serves.
-    const live = await app.server!.inject({ method: 'GET', url: '/api/health/live' });
+    const live = await app.inject({ method: 'GET', url: '/api/health/live' });
     expect(live.statusCode).toBe(200);
   }, 300_000);
 });
