@@ -10,7 +10,7 @@ import { SessionProcessor, CHAT_STATE_COLLECTION, type ProcessorStatus } from '.
 import { CHAT_LEDGER_COLLECTION } from './processor/chat-ledger.js';
 import { APPLIED_MARKS_COLLECTION, STATE_ROLLBACKS_COLLECTION } from './processor/rollback.js';
 import { EVENT_DIGESTS_COLLECTION } from './projector/event-digests.js';
-import { SET_ASIDE_COLLECTION, SetAsideTally } from './processor/set-aside.js';
+import { SET_ASIDE_COLLECTION, SetAsideTally } from './pipeline/set-aside.js';
 import { Ticker } from './processor/ticker.js';
 import { Projector, type ProjectorStatus } from './projector/projector.js';
 import { ReadModelSet } from './projector/read-model-set.js';

@@ -89,6 +89,18 @@ export function unansweredSec(s: Pick<JudgedSession, 'status' | 'firstFanMessage
   return wholeSec(until - (s.firstFanMessageAt ?? until));
 }
 
+/** A set of sessions' first-response figures, as the SLA report, the scorecard and the report buckets give them. */
+export interface SlaFigures {
+  readonly sessions: number;
+  readonly responded: number;
+  readonly withinThreshold: number;
+  readonly breaches: number;
+  readonly pending: number;
+  readonly withinThresholdPct: number | null;
+  readonly medianFirstResponseSec: number | null;
+  readonly p90FirstResponseSec: number | null;
+}
+
 /** The grade of `% within threshold` on the floor and the console: the agency's target is 90%, 75% is the alarm. */
 export type WithinGrade = 'no-data' | 'on-target' | 'below' | 'missed';
 

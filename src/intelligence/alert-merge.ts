@@ -2,7 +2,7 @@
 // fans. Ids are stable, so a live alert and its stored record collide by design: the stored
 // record wins (it carries the acknowledgement and the history).
 import { findingToAlert, type AlertDoc, type AlertStatus } from './intelligence.js';
-import type { Finding } from './rules.js';
+import type { Finding } from '../pipeline/alert-doc.js';
 
 export interface MergedAlert extends AlertDoc {
   readonly origin: 'stored' | 'live';

@@ -6,12 +6,12 @@ import type { ReadModelSet } from '../projector/read-model-set.js';
 import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import type { Logger } from '../support/logger.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
-import { ALERTS_COLLECTION, type AlertDoc, type AlertStatus } from './alert-doc.js';
+import { ALERTS_COLLECTION, type AlertDoc, type AlertStatus, type Finding } from '../pipeline/alert-doc.js';
 import type { HttpModelProvider, ModelLabels } from './model-provider.js';
-import { evaluateChatter, evaluateSession, RULES, type Finding, type RuleSettings, type SessionFacts } from './rules.js';
+import { evaluateChatter, evaluateSession, RULES, type RuleSettings, type SessionFacts } from './rules.js';
 
 // Where they were defined before alert-doc.ts: importers keep importing them from here.
-export { ALERTS_COLLECTION, type AlertDoc, type AlertStatus } from './alert-doc.js';
+export { ALERTS_COLLECTION, type AlertDoc, type AlertStatus } from '../pipeline/alert-doc.js';
 export const ANALYSES_COLLECTION = 'analyses';
 const MESSAGES_PER_ANALYSIS = 50;
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

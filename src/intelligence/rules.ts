@@ -4,8 +4,7 @@
 // live and stored durably is one alert.
 import { cut, stripTags } from '../domain/text-clean.js';
 import { gradeOf, isBreach, waitedSec } from '../domain/sla.js';
-
-export type Severity = 'info' | 'warning' | 'critical';
+import type { Finding } from '../pipeline/alert-doc.js';
 
 export interface FactMessage {
   readonly messageId: string;
@@ -54,20 +53,6 @@ export const DEFAULT_RULE_SETTINGS: RuleSettings = {
   noReplySec: 3600,
   slowStreak: 3,
 };
-
-export interface Finding {
-  readonly alertId: string;
-  readonly ruleId: string;
-  readonly ruleVersion: number;
-  readonly severity: Severity;
-  readonly reason: string;
-  readonly labels: readonly string[];
-  readonly recommendation: string;
-  readonly sessionId: string | null;
-  readonly accountId: string | null;
-  readonly chatId: string | null;
-  readonly chatterId: string | null;
-}
 
 export interface RuleInfo {
   readonly id: string;

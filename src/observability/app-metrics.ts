@@ -10,7 +10,7 @@ import { ALERTS_COLLECTION, type AlertDoc } from '../intelligence/intelligence.j
 import type { PipelineControl } from '../pipeline-control.js';
 import { JOBS_COLLECTION, type ReplayJobDoc } from '../projector/replay.js';
 import type { BackfillJobDoc } from '../backfill/backfill-jobs.js';
-import { SET_ASIDE_COLLECTION, SET_ASIDE_STAGES } from '../processor/set-aside.js';
+import { SET_ASIDE_COLLECTION, SET_ASIDE_STAGES } from '../pipeline/set-aside.js';
 import type { Topology } from '../topology.js';
 import type { GaugeSample, Metrics } from './metrics.js';
 

@@ -1,7 +1,7 @@
 // How long a webhook takes to become visible: from the moment ingest received it to the moment
 // its events are written to the read models. Kept for a sliding window, so health shows what
 // is happening now rather than an average since start.
-import { nearestRank } from '../queries/percentiles.js';
+import { nearestRank } from '../domain/percentiles.js';
 
 export interface FreshnessSummary {
   readonly windowSec: number;

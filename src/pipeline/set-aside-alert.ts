@@ -9,8 +9,8 @@
 // admin drops or retries one, after a purge, and on every alert sweep, which also settles a
 // reconcile that raced another (one read the count before the other's write).
 import type { DocumentStore } from '../adapters/store/store.js';
-import { ALERTS_COLLECTION, type AlertDoc } from '../intelligence/alert-doc.js';
-import { SET_ASIDE_COLLECTION } from '../processor/set-aside.js';
+import { ALERTS_COLLECTION, type AlertDoc } from './alert-doc.js';
+import { SET_ASIDE_COLLECTION } from './set-aside.js';
 
 export const SET_ASIDE_ALERT_ID = 'pipeline.set-aside';
 

@@ -6,7 +6,7 @@ import type { DocumentStore, Filter } from '../adapters/store/store.js';
 import { CHAT_STATE_COLLECTION } from './chat-state.js';
 import { CHAT_LEDGER_COLLECTION } from './chat-ledger.js';
 import { STATE_ROLLBACKS_COLLECTION } from './rollback.js';
-import { SET_ASIDE_COLLECTION } from './set-aside.js';
+import { SET_ASIDE_COLLECTION } from '../pipeline/set-aside.js';
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

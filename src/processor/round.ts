@@ -20,7 +20,7 @@ import { normalise } from '../domain/normalise.js';
 import { positionOf } from '../pipeline/repeat-failures.js';
 import type { BatchLedger } from './chat-ledger.js';
 import type { ChatStateDoc } from './chat-state.js';
-import { bodyPrefix, errorMessage, RETRY_OF_HEADER, setAsideId, type SetAsideDoc, type SetAsideStage } from './set-aside.js';
+import { bodyPrefix, errorMessage, RETRY_OF_HEADER, setAsideId, type SetAsideDoc, type SetAsideStage } from '../pipeline/set-aside.js';
 
 /**
  * A record whose normalise + step takes longer than this is reported (`RoundResult.slow`).

@@ -8,7 +8,7 @@
 //    rebalance) cannot put an older state over a newer one;
 // 4. a record delivered again after a crash is recognised by that offset and skipped; a crash
 //    between 1 and 3 re-emits identical events, which the projector ignores by sequence.
-// A record whose normalising or stepping throws is set aside (./set-aside.ts) instead of
+// A record whose normalising or stepping throws is set aside (../pipeline/set-aside.ts) instead of
 // failing the batch (which would be retried forever and stall the partition): its chat keeps
 // the state it had before the record, with the offset moved past it, and the set-aside
 // document goes in the same store write as the states. The step is pure, so a redelivery or a
@@ -30,7 +30,7 @@ import { IsolatingRounds } from '../pipeline/repeat-failures.js';
 import { ChatLedger, type StatePosition } from './chat-ledger.js';
 import { CHAT_STATE_COLLECTION, type ChatStateDoc } from './chat-state.js';
 import { decideRound, readRound, type DueChat, type SlowStep } from './round.js';
-import { SET_ASIDE_COLLECTION, setAsideWrite, type SetAsideDoc, type SetAsideTally } from './set-aside.js';
+import { SET_ASIDE_COLLECTION, setAsideWrite, type SetAsideDoc, type SetAsideTally } from '../pipeline/set-aside.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import { appliedMarks, appliedMarkWrite, describeRollbacks, markRecovered, readRange, recordRollbacks, rollbackId, rollbacksBehindMark, unrecoveredRollbacks, type Rollback, type StatePlace } from './rollback.js';
 

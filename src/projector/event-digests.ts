@@ -14,7 +14,7 @@
 // digests that the redelivery finds equal).
 import { createHash } from 'node:crypto';
 import type { CollectionWrite, Doc, DocumentStore } from '../adapters/store/store.js';
-import { bodyPrefix, setAsideId, setAsideWrite, type SetAsideDoc } from '../processor/set-aside.js';
+import { bodyPrefix, setAsideId, setAsideWrite, type SetAsideDoc } from '../pipeline/set-aside.js';
 import type { Positioned } from './models/projection.js';
 
 export const EVENT_DIGESTS_COLLECTION = 'event_digests';

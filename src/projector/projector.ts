@@ -15,7 +15,7 @@ import { H } from '../domain/inbound-record.js';
 import { partitionsOf, type Stage } from '../pipeline/stage.js';
 import { IsolatingRounds } from '../pipeline/repeat-failures.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
-import type { SetAsideTally } from '../processor/set-aside.js';
+import type { SetAsideTally } from '../pipeline/set-aside.js';
 import { ProjectionProgress } from './progress.js';
 import { checkEventContent, type RawPositioned } from './event-digests.js';
 

@@ -23,7 +23,7 @@ import { JOBS_COLLECTION } from '../support/jobs.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { isRecordsFault } from '../pipeline/repeat-failures.js';
-import { errorMessage } from '../processor/set-aside.js';
+import { errorMessage } from '../pipeline/set-aside.js';
 import { withTimeout } from '../support/deadline.js';
 import type { Positioned } from './models/projection.js';
 import { applyEvents, prepareApplication, writeApplication, type FoldSetAside, type WrittenDocs } from './models/runner.js';

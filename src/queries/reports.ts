@@ -9,7 +9,8 @@ import { AccountWindow } from '../projector/models/report-buckets/window-sums.js
 import { chatterIdOf } from '../projector/models/report-buckets/keys.js';
 import { ReportQueries, type ReportWindow } from '../projector/models/report-buckets/queries.js';
 import { coachPriority, type ScorecardRow } from './scorecard.js';
-import { UNATTRIBUTED, type SlaFigures, type SlaReport } from './sla.js';
+import type { SlaFigures } from '../domain/sla.js';
+import { UNATTRIBUTED, type SlaReport } from './sla.js';
 
 export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, thresholdSec: number, now: number): Promise<SlaReport> {
   const sums = await new ReportQueries(rm).window(w, inScope, ['sla'], now);

@@ -2,7 +2,7 @@
 // would: how often the chatter misses the SLA (up to 60 points), how slow the slow tail is
 // (p90 against the threshold, capped at 3×, up to 30 points), and open alerts (up to 10
 // points, 2 per alert). A chatter with no judged sessions scores 0.
-import type { SlaFigures } from './sla.js';
+import type { SlaFigures } from '../domain/sla.js';
 
 export interface ScorecardRow {
   readonly chatterId: string;

@@ -1,17 +1,8 @@
 // The first-response SLA report's shape: per window, per account and per chatter. The terms
-// (within, breach, pending, how a wait rounds) are defined once in domain/sla.ts; the figures
-// come from the report buckets (projector/models/report-buckets/figures.ts).
-
-export interface SlaFigures {
-  readonly sessions: number;
-  readonly responded: number;
-  readonly withinThreshold: number;
-  readonly breaches: number;
-  readonly pending: number;
-  readonly withinThresholdPct: number | null;
-  readonly medianFirstResponseSec: number | null;
-  readonly p90FirstResponseSec: number | null;
-}
+// (within, breach, pending, how a wait rounds) and the figures of a set of sessions
+// (SlaFigures) are defined once in domain/sla.ts; the figures come from the report buckets
+// (projector/models/report-buckets/figures.ts).
+import type { SlaFigures } from '../domain/sla.js';
 
 export const UNATTRIBUTED = 'unattributed';
 

@@ -4,7 +4,7 @@
 // changes; the documents are the ground they must agree with.
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
 import { STATE_ROLLBACKS_COLLECTION, type StateRollbackDoc } from '../processor/rollback.js';
-import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../processor/set-aside.js';
+import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../pipeline/set-aside.js';
 import { accountTotals } from '../projector/models/account-stats/queries.js';
 import type { ReportBucketDoc } from '../projector/models/report-buckets/document.js';
 import type { ReadModelCollections } from '../projector/read-model-set.js';

@@ -18,7 +18,7 @@ import { loadConfig } from '../../src/config.js';
 import { installErrorHandling } from '../../src/http/errors.js';
 import { adminReplayRoutes } from '../../src/http/routes/admin-replay.js';
 import type { PipelineControl } from '../../src/pipeline-control.js';
-import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/processor/set-aside.js';
+import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
 import { JOBS_COLLECTION, REPLAY_LOCK_ID, ReplayService, type ReplayLimits } from '../../src/projector/replay.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeAlerts, withStatus } from '../../src/intelligence/alert-merge.js';
 import { findingToAlert } from '../../src/intelligence/intelligence.js';
-import type { Finding } from '../../src/intelligence/rules.js';
+import type { Finding } from '../../src/pipeline/alert-doc.js';
 
 const finding = (id: string, severity: Finding['severity']): Finding => ({
   alertId: id, ruleId: id.split(':')[0] ?? id, ruleVersion: 1, severity, reason: `reason ${id}`, labels: [], recommendation: 'do it',

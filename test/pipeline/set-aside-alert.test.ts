@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import { ALERTS_COLLECTION, type AlertDoc } from '../../src/intelligence/intelligence.js';
 import { reconcileSetAsideAlert, SET_ASIDE_ALERT_ID } from '../../src/pipeline/set-aside-alert.js';
-import { bodyPrefix, SET_ASIDE_COLLECTION, setAsideWrite, type SetAsideDoc } from '../../src/processor/set-aside.js';
+import { bodyPrefix, SET_ASIDE_COLLECTION, setAsideWrite, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'convops-set-aside-alert-'));
 const store = new EmbeddedStore(dir);

@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { inboundRecord } from '../../src/domain/inbound-record.js';
 import { SET_ASIDE_ALERT_ID } from '../../src/pipeline/set-aside-alert.js';
-import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/processor/set-aside.js';
+import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';

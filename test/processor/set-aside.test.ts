@@ -15,7 +15,7 @@ import { inboundRecord } from '../../src/domain/inbound-record.js';
 import { ApiError, installErrorHandling } from '../../src/http/errors.js';
 import { adminSetAsideRoutes } from '../../src/http/routes/admin-set-aside.js';
 import { CHAT_STATE_COLLECTION } from '../../src/processor/session-processor.js';
-import { bodyPrefix, errorMessage, SET_ASIDE_BODY_PREFIX_BYTES, SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/processor/set-aside.js';
+import { bodyPrefix, errorMessage, SET_ASIDE_BODY_PREFIX_BYTES, SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';

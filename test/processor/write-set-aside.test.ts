@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { inboundRecord } from '../../src/domain/inbound-record.js';
 import { SessionProcessor } from '../../src/processor/session-processor.js';
-import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/processor/set-aside.js';
+import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
 import { Projector } from '../../src/projector/projector.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';

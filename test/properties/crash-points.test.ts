@@ -26,7 +26,7 @@ import type { AppendRecord, Log, LogRecord, RecordBatch } from '../../src/adapte
 import { StoreUnavailableError, type CollectionWrite, type DocumentStore } from '../../src/adapters/store/store.js';
 import { loadConfig } from '../../src/config.js';
 import { CHAT_STATE_COLLECTION, SessionProcessor, type ChatStateDoc } from '../../src/processor/session-processor.js';
-import { SET_ASIDE_COLLECTION } from '../../src/processor/set-aside.js';
+import { SET_ASIDE_COLLECTION } from '../../src/pipeline/set-aside.js';
 import { tickRecords } from '../../src/processor/ticker.js';
 import { Projector } from '../../src/projector/projector.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';

@@ -8,7 +8,7 @@ import { LogReadTimeoutError, TopicNotFoundError, type AppendResult, type Log, t
 import type { DocumentStore } from '../../adapters/store/store.js';
 import { H } from '../../domain/inbound-record.js';
 import { reconcileSetAsideAlert } from '../../pipeline/set-aside-alert.js';
-import { RETRY_OF_HEADER, SET_ASIDE_COLLECTION, setAsideId, type SetAsideDoc } from '../../processor/set-aside.js';
+import { RETRY_OF_HEADER, SET_ASIDE_COLLECTION, setAsideId, type SetAsideDoc } from '../../pipeline/set-aside.js';
 import type { Topology } from '../../topology.js';
 import { ApiError, errorResponses } from '../errors.js';
 import { iso } from '../views.js';

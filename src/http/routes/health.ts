@@ -5,7 +5,7 @@ import type { DocumentStore } from '../../adapters/store/store.js';
 import type { Topology } from '../../topology.js';
 import type { PlatformReadiness } from '../../adapters/platform/readiness.js';
 import type { ModelStatus } from '../../intelligence/model-provider.js';
-import { SET_ASIDE_COLLECTION } from '../../processor/set-aside.js';
+import { SET_ASIDE_COLLECTION } from '../../pipeline/set-aside.js';
 import type { FreshnessSummary } from '../../pipeline/freshness.js';
 import { withTimeout } from '../../support/deadline.js';
 import { GroupProgressWatch, type StageProblem } from '../../pipeline/stage-health.js';

@@ -7,7 +7,7 @@
 // before it, and the other events are applied. Folds are pure, so a redelivery or a replay
 // throws the same way. Without one, the error fails the application as before.
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, WriteOptions } from '../../adapters/store/store.js';
-import { bodyPrefix, errorMessage, setAsideId, setAsideWrite, type SetAsideDoc } from '../../processor/set-aside.js';
+import { bodyPrefix, errorMessage, setAsideId, setAsideWrite, type SetAsideDoc } from '../../pipeline/set-aside.js';
 import { collectionName, type ReadModelCollections } from '../read-model-set.js';
 import { PROJECTIONS, WRITE_ORDER } from './index.js';
 import { REPORT_BUCKETS, type ReadModel, type ReadModelName } from './names.js';

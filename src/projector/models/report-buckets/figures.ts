@@ -2,9 +2,8 @@
 // domain/sla.ts rounds a wait), so a threshold splits them exactly as outcomeOf judges one
 // session: at most the threshold is within (answered) or pending (not answered), more is a
 // breach. The median and p90 are exact order statistics.
-import { isBreach, wholeSec } from '../../../domain/sla.js';
-import { percent } from '../../../queries/percentiles.js';
-import type { SlaFigures } from '../../../queries/sla.js';
+import { isBreach, wholeSec, type SlaFigures } from '../../../domain/sla.js';
+import { percent } from '../../../domain/percentiles.js';
 import type { BucketCounters, ChatterCounters } from './document.js';
 import type { HistogramSet } from './histogram.js';
 

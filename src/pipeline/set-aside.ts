@@ -26,7 +26,7 @@ const ERROR_MAX_CHARS = 1000;
 /**
  * Where it went wrong: normalising an inbound record, stepping its chat's machine, folding a
  * session event, or writing what a record produced (its round failed the same way twice, and so
- * did its own round: ../pipeline/repeat-failures.ts), or a session event whose id came back
+ * did its own round: ./repeat-failures.ts), or a session event whose id came back
  * with other content than it first had ('conflict': ../projector/event-digests.ts).
  */
 export type SetAsideStage = 'normalise' | 'step' | 'fold' | 'write' | 'conflict';
