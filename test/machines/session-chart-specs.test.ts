@@ -143,6 +143,17 @@ describe('session chart: given / when / then', () => {
     takes('(any) clock.tick[arrivalsIdle] -> .', 'session.awaiting (always)[pastIdleDeadline] -> closed.idle');
   });
 
+  it('given an answered session, when a fan message brings the watermark exactly to its deadline, then it stays open, and a reply stamped at the deadline still joins it', () => {
+    // The deadline is in the span (inOpenSpan takes at <= deadline), so a watermark that only
+    // reaches it has not passed it: a record stamped there is not late and may still arrive.
+    const atWatermark = when(given([msg('fan', 0), msg('human', 60)]), msg('fan', 60 + IDLE_SEC + LATE_SEC));
+    expect(atWatermark.types).not.toContain('SessionClosed');
+    expect(atWatermark.value).toEqual({ session: 'answered' });
+    const r = when(atWatermark.state, msg('human', 60 + IDLE_SEC));
+    expect(r.types).not.toContain('SessionClosed');
+    expect(r.types).toContain('MessageRecorded');
+  });
+
   it('given an answered session, when a later fan message passes its deadline plus the lateness, then it closes idle and the next session opens', () => {
     const r = when(given([msg('fan', 0), msg('human', 60)]), msg('fan', 60 + IDLE_SEC + LATE_SEC + 1));
     expect(r.types).toEqual(['SessionClosed', 'SessionOpened', 'MessageRecorded']);
