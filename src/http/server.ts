@@ -59,6 +59,18 @@ function normaliseWriteBodies(app: FastifyInstance): void {
 }
 
 /**
+ * A route under /api/ that declares no query parameters takes none: `?acountId=acct_1` (a typo)
+ * gets a 400 naming it rather than an answer for every account. Routes that take some declare
+ * them with additionalProperties false.
+ */
+function refuseUndeclaredQuery(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.schema?.querystring) return;
+    route.schema = { ...route.schema, querystring: { type: 'object', additionalProperties: false, properties: {} } };
+  });
+}
+
+/**
  * Every query number is finite, and every parsed JSON body is well-formed Unicode, as the door requires of webhooks: a lone
  * surrogate in a key name or a display name is stored as is by one store and as U+FFFD by
  * another, and cannot go in a URL. (The webhook's body stays bytes here; its route checks it.)
@@ -111,6 +123,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   installRequestIds(app);
   installHttpMetrics(app, deps.ops.metrics);
   normaliseWriteBodies(app);
+  refuseUndeclaredQuery(app);
   refuseMalformedText(app);
   const { keys, inbound, backfill } = deps;
   const refusals = new RefusalLimiter(config.refusalLimit, config.rateLimit.windowSec * 1000);

@@ -76,6 +76,23 @@ describe('read surface', () => {
     }
   });
 
+  it('refuses an unknown query parameter on every GET route of the API with a 400 naming it (a typo like acountId must not widen the answer)', async () => {
+    const spec = await get<{ paths: Record<string, Record<string, unknown>> }>('/docs/json');
+    const paths = Object.entries(spec.body.paths).filter(([p, ops]) => p.startsWith('/api/') && 'get' in ops).map(([p]) => p.replace(/\{[^}]+\}/g, 'x'));
+    expect(paths.length).toBeGreaterThan(20);
+    const admin = { authorization: `Bearer ${ADMIN}` };
+    for (const path of paths) {
+      const res = await get<{ code: string; message: string }>(`${path}?acountId=acct_1`, admin);
+      expect(res.status, path).toBe(400);
+      expect(res.body.code, path).toBe('INVALID_INPUT');
+      expect(res.body.message, path).toContain('acountId');
+    }
+    // Writes too: an unknown parameter is refused before anything runs.
+    const post = await app.call<{ code: string; message: string }>('POST', '/api/admin/intelligence/run?bogus=1', { token: ADMIN });
+    expect(post.status).toBe(400);
+    expect(post.body.message).toContain('bogus');
+  });
+
   it('serves OpenAPI with a UI at the docs URL and the go-live guide', async () => {
     const ui = await app.fetch('/docs');
     expect(ui.status).toBe(200);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DemoRecord } from '../../src/demo/demo-records.js';
 import { loadDemoRecords } from '../../src/demo/fixtures.js';
 import { DEFAULT_DEMO_SECRET, loadConfig } from '../../src/config.js';
+import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { signBody } from '../../src/ingest/signature.js';
 import { topology } from '../../src/topology.js';
 import { startHarness, type Harness } from '../support/app-harness.js';
@@ -79,6 +80,22 @@ describe('write paths', () => {
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.message).toContain('records');
     expect(await inboundEnds(app)).toBe(before);
+  });
+
+  it('takes a signed webhook of exactly BODY_LIMIT_BYTES and refuses one a byte over with 413, before it reaches the log', async () => {
+    const LIMIT = 4096;
+    const SECRET = 'whsec_write_paths_body_limit_0001';
+    const app = await start({ BODY_LIMIT_BYTES: String(LIMIT), PLATFORMAPI_WEBHOOK_SECRET: SECRET });
+    const body = messageWebhook({ accountId: 'acct_0000000000000000000000000000b0d1', fanId: '7001', messageId: '900001', createdAt: new Date().toISOString(), text: 'hello', direction: 'received' });
+    // Trailing whitespace is still the same JSON, so only the size differs between the two.
+    const padded = (size: number): string => body + ' '.repeat(size - Buffer.byteLength(body));
+    const before = await inboundEnds(app);
+    const over = await app.webhook(padded(LIMIT + 1), { secret: SECRET, key: 'evt_body_limit_over' });
+    expect(over.status).toBe(413);
+    expect(await inboundEnds(app)).toBe(before);
+    const atLimit = await app.webhook(padded(LIMIT), { secret: SECRET, key: 'evt_body_limit_at' });
+    expect(atLimit.status).toBe(200);
+    expect(await inboundEnds(app)).not.toBe(before);
   });
 
   it('refuses demo data in production, and with the public default secret outside development', async () => {

@@ -154,7 +154,7 @@ describe('the floor without a key, when reads need one', () => {
   it('declares the floor\'s answer in the OpenAPI document, and the answer fits it', async () => {
     const doc = (await call(app, { method: 'GET', url: '/docs/json' })).body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
     const floor = doc.paths['/api/floor']?.get?.responses ?? {};
-    expect(Object.keys(floor).sort()).toEqual(['200', '401', '429', '503']);
+    expect(Object.keys(floor).sort()).toEqual(['200', '400', '401', '429', '503']);
     expect(JSON.stringify(floor['200'])).toContain('aggregate');
     const stream = doc.paths['/api/floor/stream']?.get?.responses ?? {};
     expect(Object.keys(stream)).toContain('200');

@@ -181,8 +181,10 @@ export function hostileRequests(count: number, opts: HostileOptions, seed = 42):
       const headers: Record<string, string> = {};
       if (auth < 0.85) headers.authorization = `Bearer ${opts.adminToken}`;
       else if (auth < 0.93) headers.authorization = `Bearer ${opts.adminToken.slice(0, -1)}x`;
-      // A path id is looked up (404) before any query matters; without one, the query is what is refused.
-      out.push({ kind: `read:${hasId ? 'id' : 'query'}${auth >= 0.85 ? '+bad-token' : ''}`, method: 'GET', path: `${path}?${query}`, headers, body: undefined });
+      // Every query here is refused (400) before a path id is looked up, so half the requests on
+      // a route with an id go without one: the id alone is what gets the 404.
+      const withQuery = !hasId || rand() < 0.5;
+      out.push({ kind: `read:${withQuery ? 'query' : 'id'}${auth >= 0.85 ? '+bad-token' : ''}`, method: 'GET', path: withQuery ? `${path}?${query}` : path, headers, body: undefined });
       continue;
     }
     const route = pick(routes);

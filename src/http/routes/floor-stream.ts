@@ -10,6 +10,7 @@
 // nothing: every screen shares the one computation.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReadAuth } from '../../access/access-model.js';
+import { Type } from '@fastify/type-provider-typebox';
 import { distinctUntilKeyChanged, exhaustMap, filter, map, ReplaySubject, share, Subscription, timer, type Observable } from 'rxjs';
 import { floorViewer, type FloorView, type FloorViewer } from '../../queries/floor.js';
 import type { Logger } from '../../support/logger.js';
@@ -159,8 +160,9 @@ export const floorStreamRoutes: FastifyPluginAsync<FloorStreamOptions> = async (
       summary: 'The floor without a key as server-sent events: a `snapshot` event (the body of GET /api/floor without a key: every account and chatter while reads are open, totals only with READ_AUTH=required) when the figures change, at most once a second, and `heartbeat` events',
       response: {
         200: { description: 'text/event-stream: `snapshot` events (data: the GET /api/floor body), `heartbeat` events (data: {"at": …})', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-        ...errorResponses('UNAUTHORIZED', 'RATE_LIMITED', 'NOT_READY'),
+        ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'RATE_LIMITED', 'NOT_READY'),
       },
+      querystring: Type.Object({}, { additionalProperties: false }),
     },
   }, async (request: FastifyRequest, reply: FastifyReply) => {
     if (hub.size >= (opts.maxClients ?? 500)) throw new ApiError('NOT_READY', `floor stream: ${hub.size} screens are connected, the most this process serves; retry later`);
