@@ -9,11 +9,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // Two files at a time: most of the slow files wait on processes, brokers and clocks rather
-    // than the CPU, and every file has its own topics, database or data folder. The longest run
-    // first so the two lanes end together (test/infra/sequencer.ts).
-    fileParallelism: true,
+    // One file at a time for now: two at a time took vitest from 1,089 s to 779 s, but in two of
+    // four runs it met a lost message under SIGKILLs (process-kills, embedded) and an LMDB
+    // writer deadlock (topology/shared-store), which need fixing first. TEST_WORKERS=2 with
+    // TEST_PARALLEL=1 runs them two at a time, longest first (test/infra/sequencer.ts).
+    fileParallelism: process.env.TEST_PARALLEL === '1',
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
-    sequence: { sequencer: LongestFirst },
+    ...(process.env.TEST_PARALLEL === '1' ? { sequence: { sequencer: LongestFirst } } : {}),
   },
 });

@@ -36,10 +36,9 @@ function expectReferenceFigures(env: Record<string, string>, url: string, store:
 type Role = 'api' | 'processor' | 'projector';
 type Running = ServiceProcess | WorkerProcess;
 
-// The two deployments run at once: most of each run is paced sending and waiting for restarts.
-describe('SIGKILLed processes', () => {
+describe.each(DEPLOYMENTS)('SIGKILLed processes on %s', (kind) => {
 
-  it.concurrent.each(DEPLOYMENTS)(`on %s: api, processor and projector each killed ${KILLS_PER_ROLE}+ times mid-ingest: nothing lost, nothing counted twice`, async (kind) => {
+  it(`api, processor and projector each killed ${KILLS_PER_ROLE}+ times mid-ingest: nothing lost, nothing counted twice`, async () => {
     const env = deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
     const port = await freePort();
     const start: Record<Role, () => Promise<Running>> = {
