@@ -114,8 +114,6 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
     config: { access: 'public', rateClass: 'floor' },
     schema: {
       summary: 'The floor wallboard: totals (open, awaiting, severity), accounts, chatters and top alerts. Public and rate-limited. With a key: the key\'s accounts, full alerts. Without one: while reads are open, every account and chatter, alerts without fan ids or text; with READ_AUTH=required, totals only (no account, name or chatter)',
-      // It takes no parameters; an unknown one is refused like on every other route, not ignored.
-      querystring: Type.Object({}, { additionalProperties: false }),
       response: { 200: FloorSnapshotSchema, ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'RATE_LIMITED', 'NOT_READY') },
     },
   }, async (request) => live.answer(request, () => floor.snapshot(floorViewer(requestScope(request), request.principal.kind !== 'anonymous', opts.readAuth), clock())));

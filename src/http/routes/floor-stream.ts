@@ -10,7 +10,6 @@
 // nothing: every screen shares the one computation.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReadAuth } from '../../access/access-model.js';
-import { Type } from '@fastify/type-provider-typebox';
 import { distinctUntilKeyChanged, exhaustMap, filter, map, ReplaySubject, share, Subscription, timer, type Observable } from 'rxjs';
 import { floorViewer, type FloorView, type FloorViewer } from '../../queries/floor.js';
 import type { Logger } from '../../support/logger.js';
@@ -162,7 +161,6 @@ export const floorStreamRoutes: FastifyPluginAsync<FloorStreamOptions> = async (
         200: { description: 'text/event-stream: `snapshot` events (data: the GET /api/floor body), `heartbeat` events (data: {"at": …})', content: { 'text/event-stream': { schema: { type: 'string' } } } },
         ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'RATE_LIMITED', 'NOT_READY'),
       },
-      querystring: Type.Object({}, { additionalProperties: false }),
     },
   }, async (request: FastifyRequest, reply: FastifyReply) => {
     if (hub.size >= (opts.maxClients ?? 500)) throw new ApiError('NOT_READY', `floor stream: ${hub.size} screens are connected, the most this process serves; retry later`);
