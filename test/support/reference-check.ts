@@ -7,6 +7,7 @@ import { createLog } from '../../src/adapters/index.js';
 import type { Log } from '../../src/adapters/log/log.js';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { loadConfig } from '../../src/config.js';
+import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
 import { tickRecords } from '../../src/processor/ticker.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';
@@ -46,7 +47,36 @@ export async function expectSameAsReference(ref: Reference, url: string, store: 
   await settledHash(url, store, timeoutMs);
   const docs = await readModelDocs(store);
   const problems = compareWithReference(ref, docs as never);
-  expect(problems).toEqual([]);
+  if (problems.length > 0) expect(problems, await explainMismatch(ref, url, store)).toEqual([]);
   // And the operator's check agrees: totals rows and report buckets equal the documents.
   expect((await verifyFigures(await new ReadModelSet(store).active())).differences).toEqual([]);
+}
+
+/** How long a comparison that failed waits before it looks again (see explainMismatch). */
+const RECHECK_MS = 10_000;
+
+/**
+ * What a failed comparison says besides its differences, so that one failure tells which kind
+ * it was: whether the read models still differ a while later (a pipeline judged drained too
+ * early catches up, a loss does not), what the pipeline set aside (a set-aside record is in no
+ * read model, by design: only set_aside and health show it), and what health reports.
+ */
+async function explainMismatch(ref: Reference, url: string, store: DocumentStore): Promise<string> {
+  await new Promise((r) => setTimeout(r, RECHECK_MS));
+  const later = compareWithReference(ref, (await readModelDocs(store)) as never);
+  const setAside = await store.collection<SetAsideDoc>(SET_ASIDE_COLLECTION).find({}, { limit: 10 }).then(
+    (docs) => docs.map((d) => `${d._id} (${d.stage}, ${d.event ?? '?'} of ${d.chatKey ?? '?'}): ${d.error}`),
+    (err: unknown) => [`unreadable: ${String(err)}`],
+  );
+  const health = await fetch(`${url}/api/health`).then(async (res) => {
+    const h = (await res.json()) as { problems?: unknown; components?: Record<string, { lag?: unknown }> };
+    return `problems ${JSON.stringify(h.problems)}, lag processor ${String(h.components?.processor?.lag)}, projector ${String(h.components?.projector?.lag)}`;
+  }, (err: unknown) => `unreachable: ${String(err)}`);
+  return [
+    later.length === 0
+      ? `read models differ from the reference, but no longer ${RECHECK_MS} ms later: the pipeline was judged drained before it was`
+      : `${RECHECK_MS} ms later they still differ: ${later.slice(0, 3).join('; ')}`,
+    `set aside: ${setAside.length === 0 ? 'nothing' : setAside.join('; ')}`,
+    `health: ${health}`,
+  ].join('\n');
 }
