@@ -1,48 +1,54 @@
-// The whole test suite: type-check, lint, then vitest (whose global setup provisions Kafka and the
+// The whole test suite: type-check, lint and vitest (whose global setup provisions Kafka and the
 // Mongo-wire server), then one summary line "tests: N passed, N failed[, N skipped]".
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const results = join(root, '.cache', 'vitest-results.json');
 mkdirSync(join(root, '.cache'), { recursive: true });
+rmSync(results, { force: true });
 
-// The type-check and the lint run side by side (each mostly one core for about half a minute).
-// Their output is held and printed in order, so the two never interleave.
-function run(args: string[]): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
-    child.on('close', (status) => resolve({ status, output }));
-  });
+interface Finished { readonly status: number | null; readonly output: string }
+
+/** A child whose output is held, so it never interleaves with vitest's. */
+function held(args: string[]): { child: ChildProcess; done: Promise<Finished> } {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stderr?.on('data', (d: Buffer) => { output += d.toString(); });
+  return { child, done: new Promise((resolve) => child.on('close', (status) => resolve({ status, output }))) };
 }
-const [tsc, lint] = await Promise.all([
-  run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
+
+// The three run side by side: one file at a time, vitest leaves most of a core idle while it waits
+// on brokers, timers and child processes, which the type-check and the lint (each about one core
+// for half a minute to a minute) fill. A type or lint failure is printed the moment it is known,
+// and fails the run at the end: stopping vitest early would orphan its workers and the brokers
+// its global setup started (it does not tear down on a signal).
+const checks = [
+  { name: 'type-check', hint: '', run: held([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']) },
   // Lint and format rules (eslint.config.js): a floating promise or a misused one fails the suite like a test.
-  run([join(root, 'node_modules/eslint/bin/eslint.js'), '.']),
-]);
-process.stdout.write(tsc.output + lint.output);
-if (tsc.status !== 0) {
-  process.stdout.write('tests: 0 passed, 1 failed (type-check failed)\n');
-  process.exit(1);
-}
-if (lint.status !== 0) {
-  process.stdout.write('tests: 0 passed, 1 failed (lint failed; `npm run format` fixes the formatting)\n');
-  process.exit(1);
-}
+  { name: 'lint', hint: '; `npm run format` fixes the formatting', run: held([join(root, 'node_modules/eslint/bin/eslint.js'), '.']) },
+];
+const vitest = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const vitestDone = new Promise<number | null>((resolve) => vitest.on('close', (status) => resolve(status)));
 
-const vitest = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+let failedCheck: string | undefined;
+await Promise.all(checks.map(async (c) => {
+  const { status, output } = await c.run.done;
+  process.stdout.write(`\n[${c.name}] ${status === 0 ? 'passed' : 'FAILED'}\n${output}`);
+  if (status !== 0) failedCheck ??= `${c.name} failed${c.hint}`;
+}));
+const vitestStatus = await vitestDone;
 
 interface JsonReport { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; success: boolean }
-if (existsSync(results)) {
-  const r = JSON.parse(readFileSync(results, 'utf8')) as JsonReport;
-  const skipped = r.numPendingTests + r.numTodoTests;
-  process.stdout.write(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped > 0 ? `, ${skipped} skipped` : ''}\n`);
-  if (r.numPassedTests === 0) process.exit(1);
-} else {
-  process.stdout.write('tests: 0 passed, 1 failed (vitest wrote no results)\n');
-}
-process.exit(vitest.status ?? 1);
+const r = existsSync(results) ? (JSON.parse(readFileSync(results, 'utf8')) as JsonReport) : undefined;
+// The type-check and the lint count as one failed test each, so the summary line never reads
+// "0 failed" for a run that failed.
+const checkFailures = checks.length - (await Promise.all(checks.map((c) => c.run.done))).filter((f) => f.status === 0).length;
+const passed = r?.numPassedTests ?? 0;
+const failed = (r?.numFailedTests ?? (r ? 0 : 1)) + checkFailures;
+const skipped = r ? r.numPendingTests + r.numTodoTests : 0;
+const why = [r ? '' : 'vitest wrote no results', failedCheck ?? ''].filter(Boolean).join('; ');
+process.stdout.write(`tests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${why ? ` (${why})` : ''}\n`);
+process.exit(passed > 0 && failed === 0 && vitestStatus === 0 ? 0 : 1);

@@ -31,7 +31,7 @@ const KEY_A = `${ACCOUNT}:${FAN_A}`;
 const KEY_B = `${ACCOUNT}:${FAN_B}`;
 const T0 = Date.parse('2026-06-10T10:00:00Z');
 
-// Read by src/app.ts when the app starts; this file runs in its own process.
+// Read when an app starts (src/composition.ts); files share a worker, so it is removed after this one.
 process.env.CONVOPS_FAILPOINT_THROW_ON_TEXT = MARKER;
 afterAll(() => { delete process.env.CONVOPS_FAILPOINT_THROW_ON_TEXT; });
 
