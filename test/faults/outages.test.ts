@@ -15,7 +15,8 @@ import { postWebhook } from '../support/platform.js';
 import { deliverAll } from '../support/sender.js';
 import { eventually } from '../support/wait.js';
 
-const { deliveries } = faultDeliveries(1500, 23);
+// Enough that the outage falls mid-ingest with chats in every state; the outage, not the volume, is under test.
+const { deliveries } = faultDeliveries(900, 23);
 const DOWN_MS = 5000;
 
 interface Health { status: string; components: { log: { ok: boolean }; store: { ok: boolean } } }

@@ -18,6 +18,7 @@ import { startServiceProcess, startWorkerProcess, type ServiceProcess, type Work
 import { eventually } from '../support/wait.js';
 
 const KILLS_PER_ROLE = 2;
+const KILLS = 3 * KILLS_PER_ROLE;
 const { deliveries } = faultDeliveries(2000, 11);
 
 // What every figure must come to: the reference model's reading of the deliveries.
@@ -54,6 +55,7 @@ describe.each(DEPLOYMENTS)('SIGKILLed processes on %s', (kind) => {
 
     let sending = true;
     const kills: Record<Role, number> = { api: 0, processor: 0, projector: 0 };
+    let killed = 0;
     const killer = (async () => {
       const roles: Role[] = ['api', 'processor', 'projector'];
       for (let i = 0; sending; i++) {
@@ -63,11 +65,18 @@ describe.each(DEPLOYMENTS)('SIGKILLed processes on %s', (kind) => {
         const role = roles[i % roles.length] as Role;
         await procs[role].kill9();
         kills[role]++;
+        killed++;
         procs[role] = await start[role]();
       }
     })();
-    // Paced (about 60 deliveries a second), so the kills land while deliveries are under way.
-    const stats = await deliverAll(() => url, deliveries, { onAccepted: () => new Promise((r) => setTimeout(r, 12)) });
+    // Paced by the kills, not by the clock: once a share of the deliveries is in, the sender
+    // waits for the next kill, so the kills are spread over the ingest however fast either runs.
+    // Each round of three kills takes every role once.
+    const stats = await deliverAll(() => url, deliveries, {
+      onAccepted: async (n) => {
+        while (killed < KILLS && n > ((killed + 1) * deliveries.length) / (KILLS + 1)) await new Promise((r) => setTimeout(r, 50));
+      },
+    });
     sending = false;
     await killer;
 
@@ -81,6 +90,9 @@ describe.each(DEPLOYMENTS)('SIGKILLed processes on %s', (kind) => {
 
 describe('a processor rebalance on kafka+mongo', () => {
   const kind: Deployment = 'kafka+mongo';
+  // One kill and one takeover: half the deliveries of the kill scenario above do it.
+  const { deliveries } = faultDeliveries(1000, 13);
+  const ref = referenceOf(deliveries);
 
   it('two processors share the partitions; one is SIGKILLed and the other takes over', async () => {
     const env = deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
