@@ -4,7 +4,7 @@
 // (a conflict, a duplicate key, a key LMDB refuses) leaves nothing of its write stored, in any
 // collection or index.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, TransactionFlags, type Database, type RootDatabase } from 'lmdb';
 import { Aggregator, Query, update as applyUpdate } from 'mingo';
@@ -414,10 +414,47 @@ const NO_INDEXES: IndexLists = { bytes: Buffer.alloc(0), all: [], unique: [] };
 /** Operations applied between looks at the clock in a write that takes turns. */
 const OPS_BETWEEN_CLOCK_READS = 32;
 
+/** A store folder's LMDB environment as this process opened it, shared by its stores. */
+interface SharedRoot {
+  readonly path: string;
+  readonly root: RootDatabase;
+  readonly meta: Database<CollectionMeta, string>;
+  /** The stores open on it; the last to close closes it. */
+  users: number;
+  closing: Promise<void> | null;
+  /** Settles once a write that takes turns (see `transaction`), under way now, has ended. */
+  turning: Promise<void> | null;
+}
+
+/**
+ * One opened environment per folder and process, however many stores are open on it. lmdb-js
+ * opens a path a second time as the same LMDB environment (so the same writer lock) but with a
+ * write thread of its own, and the two know nothing of each other. One's write thread holds the
+ * lock while it waits for this (the main) thread to run a transaction callback; a synchronous
+ * write transaction of the other on this thread (opening a database, `register`) waits for the
+ * lock, and neither ever moves again. Through one opened root lmdb-js hands its write thread's
+ * transaction to the synchronous one, as it is built to.
+ */
+const roots = new Map<string, SharedRoot>();
+
+function openRoot(path: string): SharedRoot {
+  let shared = roots.get(path);
+  if (!shared) {
+    const root = open({ path, maxDbs: 256, mapSize: 2 ** 35, overlappingSync: false });
+    const meta = root.openDB<CollectionMeta, string>({ name: '$meta', encoding: 'msgpack' });
+    shared = { path, root, meta, users: 0, closing: null, turning: null };
+    roots.set(path, shared);
+  }
+  shared.users++;
+  return shared;
+}
+
 export class EmbeddedStore implements DocumentStore {
   readonly kind = 'embedded' as const;
+  private readonly shared: SharedRoot;
   private readonly root: RootDatabase;
   private readonly meta: Database<CollectionMeta, string>;
+  private closed = false;
   private readonly open = new Map<string, EmbeddedCollection<Doc>>();
   private readonly indexDbs = new Map<string, Database<Buffer, KeyPart[]>>();
   private readonly indexDbBySpec = new WeakMap<IndexSpec, Map<string, Database<Buffer, KeyPart[]>>>();
@@ -430,8 +467,10 @@ export class EmbeddedStore implements DocumentStore {
   constructor(dataDir: string) {
     const path = join(dataDir, 'store');
     mkdirSync(path, { recursive: true });
-    this.root = open({ path, maxDbs: 256, mapSize: 2 ** 35, overlappingSync: false });
-    this.meta = this.root.openDB<CollectionMeta, string>({ name: '$meta', encoding: 'msgpack' });
+    // The folder's real path: two spellings of one folder are one environment.
+    this.shared = openRoot(realpathSync(path));
+    this.root = this.shared.root;
+    this.meta = this.shared.meta;
   }
 
   collection<T extends Doc>(name: string): Collection<T> {
@@ -484,7 +523,18 @@ export class EmbeddedStore implements DocumentStore {
    * documents would be stored pointing at structures the store never got, read back wrongly).
    */
   transaction<R>(fn: () => R | Promise<R>): Promise<R> {
-    return this.root.childTransaction(() => {
+    const shared = this.shared;
+    // A write that takes turns keeps lmdb-js's write transaction open across them, and lmdb-js
+    // runs a transaction started meanwhile (from this store or another on the folder) inside it:
+    // in the middle of it, and gone with it when it aborts, though its promise resolved. It
+    // waits for that write to end instead, as WriteOptions.turnEveryMs says.
+    if (shared.turning) {
+      const after = (): Promise<R> => this.transaction(fn);
+      return shared.turning.then(after, after);
+    }
+    let ended!: () => void;
+    const end = new Promise<void>((resolve) => { ended = resolve; });
+    const txn = Promise.resolve(this.root.childTransaction(() => {
       const opened: { name: string; spec: IndexSpec; collection: string }[] = [];
       this.txnIndexLists = new Map();
       this.txnOpened = opened;
@@ -506,6 +556,7 @@ export class EmbeddedStore implements DocumentStore {
       }
       // An asynchronous callback keeps the child transaction open until it settles (lmdb-js
       // runs the batch's next callback after it): see WriteOptions.turnEveryMs.
+      shared.turning = end;
       return result.then((value) => {
         over();
         return value;
@@ -514,7 +565,14 @@ export class EmbeddedStore implements DocumentStore {
         this.afterAbort(opened);
         throw err;
       });
-    }) as Promise<R>;
+    }) as R | Promise<R>);
+    // Settled once lmdb-js has committed the batch and left its write transaction.
+    const finish = (): void => {
+      if (shared.turning === end) shared.turning = null;
+      ended();
+    };
+    void txn.then(finish, finish);
+    return txn;
   }
 
   private afterAbort(opened: readonly { name: string; spec: IndexSpec; collection: string }[]): void {
@@ -621,7 +679,17 @@ export class EmbeddedStore implements DocumentStore {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const shared = this.shared;
+    shared.users--;
     await this.root.flushed;
-    await this.root.close();
+    // Another store opened on the folder meanwhile keeps it open.
+    if (shared.users > 0) return;
+    shared.closing ??= (async () => {
+      if (roots.get(shared.path) === shared) roots.delete(shared.path);
+      await shared.root.close();
+    })();
+    await shared.closing;
   }
 }
