@@ -1,6 +1,6 @@
 // Runs the service as a real child process (the README's way), so tests can SIGKILL it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../infra/servers.js';
 import { eventually } from './wait.js';
@@ -51,12 +51,52 @@ export async function startServiceProcess(env: Record<string, string>, port?: nu
   await eventually(async () => {
     if (child.exitCode !== null) throw new Error(`service exited: ${stderr}`);
     const res = await fetch(`${url}/api/health`).catch(() => undefined);
-    return res?.status === 200 ? true : undefined;
+    // Ready only once this child answers: while a killed API is down its port is free, and
+    // another service (another test file's app on port 0) can take it; the child then fails to
+    // listen, and the other one's 200s would read as this deployment taking deliveries.
+    return res?.status === 200 && listensOn(child.pid, port) ? true : undefined;
   }, 90_000, 'service ready');
   return {
     url,
     ...controls(child, exited),
   };
+}
+
+/**
+ * Whether process `pid` holds the socket listening on TCP `port` (Linux: /proc/net/tcp{,6}
+ * name the listening socket's inode, /proc/<pid>/fd the process's sockets). True where /proc
+ * cannot say: elsewhere the health answer alone decides, as before.
+ */
+export function listensOn(pid: number | undefined, port: number): boolean {
+  if (pid === undefined) return false;
+  const listening = new Set<string>();
+  let tables = 0;
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    tables++;
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // local_address is <hex ip>:<hex port>; state 0A is LISTEN; the tenth column the inode.
+      if (f[3] === '0A' && Number.parseInt(f[1]?.split(':')[1] ?? '', 16) === port && f[9]) listening.add(f[9]);
+    }
+  }
+  if (tables === 0) return true;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return listening.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '');
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
 }
 
 export interface WorkerProcess {
