@@ -4,12 +4,13 @@
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import type { Database, RootDatabase } from 'lmdb';
 import type {
   AppendRecord, AppendResult, ConsumeOptions, ConsumeRoundsOptions, Consumer, GroupPosition, Log, LogRecord, RangeRead, RecordBatch, TopicSpec,
 } from './log.js';
 import { perBatch, TopicNotFoundError } from './log.js';
 import { partitionForKey } from './partitioner.js';
+import { openSharedRoot, type SharedRoot } from '../lmdb-roots.js';
 import { SHARED_STRUCTURES } from '../lmdb-structures.js';
 
 interface StoredRecord {
@@ -30,6 +31,14 @@ interface TopicFiles {
   readonly heads: Database<number, PartitionKey>;
 }
 
+/** What the log folder's main environment holds, set up once per process (see lmdb-roots). */
+interface MainFiles {
+  readonly topics: Database<number, string>;
+  readonly groups: Database<number, GroupKey>;
+  /** Its records and heads when the folder is from before topics had their own: every topic's. */
+  readonly legacy: TopicFiles | null;
+}
+
 const BATCH_SIZE = 5000;
 const IDLE_POLL_MS = 20;
 const RETRY_PAUSE_MS = 500;
@@ -38,12 +47,17 @@ const RETRY_PAUSE_MS = 500;
 // `void` marks the single puts whose promises are deliberately not.
 export class EmbeddedLog implements Log {
   readonly kind = 'embedded' as const;
+  // The folder's environments, each opened once in this process and shared with every other
+  // log open on the folder: opened a second time, lmdb-js gave each its own write thread on
+  // the one writer lock, and a log opening a topic's databases (a synchronous write) while
+  // another's write thread waited for its append's callback hung the process (see lmdb-roots).
+  private readonly main: SharedRoot<MainFiles>;
   private readonly root: RootDatabase;
   private readonly topics: Database<number, string>;
   private readonly groups: Database<number, GroupKey>;
-  /** The main environment's records and heads: every topic's in a folder from before topics had their own. */
   private readonly legacy: TopicFiles | null;
-  private readonly topicFiles = new Map<string, TopicFiles>();
+  private readonly topicRoots = new Map<string, SharedRoot<TopicFiles>>();
+  private closed = false;
   private readonly appended = new EventEmitter();
   private readonly activeGroups = new Set<string>();
   private readonly running = new Set<{ stop(): Promise<void> }>();
@@ -51,35 +65,42 @@ export class EmbeddedLog implements Log {
   constructor(private readonly dataDir: string) {
     const path = join(dataDir, 'log');
     mkdirSync(path, { recursive: true });
-    this.root = open({ path, maxDbs: 8, mapSize: 2 ** 34, overlappingSync: false });
-    this.topics = this.root.openDB<number, string>({ name: 'topics', encoding: 'msgpack' });
-    this.groups = this.root.openDB<number, GroupKey>({ name: 'groups', encoding: 'msgpack' });
-    const main = recordFiles(this.root);
-    // Each topic has its own environment, so its own write lock. An LMDB write transaction
-    // holds its environment's lock until this process's event loop has run its callback: with
-    // one environment, the API's inbound appends queued behind a busy worker's event appends
-    // (at 1,000/s in the split layout: up to 22 ms p99 waiting for the lock, 43 ms p99 in all).
-    // A folder whose main environment already holds records keeps them all there, so nothing
-    // needs moving.
-    this.legacy = main.records.getKeysCount({ limit: 1 }) > 0 ? main : null;
-    // That read opened a read transaction, which lmdb-js keeps until a timer fires: a topic
-    // another handle creates meanwhile would look missing. Reads start afresh from here.
-    this.root.resetReadTxn();
+    this.main = openSharedRoot(path, { maxDbs: 8, mapSize: 2 ** 34, overlappingSync: false }, (root): MainFiles => {
+      const topics = root.openDB<number, string>({ name: 'topics', encoding: 'msgpack' });
+      const groups = root.openDB<number, GroupKey>({ name: 'groups', encoding: 'msgpack' });
+      const main = recordFiles(root);
+      // Each topic has its own environment, so its own write lock. An LMDB write transaction
+      // holds its environment's lock until this process's event loop has run its callback:
+      // with one environment, the API's inbound appends queued behind a busy worker's event
+      // appends (at 1,000/s in the split layout: up to 22 ms p99 waiting for the lock, 43 ms
+      // p99 in all). A folder whose main environment already holds records keeps them all
+      // there, so nothing needs moving.
+      const legacy = main.records.getKeysCount({ limit: 1 }) > 0 ? main : null;
+      // That read opened a read transaction, which lmdb-js keeps until a timer fires: a topic
+      // another process creates meanwhile would look missing. Reads start afresh from here.
+      root.resetReadTxn();
+      return { topics, groups, legacy };
+    });
+    this.root = this.main.root;
+    this.topics = this.main.opened.topics;
+    this.groups = this.main.opened.groups;
+    this.legacy = this.main.opened.legacy;
     this.appended.setMaxListeners(0);
   }
 
   /** The files of `topic`, opened on first use. */
   private files(topic: string): TopicFiles {
     if (this.legacy) return this.legacy;
-    let f = this.topicFiles.get(topic);
+    let f = this.topicRoots.get(topic);
     if (!f) {
+      if (this.closed) throw new Error('the log is closed');
       const path = join(this.dataDir, 'log', 'topics', topicFolder(topic));
       mkdirSync(path, { recursive: true });
       // noSubdir: a topic's dots would otherwise make lmdb-js take the folder for a file name.
-      f = recordFiles(open({ path, noSubdir: false, maxDbs: 4, mapSize: 2 ** 34, overlappingSync: false }));
-      this.topicFiles.set(topic, f);
+      f = openSharedRoot(path, { noSubdir: false, maxDbs: 4, mapSize: 2 ** 34, overlappingSync: false }, recordFiles);
+      this.topicRoots.set(topic, f);
     }
-    return f;
+    return f.opened;
   }
 
   async createTopics(topics: readonly TopicSpec[]): Promise<void> {
@@ -301,9 +322,13 @@ export class EmbeddedLog implements Log {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await Promise.all([...this.running].map((c) => c.stop()));
-    for (const f of this.topicFiles.values()) await f.root.close();
-    await this.root.close();
+    // Each environment closes once this log's writes to it are flushed and no other log in
+    // this process has it open.
+    for (const f of this.topicRoots.values()) await f.release();
+    await this.main.release();
   }
 }
 

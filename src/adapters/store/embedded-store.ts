@@ -4,14 +4,15 @@
 // (a conflict, a duplicate key, a key LMDB refuses) leaves nothing of its write stored, in any
 // collection or index.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { open, TransactionFlags, type Database, type RootDatabase } from 'lmdb';
+import { TransactionFlags, type Database, type RootDatabase } from 'lmdb';
 import { Aggregator, Query, update as applyUpdate } from 'mingo';
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, SortSpec, UpdateOutcome, UpdateSpec, WriteOptions } from './store.js';
 import { DuplicateKeyError, WriteConflictError } from './store.js';
 import { indexKey, indexName, plan, type KeyPart } from './embedded-index.js';
 import { applyPlainUpdate } from './plain-update.js';
+import { openSharedRoot, type SharedRoot } from '../lmdb-roots.js';
 import { SHARED_STRUCTURES } from '../lmdb-structures.js';
 import { SharedReads } from './shared-reads.js';
 
@@ -414,47 +415,20 @@ const NO_INDEXES: IndexLists = { bytes: Buffer.alloc(0), all: [], unique: [] };
 /** Operations applied between looks at the clock in a write that takes turns. */
 const OPS_BETWEEN_CLOCK_READS = 32;
 
-/** A store folder's LMDB environment as this process opened it, shared by its stores. */
-interface SharedRoot {
-  readonly path: string;
-  readonly root: RootDatabase;
+/** What a store folder's environment holds for its stores, shared by those open on it (see lmdb-roots). */
+interface StoreRoot {
   readonly meta: Database<CollectionMeta, string>;
-  /** The stores open on it; the last to close closes it. */
-  users: number;
-  closing: Promise<void> | null;
   /** Settles once a write that takes turns (see `transaction`), under way now, has ended. */
   turning: Promise<void> | null;
 }
 
-/**
- * One opened environment per folder and process, however many stores are open on it. lmdb-js
- * opens a path a second time as the same LMDB environment (so the same writer lock) but with a
- * write thread of its own, and the two know nothing of each other. One's write thread holds the
- * lock while it waits for this (the main) thread to run a transaction callback; a synchronous
- * write transaction of the other on this thread (opening a database, `register`) waits for the
- * lock, and neither ever moves again. Through one opened root lmdb-js hands its write thread's
- * transaction to the synchronous one, as it is built to.
- */
-const roots = new Map<string, SharedRoot>();
-
-function openRoot(path: string): SharedRoot {
-  let shared = roots.get(path);
-  if (!shared) {
-    const root = open({ path, maxDbs: 256, mapSize: 2 ** 35, overlappingSync: false });
-    const meta = root.openDB<CollectionMeta, string>({ name: '$meta', encoding: 'msgpack' });
-    shared = { path, root, meta, users: 0, closing: null, turning: null };
-    roots.set(path, shared);
-  }
-  shared.users++;
-  return shared;
-}
-
 export class EmbeddedStore implements DocumentStore {
   readonly kind = 'embedded' as const;
-  private readonly shared: SharedRoot;
+  // One opened environment per folder and process, however many stores are open on it: see
+  // lmdb-roots for the hang two would make.
+  private readonly shared: SharedRoot<StoreRoot>;
   private readonly root: RootDatabase;
   private readonly meta: Database<CollectionMeta, string>;
-  private closed = false;
   private readonly open = new Map<string, EmbeddedCollection<Doc>>();
   private readonly indexDbs = new Map<string, Database<Buffer, KeyPart[]>>();
   private readonly indexDbBySpec = new WeakMap<IndexSpec, Map<string, Database<Buffer, KeyPart[]>>>();
@@ -467,10 +441,12 @@ export class EmbeddedStore implements DocumentStore {
   constructor(dataDir: string) {
     const path = join(dataDir, 'store');
     mkdirSync(path, { recursive: true });
-    // The folder's real path: two spellings of one folder are one environment.
-    this.shared = openRoot(realpathSync(path));
+    this.shared = openSharedRoot(path, { maxDbs: 256, mapSize: 2 ** 35, overlappingSync: false }, (root): StoreRoot => ({
+      meta: root.openDB<CollectionMeta, string>({ name: '$meta', encoding: 'msgpack' }),
+      turning: null,
+    }));
     this.root = this.shared.root;
-    this.meta = this.shared.meta;
+    this.meta = this.shared.opened.meta;
   }
 
   collection<T extends Doc>(name: string): Collection<T> {
@@ -523,7 +499,7 @@ export class EmbeddedStore implements DocumentStore {
    * documents would be stored pointing at structures the store never got, read back wrongly).
    */
   transaction<R>(fn: () => R | Promise<R>): Promise<R> {
-    const shared = this.shared;
+    const shared = this.shared.opened;
     // A write that takes turns keeps lmdb-js's write transaction open across them, and lmdb-js
     // runs a transaction started meanwhile (from this store or another on the folder) inside it:
     // in the middle of it, and gone with it when it aborts, though its promise resolved. It
@@ -679,17 +655,8 @@ export class EmbeddedStore implements DocumentStore {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    const shared = this.shared;
-    shared.users--;
-    await this.root.flushed;
-    // Another store opened on the folder meanwhile keeps it open.
-    if (shared.users > 0) return;
-    shared.closing ??= (async () => {
-      if (roots.get(shared.path) === shared) roots.delete(shared.path);
-      await shared.root.close();
-    })();
-    await shared.closing;
+    // Closes the environment once this store's writes are flushed, unless another store has
+    // it open.
+    await this.shared.release();
   }
 }
