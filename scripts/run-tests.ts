@@ -20,9 +20,9 @@ function held(args: string[]): { child: ChildProcess; done: Promise<Finished> } 
   return { child, done: new Promise((resolve) => child.on('close', (status) => resolve({ status, output }))) };
 }
 
-// The three run side by side: one file at a time, vitest leaves most of a core idle while it waits
-// on brokers, timers and child processes, which the type-check and the lint (each about one core
-// for half a minute to a minute) fill. A type or lint failure is printed the moment it is known,
+// The three run side by side: vitest spends its first half-minute starting the brokers and then
+// often waits on restarts, group joins and timers, time the type-check and the lint (each about
+// one core for half a minute to a minute) fill. A type or lint failure is printed the moment it is known,
 // and fails the run at the end: stopping vitest early would orphan its workers and the brokers
 // its global setup started (it does not tear down on a signal).
 const checks = [
