@@ -8,50 +8,27 @@
 //
 // A hang there stops the event loop, vitest's timers with it, so each scenario runs in a child
 // process that is killed when it takes too long.
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { result, scenario } from '../support/hang-scenario.js';
 
 const logModule = join(import.meta.dirname, '../../src/adapters/log/embedded-log.ts');
 const folder = () => mkdtempSync(join(tmpdir(), 'embedded-log-shared-'));
 
-interface Outcome { code: number | null; hung: boolean; out: string }
-
-/** Runs `body` (module code with `EmbeddedLog`, `dir` and `turns` in scope) in a child process, killed after `ms`. */
-function scenario(body: string, ms: number): Promise<Outcome> {
-  const script = `
+/** `EmbeddedLog`, a fresh `dir` and `turns` in scope of every scenario. */
+const prelude = (): string => `
     import { EmbeddedLog } from ${JSON.stringify(logModule)};
     const dir = ${JSON.stringify(folder())};
     const turns = async (n) => { for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r)); };
-    ${body}
-  `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  let hung = false;
-  const timer = setTimeout(() => { hung = true; child.kill('SIGKILL'); }, ms);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, hung, out });
-    });
-  });
-}
-
-/** The JSON line a scenario printed last. */
-function result<T>(o: Outcome): T {
-  expect({ hung: o.hung, code: o.code }, `scenario output: ${o.out}`).toEqual({ hung: false, code: 0 });
-  return JSON.parse(o.out.trim().split('\n').at(-1) ?? '') as T;
-}
+`;
 
 describe('embedded logs sharing a folder in one process', () => {
   it('a second log appends to a topic while the first has an append under way, without hanging', async () => {
     // Without the fix this hangs every time: a's append is queued, lmdb-js starts its write
     // thread from an immediate, and b opens the topic's databases right after.
-    const o = await scenario(`
+    const o = await scenario(prelude(), `
       const a = new EmbeddedLog(dir);
       await a.createTopics([{ name: 't1', partitions: 1 }]);
       await a.append('t1', [{ key: 'k', value: 'v' }]);
@@ -68,7 +45,7 @@ describe('embedded logs sharing a folder in one process', () => {
   }, 60_000);
 
   it('appends, new topics, consumers, commits and closes of several logs interleave, every record there once', async () => {
-    const o = await scenario(`
+    const o = await scenario(prelude(), `
       const a = new EmbeddedLog(dir);
       let b = new EmbeddedLog(dir);
       const c = new EmbeddedLog(dir);

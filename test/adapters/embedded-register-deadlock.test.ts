@@ -8,49 +8,26 @@
 //
 // A hang there stops the event loop, vitest's timers with it, so each scenario runs in a child
 // process that is killed when it takes too long.
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { result, scenario } from '../support/hang-scenario.js';
 
 const storeModule = join(import.meta.dirname, '../../src/adapters/store/embedded-store.ts');
 const folder = () => mkdtempSync(join(tmpdir(), 'embedded-deadlock-'));
 
-interface Outcome { code: number | null; hung: boolean; out: string }
-
-/** Runs `body` (module code with `EmbeddedStore` and `dir` in scope) in a child process, killed after `ms`. */
-function scenario(body: string, ms: number): Promise<Outcome> {
-  const script = `
+/** `EmbeddedStore`, a fresh `dir` in scope of every scenario. */
+const prelude = (): string => `
     import { EmbeddedStore } from ${JSON.stringify(storeModule)};
     const dir = ${JSON.stringify(folder())};
-    ${body}
-  `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  let hung = false;
-  const timer = setTimeout(() => { hung = true; child.kill('SIGKILL'); }, ms);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, hung, out });
-    });
-  });
-}
-
-/** The JSON line a scenario printed last. */
-function result<T>(o: Outcome): T {
-  expect({ hung: o.hung, code: o.code }, `scenario output: ${o.out}`).toEqual({ hung: false, code: 0 });
-  return JSON.parse(o.out.trim().split('\n').at(-1) ?? '') as T;
-}
+`;
 
 describe('embedded stores sharing a folder in one process', () => {
   it('open and register collections in one while another has writes under way, without hanging', async () => {
     // Without the fix this hangs in the first round: the writes' transaction is queued, lmdb-js
     // starts its write thread from an immediate, and the new collection is opened right after.
-    const o = await scenario(`
+    const o = await scenario(prelude(), `
       const a = new EmbeddedStore(dir);
       const b = new EmbeddedStore(dir);
       const c = new EmbeddedStore(dir);
@@ -95,7 +72,7 @@ describe('embedded stores sharing a folder in one process', () => {
     // lmdb-js keeps a write that takes turns (turnEveryMs) open across them and runs a write
     // started meanwhile inside it: an abort of the long one took the other with it, whose
     // promise had resolved.
-    const o = await scenario(`
+    const o = await scenario(prelude(), `
       const a = new EmbeddedStore(dir);
       const b = new EmbeddedStore(dir);
       const rowsA = a.collection('rows');
