@@ -14,13 +14,15 @@ export default defineConfig({
     // and ports, and nothing registers global state at import (metrics live in each app's own
     // registry), so isolation bought nothing but the imports.
     isolate: false,
-    // Two files at a time, longest first (test/infra/sequencer.ts): one file at a time leaves
-    // most of a core idle while a file waits on restarts, group joins and timers. The two faults
-    // this once met are fixed: a SIGKILLed API's free port taken by another file's app
-    // (9cc2204) and an LMDB writer deadlock between stores or logs on one folder in one process
-    // (dd6fda3, 5bcabc1). TEST_PARALLEL=0 runs one file at a time; TEST_WORKERS sets the count.
-    fileParallelism: process.env.TEST_PARALLEL !== '0',
+    // One file at a time by default. Two at a time (TEST_PARALLEL=1, longest first by
+    // test/infra/sequencer.ts; TEST_WORKERS sets the count) is faster, and two of the faults it
+    // met are fixed (a SIGKILLed API's free port taken by another file's app, 9cc2204; an LMDB
+    // writer deadlock between stores or logs on one folder in one process, dd6fda3, 5bcabc1),
+    // but the third is not: under SIGKILLs on the embedded deployment a delivery answered 2xx
+    // can go missing from the read models, about 1 run in 30 on a loaded machine (a payment in
+    // the last reproduction). The extra load of two files at a time makes that likelier.
+    fileParallelism: process.env.TEST_PARALLEL === '1',
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
-    ...(process.env.TEST_PARALLEL !== '0' ? { sequence: { sequencer: LongestFirst } } : {}),
+    ...(process.env.TEST_PARALLEL === '1' ? { sequence: { sequencer: LongestFirst } } : {}),
   },
 });

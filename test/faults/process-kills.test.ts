@@ -69,11 +69,12 @@ describe.each(DEPLOYMENTS)('SIGKILLed processes on %s', (kind) => {
         procs[role] = await start[role]();
       }
     })();
-    // Paced by the kills, not by the clock: once a share of the deliveries is in, the sender
-    // waits for the next kill, so the kills are spread over the ingest however fast either runs.
-    // Each round of three kills takes every role once.
+    // Paced (about 60 deliveries a second), and once a share of the deliveries is in the sender
+    // also waits for the next kill, so the kills are spread over the ingest however slow
+    // restarts are. Each round of three kills takes every role once.
     const stats = await deliverAll(() => url, deliveries, {
       onAccepted: async (n) => {
+        await new Promise((r) => setTimeout(r, 12));
         while (killed < KILLS && n > ((killed + 1) * deliveries.length) / (KILLS + 1)) await new Promise((r) => setTimeout(r, 50));
       },
     });
