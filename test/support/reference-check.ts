@@ -18,6 +18,7 @@ import type { Delivery } from './fault-input.js';
 import { readModelDocs, settledHash } from './read-models.js';
 import { reference, type Reference } from './reference-model.js';
 import { factsOf } from './webhook-facts.js';
+import { chatsNamed, traceChat } from './chat-trace.js';
 
 const IDLE_MS = 1800_000;
 
@@ -47,7 +48,7 @@ export async function expectSameAsReference(ref: Reference, url: string, store: 
   await settledHash(url, store, timeoutMs);
   const docs = await readModelDocs(store);
   const problems = compareWithReference(ref, docs as never);
-  if (problems.length > 0) expect(problems, await explainMismatch(ref, url, store)).toEqual([]);
+  if (problems.length > 0) expect(problems, await explainMismatch(ref, url, store, env, log)).toEqual([]);
   // And the operator's check agrees: totals rows and report buckets equal the documents.
   expect((await verifyFigures(await new ReadModelSet(store).active())).differences).toEqual([]);
 }
@@ -61,7 +62,7 @@ const RECHECK_MS = 10_000;
  * early catches up, a loss does not), what the pipeline set aside (a set-aside record is in no
  * read model, by design: only set_aside and health show it), and what health reports.
  */
-async function explainMismatch(ref: Reference, url: string, store: DocumentStore): Promise<string> {
+async function explainMismatch(ref: Reference, url: string, store: DocumentStore, env: Record<string, string>, held?: Log): Promise<string> {
   await new Promise((r) => setTimeout(r, RECHECK_MS));
   const later = compareWithReference(ref, (await readModelDocs(store)) as never);
   const setAside = await store.collection<SetAsideDoc>(SET_ASIDE_COLLECTION).find({}, { limit: 10 }).then(
@@ -78,5 +79,22 @@ async function explainMismatch(ref: Reference, url: string, store: DocumentStore
       : `${RECHECK_MS} ms later they still differ: ${later.slice(0, 3).join('; ')}`,
     `set aside: ${setAside.length === 0 ? 'nothing' : setAside.join('; ')}`,
     `health: ${health}`,
+    ...await traces(ref, later, store, env, held),
   ].join('\n');
+}
+
+/** Stage-by-stage traces of the first chats still differing (./chat-trace.ts). */
+async function traces(ref: Reference, problems: readonly string[], store: DocumentStore, env: Record<string, string>, held?: Log): Promise<string[]> {
+  const config = loadConfig(env);
+  const log = held ?? createLog(config, createLogger('silent'));
+  try {
+    const topo = topology(config.topicPrefix, config.inboundTopic ?? undefined);
+    const out: string[] = [];
+    for (const chatKey of chatsNamed(problems).slice(0, 3)) {
+      out.push(await traceChat(ref, chatKey, log, store, topo).catch((err: unknown) => `trace of ${chatKey} failed: ${String(err)}`));
+    }
+    return out;
+  } finally {
+    if (!held) await log.close();
+  }
 }
