@@ -3,10 +3,16 @@
 // two processors share the partitions until one dies and the other takes them over.
 // Afterwards every delivery is in the read models exactly once: the canonical hash equals
 // a clean run's, and nobody restarted anything but the killed process.
+//
+// The three runs (the kill scenario on each deployment, and the rebalance) go at once: much of
+// each is waiting (group joins with a 6 s session timeout, the drain, the paced sender). Process
+// starts are CPU (about 4 CPU-s each, and a kill run restarts a process a dozen times or more),
+// which bounds the gain on a busy 2-core machine. Each run owns its processes, API port, topics,
+// database or data folder, and its own cleanup, which runs when that run ends (onTestFinished),
+// so a run that is done stops loading the others.
 import { Kafka, logLevel } from 'kafkajs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it, type TestContext } from 'vitest';
 import { createStore } from '../../src/adapters/index.js';
-import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { loadConfig } from '../../src/config.js';
 import { topology } from '../../src/topology.js';
 import { freePort } from '../infra/servers.js';
@@ -21,36 +27,56 @@ const KILLS_PER_ROLE = 2;
 const KILLS = 3 * KILLS_PER_ROLE;
 const { deliveries } = faultDeliveries(2000, 11);
 
-// What every figure must come to: the reference model's reading of the deliveries.
+// What every figure must come to: the reference model's reading of the deliveries (read only,
+// so the runs can share it).
 const ref = referenceOf(deliveries);
 
-const cleanup: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const c of cleanup.reverse()) await c().catch(() => undefined);
-  removeDataDirs();
-});
+afterAll(() => removeDataDirs());
 
-function expectReferenceFigures(env: Record<string, string>, url: string, store: DocumentStore): Promise<void> {
-  return expectSameAsReference(ref, url, store, env);
+/** The run's own cleanup: every step registered is undone, last first, once the run ends, pass or fail. */
+function cleanupOf(onTestFinished: TestContext['onTestFinished']): (step: () => Promise<void>) => void {
+  const steps: (() => Promise<void>)[] = [];
+  onTestFinished(async () => {
+    for (const s of steps.reverse()) await s().catch(() => undefined);
+  });
+  return (step) => { steps.push(step); };
+}
+
+// An API port no other run of this file was given. The runs pick theirs at the same time, and a
+// killed API's port stays free until it is back: picked again by another run, it would answer
+// that run's deliveries there (or keep the restarted API from listening).
+const portsGiven = new Set<number>();
+async function ownPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (!portsGiven.has(port)) {
+      portsGiven.add(port);
+      return port;
+    }
+  }
 }
 
 type Role = 'api' | 'processor' | 'projector';
 type Running = ServiceProcess | WorkerProcess;
 
-describe.each(DEPLOYMENTS)('SIGKILLed processes on %s', (kind) => {
+describe('SIGKILLed processes', () => {
 
-  it(`api, processor and projector each killed ${KILLS_PER_ROLE}+ times mid-ingest: nothing lost, nothing counted twice`, async () => {
+  it.concurrent.for(DEPLOYMENTS)(`on %s: api, processor and projector each killed ${KILLS_PER_ROLE}+ times mid-ingest: nothing lost, nothing counted twice`, { timeout: 600_000 }, async (kind, { expect, onTestFinished }) => {
+    const cleanup = cleanupOf(onTestFinished);
     const env = deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
-    const port = await freePort();
+    const port = await ownPort();
     const start: Record<Role, () => Promise<Running>> = {
       api: () => startServiceProcess({ ...env, ROLES: 'api' }, port),
       processor: () => startWorkerProcess({ ...env, ROLES: 'processor' }),
       projector: () => startWorkerProcess({ ...env, ROLES: 'projector' }),
     };
-    const procs: Record<Role, Running> = { api: await start.api(), processor: await start.processor(), projector: await start.projector() };
-    cleanup.push(async () => { for (const p of Object.values(procs)) await p.stop(); });
+    const procs: Partial<Record<Role, Running>> = {};
+    cleanup(async () => { for (const p of Object.values(procs)) await p.stop(); });
+    procs.api = await start.api();
+    procs.processor = await start.processor();
+    procs.projector = await start.projector();
     const store = await createStore(loadConfig(env));
-    cleanup.push(() => store.close());
+    cleanup(() => store.close());
     const url = `http://127.0.0.1:${port}`;
 
     let sending = true;
@@ -63,7 +89,7 @@ describe.each(DEPLOYMENTS)('SIGKILLed processes on %s', (kind) => {
         // Every role in turn, in a random order each round.
         if (i % roles.length === 0) roles.sort(() => Math.random() - 0.5);
         const role = roles[i % roles.length] as Role;
-        await procs[role].kill9();
+        await procs[role]?.kill9();
         kills[role]++;
         killed++;
         procs[role] = await start[role]();
@@ -77,38 +103,42 @@ describe.each(DEPLOYMENTS)('SIGKILLed processes on %s', (kind) => {
         await new Promise((r) => setTimeout(r, 12));
         while (killed < KILLS && n > ((killed + 1) * deliveries.length) / (KILLS + 1)) await new Promise((r) => setTimeout(r, 50));
       },
+    }).finally(async () => {
+      // Also when sending failed: no killer may go on restarting processes after its run ended.
+      sending = false;
+      await killer;
     });
-    sending = false;
-    await killer;
 
     expect(stats.accepted).toBe(deliveries.length);
     for (const role of ['api', 'processor', 'projector'] as const) expect(kills[role], `${role} kills during ingest`).toBeGreaterThanOrEqual(KILLS_PER_ROLE);
     // The API died under the sender: it saw refused connections and delivered again.
     expect(stats.statuses.get(0) ?? 0).toBeGreaterThan(0);
-    await expectReferenceFigures(env, url, store);
-  }, 600_000);
-});
+    await expectSameAsReference(ref, url, store, env);
+  });
 
-describe('a processor rebalance on kafka+mongo', () => {
-  const kind: Deployment = 'kafka+mongo';
-  // One kill and one takeover: half the deliveries of the kill scenario above do it.
-  const { deliveries } = faultDeliveries(1000, 13);
-  const ref = referenceOf(deliveries);
-
-  it('two processors share the partitions; one is SIGKILLed and the other takes over', async () => {
+  // Kafka only, on its own topics and group: it runs alongside the kill scenarios above.
+  it.concurrent('a processor rebalance on kafka+mongo: two processors share the partitions; one is SIGKILLed and the other takes over', async ({ expect, onTestFinished }) => {
+    const kind: Deployment = 'kafka+mongo';
+    // One kill and one takeover: half the deliveries of the kill scenario above do it.
+    const { deliveries } = faultDeliveries(1000, 13);
+    const ref = referenceOf(deliveries);
+    const cleanup = cleanupOf(onTestFinished);
     const env = deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
-    const api = await startWithEnv({ ...env, ROLES: 'api' });
-    cleanup.push(() => api.stop());
+    const api = await startWithEnv({ ...env, ROLES: 'api', PORT: String(await ownPort()) });
+    cleanup(() => api.stop());
+    const workers: WorkerProcess[] = [];
+    cleanup(async () => { for (const w of workers) await w.stop(); });
     const first = await startWorkerProcess({ ...env, ROLES: 'processor' });
+    workers.push(first);
     const second = await startWorkerProcess({ ...env, ROLES: 'processor' });
-    const projector = await startWorkerProcess({ ...env, ROLES: 'projector' });
-    cleanup.push(async () => { await first.stop(); await second.stop(); await projector.stop(); });
+    workers.push(second);
+    workers.push(await startWorkerProcess({ ...env, ROLES: 'projector' }));
 
     const config = loadConfig(env);
     const group = topology(config.topicPrefix).processorGroup;
     const admin = new Kafka({ clientId: 'fault-test', brokers: [...(config.kafkaBrokers ?? [])], logLevel: logLevel.NOTHING }).admin();
     await admin.connect();
-    cleanup.push(() => admin.disconnect());
+    cleanup(() => admin.disconnect());
     const members = async (): Promise<number> => (await admin.describeGroups([group])).groups[0]?.members.length ?? 0;
 
     let killedAt = -1;
