@@ -5,5 +5,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     kafkaBrokers: string;
     mongoUrl: string;
+    /** The built service's entry module (./service-build.ts). */
+    serviceEntry: string;
   }
 }

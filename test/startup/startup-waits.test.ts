@@ -15,6 +15,7 @@ import { freePort, startMongo, type RunningServer } from '../infra/servers.js';
 import { getJson, messageBody, postWebhook } from '../support/platform.js';
 import { signBody } from '../../src/ingest/signature.js';
 import { eventually, uniqueName } from '../support/wait.js';
+import { serviceArgs } from '../support/service-args.js';
 
 const SECRET = 'whsec_startup_secret';
 const root = join(import.meta.dirname, '../..');
@@ -139,7 +140,7 @@ describe('start-up waits for its dependencies', () => {
     const opsPort = await freePort();
     const mongoPort = await freePort();
     const { KAFKA_BROKERS: _k, MONGO_URL: _m, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
+    const child = spawn(process.execPath, serviceArgs(), {
       cwd: root,
       env: { ...inherited, ...baseEnv({ ROLES: 'processor,projector,intelligence', OPS_PORT: String(opsPort), MONGO_URL: `mongodb://127.0.0.1:${mongoPort}/?serverSelectionTimeoutMS=300`, LOG_LEVEL: 'info' }) },
       stdio: ['ignore', 'pipe', 'pipe'],

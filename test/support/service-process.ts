@@ -4,6 +4,7 @@ import { appendFileSync, readdirSync, readFileSync, readlinkSync } from 'node:fs
 import { join } from 'node:path';
 import { freePort } from '../infra/servers.js';
 import { eventually } from './wait.js';
+import { serviceArgs } from './service-args.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -39,7 +40,7 @@ export interface ServiceProcess {
  *  generous: tests that run two deployments at once restart processes on a busy machine. */
 export async function startServiceProcess(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
   port ??= await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
+  const child = spawn(process.execPath, serviceArgs(), {
     cwd: root,
     env: { ...childEnv(env), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -107,7 +108,7 @@ export interface WorkerProcess {
 
 /** A process without the API role (processor, projector): ready once it logs that it started. */
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
+  const child = spawn(process.execPath, serviceArgs(), {
     cwd: root,
     env: { ...childEnv(env), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,7 @@ import { createLogger } from '../../src/support/logger.js';
 import { topology, TopologyError } from '../../src/topology.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { uniqueName } from '../support/wait.js';
+import { serviceArgs } from '../support/service-args.js';
 
 afterAll(() => removeDataDirs());
 
@@ -73,7 +74,7 @@ describe('the process', () => {
     // Embedded means no broker and no database: the test servers' addresses must not leak in.
     const { KAFKA_BROKERS: _k, MONGO_URL: _m, ...inherited } = process.env;
     const root = join(import.meta.dirname, '../..');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
+    const child = spawn(process.execPath, serviceArgs(), {
       cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
