@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import LongestFirst from './test/infra/sequencer.js';
+import BesideLongFiles from './test/infra/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -23,6 +23,6 @@ export default defineConfig({
     // the last reproduction). The extra load of two files at a time makes that likelier.
     fileParallelism: process.env.TEST_PARALLEL === '1',
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
-    ...(process.env.TEST_PARALLEL === '1' ? { sequence: { sequencer: LongestFirst } } : {}),
+    ...(process.env.TEST_PARALLEL === '1' ? { sequence: { sequencer: BesideLongFiles } } : {}),
   },
 });
