@@ -162,6 +162,8 @@ export class ReplayService {
   private readonly lock: Lease;
   private readonly models: ReadModelSet;
   private current: Promise<void> | null = null;
+  /** The job `current` runs. */
+  private currentJobId: string | null = null;
   private aborted = false;
   /** Set by the heartbeat when another replay took the lock: this one must stop before switching. */
   private lost = false;
@@ -218,6 +220,13 @@ export class ReplayService {
     const id = `replay-${now}-${randomUUID().slice(0, 8)}`;
     // A lease taken by one conditional write: of concurrent starts, in whichever processes,
     // exactly one takes it.
+    if (this.current) {
+      // This process's job has stored its end and is letting go of the lock: it is over. A
+      // client that saw it done and started the next at once got 409 (on a busy machine the
+      // lock's release took long enough to be seen).
+      const own = this.currentJobId === null ? null : await this.get(this.currentJobId);
+      if (own !== null && own.state !== 'building' && own.state !== 'switching') await this.current;
+    }
     if (this.current || !(await this.lock.acquire(id))) {
       const running = await this.holder();
       throw new ReplayConflict(running && (running.state === 'building' || running.state === 'switching') ? running : null);
@@ -241,6 +250,7 @@ export class ReplayService {
       await this.release(id).catch(() => undefined);
       throw err;
     }
+    this.currentJobId = job._id;
     this.current = this.run(job).catch(async (err: unknown) => {
       const interrupted = err instanceof Error && err.message.startsWith('interrupted');
       if (interrupted) this.logger.warn({ job: job._id, reason: err.message }, 'replay interrupted; the served read models are unchanged');
@@ -256,6 +266,7 @@ export class ReplayService {
       // After the job's final state is stored, so whoever takes the lock next sees it finished.
       await this.release(job._id).catch((err: unknown) => this.logger.warn({ err, job: job._id }, 'replay lock not released; it frees itself once stale'));
       this.current = null;
+      this.currentJobId = null;
     });
     return job;
   }
