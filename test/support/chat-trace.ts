@@ -10,6 +10,7 @@ import type { Doc, DocumentStore } from '../../src/adapters/store/store.js';
 import { CHAT_LEDGER_COLLECTION } from '../../src/processor/chat-ledger.js';
 import { CHAT_STATE_COLLECTION, type ChatStateDoc } from '../../src/processor/chat-state.js';
 import type { Topology } from '../../src/topology.js';
+import { readInboundMeta } from '../../src/domain/inbound-record.js';
 import type { Reference } from './reference-model.js';
 import { factOf } from './webhook-facts.js';
 
@@ -48,8 +49,8 @@ export async function traceChat(ref: Reference, chatKey: string, log: Log, store
   const events = await recordsOfKey(log, topo.sessionEvents, chatKey);
   const eventIds = new Set<string>();
   lines.push(`  session events (${events.length}): ${events.map((r) => {
-    const e = JSON.parse(r.value.toString('utf8')) as { seq?: number; type?: string; messageId?: string; paymentId?: string };
-    const id = e.messageId ?? e.paymentId;
+    const e = JSON.parse(r.value.toString('utf8')) as { seq?: number; type?: string; data?: { messageId?: string; paymentId?: string } };
+    const id = e.data?.messageId ?? e.data?.paymentId;
     if (id) eventIds.add(id);
     return `${r.offset}:#${e.seq ?? '?'}${(e.type ?? '?').replace(/[a-z]/g, '')}${id ? `(${id})` : ''}`;
   }).join(' ')}`);
@@ -61,6 +62,22 @@ export async function traceChat(ref: Reference, chatKey: string, log: Log, store
   const noInbound = expected.filter((id) => !inboundIds.has(id));
   const noEvent = expected.filter((id) => inboundIds.has(id) && !eventIds.has(id));
   lines.push(`  reference ids ${expected.length}; not in inbound: ${noInbound.join(', ') || 'none'}; in inbound without an event: ${noEvent.map((id) => `${id}@${inboundIds.get(id)?.join('/')}`).join(', ') || 'none'}`);
+  // An id not found under the chat's key: searched for in every record of every partition, so a
+  // record stored under another key or with unreadable headers (which the processor counts as a
+  // record of no chat and passes over) shows, apart from one that was never appended.
+  if (noInbound.length > 0) {
+    const count = await log.partitionCount(topo.inbound);
+    const ends = await log.endOffsets(topo.inbound);
+    for (let p = 0; p < count; p++) {
+      const { records } = await log.readRange(topo.inbound, p, 0, ends[p] ?? 0, (r) => noInbound.some((id) => r.value.includes(id)));
+      for (const r of records) lines.push(`  found elsewhere: ${p}:${r.offset} key ${JSON.stringify(r.key).slice(0, 120)} headers ${JSON.stringify(r.headers).slice(0, 300)}`);
+    }
+    const unroutable: string[] = [];
+    const partition = partitionForKey(chatKey, count);
+    const { records } = await log.readRange(topo.inbound, partition, 0, ends[partition] ?? 0, (r) => readInboundMeta(r.headers) === undefined);
+    for (const r of records.slice(0, 5)) unroutable.push(`${r.offset} key ${JSON.stringify(r.key).slice(0, 80)} headers ${JSON.stringify(r.headers).slice(0, 200)}`);
+    lines.push(`  records of partition ${partition} without routing headers: ${records.length}${unroutable.length > 0 ? ` (${unroutable.join('; ')})` : ''}; partition ends at ${ends[partition] ?? 0}`);
+  }
   // The headers route a record; one the processor cannot read is a record of no chat.
   for (const id of noEvent.slice(0, 3)) {
     for (const r of inbound.filter((x) => inboundIds.get(id)?.includes(x.offset))) lines.push(`  ${id}@${r.offset} headers ${JSON.stringify(r.headers).slice(0, 400)}`);
