@@ -12,6 +12,8 @@ import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../sup
 import { faultDeliveries, type Delivery } from '../support/fault-input.js';
 import { deliverAll } from '../support/sender.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/service-process.js';
+import { auditAppends } from '../support/append-audit.js';
+import { topology } from '../../src/topology.js';
 
 const KILLS = 5;
 
@@ -54,6 +56,7 @@ describe('exactly-once effects', () => {
     const env = deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
     const api = await startWithEnv({ ...env, ROLES: 'api' });
     running.push(api);
+    const audit = auditAppends(api.log, topology(env.TOPIC_PREFIX ?? '').inbound);
     const workerEnv = { ...env, ROLES: 'processor,projector' };
     let worker: WorkerProcess | undefined = await startWorkerProcess(workerEnv);
     workers.add(worker);
@@ -73,6 +76,9 @@ describe('exactly-once effects', () => {
     sending = false;
     await killer;
     expect(kills).toBeGreaterThanOrEqual(KILLS);
+    // Every record the log acknowledged is where it said, as written (the door's half of exactly-once).
+    expect(audit.count()).toBeGreaterThanOrEqual(deliveries.length);
+    expect(await audit.problems()).toEqual([]);
     await expectSameAsReference(ref, api.url ?? '', api.store, env, 180_000, api.log);
 
     // Replay: everything re-derived from the inbound log, from offset 0, into fresh state.
