@@ -1,7 +1,10 @@
 # convops service image: builds the TypeScript and runs all roles (override with ROLES).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
+# The install rebuilds lmdb-js from source with a fix (scripts/build-lmdb.mjs), which takes a compiler.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+COPY scripts/build-lmdb.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
