@@ -1,11 +1,12 @@
 // Provisions a real Apache Kafka broker (KRaft, single node) and a Mongo-wire server
 // (mongo-java-server) on free loopback ports, for machines without Docker.
-// Jars come from Maven Central through mvn into the git-ignored .cache/ folder.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+// Jars come from Maven Central through mvn, once per pom.xml into the user's cache folder
+// (~/.cache/convops-test-jars, or TEST_JAR_CACHE), which fresh clones on the machine share.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync, rmSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync, rmSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel } from 'kafkajs';
@@ -13,7 +14,6 @@ import { MongoClient } from 'mongodb';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
-const cacheDir = join(root, '.cache');
 
 export interface RunningServer {
   readonly url: string;
@@ -41,27 +41,55 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Copies the jars of a Maven profile (kafka | mongo) into .cache/<profile>-lib once. */
-export function ensureJars(profile: 'kafka' | 'mongo'): string {
-  const lib = join(cacheDir, `${profile}-lib`);
-  const marker = join(lib, '.complete');
-  // The marker holds the pom's hash, so a changed dependency list fetches again.
-  const pomHash = createHash('sha256').update(readFileSync(join(here, 'pom.xml'))).digest('hex');
-  if (existsSync(marker) && readFileSync(marker, 'utf8') === pomHash) return lib;
-  rmSync(lib, { recursive: true, force: true });
-  mkdirSync(lib, { recursive: true });
-  process.stderr.write(`[test-servers] fetching ${profile} jars from Maven Central into ${lib}\n`);
-  execFileSync(
-    'mvn',
-    ['-B', '-q', '-f', join(here, 'pom.xml'), `-P${profile}`, 'dependency:copy-dependencies',
-      '-DincludeScope=runtime', `-DoutputDirectory=${lib}`],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
-  );
-  if (readdirSync(lib).filter((f) => f.endsWith('.jar')).length === 0) {
-    throw new Error(`mvn fetched no jars for ${profile}`);
+/**
+ * The folder holding the jars of a Maven profile (kafka | mongo), fetched once per pom.xml.
+ * Async, so the two profiles' Maven runs (a JVM start and a resolve each, about 25 s on a
+ * 2-core machine) overlap when they are needed at all.
+ */
+export function ensureJars(profile: 'kafka' | 'mongo'): Promise<string> {
+  let pending = jarsFetched.get(profile);
+  if (!pending) {
+    pending = fetchJars(profile);
+    jarsFetched.set(profile, pending);
+    pending.catch(() => jarsFetched.delete(profile));
   }
-  writeFileSync(marker, pomHash);
+  return pending;
+}
+
+const jarsFetched = new Map<string, Promise<string>>();
+
+async function fetchJars(profile: 'kafka' | 'mongo'): Promise<string> {
+  const pomHash = createHash('sha256').update(readFileSync(join(here, 'pom.xml'))).digest('hex').slice(0, 16);
+  const cache = process.env.TEST_JAR_CACHE ?? join(homedir(), '.cache', 'convops-test-jars');
+  const lib = join(cache, `${profile}-${pomHash}`);
+  if (existsSync(lib)) return lib;
+  // Fetched beside and renamed into place, so a run cut short or another clone fetching at the
+  // same time never leaves a folder that looks complete and is not.
+  mkdirSync(cache, { recursive: true });
+  const fetching = mkdtempSync(join(cache, `.${profile}-`));
+  process.stderr.write(`[test-servers] fetching ${profile} jars from Maven Central into ${lib}\n`);
+  try {
+    await run('mvn', ['-B', '-q', '-f', join(here, 'pom.xml'), `-P${profile}`, 'dependency:copy-dependencies',
+      '-DincludeScope=runtime', `-DoutputDirectory=${fetching}`]);
+    if (readdirSync(fetching).filter((f) => f.endsWith('.jar')).length === 0) throw new Error(`mvn fetched no jars for ${profile}`);
+    try {
+      renameSync(fetching, lib);
+    } catch (err) {
+      if (!existsSync(lib)) throw err;
+    }
+  } finally {
+    rmSync(fetching, { recursive: true, force: true });
+  }
   return lib;
+}
+
+/** Runs a command to its end without holding the event loop; its errors go to stderr. */
+function run(command: string, args: string[], stdout: 'inherit' | 'ignore' = 'inherit'): Promise<void> {
+  return new Promise((res, rej) => {
+    const child = spawn(command, args, { stdio: ['ignore', stdout, 'inherit'] });
+    child.on('error', rej);
+    child.on('exit', (code, signal) => (code === 0 ? res() : rej(new Error(`${command} ${args.slice(0, 6).join(' ')} ended with ${code ?? signal}`))));
+  });
 }
 
 function startJava(args: string[], logName: string, workDir: string): ChildProcess {
@@ -122,7 +150,7 @@ async function restartable(url: string, launch: () => Promise<ChildProcess>, dir
 }
 
 export async function startKafka(): Promise<RestartableServer> {
-  const lib = ensureJars('kafka');
+  const lib = await ensureJars('kafka');
   const port = await freePort();
   const controllerPort = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'convops-kafka-'));
@@ -149,8 +177,7 @@ export async function startKafka(): Promise<RestartableServer> {
   ].join('\n'));
   const jvm = ['-Xms256m', '-Xmx512m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1',
     `-Dlog4j.configuration=file:${join(here, 'log4j.properties')}`, '-cp', `${lib}/*`];
-  execFileSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', 'convopsTestCluster00000', '-c', props],
-    { stdio: ['ignore', 'ignore', 'inherit'] });
+  await run('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', 'convopsTestCluster00000', '-c', props], 'ignore');
   const url = `127.0.0.1:${port}`;
   const kafka = new Kafka({ clientId: 'readiness', brokers: [url], logLevel: logLevel.NOTHING, retry: { retries: 0 } });
   const launch = async (): Promise<ChildProcess> => {
@@ -176,7 +203,7 @@ export async function startKafka(): Promise<RestartableServer> {
  * `port`: a server on an address a service was already told about (start-up waits for it).
  */
 export async function startMongo(heapMb = 768, persistent = false, chosenPort?: number): Promise<RestartableServer> {
-  const lib = ensureJars('mongo');
+  const lib = await ensureJars('mongo');
   const port = chosenPort ?? await freePort();
   const dir = persistent ? mkdtempSync(join(tmpdir(), 'convops-mongo-')) : undefined;
   const url = `mongodb://127.0.0.1:${port}`;
