@@ -1,8 +1,10 @@
 // The floor wallboard and the console, in a real browser (headless Chromium): the figures on
 // the pages are the API's, a webhook shows up on the floor without a reload, the public floor
 // shows no fan id and no message text, the console works with an access key and the keyboard.
-// Screenshots land in docs/screenshots for the README.
-import { mkdirSync } from 'node:fs';
+// Screenshots land in docs/screenshots for the README with UPDATE_SCREENSHOTS=1, else in a
+// temporary folder: a test run leaves the working tree as it found it.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +16,7 @@ import { settledHash } from '../support/read-models.js';
 import { eventually } from '../support/wait.js';
 
 const ADMIN = 'pages-admin-token-0123456789abcdef';
-const SHOTS = join(import.meta.dirname, '../../docs/screenshots');
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/screenshots') : mkdtempSync(join(tmpdir(), 'convops-shots-'));
 const DEMO_ACCOUNT = 'acct_0000000000000000000000000000de01';
 
 interface Floor {
@@ -52,6 +54,7 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
   removeDataDirs();
+  if (process.env.UPDATE_SCREENSHOTS !== '1') rmSync(SHOTS, { recursive: true, force: true });
 });
 
 describe('the floor wallboard', () => {
