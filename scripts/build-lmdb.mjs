@@ -49,7 +49,17 @@ if (!source.includes(FIXED)) {
   writeFileSync(sourcePath, source);
 }
 
-const stamp = JSON.stringify({ lmdb: version, source: createHash('sha256').update(source).digest('hex'), modules: process.versions.modules, napi: process.versions.napi });
+// lmdb-js's direct V8 calls are built only for the Node majors it publishes builds with them
+// for (20 and 22); on any other Node it loads Node-API only, as its own prebuilt does.
+const major = process.versions.node.split('.')[0] ?? '';
+const v8 = ['20', '22'].includes(major) ? [] : ['--enable_v8=false'];
+const stamp = JSON.stringify({
+  lmdb: version,
+  source: createHash('sha256').update(source).update(readFileSync(join(lmdbDir, 'binding.gyp'))).digest('hex'),
+  modules: process.versions.modules,
+  v8,
+  arch: process.arch,
+});
 if (existsSync(addon) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) process.exit(0);
 
 const nodeGyp = [process.env.npm_config_node_gyp, join(dirname(process.execPath), '../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js')]
@@ -61,9 +71,12 @@ const prefix = resolve(dirname(process.execPath), '..');
 const nodedir = existsSync(join(prefix, 'include', 'node', 'node_api.h')) ? [`--nodedir=${prefix}`] : [];
 
 console.log('convops: building lmdb-js with the multi-process fix (scripts/build-lmdb.mjs; about 30 s)');
-const built = spawnSync(process.execPath, [nodeGyp, 'rebuild', ...nodedir, '--jobs', 'max'], { cwd: lmdbDir, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+const built = spawnSync(process.execPath, [nodeGyp, 'rebuild', ...nodedir, ...v8, '--jobs', 'max'], { cwd: lmdbDir, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
 if (built.status !== 0 || !existsSync(addon)) {
-  console.error(`${built.stdout ?? ''}${built.stderr ?? ''}`.split('\n').slice(-40).join('\n'));
+  if (built.error) console.error(built.error);
+  const lines = `${built.stdout ?? ''}\n${built.stderr ?? ''}`.split('\n');
+  // The first errors say what is missing; node-gyp's own stack comes last.
+  console.error([...lines.filter((l) => /error/i.test(l)).slice(0, 20), '...', ...lines.slice(-15)].join('\n'));
   fail('building lmdb-js failed (it needs python3, make and a C++ compiler, and Node\'s headers); its last lines are above');
 }
 writeFileSync(stampFile, stamp);

@@ -10,34 +10,42 @@
 // The folder is on tmpfs when there is one: commits there are not held up by fsync, so far
 // more of them land inside an opener's window (the published addon lost records in every run
 // of this scenario tried so far; see docs/benchmarks.md).
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedLog } from '../../src/adapters/log/embedded-log.js';
 import { result, scenario } from '../support/hang-scenario.js';
 
 const logModule = join(import.meta.dirname, '../../src/adapters/log/embedded-log.ts');
 const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-const dir = mkdtempSync(join(base, 'convops-open-race-'));
+let dir = '';
 const RUN_MS = 8000;
 const OPENERS = 3;
 
-const prelude = `
+const prelude = (): string => `
   import { EmbeddedLog } from ${JSON.stringify(logModule)};
   const dir = ${JSON.stringify(dir)};
   const until = Date.now() + ${RUN_MS};
 `;
 
 describe('the embedded log with several processes on one folder', () => {
+  beforeAll(() => { dir = mkdtempSync(join(base, 'convops-open-race-')); });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('loads lmdb-js as rebuilt by the install, with the fix in its source', async () => {
+  it('loads lmdb-js as rebuilt by the install, from the fixed source, for this Node', async () => {
     await import('lmdb');
-    const maps = readFileSync('/proc/self/maps', 'utf8');
-    expect(maps).toMatch(/node_modules\/lmdb\/build\/Release\/lmdb\.node/);
-    const source = readFileSync(join(import.meta.dirname, '../../node_modules/lmdb/dependencies/lmdb/libraries/liblmdb/mdb.c'), 'utf8');
-    expect(source).toContain('convops: mti_txnid is not stored here');
+    expect(readFileSync('/proc/self/maps', 'utf8')).toMatch(/node_modules\/lmdb\/build\/Release\/lmdb\.node/);
+    const lmdb = join(import.meta.dirname, '../../node_modules/lmdb');
+    const source = readFileSync(join(lmdb, 'dependencies/lmdb/libraries/liblmdb/mdb.c'));
+    expect(source.toString()).toContain('convops: mti_txnid is not stored here');
+    // The stamp the build wrote says which source and which Node it was built from.
+    const stamp = JSON.parse(readFileSync(join(lmdb, 'build/convops-patch.json'), 'utf8')) as { source: string; modules: string };
+    expect(stamp).toMatchObject({
+      source: createHash('sha256').update(source).update(readFileSync(join(lmdb, 'binding.gyp'))).digest('hex'),
+      modules: process.versions.modules,
+    });
   });
 
   it('keeps every acknowledged record while other processes open the folder again and again', async () => {
@@ -46,7 +54,7 @@ describe('the embedded log with several processes on one folder', () => {
     await setup.close();
 
     // One appender, as the API is; openers, as restarting workers are.
-    const appender = scenario(prelude, `
+    const appender = scenario(prelude(), `
       const log = new EmbeddedLog(dir);
       const acked = [];
       while (Date.now() < until) {
@@ -57,7 +65,7 @@ describe('the embedded log with several processes on one folder', () => {
       await log.close();
       console.log(JSON.stringify(acked));
     `, RUN_MS + 30_000);
-    const openers = Array.from({ length: OPENERS }, () => scenario(prelude, `
+    const openers = Array.from({ length: OPENERS }, () => scenario(prelude(), `
       let opens = 0;
       while (Date.now() < until) {
         const log = new EmbeddedLog(dir);

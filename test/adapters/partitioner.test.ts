@@ -14,9 +14,11 @@ import { ensureJars } from '../infra/servers.js';
 // kafkajs's own hash, the one its DefaultPartitioner calls; quadratic, so only short keys.
 const kafkajsMurmur2 = createRequire(import.meta.url)('kafkajs/src/producer/partitioners/default/murmur2.js') as (key: Buffer | string) => number;
 
+const kafkaJars = await ensureJars('kafka');
+
 /** Runs one of the Java helpers under test/infra with Kafka's jars, one input line per key. */
 function java(helper: string, args: string[], lines: readonly string[]): string[] {
-  const out = execFileSync('java', ['-cp', `${ensureJars('kafka')}/*`, join(import.meta.dirname, '../infra', helper), ...args], {
+  const out = execFileSync('java', ['-cp', `${kafkaJars}/*`, join(import.meta.dirname, '../infra', helper), ...args], {
     input: lines.map((l) => l + '\n').join(''),
     maxBuffer: 64 * 1024 * 1024,
   }).toString();

@@ -42,14 +42,16 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * The folder holding the jars of a Maven profile (kafka | mongo), fetched once per pom.xml.
- * Async, so the two profiles' Maven runs (a JVM start and a resolve each, about 25 s on a
- * 2-core machine) overlap when they are needed at all.
+ * The folder holding the jars of a Maven profile (kafka | mongo), fetched once per pom.xml and
+ * machine (a JVM start and a resolve each, about 25 s on a 2-core machine). Async, so the rest
+ * of the set-up goes on meanwhile.
  */
 export function ensureJars(profile: 'kafka' | 'mongo'): Promise<string> {
   let pending = jarsFetched.get(profile);
   if (!pending) {
-    pending = fetchJars(profile);
+    // One Maven at a time: two resolving into an empty ~/.m2 at once may write the same file.
+    pending = lastFetch.catch(() => undefined).then(() => fetchJars(profile));
+    lastFetch = pending;
     jarsFetched.set(profile, pending);
     pending.catch(() => jarsFetched.delete(profile));
   }
@@ -57,6 +59,7 @@ export function ensureJars(profile: 'kafka' | 'mongo'): Promise<string> {
 }
 
 const jarsFetched = new Map<string, Promise<string>>();
+let lastFetch: Promise<unknown> = Promise.resolve();
 
 async function fetchJars(profile: 'kafka' | 'mongo'): Promise<string> {
   const pomHash = createHash('sha256').update(readFileSync(join(here, 'pom.xml'))).digest('hex').slice(0, 16);
