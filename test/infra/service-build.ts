@@ -8,7 +8,7 @@
 // two test runs on one checkout share a build of the same sources, and a run never removes
 // the modules another run's processes are starting from.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build, version } from 'esbuild';
 
@@ -34,6 +34,8 @@ export async function buildService(): Promise<string> {
   const out = join(CACHE, `${PREFIX}${digest.digest('hex').slice(0, 16)}`);
   const entry = join(out, 'src', 'main.js');
   if (existsSync(entry)) return entry;
+  // A fresh clone has no .cache yet (the test servers' jars live in the user's cache folder).
+  mkdirSync(CACHE, { recursive: true });
   const tmp = mkdtempSync(join(CACHE, 'building-'));
   await build({
     entryPoints: files, outdir: tmp, outbase: root, format: 'esm', platform: 'node', target: 'node20',
