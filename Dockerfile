@@ -4,7 +4,7 @@ WORKDIR /app
 # The install rebuilds lmdb-js from source with a fix (scripts/build-lmdb.mjs), which takes a compiler.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-COPY scripts/build-lmdb.mjs ./scripts/
+COPY scripts/build-lmdb.mjs scripts/patch-mongodb.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src

@@ -45,7 +45,7 @@ export function buildFoundation(config: Config, logger: Logger, metrics = new Me
 
 /** One try at the store: connected and instrumented, or the error that says why not. */
 export async function openStore(f: Foundation): Promise<DocumentStore> {
-  return instrumentStore(await createStore(f.config), f.metrics);
+  return instrumentStore(await createStore(f.config, f.logger), f.metrics);
 }
 
 /** One try at the log: its topics exist, with partition counts that work together (TopologyError otherwise). */

@@ -21,7 +21,7 @@ export function createLog(config: Config, logger: Logger): Log {
 }
 
 /** The store as this deployment sees it: collections named under its TOPIC_PREFIX, like its topics. */
-export async function createStore(config: Config): Promise<DocumentStore> {
-  const store = config.mongoUrl ? await MongoStore.connect(config.mongoUrl, config.mongoDb) : new EmbeddedStore(config.dataDir);
+export async function createStore(config: Config, logger?: Logger): Promise<DocumentStore> {
+  const store = config.mongoUrl ? await MongoStore.connect(config.mongoUrl, config.mongoDb, logger) : new EmbeddedStore(config.dataDir);
   return withPrefix(store, config.topicPrefix);
 }

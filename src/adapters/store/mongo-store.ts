@@ -6,6 +6,7 @@ import {
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, UpdateOutcome, UpdateSpec } from './store.js';
 import { DuplicateKeyError, StoreUnavailableError, WriteConflictError } from './store.js';
 import { ConfigError } from '../../config.js';
+import type { Logger } from '../../support/logger.js';
 
 function isUnreachable(err: unknown): boolean {
   if (err instanceof MongoServerSelectionError || err instanceof MongoNetworkError
@@ -173,6 +174,33 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 }
 
+/**
+ * The driver's defaults leave a call waiting for ever on a connection whose server never answers
+ * (socketTimeoutMS 0) and let one server check hang for 30 s (connectTimeoutMS), so a stalled
+ * server could freeze a consumer round with no error or hold the client at a stale error after
+ * the server was back. Each is bounded here unless MONGO_URL sets it. The read bound is far above
+ * any one call convops makes (its reads are paged and its writes batched).
+ */
+const TIMEOUT_DEFAULTS = { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 10_000, socketTimeoutMS: 120_000 } as const;
+
+export function timeoutDefaults(url: string): Partial<typeof TIMEOUT_DEFAULTS> {
+  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+  const given = new Set(query.split('&').map((kv) => (kv.split('=')[0] ?? '').toLowerCase()));
+  return Object.fromEntries(Object.entries(TIMEOUT_DEFAULTS).filter(([k]) => !given.has(k.toLowerCase())));
+}
+
+/** Says when the server becomes unreachable (and why) and when it is back, once per change. */
+function logReachability(client: MongoClient, logger: Logger): void {
+  client.on('serverDescriptionChanged', (e) => {
+    const was = e.previousDescription, now = e.newDescription;
+    if (now.type === 'Unknown' && (was.type !== 'Unknown' || was.error?.message !== now.error?.message)) {
+      logger.warn({ server: e.address, reason: now.error?.message ?? 'unknown' }, 'store server unreachable');
+    } else if (now.type !== 'Unknown' && was.type === 'Unknown' && was.error) {
+      logger.info({ server: e.address, type: now.type }, 'store server reachable again');
+    }
+  });
+}
+
 export class MongoStore implements DocumentStore {
   readonly kind = 'mongo' as const;
   private readonly conditions: ConditionIndexes | null;
@@ -185,15 +213,16 @@ export class MongoStore implements DocumentStore {
    * Connects, or fails with StoreUnavailableError when the server cannot be reached now (start-up
    * waits and tries again) or ConfigError when MONGO_URL cannot work however long one waits (a
    * malformed URL or option, refused credentials). Each try waits for a server as long as
-   * MONGO_URL's serverSelectionTimeoutMS says, 5 s when it says nothing.
+   * MONGO_URL's serverSelectionTimeoutMS says, 5 s when it says nothing (TIMEOUT_DEFAULTS).
    */
-  static async connect(url: string, dbName: string): Promise<MongoStore> {
+  static async connect(url: string, dbName: string, logger?: Logger): Promise<MongoStore> {
     let client: MongoClient;
     try {
-      client = new MongoClient(url, { ...(/[?&]serverSelectionTimeoutMS=/i.test(url) ? {} : { serverSelectionTimeoutMS: 5_000 }), ignoreUndefined: true });
+      client = new MongoClient(url, { ...timeoutDefaults(url), ignoreUndefined: true });
     } catch (err) {
       throw connectError(err);
     }
+    if (logger) logReachability(client, logger);
     try {
       await client.connect();
     } catch (err) {
