@@ -14,17 +14,16 @@ export default defineConfig({
     // and ports, and nothing registers global state at import (metrics live in each app's own
     // registry), so isolation bought nothing but the imports.
     isolate: false,
-    // One file at a time by default; TEST_PARALLEL=1 runs two at a time (TEST_WORKERS sets the
-    // count) in the order test/infra/sequencer.ts makes: one long scenario beside the short files,
-    // about 11 minutes against about 15. Running two at a time found four faults, fixed: a
-    // SIGKILLed API's free port taken by another file's app (9cc2204); an LMDB writer deadlock
-    // between stores or logs on one folder in one process (dd6fda3, 5bcabc1); a replay start right
-    // after the last one ended refused (84e086f); and lmdb-js rolling back another process's
-    // commit when it opens an environment, which lost acknowledged webhooks under worker restarts
-    // (acb30e7). One is open: in the first two-at-a-time run after that fix, the Mongo-wire outage
-    // scenario's projector stopped consuming after the server came back (lag 855, no error) and
-    // the file timed out (docs/benchmarks.md, "Issue 29"). A CI run that meets it lands nothing.
-    fileParallelism: process.env.TEST_PARALLEL === '1',
+    // Two files at a time by default (TEST_PARALLEL=0 runs one at a time; TEST_WORKERS sets the
+    // count), in the order test/infra/sequencer.ts makes: one long scenario beside the short files.
+    // Running two at a time found five faults, fixed: a SIGKILLed API's free port taken by another
+    // file's app (9cc2204); an LMDB writer deadlock between stores or logs on one folder in one
+    // process (dd6fda3, 5bcabc1); a replay start right after the last one ended refused (84e086f);
+    // lmdb-js rolling back another process's commit when it opens an environment, which lost
+    // acknowledged webhooks under worker restarts (acb30e7); and the MongoDB driver waiting for
+    // ever on a write to a closing connection, which left the Mongo-wire outage scenario's client
+    // or projector stuck after the server came back (scripts/patch-mongodb.mjs).
+    fileParallelism: process.env.TEST_PARALLEL !== '0',
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     sequence: { sequencer: BesideLongFiles },
   },

@@ -33,6 +33,7 @@ const MEASURED_SEC: Readonly<Record<string, number>> = {
   'test/e2e/pages.test.ts': 12,
   'test/http/reads-windows.test.ts': 11,
   'test/e2e/operations.test.ts': 9,
+  'test/adapters/mongo-stall.test.ts': 11,
 };
 
 /** The long scenarios (processes killed, brokers stopped, histories backfilled): at most one of them runs at a time. */
