@@ -60,7 +60,7 @@ for (let i = 0; i < 300; i++) {
   for (const make of Object.values(KINDS)) {
     const r = record(make(2000), i);
     oldPlainText(make(2000));
-    step(initialChatState({ accountId: 'acct_bench', chatId: 'warm', idleMs: 1_800_000, lateMs: 120_000 }), normalise(r.meta, r.raw));
+    step(initialChatState({ accountId: 'acct_bench', chatId: 'warm', idleMs: 1_800_000, lateMs: 120_000, unansweredMs: 86_400_000 }), normalise(r.meta, r.raw));
   }
 }
 
@@ -91,7 +91,7 @@ for (const [kind, make] of Object.entries(KINDS)) {
       await new Promise<void>((resolve) => setImmediate(() => {
         const t = process.hrtime.bigint();
         const input = normalise(r.meta, r.raw);
-        step(initialChatState({ accountId: 'acct_bench', chatId: `613001-${i}`, idleMs: 1_800_000, lateMs: 120_000 }), input);
+        step(initialChatState({ accountId: 'acct_bench', chatId: `613001-${i}`, idleMs: 1_800_000, lateMs: 120_000, unansweredMs: 86_400_000 }), input);
         after.push(ms(t));
         if (input.type !== 'chat.message') throw new Error(`expected a message, got ${input.type}`);
         resolve();

@@ -24,7 +24,7 @@ const started = process.hrtime.bigint();
 const cpu0 = process.cpuUsage();
 for (let i = 0; i < INPUTS; i++) {
   const chat = i % 1000;
-  const state = hot.get(chat) ?? initialChatState({ accountId: 'acct_b', chatId: String(chat), idleMs: 1_800_000, lateMs: 300_000 });
+  const state = hot.get(chat) ?? initialChatState({ accountId: 'acct_b', chatId: String(chat), idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 });
   const r = step(state, input(i, chat));
   hot.set(chat, r.state);
   events += r.events.length;
@@ -38,7 +38,7 @@ gc?.();
 const before = process.memoryUsage();
 const states: ChatState[] = new Array(CHATS);
 for (let c = 0; c < CHATS; c++) {
-  let s = initialChatState({ accountId: 'acct_b', chatId: String(c), idleMs: 1_800_000, lateMs: 300_000 });
+  let s = initialChatState({ accountId: 'acct_b', chatId: String(c), idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 });
   for (let k = 0; k < 3; k++) s = step(s, input(c * 3 + k, c)).state;
   states[c] = s;
 }

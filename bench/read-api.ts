@@ -607,7 +607,7 @@ async function seedSessionEvents(log: Log, topic: string, count: number): Promis
   let batch: { key: string; value: string }[] = [];
   for (let i = 0; appended + batch.length < count; i++) {
     const chat = i % 5000;
-    const state = states.get(chat) ?? initialChatState({ accountId: account(chat), chatId: fanId(chat), idleMs: 1_800_000, lateMs: 300_000 });
+    const state = states.get(chat) ?? initialChatState({ accountId: account(chat), chatId: fanId(chat), idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 });
     const at = T0 + i * 2000;
     const input: ChatInput = i % 4 === 3
       ? { type: 'chat.payment', dedupeKey: `p${i}`, at, paymentId: `t${i}`, kind: 'tip', grossCents: 500, netCents: 400 }

@@ -4,12 +4,21 @@ import type { StateValue } from 'xstate';
 import type { ChatMessageInput, ChatPaymentInput, TimedRecord } from './chat-input.js';
 import type { SessionEvent, SessionSummary } from './session-events.js';
 
+/** The unanswered limit when none is configured (UNANSWERED_CLOSE_SEC): a day. */
+export const DEFAULT_UNANSWERED_MS = 86_400_000;
+
 export interface ChatMachineInput {
   readonly accountId: string;
   readonly chatId: string;
   readonly idleMs: number;
   /** Allowed lateness: how far behind the latest record a record may arrive and still be placed exactly. Less than idleMs. */
   readonly lateMs: number;
+  /**
+   * How long a session whose fan awaits a human reply stays open after the first unanswered
+   * message (at least the idle gap after its last activity); 0: until a reply or a forced close.
+   * An unanswered fan is never closed as idle: the cases a manager most needs to see stay in view.
+   */
+  readonly unansweredMs: number;
 }
 
 export interface Reply {
@@ -77,6 +86,7 @@ export function initialContext(input: ChatMachineInput): ChatContext {
     chatId: input.chatId,
     idleMs: input.idleMs,
     lateMs: input.lateMs,
+    unansweredMs: input.unansweredMs,
     chatKey: `${input.accountId}:${input.chatId}`,
     seq: 0,
     sessionCount: 0,
@@ -96,8 +106,17 @@ export function initialContext(input: ChatMachineInput): ChatContext {
   };
 }
 
-/** The idle deadline of the open session: its last activity plus the idle gap. */
-export const deadlineOf = (ctx: ChatContext, s: OpenSession): number => s.summary.lastActivityAt + ctx.idleMs;
+/**
+ * When the open session closes unless a record moves it: its last activity plus the idle gap;
+ * while the fan awaits a reply, no sooner than the unanswered limit after the first unanswered
+ * message (never, with no limit).
+ */
+export function deadlineOf(ctx: ChatContext, s: OpenSession): number {
+  const idle = s.summary.lastActivityAt + ctx.idleMs;
+  const waitingSince = s.unanswered[0];
+  if (waitingSince === undefined) return idle;
+  return ctx.unansweredMs === 0 ? Number.POSITIVE_INFINITY : Math.max(idle, waitingSince + ctx.unansweredMs);
+}
 
 /** Appends the next event of this chat: ids are the chat key and a per-chat sequence, so a re-run emits the same ids. */
 export function emitNext<T extends SessionEvent['type']>(ctx: ChatContext, emit: Emit, type: T, at: number, data: Extract<SessionEvent, { type: T }>['data']): ChatContext {

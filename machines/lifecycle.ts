@@ -39,11 +39,11 @@ export function openSession(ctx: ChatContext, m: ChatMessageInput, emit: Emit): 
   return absorb(recordMessage(opened, m, emit), emit);
 }
 
-/** Closes the open session: idle at its deadline, forced at the command's time (never before its last activity). */
+/** Closes the open session: idle or unanswered at its deadline, forced at the command's time (never before its last activity). */
 export function closeSession(ctx: ChatContext, reason: CloseReason, at: number, requestedBy: string | null, emit: Emit): ChatContext {
   const s = ctx.session;
   if (!s) return ctx;
-  const closedAt = reason === 'idle' ? deadlineOf(ctx, s) : Math.max(at, s.summary.lastActivityAt);
+  const closedAt = reason === 'forced' ? Math.max(at, s.summary.lastActivityAt) : deadlineOf(ctx, s);
   const closed: SessionSummary = { ...s.summary, status: 'closed', closedAt, closeReason: reason, fanSpendCents: ctx.fanSpendCents };
   return { ...emitNext(ctx, emit, 'SessionClosed', closedAt, { session: closed, requestedBy }), session: null };
 }

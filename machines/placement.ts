@@ -195,11 +195,12 @@ export function placeHeld(ctx: ChatContext, emit: Emit): ChatContext {
   }
 }
 
-/** The clock time after which a tick would settle something in this chat (close its idle session); null when nothing waits. */
+/** The clock time after which a tick would settle something in this chat (close its session); null when nothing waits or nothing could. */
 export function tickDue(ctx: ChatContext): number | null {
   const s = ctx.session;
   if (!s) return null;
-  return Math.max(deadlineOf(ctx, s) + ctx.lateMs, (ctx.lastArrivalAt ?? Number.NEGATIVE_INFINITY) + ctx.lateMs);
+  const due = Math.max(deadlineOf(ctx, s) + ctx.lateMs, (ctx.lastArrivalAt ?? Number.NEGATIVE_INFINITY) + ctx.lateMs);
+  return Number.isFinite(due) ? due : null;
 }
 
 /** A tick promises that nothing older than its clock less the lateness is still coming, but

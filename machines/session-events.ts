@@ -9,7 +9,8 @@ export interface SessionSummary {
   readonly status: 'open' | 'closed';
   readonly openedAt: number;
   readonly closedAt: number | null;
-  readonly closeReason: 'idle' | 'forced' | null;
+  /** idle: nothing happened for the idle gap; unanswered: the fan's wait reached the unanswered limit; forced: an admin closed it. */
+  readonly closeReason: 'idle' | 'unanswered' | 'forced' | null;
   readonly lastMessageAt: number;
   /** Last message or payment; the idle deadline counts from here. */
   readonly lastActivityAt: number;

@@ -1,8 +1,9 @@
 // The per-chat session lifecycle as an XState v5 statechart: the states a manager names (no
 // session yet; in a session, the fan awaiting a reply or answered; closed, and why), the
-// inputs that move it, and the guards that decide. It is pure: no timers and no clock. An idle
+// inputs that move it, and the guards that decide. It is pure: no timers and no clock. A
 // session closes when the chat's watermark (its latest record time, or a tick's clock, less
-// the allowed lateness) passes its deadline, so live processing and replay take the same steps.
+// the allowed lateness) passes its deadline, so live processing and replay take the same steps:
+// an answered one as idle, one whose fan still waits only at the unanswered limit, as unanswered.
 // Where a record goes by its own time is placement.ts; what opening and closing do is
 // lifecycle.ts; the figures are session-figures.ts. step.ts drives the chart with XState's
 // public transition(); docs/session-chart.md is drawn from this definition.
@@ -94,7 +95,10 @@ export const sessionMachine = setup({
     /** Older than the watermark and outside the open session: its place is settled without it. */
     late: ({ context, event }) => isLate(context, timed(event)),
     withinOpenSession: ({ context, event }) => inOpenSpan(context, timed(event).at),
-    pastIdleDeadline: ({ context }) => pastIdleDeadline(context),
+    /** The open session's deadline has passed with the fan answered: it closes as idle. */
+    pastIdleDeadline: ({ context }) => pastIdleDeadline(context) && !fanWaiting(context.session),
+    /** The deadline has passed with the fan still waiting: the wait reached the unanswered limit (deadlineOf). */
+    pastUnansweredLimit: ({ context }) => pastIdleDeadline(context) && fanWaiting(context.session),
     fanMessageHeld: ({ context }) => heldFanMessage(context) !== null,
     /** A human reply placed now, at or after every fan message that waits: it answers them. */
     answersTheFan: ({ context, event }) => {
@@ -133,6 +137,7 @@ export const sessionMachine = setup({
     refigure: change((c, e, emit) => attributeReply(noteArrival(c, e.input as ChatAttributionInput), e.input as ChatAttributionInput, emit)),
     open: change((c, _e, emit) => placeHeld(openSession(c, heldFanMessage(c) as ChatMessageInput, emit), emit)),
     closeIdle: change((c, _e, emit) => placeHeld(closeSession(c, 'idle', 0, null, emit), emit)),
+    closeUnanswered: change((c, _e, emit) => placeHeld(closeSession(c, 'unanswered', 0, null, emit), emit)),
     // Everything before the command's time happened before it: settle up to it first.
     settleBeforeClose: change((c, e, emit) => ({ ...placeHeld(raiseWatermark(c, closeCommand(e).at), emit), closing: closeCommand(e) }) as ChatContext),
     closeForced: change((c0, _e, emit) => {
@@ -226,8 +231,10 @@ export const sessionMachine = setup({
         awaiting: {
           description: 'The fan waits for a human reply',
           on: { 'human.reply': { guard: 'answersTheFan', target: 'answered', actions: 'record' } },
+          // Never closed as idle: while the fan waits, the deadline is the unanswered limit
+          // (deadlineOf). A placement that answers the fan moves to answered, which decides.
           always: [
-            { guard: 'pastIdleDeadline', target: '#chat.closed.idle', actions: 'closeIdle' },
+            { guard: 'pastUnansweredLimit', target: '#chat.closed.unanswered', actions: 'closeUnanswered' },
             { guard: 'answered', target: 'answered' },
           ],
         },
@@ -249,7 +256,8 @@ export const sessionMachine = setup({
         { guard: 'closeRequested', actions: 'ignoreClose' },
       ],
       states: {
-        idle: { description: 'Nothing happened for the idle gap' },
+        idle: { description: 'Nothing happened for the idle gap after the fan was answered' },
+        unanswered: { description: 'The fan waited for a reply until the unanswered limit' },
         forced: { description: 'Closed by an admin' },
       },
     },

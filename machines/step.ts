@@ -28,7 +28,7 @@ export function initialChatState(input: ChatMachineInput): ChatState {
 // checked here once with initialTransition() on a sample, and left to XState should the
 // chart ever do more on start.
 const INITIAL_VALUE: StateValue | null = (() => {
-  const sample: ChatMachineInput = { accountId: 'a', chatId: 'c', idleMs: 2, lateMs: 1 };
+  const sample: ChatMachineInput = { accountId: 'a', chatId: 'c', idleMs: 2, lateMs: 1, unansweredMs: 3 };
   const [snapshot, actions] = initialTransition(sessionMachine, sample);
   const same = actions.length === 0 && typeof snapshot.value === 'string' && JSON.stringify(stored(snapshot.context)) === JSON.stringify(initialContext(sample));
   return same ? snapshot.value : null;

@@ -5,6 +5,8 @@
 //   today's shape, as well as it can be known, and returns the ids its lists held so the
 //   processor can put them in the chat ledger: without them, a redelivery of a record taken in
 //   before the upgrade would be counted again.
+// - Before the unanswered limit (issue 30), a context had no unansweredMs: it takes the
+//   configured one when read, so a fan waiting in such a chat stays in view from then on.
 // - Before the lifecycle was a chart (issue 29), the state value was only `noSession` or
 //   `inSession`. chartValueOf() derives today's value from the context, which holds all of it
 //   but why the last session closed: such a chat is in `noSession` until its next session.
@@ -53,7 +55,16 @@ export function isLegacyState(state: ChatState): boolean {
   return (state.context as { lateMs?: number }).lateMs === undefined;
 }
 
-export function upgradeChatState(state: ChatState, lateMs: number): { state: ChatState; remember: Remembered[] } {
+/** Stored before the unanswered limit (issue 30): its chats take the configured one when read. */
+export function lacksUnansweredLimit(state: ChatState): boolean {
+  return (state.context as { unansweredMs?: number }).unansweredMs === undefined;
+}
+
+export function withUnansweredLimit(state: ChatState, unansweredMs: number): ChatState {
+  return { ...state, context: { ...state.context, unansweredMs } };
+}
+
+export function upgradeChatState(state: ChatState, lateMs: number, unansweredMs: number): { state: ChatState; remember: Remembered[] } {
   const old = state.context as unknown as LegacyContext;
   const s = old.session;
   const session: OpenSession | null = s
@@ -68,7 +79,7 @@ export function upgradeChatState(state: ChatState, lateMs: number): { state: Cha
     : null;
   const maxSeenAt = s ? s.lastActivityAt : null;
   const context: ChatContext = {
-    accountId: old.accountId, chatId: old.chatId, idleMs: old.idleMs, lateMs, chatKey: old.chatKey,
+    accountId: old.accountId, chatId: old.chatId, idleMs: old.idleMs, lateMs, unansweredMs, chatKey: old.chatKey,
     seq: old.seq, sessionCount: old.sessionCount, session,
     maxSeenAt, watermark: maxSeenAt === null ? null : maxSeenAt - lateMs,
     pending: [], loose: [],

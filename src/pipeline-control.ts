@@ -153,7 +153,7 @@ export class PipelineControl implements ProjectionControl {
     const { config, log, store, topology, logger } = this;
     const stages: Stage[] = [];
     if (config.roles.has('processor')) {
-      this.processor = new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, stallBeforeWriteMs: config.failpointStallBeforeWriteMs, failpointThrowOnText: this.failpoints.throwOnText, setAsideTally: this.setAsideTally, logger: logger.child({ role: 'processor' }) });
+      this.processor = new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, unansweredMs: config.unansweredCloseSec * 1000, stallBeforeWriteMs: config.failpointStallBeforeWriteMs, failpointThrowOnText: this.failpoints.throwOnText, setAsideTally: this.setAsideTally, logger: logger.child({ role: 'processor' }) });
       stages.push(this.processor);
     }
     const progress = config.roles.has('projector') ? new ProjectionProgress() : null;

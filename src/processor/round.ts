@@ -14,7 +14,8 @@ import { admit, idsOf } from '../../machines/ledger.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import { tickDue } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
-import { isLegacyState, upgradeChatState } from '../../machines/upgrade.js';
+import { isLegacyState, lacksUnansweredLimit, upgradeChatState, withUnansweredLimit } from '../../machines/upgrade.js';
+import { DEFAULT_UNANSWERED_MS } from '../../machines/chat-context.js';
 import { readInboundMeta, type InboundSource } from '../domain/inbound-record.js';
 import { normalise } from '../domain/normalise.js';
 import { positionOf } from '../pipeline/repeat-failures.js';
@@ -64,6 +65,8 @@ export type RoundRecord = Normalised | Unnormalisable | null;
 export interface RoundSettings {
   readonly idleMs: number;
   readonly lateMs: number;
+  /** The unanswered limit (machines/chat-context.ts); DEFAULT_UNANSWERED_MS when absent. */
+  readonly unansweredMs?: number;
   /** Wall time the round's set-aside documents are stamped with: for operators, never for decisions. */
   readonly now: number;
   /** The machine's step (machines/step.ts); the processor's failpoint wraps it. */
@@ -212,9 +215,10 @@ export function decideRound(read: ReadRound, facts: RoundFacts, settings: RoundS
   const rederived = (partition: number, offset: number): boolean => offset < (rederiving.roundStart.get(partition) ?? 0);
   const ledger = facts.ledger.fork();
   // States stored before the ledger existed: today's shape, and their remembered ids into the ledger.
+  const unansweredMs = settings.unansweredMs ?? DEFAULT_UNANSWERED_MS;
   const upgraded = (doc: ChatStateDoc): ChatStateDoc => {
-    if (!isLegacyState(doc.state)) return doc;
-    const u = upgradeChatState(doc.state, settings.lateMs);
+    if (!isLegacyState(doc.state)) return lacksUnansweredLimit(doc.state) ? { ...doc, state: withUnansweredLimit(doc.state, unansweredMs) } : doc;
+    const u = upgradeChatState(doc.state, settings.lateMs, unansweredMs);
     ledger.remember(doc._id, doc.partition, doc.offset, u.remember);
     return { ...doc, state: u.state };
   };
@@ -266,7 +270,7 @@ export function decideRound(read: ReadRound, facts: RoundFacts, settings: RoundS
       .filter((d) => d.deadline !== null && d.deadline < at)
       .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
   };
-  const fresh = (n: Routed): ChatState => initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: settings.idleMs, lateMs: settings.lateMs });
+  const fresh = (n: Routed): ChatState => initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: settings.idleMs, lateMs: settings.lateMs, unansweredMs });
 
   for (const n of read.records) {
     if (!n) {

@@ -43,6 +43,8 @@ export interface ProcessorOptions {
   readonly topology: Topology;
   readonly idleMs: number;
   readonly lateMs: number;
+  /** The unanswered limit (UNANSWERED_CLOSE_SEC); the machine's default when absent. */
+  readonly unansweredMs?: number;
   readonly logger: Logger;
   readonly cacheSize?: number;
   /** Fault injection (tests): wait between computing a batch and writing it, as a hung store call would. */
@@ -403,7 +405,7 @@ export class SessionProcessor implements Stage {
     const decided = decideRound(
       read,
       { states: loaded, ledger: this.ledger.resolve(entries, positions), due },
-      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, now: Date.now(), step: this.step, clock: () => performance.now() },
+      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, now: Date.now(), step: this.step, clock: () => performance.now() },
       { roundStart, chats: rederiving },
     );
     for (const slow of decided.slow) this.noteSlow(slow);

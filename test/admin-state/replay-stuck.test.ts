@@ -72,7 +72,7 @@ async function seed(log: Log, topo: Topology): Promise<Map<string, number>> {
   const t0 = Date.parse('2026-06-10T10:00:00Z');
   for (let i = 0; i < 300; i++) {
     const chat = i % 12;
-    const state = states.get(chat) ?? initialChatState({ accountId: `acct_stuck_${chat % 2}`, chatId: String(7_000_000 + chat), idleMs: 1_800_000, lateMs: 300_000 });
+    const state = states.get(chat) ?? initialChatState({ accountId: `acct_stuck_${chat % 2}`, chatId: String(7_000_000 + chat), idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 });
     const r = step(state, i % 5 === 4
       ? { type: 'chat.payment', dedupeKey: `p${i}`, at: t0 + i * 1000, paymentId: `t${i}`, kind: 'tip', grossCents: 500, netCents: 400 }
       : { type: 'chat.message', dedupeKey: `k${i}`, at: t0 + i * 1000, messageId: String(i), sender: i % 2 === 0 ? 'fan' : 'human', text: 'hello', priceCents: 0, chatterId: 'ana' });

@@ -29,15 +29,17 @@ describe('session lifecycle', () => {
     return { status: r.status, body: r.body };
   };
 
-  it('an idle session closes by ticks alone, at its deadline', async () => {
+  it('an answered session closes idle by ticks alone, at its deadline', async () => {
     const base = ticking;
     const opened = new Date(Date.now() - 3600_000);
     const raw = messageBody({ accountId: ACCOUNT, fanId: 610001, messageId: 9400001, createdAt: opened.toISOString(), direction: 'received' });
+    const reply = messageBody({ accountId: ACCOUNT, fanId: 610001, messageId: 9400011, createdAt: new Date(opened.getTime() + 1_000).toISOString(), direction: 'sent' });
     expect((await base.webhook(raw, { key: 'evt_idle_1' })).status).toBe(200);
+    expect((await base.webhook(reply, { key: 'evt_idle_1r' })).status).toBe(200);
     const s = await eventually(async () => { const x = await sessionOf('610001', base); return x?.status === 'closed' ? x : undefined; }, 30_000, 'idle close by tick');
     expect(s.closeReason).toBe('idle');
-    // Closed at the record-time deadline: its only message plus the 2 s idle timeout.
-    expect(s.closedAt).toBe(new Date(opened.getTime() + 2_000).toISOString());
+    // Closed at the record-time deadline: its last message (the reply) plus the 2 s idle timeout.
+    expect(s.closedAt).toBe(new Date(opened.getTime() + 3_000).toISOString());
   });
 
   it('an admin closes an open session through the log; repeats and unknown ids get clear answers', async () => {

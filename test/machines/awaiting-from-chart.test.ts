@@ -20,7 +20,7 @@ function msg(sender: ChatMessageInput['sender'], atSec: number): ChatMessageInpu
 const pay = (atSec: number): ChatInput => ({ type: 'chat.payment', dedupeKey: `p${++n}`, paymentId: `p${n}`, kind: 'tip', grossCents: 500, netCents: 400, at: T0 + atSec * 1000 });
 
 function run(machine: SessionMachine, inputs: readonly ChatInput[]): { state: ChatState; events: SessionEvent[] } {
-  let state = initialChatState({ accountId: 'acct_1', chatId: '42', idleMs: 1_800_000, lateMs: 300_000 });
+  let state = initialChatState({ accountId: 'acct_1', chatId: '42', idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 });
   const events: SessionEvent[] = [];
   for (const i of inputs) {
     const r = step(state, i, machine);

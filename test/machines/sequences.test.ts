@@ -15,7 +15,7 @@ describe('session machine on fixture sequences', () => {
   it.each(fixtureFiles)('%s', (file) => {
     const seq = loadSequence(file);
     const t0 = Date.parse(seq.start);
-    let state = initialChatState({ accountId: 'acct_f', chatId: '1', idleMs: seq.idleSec * 1000, lateMs: (seq.lateSec ?? 300) * 1000 });
+    let state = initialChatState({ accountId: 'acct_f', chatId: '1', idleMs: seq.idleSec * 1000, lateMs: (seq.lateSec ?? 300) * 1000, unansweredMs: 86_400_000 });
     const events: SessionEvent[] = [];
     const ledger = new MemoryLedger();
     let chat: ChatDoc | undefined;

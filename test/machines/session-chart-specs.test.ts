@@ -12,6 +12,7 @@ import { initialChatState, step, type ChatState } from '../../machines/step.js';
 const T0 = Date.parse('2026-06-10T18:00:00Z');
 const IDLE_SEC = 1800;
 const LATE_SEC = 300;
+const UNANSWERED_SEC = 86_400;
 const KEY = 'acct_1:42';
 let n = 0;
 
@@ -28,7 +29,7 @@ const close = (atSec: number, sessionId: string | null = null): ChatInput => ({ 
 const taken = new Set<string>();
 
 function given(inputs: readonly ChatInput[]): ChatState {
-  let state = initialChatState({ accountId: 'acct_1', chatId: '42', idleMs: IDLE_SEC * 1000, lateMs: LATE_SEC * 1000 });
+  let state = initialChatState({ accountId: 'acct_1', chatId: '42', idleMs: IDLE_SEC * 1000, lateMs: LATE_SEC * 1000, unansweredMs: UNANSWERED_SEC * 1000 });
   for (const i of inputs) state = step(state, i).state;
   return state;
 }
@@ -81,11 +82,14 @@ describe('session chart: given / when / then', () => {
     takes('session.answered fan.message[fanMessageAfterReply] -> session.awaiting');
   });
 
-  it('given an answered session and a fan message held past its deadline, when an earlier fan message arrives, then it is placed and the fan awaits', () => {
+  it('given an answered session and a fan message held past its deadline, when an earlier fan message arrives, then both join the session, now awaiting', () => {
+    // The fan waits from 100 s, so the session stays open to the unanswered limit: the message
+    // held past the idle deadline is inside it now.
     const r = when(given([msg('fan', 0), msg('human', 60), msg('fan', 1920)]), msg('fan', 100));
-    expect(r.types).toEqual(['MessageRecorded']);
+    expect(r.types).toEqual(['MessageRecorded', 'MessageRecorded']);
     expect(r.value).toEqual({ session: 'awaiting' });
-    expect(r.state.context.pending).toHaveLength(1);
+    expect(r.state.context.pending).toHaveLength(0);
+    expect(r.state.context.session?.summary).toMatchObject({ waitingSince: T0 + 100_000, fanMessageCount: 3 });
     takes('session.answered (always)[fanWaiting] -> session.awaiting');
   });
 
@@ -119,7 +123,7 @@ describe('session chart: given / when / then', () => {
   });
 
   it('given a closed session and a watermark past it, when records stamped before the watermark arrive, then each is counted late outside any session', () => {
-    const before = given([msg('fan', 0), msg('fan', 5000), tick(9000)]);
+    const before = given([msg('fan', 0), msg('human', 10), msg('fan', 5000), msg('human', 5010), tick(9000)]);
     let s = before;
     const types: string[] = [];
     for (const input of [msg('fan', 3000), msg('human', 3001), msg('automated', 3002), pay(3003), signal(3004)]) {
@@ -135,12 +139,39 @@ describe('session chart: given / when / then', () => {
     takes('(any) fan.message[late] -> .', '(any) human.reply[late] -> .', '(any) automated.send[late] -> .', '(any) payment[late] -> .', '(any) fan.signal[late] -> .');
   });
 
-  it('given a waiting fan, when a tick passes the idle deadline plus the lateness, then the session closes idle', () => {
-    const r = when(given([msg('fan', 0, { receivedAt: T0 })]), tick(IDLE_SEC + LATE_SEC + 1));
+  it('given a waiting fan, when a tick passes the idle deadline, then the session stays open and the fan still awaits', () => {
+    const g = given([msg('fan', 0, { receivedAt: T0 }), msg('automated', 30)]);
+    const r = when(g, tick(IDLE_SEC + LATE_SEC + 1));
+    expect(r.types).toEqual([]);
+    expect(r.value).toEqual({ session: 'awaiting' });
+    // Forty minutes on, still open: the inbox and the floor keep showing the wait.
+    expect(when(r.state, tick(40 * 60 + LATE_SEC)).value).toEqual({ session: 'awaiting' });
+    takes('(any) clock.tick[arrivalsIdle] -> .');
+  });
+
+  it('given a waiting fan, when a tick passes the unanswered limit plus the lateness, then the session closes unanswered at the limit', () => {
+    const r = when(given([msg('fan', 0, { receivedAt: T0 }), msg('fan', 600)]), tick(UNANSWERED_SEC + LATE_SEC + 1));
     expect(r.types).toEqual(['SessionClosed']);
-    expect(r.value).toEqual({ closed: 'idle' });
-    expect(r.events[0]?.type === 'SessionClosed' && r.events[0].data.session).toMatchObject({ closeReason: 'idle', closedAt: T0 + IDLE_SEC * 1000 });
-    takes('(any) clock.tick[arrivalsIdle] -> .', 'session.awaiting (always)[pastIdleDeadline] -> closed.idle');
+    expect(r.value).toEqual({ closed: 'unanswered' });
+    expect(r.events[0]?.type === 'SessionClosed' && r.events[0].data.session).toMatchObject({ closeReason: 'unanswered', closedAt: T0 + UNANSWERED_SEC * 1000, awaiting: true, firstResponseSec: null });
+    takes('session.awaiting (always)[pastUnansweredLimit] -> closed.unanswered');
+  });
+
+  it('given a session closed unanswered, when the reply finally comes, then it is recorded outside any session and nothing opens', () => {
+    const closed = when(given([msg('fan', 0, { receivedAt: T0 })]), tick(UNANSWERED_SEC + LATE_SEC + 1)).state;
+    const r = when(closed, msg('human', UNANSWERED_SEC + 600));
+    expect(r.types).toEqual(['MessageRecorded']);
+    expect(r.events[0]?.type === 'MessageRecorded' && r.events[0].data.sessionId).toBeNull();
+    expect(r.value).toEqual({ closed: 'unanswered' });
+    expect(r.state.context.sessionCount).toBe(1);
+  });
+
+  it('given no unanswered limit, when ticks pass a week, then the session of the waiting fan stays open', () => {
+    let state = initialChatState({ accountId: 'acct_1', chatId: '42', idleMs: IDLE_SEC * 1000, lateMs: LATE_SEC * 1000, unansweredMs: 0 });
+    state = step(state, msg('fan', 0, { receivedAt: T0 })).state;
+    const r = when(state, tick(7 * 86_400));
+    expect(r.types).toEqual([]);
+    expect(r.value).toEqual({ session: 'awaiting' });
   });
 
   it('given an answered session, when a fan message brings the watermark exactly to its deadline, then it stays open, and a reply stamped at the deadline still joins it', () => {
@@ -191,8 +222,8 @@ describe('session chart: given / when / then', () => {
     takes('(any) close.forced -> .');
   });
 
-  it('given a session past its deadline, when an admin close stamped after it arrives, then it closes idle first and the close finds nothing open', () => {
-    const r = when(given([msg('fan', 0)]), close(IDLE_SEC + 600));
+  it('given an answered session past its deadline, when an admin close stamped after it arrives, then it closes idle first and the close finds nothing open', () => {
+    const r = when(given([msg('fan', 0), msg('human', 60)]), close(IDLE_SEC + 600));
     expect(r.types).toEqual(['SessionClosed']);
     expect(r.value).toEqual({ closed: 'idle' });
     expect(r.state.context.ignoredCloseCount).toBe(1);
@@ -200,7 +231,7 @@ describe('session chart: given / when / then', () => {
   });
 
   it('given a session and a fan message held past its deadline, when an admin closes that session at a later time, then the held message opens the next session and the close, naming the first, is ignored', () => {
-    const r = when(given([msg('fan', 0), msg('fan', IDLE_SEC + 100)]), close(IDLE_SEC + 400, `${KEY}:1`));
+    const r = when(given([msg('fan', 0), msg('human', 60), msg('fan', IDLE_SEC + 200)]), close(IDLE_SEC + 500, `${KEY}:1`));
     expect(r.types).toEqual(['SessionClosed', 'SessionOpened', 'MessageRecorded']);
     expect(r.value).toEqual({ session: 'awaiting' });
     expect(r.state.context.ignoredCloseCount).toBe(1);

@@ -16,7 +16,7 @@ describe('the session chart document', () => {
     const edges = chartEdges(sessionMachine).map((e) => `${e.from} -${e.event}[${e.guard ?? ''}]-> ${e.to ?? '.'}`);
     expect(edges).toEqual(expect.arrayContaining([
       'noSession -(always)[fanMessageHeld]-> session',
-      'session.awaiting -(always)[pastIdleDeadline]-> closed.idle',
+      'session.awaiting -(always)[pastUnansweredLimit]-> closed.unanswered',
       'session.answered -(always)[pastIdleDeadline]-> closed.idle',
       'session -(always)[closeRequestedForOpenSession]-> closed.forced',
       'session.awaiting -human.reply[answersTheFan]-> session.answered',

@@ -14,7 +14,7 @@ function msg(n: number, sender: ChatMessageInput['sender'], atSec: number, extra
 }
 
 function run(inputs: ChatInput[], from?: ChatState, ledger = new MemoryLedger()): { state: ChatState; events: SessionEvent[] } {
-  let state = from ?? initialChatState({ accountId: 'acct_1', chatId: '42', idleMs, lateMs: 300_000 });
+  let state = from ?? initialChatState({ accountId: 'acct_1', chatId: '42', idleMs, lateMs: 300_000, unansweredMs: 86_400_000 });
   const events: SessionEvent[] = [];
   for (const input of inputs) {
     const i = ledger.admit(input);
@@ -75,10 +75,16 @@ describe('session machine', () => {
   });
 
   it('holds a fan who returns after the idle gap until the lateness has passed, then closes the first session and opens the next', () => {
-    const held = run([msg(1, 'fan', 0), msg(2, 'fan', 1800 + 60)]);
-    expect(held.events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded']);
-    const { events } = run([msg(1, 'fan', 0), msg(2, 'fan', 1800 + 60), { type: 'chat.tick', dedupeKey: 'tick', at: T0 + (1800 + 60 + 301) * 1000 }]);
-    expect(events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'SessionClosed', 'SessionOpened', 'MessageRecorded']);
+    const held = run([msg(1, 'fan', 0), msg(3, 'human', 30), msg(2, 'fan', 30 + 1800 + 60)]);
+    expect(held.events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded']);
+    const { events } = run([msg(1, 'fan', 0), msg(3, 'human', 30), msg(2, 'fan', 30 + 1800 + 60), { type: 'chat.tick', dedupeKey: 'tick', at: T0 + (30 + 1800 + 60 + 301) * 1000 }]);
+    expect(events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded', 'SessionClosed', 'SessionOpened', 'MessageRecorded']);
+  });
+
+  it('keeps an unanswered fan who writes again after the idle gap in the same session, still awaiting from the first message', () => {
+    const { events, state } = run([msg(1, 'fan', 0), msg(2, 'fan', 1800 + 60), { type: 'chat.tick', dedupeKey: 'tick', at: T0 + (1800 + 60 + 301) * 1000 }]);
+    expect(events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded']);
+    expect(state.context.session?.summary).toMatchObject({ sessionId: 'acct_1:42:1', awaiting: true, waitingSince: T0, fanMessageCount: 2 });
   });
 
   it('a record stamped an hour ahead of its arrival moves the watermark only by the lateness: the conversation goes on', () => {
@@ -90,13 +96,15 @@ describe('session machine', () => {
     ]);
     expect(state.context.lateCount).toBe(0);
     const last = events[events.length - 1];
-    expect(last?.type === 'MessageRecorded' && last.data.session).toMatchObject({ sessionId: 'acct_1:42:1', messageCount: 2, awaiting: true });
+    // The fan was waiting, so the session is open to the unanswered limit: the skewed reply is
+    // inside it, and answers the message stamped before it.
+    expect(last?.type === 'MessageRecorded' && last.data.session).toMatchObject({ sessionId: 'acct_1:42:1', messageCount: 3, awaiting: false });
   });
 
   it('presence pings do not keep a tick from closing an idle session', () => {
     const pings = Array.from({ length: 40 }, (_, i): ChatInput => ({ type: 'chat.presence', dedupeKey: `p${i}`, presence: 'online', at: T0 + (60 + i * 60) * 1000, receivedAt: T0 + (60 + i * 60) * 1000 }));
-    const { events } = run([msg(1, 'fan', 0, { receivedAt: T0 }), ...pings, { type: 'chat.tick', dedupeKey: 'tick', at: T0 + (1800 + 301) * 1000 }]);
-    expect(events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'SessionClosed']);
+    const { events } = run([msg(1, 'fan', 0, { receivedAt: T0 }), msg(2, 'human', 30, { receivedAt: T0 + 30_000 }), ...pings, { type: 'chat.tick', dedupeKey: 'tick', at: T0 + (30 + 1800 + 301) * 1000 }]);
+    expect(events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded', 'SessionClosed']);
   });
 
   it('a close that finds nothing to close leaves the watermark alone', () => {

@@ -3,14 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessageInput } from '../../machines/chat-input.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
-import { chartValueOf, upgradeChatState } from '../../machines/upgrade.js';
+import { chartValueOf, lacksUnansweredLimit, upgradeChatState, withUnansweredLimit } from '../../machines/upgrade.js';
 
 const T0 = Date.parse('2026-06-10T18:00:00Z');
 const fan = (n: number, atSec: number): ChatMessageInput => ({ type: 'chat.message', dedupeKey: `k${n}`, messageId: `m${n}`, sender: 'fan', at: T0 + atSec * 1000, text: '', priceCents: 0, chatterId: null });
 const reply = (n: number, atSec: number): ChatMessageInput => ({ ...fan(n, atSec), sender: 'human', chatterId: 'ann' });
 
 function run(inputs: ChatMessageInput[]): ChatState {
-  let s = initialChatState({ accountId: 'a', chatId: 'c', idleMs: 1_800_000, lateMs: 300_000 });
+  let s = initialChatState({ accountId: 'a', chatId: 'c', idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 });
   for (const i of inputs) s = step(s, i).state;
   return s;
 }
@@ -24,9 +24,20 @@ describe('states stored before the session chart', () => {
     expect(chartValueOf(asStoredBefore(run([fan(1, 0), reply(2, 60)])))).toEqual({ session: 'answered' });
     expect(chartValueOf(asStoredBefore(run([])))).toBe('noSession');
     // A closed session left no trace of why it closed: such a chat waits in noSession for its next one.
-    const closed = step(run([fan(1, 0)]), { type: 'chat.tick', dedupeKey: 't', at: T0 + 2_200_000 }).state;
+    const closed = step(run([fan(1, 0), reply(2, 60)]), { type: 'chat.tick', dedupeKey: 't', at: T0 + 2_200_000 }).state;
     expect(closed.value).toEqual({ closed: 'idle' });
     expect(chartValueOf(asStoredBefore(closed))).toBe('noSession');
+  });
+
+  it('stored before the unanswered limit, take the configured one and keep a waiting fan open past the idle gap', () => {
+    const { unansweredMs: _u, ...context } = run([fan(1, 0)]).context;
+    const stored = { value: { session: 'awaiting' }, context } as unknown as ChatState;
+    expect(lacksUnansweredLimit(stored)).toBe(true);
+    const upgraded = withUnansweredLimit(stored, 86_400_000);
+    expect(lacksUnansweredLimit(upgraded)).toBe(false);
+    const later = step(upgraded, { type: 'chat.tick', dedupeKey: 't', at: T0 + 2_200_000 });
+    expect(later.events).toEqual([]);
+    expect(later.state.value).toEqual({ session: 'awaiting' });
   });
 
   it('leave values stored by the chart as they are', () => {
@@ -60,7 +71,7 @@ describe('states stored before the session chart', () => {
         },
       },
     } as unknown as ChatState;
-    const { state } = upgradeChatState(legacy, 300_000);
+    const { state } = upgradeChatState(legacy, 300_000, 86_400_000);
     expect(state.value).toEqual({ session: 'awaiting' });
     const answered = step(state, reply(9, 30));
     expect(answered.state.value).toEqual({ session: 'answered' });

@@ -62,7 +62,7 @@ describe.each(DEPLOYMENTS)('a chat state changed behind the cache, on %s', (kind
     // The retry's events are those of a chat that starts at this record (its state was purged).
     const meta = readInboundMeta(second.headers);
     if (!meta) throw new Error('test record has no routing headers');
-    const fresh = step(initialChatState({ accountId: ACCOUNT, chatId: FAN, idleMs: 1_800_000, lateMs: 120_000 }), normalise(meta, second.value));
+    const fresh = step(initialChatState({ accountId: ACCOUNT, chatId: FAN, idleMs: 1_800_000, lateMs: 120_000, unansweredMs: 86_400_000 }), normalise(meta, second.value));
     expect(total(await log.endOffsets(topo.sessionEvents))).toBe(afterFirst + fresh.events.length);
     expect(processor.counters.batchesFenced).toBe(1);
   });

@@ -73,7 +73,8 @@ describe.each(DEPLOYMENTS)('lost writes, on %s', (kind) => {
   let lastEnv: Record<string, string>;
 
   it('a chat state rolled back behind the processor is re-derived from inbound: no event id reused, figures exact, the rollback logged, counted and verified', async () => {
-    const env = deploymentEnv(kind, { ADMIN_TOKEN: TOKEN, ROLES: 'api,processor,projector', EVENT_DIGESTS: 'on' });
+    // A short unanswered limit: the tick two hours on below closes a waiting fan's session too.
+    const env = deploymentEnv(kind, { ADMIN_TOKEN: TOKEN, ROLES: 'api,processor,projector', EVENT_DIGESTS: 'on', UNANSWERED_CLOSE_SEC: '60' });
     topo = topology(loadConfig(env).topicPrefix);
     lastEnv = env;
     app = await startWithEnv(env);
@@ -201,7 +202,7 @@ describe.each(DEPLOYMENTS)('lost writes, on %s', (kind) => {
 
     // The rounds the store will lose: three new records of one chat, a redelivery that changes
     // nothing (a duplicate of the other chat's message), and a clock tick two hours on that
-    // idle-closes every session of the first chat's partition.
+    // closes every session of the first chat's partition.
     await app.log.append(topo.inbound, [...[104, 105, 106].map((i) => message(i, FAN2)), message(201, FAN3)]);
     const count = await app.log.partitionCount(topo.inbound);
     const tick = tickRecords(count, T0 + 2 * 3_600_000)[partitionOf(key2)];

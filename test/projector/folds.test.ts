@@ -16,7 +16,7 @@ import { foldEvent, targetsOf } from '../../src/projector/models/runner.js';
 const T0 = Date.parse('2026-06-10T10:00:00Z');
 
 function eventsOf(inputs: ChatInput[], chatId: string): { event: SessionEvent; inboundOffset: number }[] {
-  let state = initialChatState({ accountId: 'acct_a', chatId, idleMs: 1_800_000, lateMs: 300_000 });
+  let state = initialChatState({ accountId: 'acct_a', chatId, idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 });
   const out: { event: SessionEvent; inboundOffset: number }[] = [];
   inputs.forEach((input, i) => {
     const r = step(state, input);

@@ -17,7 +17,7 @@ export interface RefSession {
   status: 'open' | 'closed';
   openedAt: number;
   closedAt: number | null;
-  closeReason: 'idle' | 'forced' | null;
+  closeReason: 'idle' | 'unanswered' | 'forced' | null;
   lastActivityAt: number;
   messageCount: number;
   fanMessageCount: number;
@@ -94,8 +94,11 @@ export function dedupe(facts: readonly Fact[]): Fact[] {
   return out;
 }
 
-/** `closedBy`: a clock time; sessions whose idle deadline is before it are closed at their deadline. */
-export function reference(input: readonly Fact[], idleMs: number, closedBy = Number.NEGATIVE_INFINITY): Reference {
+/**
+ * `closedBy`: a clock time; sessions whose deadline is before it are closed at their deadline.
+ * `unansweredMs`: how long a fan's unanswered wait keeps the session open (0: for ever).
+ */
+export function reference(input: readonly Fact[], idleMs: number, closedBy = Number.NEGATIVE_INFINITY, unansweredMs = 86_400_000): Reference {
   const facts = dedupe(input).sort(byTime);
   const ref: Reference = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), accounts: new Map() };
   const byChat = new Map<string, Fact[]>();
@@ -103,7 +106,7 @@ export function reference(input: readonly Fact[], idleMs: number, closedBy = Num
     const k = `${f.account}:${f.chat}`;
     byChat.set(k, [...(byChat.get(k) ?? []), f]);
   }
-  for (const [chatKey, list] of byChat) walkChat(ref, chatKey, list, idleMs, closedBy);
+  for (const [chatKey, list] of byChat) walkChat(ref, chatKey, list, idleMs, closedBy, unansweredMs);
   return ref;
 }
 
@@ -116,7 +119,7 @@ function account(ref: Reference, id: string): RefAccount {
   return a;
 }
 
-function walkChat(ref: Reference, chatKey: string, facts: readonly Fact[], idleMs: number, closedBy: number): void {
+function walkChat(ref: Reference, chatKey: string, facts: readonly Fact[], idleMs: number, closedBy: number, unansweredMs: number): void {
   // A close command alone is no sign of a chat.
   if (facts.every((f) => f.kind === 'close')) return;
   const acct = (facts[0] as Fact).account;
@@ -125,16 +128,23 @@ function walkChat(ref: Reference, chatKey: string, facts: readonly Fact[], idleM
   const totals = account(ref, acct);
   let open: RefSession | null = null;
   let spend: { at: number; cents: number } | null = null;
-  const closeOpen = (reason: 'idle' | 'forced', at: number): void => {
+  // An answered session ends an idle gap after its last activity. One whose fan still waits
+  // ends no sooner than the unanswered limit after the wait began, and then as unanswered.
+  const endOf = (s: RefSession): number => {
+    const idle = s.lastActivityAt + idleMs;
+    if (!s.awaiting || s.waitingSince === null) return idle;
+    return unansweredMs === 0 ? Number.POSITIVE_INFINITY : Math.max(idle, s.waitingSince + unansweredMs);
+  };
+  const closeOpen = (reason: 'ended' | 'forced', at: number): void => {
     if (!open) return;
     open.status = 'closed';
-    open.closeReason = reason;
-    open.closedAt = reason === 'idle' ? open.lastActivityAt + idleMs : Math.max(at, open.lastActivityAt);
+    open.closeReason = reason === 'forced' ? 'forced' : open.awaiting ? 'unanswered' : 'idle';
+    open.closedAt = reason === 'forced' ? Math.max(at, open.lastActivityAt) : endOf(open);
     totals.sessionsClosed++;
     open = null;
   };
   for (const f of facts) {
-    if (open && f.at > open.lastActivityAt + idleMs) closeOpen('idle', f.at);
+    if (open && f.at > endOf(open)) closeOpen('ended', f.at);
     if (f.kind === 'close') {
       closeOpen('forced', f.at);
       continue;
@@ -194,7 +204,7 @@ function walkChat(ref: Reference, chatKey: string, facts: readonly Fact[], idleM
     ref.payments.set(`${acct}:${f.id}`, { sessionId: s ? s.sessionId : null, chatterId: s ? s.lastHumanChatterId : null, cents: f.cents });
   }
   const stillOpen: RefSession | null = open;
-  if (stillOpen && stillOpen.lastActivityAt + idleMs < closedBy) closeOpen('idle', closedBy);
+  if (stillOpen && endOf(stillOpen) < closedBy) closeOpen('ended', closedBy);
   const last: RefSession | null = open;
   chat.openSessionId = last ? last.sessionId : null;
   chat.awaiting = last ? last.awaiting : false;
