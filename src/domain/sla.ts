@@ -95,6 +95,8 @@ export interface SlaFigures {
   readonly responded: number;
   readonly withinThreshold: number;
   readonly breaches: number;
+  /** Of the breaches, sessions closed at the unanswered limit without any human reply. */
+  readonly missed: number;
   readonly pending: number;
   readonly withinThresholdPct: number | null;
   readonly medianFirstResponseSec: number | null;

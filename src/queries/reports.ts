@@ -18,11 +18,13 @@ export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inS
   const byChatterHist = new Map<string, HistogramSet>();
   const byAccount: (SlaFigures & { accountId: string })[] = [];
   const accounts = new Set([...sums.byAccount.keys(), ...sums.unanswered.map((u) => u.accountId)]);
+  let missed = 0;
   for (const accountId of [...accounts].sort()) {
     const s = sums.byAccount.get(accountId) ?? new AccountWindow();
     all.frt.addAll(s.frt);
     all.wait.addAll(s.wait);
-    const figures = slaOf(s.frt, s.wait, sums.unanswered.filter((u) => u.accountId === accountId), thresholdSec, now);
+    missed += s.count('missed');
+    const figures = slaOf(s.frt, s.wait, sums.unanswered.filter((u) => u.accountId === accountId), thresholdSec, now, s.count('missed'));
     if (figures.sessions > 0) byAccount.push({ accountId, ...figures });
     for (const [key, c] of s.chatters) {
       const id = chatterIdOf(key) ?? UNATTRIBUTED;
@@ -35,7 +37,7 @@ export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inS
     .map(([chatterId, h]) => ({ chatterId, ...slaOf(h, new HistogramSet(), [], thresholdSec, now) }))
     .filter((c) => c.responded > 0)
     .sort((a, b) => a.chatterId.localeCompare(b.chatterId));
-  return { thresholdSec, ...slaOf(all.frt, all.wait, sums.unanswered, thresholdSec, now), byAccount, byChatter };
+  return { thresholdSec, ...slaOf(all.frt, all.wait, sums.unanswered, thresholdSec, now, missed), byAccount, byChatter };
 }
 
 export async function scorecardOf(

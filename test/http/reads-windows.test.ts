@@ -376,7 +376,7 @@ function expectedSla(d: ReportData, c: Case, now: number) {
   };
 }
 
-const zeroSla = { sessions: 0, responded: 0, withinThreshold: 0, breaches: 0, pending: 0, withinThresholdPct: null, medianFirstResponseSec: null, p90FirstResponseSec: null };
+const zeroSla = { sessions: 0, responded: 0, withinThreshold: 0, breaches: 0, missed: 0, pending: 0, withinThresholdPct: null, medianFirstResponseSec: null, p90FirstResponseSec: null };
 
 /** Rows by chatter; a row there only for its open alerts (nothing in the window) is the alerts' business, not the window's. */
 function scorecardView(body: any) {

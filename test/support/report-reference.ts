@@ -65,13 +65,14 @@ export interface SlaFigures {
   responded: number;
   withinThreshold: number;
   breaches: number;
+  missed: number;
   pending: number;
   withinThresholdPct: number | null;
   medianFirstResponseSec: number | null;
   p90FirstResponseSec: number | null;
 }
 
-export const SLA_FIELDS = ['sessions', 'responded', 'withinThreshold', 'breaches', 'pending', 'withinThresholdPct', 'medianFirstResponseSec', 'p90FirstResponseSec'] as const;
+export const SLA_FIELDS = ['sessions', 'responded', 'withinThreshold', 'breaches', 'missed', 'pending', 'withinThresholdPct', 'medianFirstResponseSec', 'p90FirstResponseSec'] as const;
 
 export type Outcome = 'within' | 'breach' | 'pending';
 
@@ -107,6 +108,10 @@ export function slaFigures(sessions: readonly RefSession[], thresholdSec: number
     responded: frts.length,
     withinThreshold: within,
     breaches,
+    // Closed at the unanswered limit with no human reply at all: breaches, and counted on their
+    // own. (One answered once and then left waiting also closes as unanswered; its SLA outcome
+    // is its first response's.)
+    missed: sessions.filter((s) => s.status === 'closed' && s.closeReason === 'unanswered' && s.firstResponseSec === null).length,
     pending: outcomes.filter((o) => o === 'pending').length,
     withinThresholdPct: pct1(within, within + breaches),
     medianFirstResponseSec: nearestRank(frts, 50),

@@ -152,6 +152,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         sessions: figures.sessions,
         withinThreshold: figures.withinThreshold,
         breaches: figures.breaches,
+        missed: figures.missed,
         withinThresholdPct: figures.withinThresholdPct,
         withinThresholdGrade: withinGradeOf(figures.withinThresholdPct),
         medianFirstResponseSec: figures.medianFirstResponseSec,

@@ -8,7 +8,8 @@
 //   - a session's count (opened, closed of those opened, new chat): when it opened;
 //   - a message: when it was sent; a payment (revenue, and its chatter's credit): when it was paid.
 // Open sessions not answered yet add nothing to time buckets: their outcome depends on the
-// clock, so reports read them live (they are few: sessions close after the idle timeout).
+// clock, so reports read them live (they are few: sessions close after the idle timeout, or
+// with the fan waiting, at the unanswered limit).
 import { unansweredSec } from '../../../domain/sla.js';
 import type { MessageDoc } from '../messages/projection.js';
 import type { PaymentDoc } from '../payments/projection.js';
@@ -31,8 +32,9 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments';
  * bumps it, so buckets built by the old rules are built again from the documents (netting a
  * changed document against contributions it never made would leave counts no document holds).
  * 2: an unanswered session's wait rounds to the nearest second, as the SLA counts it (was: up).
+ * 3: a session closed unanswered counts as `missed` too.
  */
-export const CONTRIBUTIONS_FORMAT = 2;
+export const CONTRIBUTIONS_FORMAT = 3;
 
 export function sessionIncrements(s: SessionDoc): Increment[] {
   const a = s.accountId;
@@ -51,6 +53,7 @@ export function sessionIncrements(s: SessionDoc): Increment[] {
     } else if (s.status === 'closed') {
       // How long its fan waited, in whole seconds as the SLA counts them (until it closed).
       out.push({ accountId: a, at, field: `wait.${secKey(unansweredSec(s, s.lastActivityAt))}`, amount: 1 });
+      if (s.closeReason === 'unanswered') out.push({ accountId: a, at, field: 'missed', amount: 1 });
     }
   }
   if (s.status === 'open') {

@@ -31,6 +31,8 @@ export interface BucketCounters {
   readonly frt?: Histogram;
   /** Seconds waited (rounded up) by sessions that closed unanswered → count. */
   readonly wait?: Histogram;
+  /** Sessions that closed with the fan never answered (closeReason `unanswered`). */
+  readonly missed?: number;
   readonly chatters?: Readonly<Record<string, ChatterCounters>>;
   /** Live row only: sessions open now, and of those, awaiting a reply. */
   readonly open?: number;

@@ -19,7 +19,7 @@ import { BUCKET_META, type ReportBucketDoc } from './document.js';
 export type Part = 'sla' | 'sessions' | 'messages' | 'payments';
 
 const PART_OF_FIELD: readonly [RegExp, Part][] = [
-  [/^(frt|wait)\.|^chatters\.[^.]+\.frt\./, 'sla'],
+  [/^(frt|wait)\.|^missed$|^chatters\.[^.]+\.frt\./, 'sla'],
   [/^(opened|openedClosed|chats)$/, 'sessions'],
   [/^(messages|fanMessages)$/, 'messages'],
   [/^(revenueCents|payments)$|^chatters\.[^.]+\.(revenueCents|payments)$/, 'payments'],

@@ -15,7 +15,8 @@ export interface Unanswered {
   readonly firstFanMessageAt: number;
 }
 
-export function slaOf(frt: HistogramSet, wait: HistogramSet, unanswered: readonly Unanswered[], thresholdSec: number, now: number): SlaFigures {
+/** `missed`: sessions closed unanswered (their waits are in `wait`, so they count as breaches too). */
+export function slaOf(frt: HistogramSet, wait: HistogramSet, unanswered: readonly Unanswered[], thresholdSec: number, now: number, missed = 0): SlaFigures {
   const responded = frt.total;
   const within = frt.atMost(thresholdSec);
   let breaches = responded - within;
@@ -31,6 +32,7 @@ export function slaOf(frt: HistogramSet, wait: HistogramSet, unanswered: readonl
     responded,
     withinThreshold: within,
     breaches,
+    missed,
     pending,
     withinThresholdPct: percent(within, within + breaches),
     medianFirstResponseSec: frt.percentile(50),
