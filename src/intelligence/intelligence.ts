@@ -1,6 +1,7 @@
 // Runs intelligence for sessions: the rules always, the model provider when configured, and
 // persists what they find: durable alerts (with their lifecycle) and one analysis per session.
 // It never runs on the ingest path; its triggers are its own consumer, a sweep, and the admin.
+import { resolvedBecause, type ResolvedBecause } from './resolution.js';
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore, type Filter } from '../adapters/store/store.js';
 import type { ReadModelSet } from '../projector/read-model-set.js';
 import type { SessionDoc } from '../projector/models/sessions/projection.js';
@@ -121,7 +122,7 @@ export class Intelligence {
       }
     }
     await this.persistFindings(findings, now);
-    await this.resolveCleared({ sessionId }, new Set(findings.map((f) => f.alertId)), now);
+    await this.resolveCleared({ sessionId }, new Set(findings.map((f) => f.alertId)), now, resolvedBecause(loaded.session));
     const previous = await this.analyses.findOne({ _id: sessionId });
     const analysis: AnalysisDoc = {
       _id: sessionId, sessionId, at: now,
@@ -166,11 +167,11 @@ export class Intelligence {
     for (const id of sessions) {
       const loaded = await this.facts(id);
       const still = loaded ? evaluateSession(loaded.facts, now, this.settings) : [];
-      await this.resolveCleared({ sessionId: id }, new Set(still.map((f) => f.alertId)), now);
+      await this.resolveCleared({ sessionId: id }, new Set(still.map((f) => f.alertId)), now, resolvedBecause(loaded?.session ?? null));
     }
     for (const chatterId of new Set(stored.filter((a) => a.ruleId === 'chatter.slow-streak').map((a) => a.chatterId))) {
       const still = await this.chatterFindings(chatterId);
-      await this.resolveCleared({ ruleId: 'chatter.slow-streak', chatterId }, new Set(still.map((f) => f.alertId)), now);
+      await this.resolveCleared({ ruleId: 'chatter.slow-streak', chatterId }, new Set(still.map((f) => f.alertId)), now, 'condition-cleared');
     }
     // The pipeline's set-aside alert, settled against what the store keeps now (../pipeline/set-aside-alert.ts).
     await reconcileSetAsideAlert(this.store, now);
@@ -192,12 +193,12 @@ export class Intelligence {
         // The same condition again: fresher wording and severity; a new one is stored open.
         { updateOne: { filter: { _id }, update: { $set: { severity, reason, updatedAt }, $setOnInsert: onInsert }, upsert: true } },
         // One that had resolved opens again; conditional, so it only ever moves resolved → open.
-        { updateOne: { filter: { _id, status: 'resolved' }, update: { $set: { status: 'open', resolvedAt: null } } } },
+        { updateOne: { filter: { _id, status: 'resolved' }, update: { $set: { status: 'open', resolvedAt: null, resolvedBecause: null } } } },
       ];
     }));
   }
 
-  private async resolveCleared(scope: Record<string, unknown>, firing: ReadonlySet<string>, now: number): Promise<void> {
+  private async resolveCleared(scope: Record<string, unknown>, firing: ReadonlySet<string>, now: number, because: ResolvedBecause): Promise<void> {
     const stored = await this.alerts.find({ ...scope, status: { $in: ['open', 'acked'] } });
     const cleared = stored.filter((a) => !firing.has(a._id));
     if (cleared.length === 0) return;
@@ -205,7 +206,7 @@ export class Intelligence {
     // Each resolution applies only to the alert as it was read: one acknowledged or reopened
     // since is left for the next sweep to judge again.
     await this.alerts.bulkWrite(cleared.map((a) => ({
-      updateOne: { filter: { _id: a._id, status: a.status, updatedAt: a.updatedAt }, update: { $set: { status: 'resolved', resolvedAt: now, updatedAt: now } } },
+      updateOne: { filter: { _id: a._id, status: a.status, updatedAt: a.updatedAt }, update: { $set: { status: 'resolved', resolvedAt: now, resolvedBecause: because, updatedAt: now } } },
     })));
   }
 

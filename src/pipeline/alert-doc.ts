@@ -35,4 +35,6 @@ export interface AlertDoc extends Doc, Omit<Finding, 'alertId' | 'severity' | 'r
   ackedAt: number | null;
   ackedBy: string | null;
   resolvedAt: number | null;
+  /** Why it resolved (intelligence/resolution.ts); absent on alerts resolved before it was kept. */
+  resolvedBecause?: string | null;
 }

@@ -46,7 +46,7 @@ export function alertView(a: MergedAlert) {
     id: a._id, ruleId: a.ruleId, ruleVersion: a.ruleVersion, severity: a.severity, status: a.status, reason: a.reason,
     recommendation: a.recommendation, labels: a.labels, sessionId: a.sessionId, accountId: a.accountId, chatId: a.chatId,
     chatterId: a.chatterId, openedAt: iso(a.openedAt), updatedAt: iso(a.updatedAt), ackedAt: iso(a.ackedAt), ackedBy: a.ackedBy,
-    resolvedAt: iso(a.resolvedAt), origin: a.origin,
+    resolvedAt: iso(a.resolvedAt), resolvedBecause: a.resolvedBecause ?? null, origin: a.origin,
   };
 }
 
@@ -228,6 +228,7 @@ export const FloorSnapshotSchema = Type.Object({
     ackedAt: Type.Optional(Time),
     ackedBy: Type.Optional(Nullable(Type.String())),
     resolvedAt: Type.Optional(Time),
+    resolvedBecause: Type.Optional(Nullable(Type.String({ description: 'Why it resolved: `replied`, `closed-idle`, `closed-unanswered`, `closed-forced`, `session-removed` or `condition-cleared`; null while open' }))),
     origin: Type.Optional(Type.Union([Type.Literal('stored'), Type.Literal('live')])),
   })),
   view: Type.Union([Type.Literal('full'), Type.Literal('public'), Type.Literal('aggregate')], {
