@@ -69,6 +69,10 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     throw err;
   }
   logger.info({ probes: probeUrl, roles: [...config.roles] }, 'convops starting: waiting for the store and the log');
+  // The quick start's next step (seeding the demo, creating keys) needs it; say so where a newcomer looks.
+  if (config.roles.has('api') && config.adminToken === null) {
+    logger.warn('ADMIN_TOKEN is not set: admin routes (seed-demo, access keys, replay, backfill) refuse everyone until it is (at least 16 characters) or an admin key exists');
+  }
 
   const foundation = buildFoundation(config, logger, metrics);
   const { log } = foundation;
