@@ -61,6 +61,24 @@ export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', code, message };
 }
 
+type ValidationIssue = NonNullable<FastifyError['validation']>[number];
+
+/**
+ * "must be one of: a, b" for a value outside a closed set. A TypeBox union of literals fails as
+ * one `const` error per literal (each "must be equal to constant"), an enum as one `enum` error:
+ * either way the caller is told every allowed value, not one failed branch.
+ */
+function allowedValues(issues: readonly ValidationIssue[], path: string | undefined): string | undefined {
+  const values: unknown[] = [];
+  for (const i of issues) {
+    if (i.instancePath !== path) continue;
+    const p = i.params as { allowedValue?: unknown; allowedValues?: unknown[] };
+    if (i.keyword === 'const') values.push(p.allowedValue);
+    else if (i.keyword === 'enum') values.push(...(p.allowedValues ?? []));
+  }
+  return values.length > 0 ? `must be one of: ${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}` : undefined;
+}
+
 function fromFastify(err: FastifyError): ErrorBody | undefined {
   if (err.validation) {
     const first = err.validation[0];
@@ -73,7 +91,7 @@ function fromFastify(err: FastifyError): ErrorBody | undefined {
     }
     const field = [where, path || params?.missingProperty].filter(Boolean).join('.');
     // An optional body is "object or null" to the validator; to a caller it is a JSON object.
-    const message = first?.keyword === 'type' && first.message === 'must be object,null' ? 'must be a JSON object' : first?.message;
+    const message = first?.keyword === 'type' && first.message === 'must be object,null' ? 'must be a JSON object' : allowedValues(err.validation, first?.instancePath) ?? first?.message;
     return errorBody('INVALID_INPUT', `${field}: ${message ?? 'is invalid'}`);
   }
   switch (err.code) {

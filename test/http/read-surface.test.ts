@@ -76,6 +76,18 @@ describe('read surface', () => {
     }
   });
 
+  it('names every allowed value when a value is outside a closed set', async () => {
+    for (const [path, message] of [
+      ['/api/sessions?sort=newest', 'querystring.sort: must be one of: priority, opened'],
+      ['/api/alerts?status=gone', 'querystring.status: must be one of: '],
+    ] as const) {
+      const res = await get<{ code: string; message: string }>(path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.message, path).toContain(message);
+      expect(res.body.message, path).not.toContain('constant');
+    }
+  });
+
   it('refuses an unknown query parameter on every GET route of the API with a 400 naming it (a typo like acountId must not widen the answer)', async () => {
     const spec = await get<{ paths: Record<string, Record<string, unknown>> }>('/docs/json');
     const paths = Object.entries(spec.body.paths).filter(([p, ops]) => p.startsWith('/api/') && 'get' in ops).map(([p]) => p.replace(/\{[^}]+\}/g, 'x'));
