@@ -115,7 +115,9 @@ export function deadlineOf(ctx: ChatContext, s: OpenSession): number {
   const idle = s.summary.lastActivityAt + ctx.idleMs;
   const waitingSince = s.unanswered[0];
   if (waitingSince === undefined) return idle;
-  return ctx.unansweredMs === 0 ? Number.POSITIVE_INFINITY : Math.max(idle, waitingSince + ctx.unansweredMs);
+  // A context stored before the limit is upgraded when read (upgrade.ts); the default guards any other way in.
+  const limit = ctx.unansweredMs ?? DEFAULT_UNANSWERED_MS;
+  return limit === 0 ? Number.POSITIVE_INFINITY : Math.max(idle, waitingSince + limit);
 }
 
 /** Appends the next event of this chat: ids are the chat key and a per-chat sequence, so a re-run emits the same ids. */

@@ -95,7 +95,7 @@ export interface SlaFigures {
   readonly responded: number;
   readonly withinThreshold: number;
   readonly breaches: number;
-  /** Of the breaches, sessions closed at the unanswered limit without any human reply. */
+  /** Sessions closed at the unanswered limit without any human reply: breaches too, unless the threshold is at least that limit. */
   readonly missed: number;
   readonly pending: number;
   readonly withinThresholdPct: number | null;

@@ -15,6 +15,18 @@ import { StoreUnavailableError } from '../../src/adapters/store/store.js';
 import { startMongo, type RestartableServer } from '../infra/servers.js';
 import { eventually } from '../support/wait.js';
 
+/**
+ * Larger than what the kernel buffers of a loopback connection whose reader has stopped: the
+ * sender's buffer grows to tcp_wmem's maximum, the reader's stays at tcp_rmem's default (it grows
+ * only as the reader reads). Within a document's 16 MB.
+ */
+function blobBytes(): number {
+  const field = (f: string, i: number): number => { try { return Number(readFileSync(f, 'utf8').trim().split(/\s+/)[i]) || 0; } catch { return 0; } };
+  const buffered = field('/proc/sys/net/ipv4/tcp_wmem', 2) + field('/proc/sys/net/ipv4/tcp_rmem', 1);
+  expect(buffered, 'socket buffers small enough for one document to fill them').toBeLessThan(14_000_000);
+  return Math.max(12_000_000, buffered + 1_000_000);
+}
+
 /** `promise`, or a rejection that says it was still waiting after `ms`. */
 function within<T>(ms: number, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -61,7 +73,7 @@ describe('a Mongo-wire server that stops answering', () => {
     // buffers, which waits for the server to read. Then a read. Each fails within its bound plus
     // at most one server selection, never the driver's unbounded wait.
     const blobs = store.collection<{ _id: string; text: string }>('blobs');
-    await expect(within(10_000, blobs.insertOne({ _id: 'big', text: 'x'.repeat(12_000_000) }))).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(within(10_000, blobs.insertOne({ _id: 'big', text: 'x'.repeat(blobBytes()) }))).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(within(10_000, docs.findOne({ _id: 'a' }))).rejects.toBeInstanceOf(StoreUnavailableError);
     await eventually(() => lines.find((l) => l.msg === 'store server unreachable'), 15_000, 'the unreachable warning');
 

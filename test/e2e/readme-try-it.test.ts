@@ -3,7 +3,7 @@
 // against a running service: what a newcomer types first must work.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,8 @@ function tryItCommands(): string {
 async function cloneLike(): Promise<string> {
   const dir = join(mkdtempSync(join(tmpdir(), 'convops-try-it-')), 'convops');
   const { stdout } = await promisify(execFile)('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-  for (const f of stdout.split('\0').filter(Boolean)) {
+  // A tracked file deleted in the working tree is not part of what a clone of it would hold.
+  for (const f of stdout.split('\0').filter((f) => f !== '' && existsSync(join(root, f)))) {
     mkdirSync(dirname(join(dir, f)), { recursive: true });
     cpSync(join(root, f), join(dir, f));
   }

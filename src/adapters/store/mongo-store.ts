@@ -189,11 +189,17 @@ export function timeoutDefaults(url: string): Partial<typeof TIMEOUT_DEFAULTS> {
   return Object.fromEntries(Object.entries(TIMEOUT_DEFAULTS).filter(([k]) => !given.has(k.toLowerCase())));
 }
 
-/** Says when the server becomes unreachable (and why) and when it is back, once per change. */
+/** What kind of failure an error is, without its varying details (connect timeouts name their milliseconds). */
+function failureKind(err: Error | null | undefined): string {
+  const cause = (err as { cause?: { code?: unknown } } | null | undefined)?.cause;
+  return `${err?.name ?? ''}:${typeof cause?.code === 'string' ? cause.code : ''}`;
+}
+
+/** Says when the server becomes unreachable (and why) and when it is back, once per change of kind. */
 function logReachability(client: MongoClient, logger: Logger): void {
   client.on('serverDescriptionChanged', (e) => {
     const was = e.previousDescription, now = e.newDescription;
-    if (now.type === 'Unknown' && (was.type !== 'Unknown' || was.error?.message !== now.error?.message)) {
+    if (now.type === 'Unknown' && (was.type !== 'Unknown' || failureKind(was.error) !== failureKind(now.error))) {
       logger.warn({ server: e.address, reason: now.error?.message ?? 'unknown' }, 'store server unreachable');
     } else if (now.type !== 'Unknown' && was.type === 'Unknown' && was.error) {
       logger.info({ server: e.address, type: now.type }, 'store server reachable again');
