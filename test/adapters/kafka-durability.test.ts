@@ -2,32 +2,15 @@
 // topic-level min.insync.replicas of the settings (resolved against the cluster), a setting
 // the cluster cannot hold stops the start naming the variable, and existing topics that are
 // less durable than wanted are named in a warning. The test broker is a single one.
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import kafkajs, { Kafka, logLevel, type Admin } from 'kafkajs';
-import { pino } from 'pino';
 import { createLog } from '../../src/adapters/index.js';
 import { KafkaLog } from '../../src/adapters/log/kafka-log.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import type { Logger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';
 import { deploymentEnv, startWithEnv } from '../support/deployments.js';
 import { uniqueName } from '../support/wait.js';
-
-interface Line { readonly level: number; readonly msg: string; readonly [k: string]: unknown }
-
-/** A logger that keeps its lines for the test to read. */
-function testLogger(): { logger: Logger; lines: Line[]; warnings: () => Line[] } {
-  const lines: Line[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Line);
-      done();
-    },
-  });
-  const logger: Logger = pino({ level: 'warn' }, sink);
-  return { logger, lines, warnings: () => lines.filter((l) => l.level === 40) };
-}
+import { capturedLogger } from '../support/captured-log.js';
 
 const brokers = () => inject('kafkaBrokers');
 const created: string[] = [];
@@ -68,7 +51,7 @@ describe('kafka durability', () => {
     const t = topology(env.TOPIC_PREFIX);
     const specs = [{ name: t.inbound, partitions: 2 }, { name: t.sessionEvents, partitions: 2 }];
     created.push(t.inbound, t.sessionEvents);
-    const { logger, warnings } = testLogger();
+    const { logger, warnings } = capturedLogger('warn');
     const log = createLog(loadConfig(env), logger);
     try {
       await log.createTopics(specs);
@@ -90,7 +73,7 @@ describe('kafka durability', () => {
   it('refuses KAFKA_REPLICATION_FACTOR=2 on a one-broker cluster, naming the variable, and creates nothing', async () => {
     const env = envFor({ KAFKA_REPLICATION_FACTOR: '2' });
     const t = topology(env.TOPIC_PREFIX);
-    const log = createLog(loadConfig(env), testLogger().logger);
+    const log = createLog(loadConfig(env), capturedLogger('warn').logger);
     try {
       const err = await log.createTopics([{ name: t.inbound, partitions: 1 }]).then(() => null, (e: unknown) => e);
       expect(err).toBeInstanceOf(ConfigError);
@@ -104,7 +87,7 @@ describe('kafka durability', () => {
 
   it('refuses KAFKA_MIN_INSYNC_REPLICAS=2 on a one-broker cluster, naming the variable', async () => {
     const env = envFor({ KAFKA_MIN_INSYNC_REPLICAS: '2' });
-    const log = createLog(loadConfig(env), testLogger().logger);
+    const log = createLog(loadConfig(env), capturedLogger('warn').logger);
     try {
       await expect(log.createTopics([{ name: topology(env.TOPIC_PREFIX).inbound, partitions: 1 }]))
         .rejects.toMatchObject({ variable: 'KAFKA_MIN_INSYNC_REPLICAS' });
@@ -132,7 +115,7 @@ describe('kafka durability', () => {
     });
     expect((await minInsyncEntry(t.inbound))?.configSource).not.toBe(kafkajs.ConfigSource.TOPIC_CONFIG);
 
-    const { logger, warnings } = testLogger();
+    const { logger, warnings } = capturedLogger('warn');
     const log = new KafkaLog({ brokers: brokers().split(','), logger });
     try {
       // One broker cannot hold more than 1 / 1, so start-up itself finds nothing weaker to name.

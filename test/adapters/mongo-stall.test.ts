@@ -7,12 +7,11 @@
 // filled the socket waits for 'drain' on a socket its own timeout destroyed, for ever.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MongoStore, timeoutDefaults } from '../../src/adapters/store/mongo-store.js';
 import { StoreUnavailableError } from '../../src/adapters/store/store.js';
 import { startMongo, type RestartableServer } from '../infra/servers.js';
+import { capturedLogger } from '../support/captured-log.js';
 import { eventually } from '../support/wait.js';
 
 /**
@@ -60,8 +59,7 @@ describe('a Mongo-wire server that stops answering', () => {
 
   it('fails calls within the bound, says so in the log, and serves again once it answers', async () => {
     server = await startMongo(256);
-    const lines: { msg: string; reason?: string }[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write(chunk: Buffer, _enc, done) { lines.push(JSON.parse(chunk.toString()) as { msg: string }); done(); } }));
+    const { logger, lines } = capturedLogger();
     // Short bounds so the test is quick; the defaults are the same mechanism with larger numbers.
     store = await MongoStore.connect(`${server.url}/?connectTimeoutMS=1500&socketTimeoutMS=2000&serverSelectionTimeoutMS=3000`, 'convops_stall', logger);
     const docs = store.collection<{ _id: string; n: number }>('docs');

@@ -4,8 +4,6 @@
 // `unanswered`, the SLA report counts it as a breach and as missed, its alert resolves saying
 // so, and the reply that finally comes opens nothing. On both deployments, through inject().
 import { afterAll, describe, expect, it } from 'vitest';
-import { tickRecords } from '../../src/processor/ticker.js';
-import { topology } from '../../src/topology.js';
 import { kafkaMongoEnv, startHarness, type Harness } from '../support/app-harness.js';
 import { DEPLOYMENTS, type Deployment } from '../support/deployments.js';
 import { messageBody } from '../support/platform.js';
@@ -19,10 +17,8 @@ interface SessionRow { id: string; status: string; awaiting: boolean; waitSec: n
 interface Sla { sessions: number; breaches: number; missed: number; pending: number; withinThreshold: number }
 interface Alert { id: string; ruleId: string; status: string; sessionId: string | null; resolvedBecause: string | null }
 
-/** Every chat's part of a clock tick at `at`, as the ticker appends it. */
 async function tick(app: Harness, at: number): Promise<void> {
-  const inbound = topology(app.config.topicPrefix, app.config.inboundTopic ?? undefined).inbound;
-  await app.log.append(inbound, tickRecords(await app.log.partitionCount(inbound), at));
+  await app.tick(at);
   await app.settled();
 }
 

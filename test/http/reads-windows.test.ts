@@ -14,8 +14,6 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoRecords } from '../../src/demo/fixtures.js';
 import { messageWebhook, transactionWebhook } from '../../src/demo/platform-bodies.js';
-import { tickRecords } from '../../src/processor/ticker.js';
-import { topology } from '../../src/topology.js';
 import { mongoStoreEnv, startHarness, type Harness } from '../support/app-harness.js';
 import { conversationArb, type Arrival } from '../support/conversations.js';
 import { reference, type Fact } from '../support/reference-model.js';
@@ -255,12 +253,6 @@ async function sendAll(h: Harness, deliveries: readonly Delivery[]): Promise<voi
   const byChat = new Map<string, Delivery[]>();
   for (const d of deliveries) byChat.set(d.chatKey, [...(byChat.get(d.chatKey) ?? []), d]);
   await Promise.all([...byChat.values()].map(async (lane) => { for (const d of lane) await send(h, d); }));
-}
-
-/** A clock tick at `at` on every inbound partition: chats idle by `at` less the lateness close. */
-async function tick(h: Harness, at: number): Promise<void> {
-  const inbound = topology(h.config.topicPrefix, h.config.inboundTopic ?? undefined).inbound;
-  await h.log.append(inbound, tickRecords(await h.log.partitionCount(inbound), at));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -504,7 +496,7 @@ describe.each(SETUPS.map((s) => [`${s.kind}, days in ${s.timeZone ?? 'UTC (the d
     // Settle: a tick past the lateness closes every session idle by now (and lets out fan
     // messages held after an idle gap); sessions active in the last half hour stay open.
     const tickAt = Date.now() + LATE_SEC * 1000 + 1000;
-    await tick(h, tickAt);
+    await h.tick(tickAt);
     await h.settled(120_000);
     ref = reportData(data.facts, IDLE_MS, tickAt - LATE_SEC * 1000);
     cases = caseArb(timeZone, pointsOf(ref), data.edges, ACCOUNTS, thresholdsOf(ref));

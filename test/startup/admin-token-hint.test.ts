@@ -1,17 +1,15 @@
 // A newcomer's first admin step (seeding the demo) needs ADMIN_TOKEN: a process serving the API
 // without one says so in its start-up log, and one with it does not.
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApp, type RunningApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { capturedLogger, type Line } from '../support/captured-log.js';
 import { deploymentEnv, removeDataDirs } from '../support/deployments.js';
 
 const HINT = /^ADMIN_TOKEN is not set/;
 
-async function startLogged(extra: Record<string, string>): Promise<{ app: RunningApp; lines: { level: number; msg: string }[] }> {
-  const lines: { level: number; msg: string }[] = [];
-  const logger = pino({ level: 'info' }, new Writable({ write(chunk: Buffer, _enc, done) { lines.push(JSON.parse(chunk.toString()) as { level: number; msg: string }); done(); } }));
+async function startLogged(extra: Record<string, string>): Promise<{ app: RunningApp; lines: Line[] }> {
+  const { logger, lines } = capturedLogger();
   const app = await startApp(loadConfig(deploymentEnv('embedded', { ROLES: 'api', ...extra })), logger);
   return { app, lines };
 }

@@ -16,6 +16,8 @@ import { buildServer } from '../../src/http/server.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { PipelineControl } from '../../src/pipeline-control.js';
 import { createLogger } from '../../src/support/logger.js';
+import { tickRecords } from '../../src/processor/ticker.js';
+import { topology } from '../../src/topology.js';
 import { settledHash } from './read-models.js';
 import { uniqueName } from './wait.js';
 
@@ -73,6 +75,8 @@ export interface Harness {
   deliver(deliveries: readonly { key: string; body: string }[], options?: { secret?: string }): Promise<void>;
   /** Waits until processor and projector have consumed everything appended, and the read models hold still. */
   settled(timeoutMs?: number): Promise<void>;
+  /** Appends a clock tick at `at` to every inbound partition, as the ticker does: chats idle by `at` less the lateness close. */
+  tick(at: number): Promise<void>;
   /** Closes the app, the roles, the log and the store, and removes the folder. */
   stop(): Promise<void>;
 }
@@ -220,6 +224,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     stream,
     webhook,
     deliver,
+    async tick(at: number) {
+      const inbound = topology(config.topicPrefix, config.inboundTopic ?? undefined).inbound;
+      await log.append(inbound, tickRecords(await log.partitionCount(inbound), at));
+    },
     async settled(timeoutMs = 60_000) {
       await settledHash(async () => (await call('GET', '/api/health')).body, store, timeoutMs);
     },
