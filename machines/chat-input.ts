@@ -77,6 +77,16 @@ export interface ChatTickInput {
   readonly at: number;
 }
 
+/**
+ * convops appended this chat's history in bulk (seeding, a backfill) and all of it is now in
+ * the log before this record: the chat settles up to `at` less the lateness at once, without
+ * waiting for its arrivals to go idle, so history whose idle gap (or unanswered limit) has
+ * passed arrives closed instead of showing open until the next tick.
+ */
+export interface ChatSettleInput extends InputBase {
+  readonly type: 'chat.settle';
+}
+
 /** Admin command: close the named session (or the open one when null). */
 export interface ChatCloseInput extends InputBase {
   readonly type: 'chat.close';
@@ -100,6 +110,7 @@ export type ChatInput =
   | ChatPresenceInput
   | ChatAccountInput
   | ChatTickInput
+  | ChatSettleInput
   | ChatCloseInput
   | ChatSkippedInput;
 

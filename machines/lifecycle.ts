@@ -32,6 +32,7 @@ export function openSession(ctx: ChatContext, m: ChatMessageInput, emit: Emit): 
     revenueCents: 0,
     paymentCount: 0,
     fanSpendCents: ctx.fanSpendCents,
+    closesAt: null,
   };
   const session: OpenSession = { summary, unanswered: [], first: null, replies: [], credits: [] };
   const rest = ctx.pending[0] === m ? ctx.pending.slice(1) : ctx.pending.filter((r) => r !== m);
@@ -44,6 +45,6 @@ export function closeSession(ctx: ChatContext, reason: CloseReason, at: number, 
   const s = ctx.session;
   if (!s) return ctx;
   const closedAt = reason === 'forced' ? Math.max(at, s.summary.lastActivityAt) : deadlineOf(ctx, s);
-  const closed: SessionSummary = { ...s.summary, status: 'closed', closedAt, closeReason: reason, fanSpendCents: ctx.fanSpendCents };
+  const closed: SessionSummary = { ...s.summary, status: 'closed', closedAt, closeReason: reason, fanSpendCents: ctx.fanSpendCents, closesAt: null };
   return { ...emitNext(ctx, emit, 'SessionClosed', closedAt, { session: closed, requestedBy }), session: null };
 }

@@ -31,6 +31,12 @@ export interface SessionSummary {
   readonly paymentCount: number;
   /** The fan's lifetime spend as the platform last reported it (latest record time wins). */
   readonly fanSpendCents: number | null;
+  /**
+   * While open: when it closes unless a record moves it (the idle gap after its last activity;
+   * while the fan waits, the unanswered limit); null when closed or never. Readers show a
+   * session past it as closed before the clock's tick closes it. Absent from older events.
+   */
+  readonly closesAt?: number | null;
 }
 
 interface Envelope<T extends string, D> {

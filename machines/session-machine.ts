@@ -10,7 +10,7 @@
 import { assign, setup } from 'xstate';
 import type {
   ChatAccountInput, ChatAttributionInput, ChatCloseInput, ChatMessageDeletedInput, ChatMessageInput, ChatPaymentInput,
-  ChatPresenceInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
+  ChatPresenceInput, ChatSettleInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
 } from './chat-input.js';
 import { emitNext, initialContext, type ChatContext, type ChatMachineInput, type Emit } from './chat-context.js';
 import { closeSession, openSession } from './lifecycle.js';
@@ -35,6 +35,7 @@ export type ChartEvent =
   | { readonly type: 'account.changed'; readonly input: ChatAccountInput }
   | { readonly type: 'presence'; readonly input: ChatPresenceInput }
   | { readonly type: 'clock.tick'; readonly input: ChatTickInput }
+  | { readonly type: 'history.complete'; readonly input: ChatSettleInput }
   | { readonly type: 'close.forced'; readonly input: ChatCloseInput }
   | { readonly type: 'record.skipped'; readonly input: ChatSkippedInput };
 
@@ -165,6 +166,8 @@ export const sessionMachine = setup({
     countSkipped: assign(({ context }) => ({ skippedCount: context.skippedCount + 1 })),
     /** A tick's clock less the lateness: nothing older is still coming. */
     advanceClock: change((c, e, emit) => placeHeld(raiseWatermark(c, e.input.at - c.lateMs), emit)),
+    /** The chat's bulk history is all in: settle it as a tick would, without waiting for arrivals to go idle. */
+    settleHistory: change((c, e, emit) => placeHeld(raiseWatermark(c, (e.input as ChatSettleInput).at - c.lateMs), emit)),
   },
 }).createMachine({
   id: 'chat',
@@ -203,6 +206,7 @@ export const sessionMachine = setup({
     'account.changed': { actions: 'noteAccount' },
     presence: { actions: 'notePresence' },
     'clock.tick': { guard: 'arrivalsIdle', actions: 'advanceClock' },
+    'history.complete': { actions: 'settleHistory' },
     'close.forced': { actions: 'ignoreClose' },
     'record.skipped': { actions: 'countSkipped' },
   },

@@ -2,10 +2,10 @@
 // public initialTransition() and transition().
 import { initialTransition, transition, type StateValue } from 'xstate';
 import type { ChatInput } from './chat-input.js';
-import { sessionAfter, type SessionEvent } from './session-events.js';
+import { sessionAfter, type SessionEvent, type SessionSummary } from './session-events.js';
 import { collecting, sessionMachine, type ChartContext, type ChartEvent, type ChatContext, type ChatMachineInput, type SessionMachine } from './session-machine.js';
 import { chartValueOf } from './upgrade.js';
-import { initialContext, type ChatState } from './chat-context.js';
+import { deadlineOf, initialContext, type ChatState } from './chat-context.js';
 
 export type { ChatState } from './chat-context.js';
 
@@ -46,6 +46,7 @@ export function chartEvent(input: ChatInput): ChartEvent {
     case 'chat.account': return { type: 'account.changed', input };
     case 'chat.presence': return { type: 'presence', input };
     case 'chat.tick': return { type: 'clock.tick', input };
+    case 'chat.settle': return { type: 'history.complete', input };
     case 'chat.close': return { type: 'close.forced', input };
     case 'chat.skipped': return { type: 'record.skipped', input };
   }
@@ -60,19 +61,23 @@ export function chartEvent(input: ChatInput): ChartEvent {
  * Summaries emitted earlier in the same step describe the session part-way through placing,
  * where the chart does not rest (SessionOpened before its first message; records placed
  * together), and a closed session's says whether its fan was still waiting when it closed.
+ * The deadline the resting session closes at (`closesAt`) is set the same way.
  */
-function awaitingFromChart(awaiting: boolean, context: ChatContext, events: SessionEvent[]): ChatContext {
+function restingSummary(awaiting: boolean, context: ChatContext, events: SessionEvent[]): ChatContext {
   const open = context.session;
   if (open === null) return context;
   const id = open.summary.sessionId;
+  const deadline = deadlineOf(context, open);
+  const closesAt = Number.isFinite(deadline) ? deadline : null;
+  const rests = (s: SessionSummary): boolean => s.awaiting === awaiting && s.closesAt === closesAt;
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i] as SessionEvent;
     const s = sessionAfter(e);
     if (s === null || s.sessionId !== id) continue;
-    if (s.awaiting !== awaiting) events[i] = { ...e, data: { ...e.data, session: { ...s, awaiting } } } as SessionEvent;
+    if (!rests(s)) events[i] = { ...e, data: { ...e.data, session: { ...s, awaiting, closesAt } } } as SessionEvent;
     break;
   }
-  return open.summary.awaiting === awaiting ? context : { ...context, session: { ...open, summary: { ...open.summary, awaiting } } };
+  return rests(open.summary) ? context : { ...context, session: { ...open, summary: { ...open.summary, awaiting, closesAt } } };
 }
 
 /**
@@ -85,5 +90,5 @@ export function step(state: ChatState, input: ChatInput, machine: SessionMachine
   const [[next], events] = collecting(() => transition(machine, snapshot, chartEvent(input)));
   // XState keeps an action's error in the snapshot; the caller sets such a record aside.
   if (next.status === 'error') throw next.error;
-  return { state: { value: next.value, context: awaitingFromChart(next.matches({ session: 'awaiting' }), stored(next.context), events) }, events };
+  return { state: { value: next.value, context: restingSummary(next.matches({ session: 'awaiting' }), stored(next.context), events) }, events };
 }

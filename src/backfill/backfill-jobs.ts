@@ -14,6 +14,7 @@ import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from
 import { Lease } from '../adapters/store/lease.js';
 import type { PlatformClient } from '../adapters/platform/platform-client.js';
 import { messageRecord, transactionRecord } from '../domain/backfill-records.js';
+import { historyCompleteRecords } from '../domain/inbound-record.js';
 import { idString, isObject, type JsonObject } from '../domain/json.js';
 import type { Logger } from '../support/logger.js';
 import { JOBS_COLLECTION } from '../support/jobs.js';
@@ -294,6 +295,8 @@ export class BackfillJobs {
       ...payments.map((p) => ({ at: p.at, order: 1, record: transactionRecord(account, p.raw, now) })),
     ].sort((a, b) => a.at - b.at || a.order - b.order);
     await this.appendAll(timeline.map((x) => x.record));
+    // The chat's history is all in: what has already run past its idle gap closes at once.
+    await this.appendAll(historyCompleteRecords([{ accountId: account, chatId }], now));
     job.progress.messages += messages.length;
     job.progress.transactions += payments.length;
   }

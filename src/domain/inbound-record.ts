@@ -64,3 +64,24 @@ export function readInboundMeta(headers: Readonly<Record<string, string>>): Inbo
   const chatterId = headers[H.chatter];
   return { source, event, accountId, chatId, dedupeKey, receivedAt, ...(chatterId ? { chatterId } : {}) };
 }
+
+/** The command that tells a chat its bulk history (seeding, a backfill) is all in the log: see ChatSettleInput. */
+export const HISTORY_COMPLETE = 'command.history-complete';
+
+/**
+ * One settle record per chat, to append after that chat's history: the chat closes what has
+ * already run past its idle gap or unanswered limit by `at`, instead of showing it open until
+ * its arrivals go idle and a tick comes. Keyed by its time, so a seeding repeated later settles again.
+ */
+export function historyCompleteRecords(chats: Iterable<{ readonly accountId: string; readonly chatId: string }>, at: number): InboundRecord[] {
+  const seen = new Set<string>();
+  const out: InboundRecord[] = [];
+  const body = Buffer.from(JSON.stringify({ through: new Date(at).toISOString() }));
+  for (const c of chats) {
+    const key = chatKeyOf(c.accountId, c.chatId);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(inboundRecord({ source: 'command', event: HISTORY_COMPLETE, accountId: c.accountId, chatId: c.chatId, dedupeKey: `settle:${key}:${at}`, receivedAt: at }, body));
+  }
+  return out;
+}

@@ -4,7 +4,7 @@
 // would refuse today but that an older version let into the log is skipped, not stepped.
 import type { ChatInput, FanSignalKind, MessageSender, PaymentKind } from '../../machines/chat-input.js';
 import { checkTime, ID_RULE, isId, MAX_AMOUNT_DOLLARS, OutOfBounds, type Refusal } from './bounds.js';
-import type { InboundMeta } from './inbound-record.js';
+import { HISTORY_COMPLETE, type InboundMeta } from './inbound-record.js';
 import { idString, isObject, parseJson, type JsonObject } from './json.js';
 import { htmlToText } from './text-clean.js';
 import { parsePlatformTime } from './time.js';
@@ -168,6 +168,11 @@ function command(meta: InboundMeta, body: JsonObject): ChatInput {
       requestedBy: typeof body.requestedBy === 'string' ? body.requestedBy : 'admin',
       at,
     };
+  }
+  if (meta.event === HISTORY_COMPLETE) {
+    const at = parsePlatformTime(body.through);
+    if (at === undefined) return skipped(meta, 'through: missing');
+    return { type: 'chat.settle', dedupeKey: meta.dedupeKey, at };
   }
   return skipped(meta, `command ${meta.event}: unknown`);
 }

@@ -59,6 +59,10 @@ describe('seed-demo and demo ingest', () => {
       expect(r).toMatchObject({ status: 200, body: { accepted: Math.min(500, records.length - i) } });
     }
     await ingested.settled();
+    // Seeding tells each chat its history is complete, so months-old sessions close at once;
+    // records ingested one batch at a time wait for the clock: a tick past the lateness.
+    await ingested.tick(Date.now() + 10 * 60_000);
+    await ingested.settled();
     expect(await readModelHash(ingested.store)).toBe(await readModelHash(seeded.store));
 
     const docs = await readModelDocs(seeded.store);
@@ -67,6 +71,9 @@ describe('seed-demo and demo ingest', () => {
     expect(new Set(sessions.map((s) => `${s.accountId}:${s.chatId}`)).size).toBe(60);
     expect((docs.messages as unknown[]).length).toBeGreaterThanOrEqual(2000);
     expect(sessions.filter((s) => s.awaiting).length).toBeGreaterThan(0);
+    // Months old, seeded as complete history: nothing is left open, and a fan who never got an answer closed as unanswered.
+    expect(sessions.filter((s) => (s as unknown as { status: string }).status === 'open')).toEqual([]);
+    expect(sessions.some((s) => (s as unknown as { closeReason: string }).closeReason === 'unanswered')).toBe(true);
     expect((docs.payments as unknown[]).length).toBeGreaterThan(0);
     const chatters = new Set((docs.payments as { chatterId: string | null }[]).map((p) => p.chatterId).filter(Boolean));
     expect(chatters.size).toBeGreaterThanOrEqual(3);

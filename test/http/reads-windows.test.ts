@@ -573,6 +573,7 @@ describe('report windows over the demo data, days in America/New_York', () => {
   beforeAll(async () => {
     h = await startHarness({ ADMIN_TOKEN: ADMIN, ROLES: 'api,processor,projector', ALERT_SWEEP_SEC: '0', REPORT_TIMEZONE: TZ });
     // Seeding again after a 503 is safe: the records carry idempotency keys.
+    const seededAt = Date.now();
     await untilStored('seed-demo', async () => {
       return h.call('POST', '/api/admin/seed-demo', { token: ADMIN, body: { timeline: 'original' } });
     });
@@ -583,8 +584,9 @@ describe('report windows over the demo data, days in America/New_York', () => {
       if (!f) return [];
       return [f.kind === 'message' && f.sender === 'human' && r.chatterId ? { ...f, chatter: r.chatterId } : f];
     });
-    // No ticks: only a chat's own later records close its sessions.
-    ref = reportData(facts, IDLE_MS);
+    // No ticks, but seeding says each chat's history is complete: what ended before the seed
+    // (less the lateness) is closed; months old, that is every session.
+    ref = reportData(facts, IDLE_MS, seededAt - LATE_SEC * 1000);
     accounts = [...new Set(ref.sessions.map((s) => s.account))].sort();
   }, 120_000);
 

@@ -149,6 +149,25 @@ describe('session chart: given / when / then', () => {
     takes('(any) clock.tick[arrivalsIdle] -> .');
   });
 
+  it('given history ingested just now, when a tick comes, then nothing settles until arrivals go idle; when its history is complete, then it settles at once', () => {
+    // A session answered eight days ago (closed as idle by the later record's time) and a fan
+    // unanswered for two days, all received a moment ago.
+    const now = T0 + 8 * 86_400_000;
+    const old = given([msg('fan', 0, { receivedAt: now }), msg('human', 60, { receivedAt: now }), msg('fan', 6 * 86_400, { receivedAt: now })]);
+    const ticked = when(old, tick((now - T0) / 1000 + 10));
+    expect(ticked.types).toEqual([]);
+    expect(ticked.value).toEqual({ session: 'awaiting' });
+    const settled = when(old, { type: 'chat.settle', dedupeKey: 'h1', at: now + 10_000 });
+    expect(settled.types).toEqual(['SessionClosed']);
+    expect(settled.events.map((e) => e.type === 'SessionClosed' && e.data.session.closeReason)).toEqual(['unanswered']);
+    expect(settled.value).toEqual({ closed: 'unanswered' });
+    // A live chat (its last fan message a minute old) stays open.
+    const live = when(given([msg('fan', 0, { receivedAt: T0 + 60_000 })]), { type: 'chat.settle', dedupeKey: 'h2', at: T0 + 60_000 });
+    expect(live.types).toEqual([]);
+    expect(live.value).toEqual({ session: 'awaiting' });
+    takes('(any) history.complete -> .');
+  });
+
   it('given a waiting fan, when a tick passes the unanswered limit plus the lateness, then the session closes unanswered at the limit', () => {
     const r = when(given([msg('fan', 0, { receivedAt: T0 }), msg('fan', 600)]), tick(UNANSWERED_SEC + LATE_SEC + 1));
     expect(r.types).toEqual(['SessionClosed']);

@@ -15,6 +15,7 @@ interface OSession {
   frtSec: number | null;
   responder: string | null;
   lastHuman: string | null;
+  waitingSince: number | null;
 }
 
 export interface OracleFigures {
@@ -39,6 +40,9 @@ export interface Oracle {
 }
 
 const IDLE_MS = 1800 * 1000;
+// The defaults: a fan unanswered for a day closes the session; records may arrive two minutes late.
+const UNANSWERED_MS = 86_400_000;
+const LATE_MS = 120_000;
 
 function when(p: Obj): number {
   if (typeof p.createdAt === 'string') return Date.parse(p.createdAt);
@@ -71,7 +75,13 @@ function figures(list: OSession[], threshold: number, now: number): OracleFigure
   };
 }
 
-export function oracle(records: readonly DemoRecord[], thresholdSec: number, now: number): Oracle {
+/**
+ * `settledAt`: when the records were seeded as complete history (seed-demo): a session whose
+ * end (the idle gap after its last activity; while its fan waits, a day after the wait began)
+ * lies before that, less the lateness, is closed there. `shiftMs` moves every record's time
+ * (seed-demo's recent timeline).
+ */
+export function oracle(records: readonly DemoRecord[], thresholdSec: number, now: number, settledAt?: number, shiftMs = 0): Oracle {
   const sessions: OSession[] = [];
   const current = new Map<string, OSession>();
   const waiting = new Map<string, boolean>();
@@ -89,7 +99,7 @@ export function oracle(records: readonly DemoRecord[], thresholdSec: number, now
     const fanObj = kind === 'messages.received' ? p.fromUser : kind === 'messages.sent' ? p.toUser : kind === 'transactions.new' ? p.fan : p.user;
     if (!fanObj) continue;
     const chat = `${account}:${String(fanObj.id)}`;
-    const t = when(p);
+    const t = when(p) + shiftMs;
     const spend = p.fanData?.spending?.total ?? p.fan?.spending?.total;
     if (typeof spend === 'number') reported.set(chat, Math.round(spend * 100));
 
@@ -109,7 +119,7 @@ export function oracle(records: readonly DemoRecord[], thresholdSec: number, now
       const fan = kind === 'messages.received';
       const human = !fan && p.isFromQueue !== true;
       if (fan && !s) {
-        s = { account, open: true, closedAt: null, lastActivity: t, firstFan: null, frtSec: null, responder: null, lastHuman: null };
+        s = { account, open: true, closedAt: null, lastActivity: t, firstFan: null, frtSec: null, responder: null, lastHuman: null, waitingSince: null };
         sessions.push(s);
         current.set(chat, s);
       }
@@ -117,10 +127,12 @@ export function oracle(records: readonly DemoRecord[], thresholdSec: number, now
       s.lastActivity = Math.max(s.lastActivity, t);
       if (fan) {
         s.firstFan ??= t;
+        if (!waiting.get(chat)) s.waitingSince = t;
         waiting.set(chat, true);
       }
       if (human) {
         waiting.set(chat, false);
+        s.waitingSince = null;
         if (s.frtSec === null && s.firstFan !== null && t >= s.firstFan) {
           s.frtSec = Math.round((t - s.firstFan) / 1000);
           s.responder = r.chatterId ?? null;
@@ -137,6 +149,18 @@ export function oracle(records: readonly DemoRecord[], thresholdSec: number, now
         s.lastActivity = Math.max(s.lastActivity, t);
         if (s.lastHuman) revenueByChatter[s.lastHuman] = (revenueByChatter[s.lastHuman] ?? 0) + cents;
       }
+    }
+  }
+
+  if (settledAt !== undefined) {
+    for (const [chat, s] of current) {
+      const idle = s.lastActivity + IDLE_MS;
+      const end = waiting.get(chat) && s.waitingSince !== null ? Math.max(idle, s.waitingSince + UNANSWERED_MS) : idle;
+      if (end >= settledAt - LATE_MS) continue;
+      s.open = false;
+      s.closedAt = end;
+      current.delete(chat);
+      waiting.set(chat, false);
     }
   }
 

@@ -6,7 +6,7 @@ import type { DocumentStore } from '../../adapters/store/store.js';
 import { DEFAULT_DEMO_SECRET } from '../../config.js';
 import { verifyDemoRecord, type DemoRecord, type VerifiedDemo } from '../../demo/demo-records.js';
 import { loadDemoAccounts, loadDemoRecords } from '../../demo/fixtures.js';
-import { inboundRecord } from '../../domain/inbound-record.js';
+import { historyCompleteRecords, inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { DrainTimeoutError, PipelineBusyError, type PipelineControl } from '../../pipeline-control.js';
 import { EVENT_DIGESTS_COLLECTION } from '../../projector/event-digests.js';
@@ -112,6 +112,8 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
     const receivedAt = Date.now();
     try {
       await opts.inbound.appendBulk(verified.map((v) => inboundRecord({ source: 'demo', ...v.route, receivedAt, ...(v.chatterId ? { chatterId: v.chatterId } : {}) }, v.raw)));
+      // After the history, in each chat's partition: what is already past closes at once.
+      await opts.inbound.appendBulk(historyCompleteRecords(verified.map((v) => v.route), receivedAt));
     } catch (err) {
       request.log.error({ err }, 'demo seed append failed');
       // Part may have landed: seeding again is safe, the records are deduplicated by their keys.
