@@ -51,12 +51,16 @@ const views = {
     const loadedAt = Date.now();
     const rows = data.items.map((s) => {
       const cell = h('td', { class: `num ${look(s.grade).level}`, 'data-wait': String(s.waitSec), 'data-grade': s.grade ?? '' }, duration(s.waitSec));
+      // Why this row is where it is: the server's reasons, the wait among them kept running.
+      const reasons = h('td', { class: 'reasons', 'data-reasons': (s.priorityReasons ?? []).map((x) => x.kind).join(' ') },
+        ...(s.priorityReasons ?? []).flatMap((x, i) => [i > 0 ? ' · ' : null,
+          x.kind === 'waiting' ? h('span', { 'data-wait-reason': String(s.waitSec) }, `waiting ${duration(s.waitSec)}`) : h('span', { class: x.kind === 'past-sla' ? 'bad' : x.kind === 'sla-at-risk' ? 'warn' : '' }, x.text)]));
       return h('tr', { 'data-session': s.id },
-        h('td', {}, names.get(s.accountId) ?? s.accountId), h('td', {}, chatLink(s.chatId)), cell,
+        h('td', {}, names.get(s.accountId) ?? s.accountId), h('td', {}, chatLink(s.chatId)), cell, reasons,
         h('td', { class: 'num' }, money(s.fanSpendCents)), h('td', { class: 'num' }, s.fanMessageCount), h('td', {}, s.lastHumanChatterId ?? '—'));
     });
     view.replaceChildren(h('h2', {}, `Waiting fans (${data.items.length})`), data.items.length === 0 ? h('p', { class: 'muted' }, 'Nobody is waiting.') :
-      table([['Account'], ['Chat'], ['Waiting', true], ['Fan spend', true], ['Fan messages', true], ['Last chatter']], rows));
+      table([['Account'], ['Chat'], ['Waiting', true], ['Why first'], ['Fan spend', true], ['Fan messages', true], ['Last chatter']], rows));
     // Running wait timers, without asking the server every second: a timer counts whole seconds
     // on from the wait the server sent, and its grade moves at the second the server named
     // (`gradeSteps`), so the figure and its colour always agree with the server's.
@@ -70,6 +74,7 @@ const views = {
         cell.textContent = duration(sec);
         cell.className = `num ${look(grade).level}`;
       }
+      for (const span of view.querySelectorAll('span[data-wait-reason]')) span.textContent = `waiting ${duration(Number(span.getAttribute('data-wait-reason')) + elapsed)}`;
     }, 1000);
   },
   async sla() {

@@ -52,7 +52,8 @@ function render() {
   const names = new Map(s.accounts.map((a) => [a.id, a.displayName ?? a.id]));
   $('#alerts').replaceChildren(...(s.topAlerts.length === 0 ? [h('li', { class: 'muted' }, 'No open alerts')] : s.topAlerts.map((a) =>
     h('li', {}, h('span', { class: a.severity === 'critical' ? 'bad' : a.severity === 'warning' ? 'warn' : 'muted' }, a.severity.toUpperCase()), ' ',
-      [a.ruleId.replace(/[.-]/g, ' '), names.get(a.accountId) ?? a.accountId, a.chatterId].filter(Boolean).join(' · ')))));
+      [a.ruleId.replace(/[.-]/g, ' '), names.get(a.accountId) ?? a.accountId, a.chatterId].filter(Boolean).join(' · '),
+      a.count > 1 ? h('span', { class: 'muted', 'data-count': String(a.count) }, ` ×${a.count}`) : null))));
   const silent = (Date.now() - heardAt) / 1000;
   setText($('#updated'), `figures of ${new Date(s.at).toLocaleTimeString()}${silent > 20 ? ` (no word from the server for ${duration(silent)})` : ''}`);
 }

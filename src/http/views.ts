@@ -7,6 +7,8 @@ import type { PaymentDoc } from '../projector/models/payments/projection.js';
 import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import { priorityScore } from '../projector/priority.js';
 import { gradeOf, waitedSec } from '../domain/sla.js';
+import { openAt, shownClose } from '../domain/session-deadline.js';
+import { priorityReasons } from '../projector/priority-reasons.js';
 
 let noteUnshowable: (value: unknown) => void = () => undefined;
 let noted = false;
@@ -34,17 +36,24 @@ export function iso(ms: number | null | undefined): string | null {
   return d.toISOString();
 }
 
-/** A session as the API shows it; a waiting fan's wait comes with its grade against `thresholdSec` (null when nobody waits). */
-export function sessionView(d: SessionDoc, now: number, thresholdSec: number) {
-  const waited = d.status === 'open' ? waitedSec(d, now) : null;
+/**
+ * A session as the API shows it; a waiting fan's wait comes with its grade against
+ * `thresholdSec` (null when nobody waits) and the reasons for its place in the inbox, which
+ * count `openAlerts` (the caller's count of the session's open alerts).
+ */
+export function sessionView(d: SessionDoc, now: number, thresholdSec: number, openAlerts = 0) {
+  // Past its deadline, it shows as the tick will close it.
+  const open = openAt(d, now);
+  const shown = shownClose(d, now);
+  const waited = open ? waitedSec(d, now) : null;
   return {
     id: d._id,
     accountId: d.accountId,
     chatId: d.chatId,
-    status: d.status,
+    status: shown.status,
     openedAt: iso(d.openedAt),
-    closedAt: iso(d.closedAt),
-    closeReason: d.closeReason,
+    closedAt: iso(shown.closedAt),
+    closeReason: shown.closeReason,
     lastMessageAt: iso(d.lastMessageAt),
     messageCount: d.messageCount,
     fanMessageCount: d.fanMessageCount,
@@ -53,7 +62,8 @@ export function sessionView(d: SessionDoc, now: number, thresholdSec: number) {
     waitingSince: iso(d.waitingSince),
     waitSec: waited ?? 0,
     grade: waited === null ? null : gradeOf(waited, thresholdSec),
-    priorityScore: priorityScore(d.priorityAt ?? null, now),
+    priorityScore: open ? priorityScore(d.priorityAt ?? null, now) : 0,
+    priorityReasons: priorityReasons({ waitSec: waited, fanSpendCents: d.fanSpendCents ?? null, openAlerts }, thresholdSec),
     firstResponseAt: iso(d.firstResponseAt),
     firstResponseSec: d.firstResponseSec,
     firstResponderId: d.firstResponderId,

@@ -1,6 +1,6 @@
 // GET /api/alerts shows durable alert records merged with alerts evaluated live over waiting
 // fans. Ids are stable, so a live alert and its stored record collide by design: the stored
-// record wins (it carries the acknowledgement and the history).
+// record wins (it carries the acknowledgement and the history), with the live reason.
 import { findingToAlert, type AlertDoc, type AlertStatus } from './intelligence.js';
 import type { Finding } from '../pipeline/alert-doc.js';
 
@@ -13,7 +13,12 @@ const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
 export function mergeAlerts(stored: readonly AlertDoc[], live: readonly Finding[], now: number): MergedAlert[] {
   const byId = new Map<string, MergedAlert>();
   for (const f of live) byId.set(f.alertId, { ...findingToAlert(f, now), origin: 'live' });
-  for (const a of stored) byId.set(a._id, { ...a, origin: 'stored' });
+  for (const a of stored) {
+    // A wait goes on growing after its alert was stored: while it is not resolved, the reason,
+    // severity and labels are today's (the live evaluation's), the status and history stored.
+    const current = a.status === 'resolved' ? undefined : byId.get(a._id);
+    byId.set(a._id, current ? { ...a, reason: current.reason, severity: current.severity, labels: current.labels, origin: 'stored' } : { ...a, origin: 'stored' });
+  }
   return [...byId.values()].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.openedAt - b.openedAt || a._id.localeCompare(b._id));
 }
 

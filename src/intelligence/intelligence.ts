@@ -122,7 +122,7 @@ export class Intelligence {
       }
     }
     await this.persistFindings(findings, now);
-    await this.resolveCleared({ sessionId }, new Set(findings.map((f) => f.alertId)), now, resolvedBecause(loaded.session));
+    await this.resolveCleared({ sessionId }, new Set(findings.map((f) => f.alertId)), now, resolvedBecause(loaded.session, now));
     const previous = await this.analyses.findOne({ _id: sessionId });
     const analysis: AnalysisDoc = {
       _id: sessionId, sessionId, at: now,
@@ -167,7 +167,7 @@ export class Intelligence {
     for (const id of sessions) {
       const loaded = await this.facts(id);
       const still = loaded ? evaluateSession(loaded.facts, now, this.settings) : [];
-      await this.resolveCleared({ sessionId: id }, new Set(still.map((f) => f.alertId)), now, resolvedBecause(loaded?.session ?? null));
+      await this.resolveCleared({ sessionId: id }, new Set(still.map((f) => f.alertId)), now, resolvedBecause(loaded?.session ?? null, now));
     }
     for (const chatterId of new Set(stored.filter((a) => a.ruleId === 'chatter.slow-streak').map((a) => a.chatterId))) {
       const still = await this.chatterFindings(chatterId);

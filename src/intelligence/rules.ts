@@ -4,6 +4,8 @@
 // live and stored durably is one alert.
 import { cut, stripTags } from '../domain/text-clean.js';
 import { gradeOf, isBreach, waitedSec } from '../domain/sla.js';
+import { openAt } from '../domain/session-deadline.js';
+import { dollars, duration } from '../domain/wording.js';
 import type { Finding } from '../pipeline/alert-doc.js';
 
 export interface FactMessage {
@@ -26,6 +28,8 @@ export interface SessionFacts {
   readonly replyCount: number;
   readonly lastHumanChatterId: string | null;
   readonly fanSpendCents: number | null;
+  /** When it closes unless something moves it; past it, it is closed to every rule. */
+  readonly closesAt?: number | null;
   /** The session's messages, oldest first (may be the latest few only). */
   readonly messages?: readonly FactMessage[];
 }
@@ -73,15 +77,6 @@ export const RULES: readonly RuleInfo[] = [
 
 const version = (id: string): number => RULES.find((r) => r.id === id)?.version ?? 1;
 
-function duration(sec: number): string {
-  const s = Math.max(0, Math.round(sec));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
-  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
-}
-
-const dollars = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
-
 // Phrases fans use when they are unhappy or about to leave. Matched on word boundaries,
 // case-insensitively; deliberately short and explainable rather than clever.
 const CHURN_PHRASES = [
@@ -104,7 +99,7 @@ function base(ruleId: string, key: string, s: SessionFacts | null): Pick<Finding
 /** Rules about one session. `live` keeps to the rules that need only the session document. */
 export function evaluateSession(s: SessionFacts, now: number, settings: RuleSettings = DEFAULT_RULE_SETTINGS, live = false): Finding[] {
   const out: Finding[] = [];
-  if (s.status !== 'open') return out;
+  if (!openAt(s, now)) return out;
   const waitSec = waitedSec(s, now);
   const episode = String(s.waitingSince ?? '');
   const grade = waitSec === null ? 'ok' : gradeOf(waitSec, settings.thresholdSec);

@@ -44,7 +44,7 @@ const iso = (t: number | null): string | null => (t === null || !Number.isFinite
 export function alertView(a: MergedAlert) {
   return {
     id: a._id, ruleId: a.ruleId, ruleVersion: a.ruleVersion, severity: a.severity, status: a.status, reason: a.reason,
-    recommendation: a.recommendation, labels: a.labels, sessionId: a.sessionId, accountId: a.accountId, chatId: a.chatId,
+    recommendation: a.recommendation, labels: [...a.labels], sessionId: a.sessionId, accountId: a.accountId, chatId: a.chatId,
     chatterId: a.chatterId, openedAt: iso(a.openedAt), updatedAt: iso(a.updatedAt), ackedAt: iso(a.ackedAt), ackedBy: a.ackedBy,
     resolvedAt: iso(a.resolvedAt), resolvedBecause: a.resolvedBecause ?? null, origin: a.origin,
   };
@@ -64,6 +64,33 @@ export function aggregateAlertView(a: MergedAlert) {
 }
 
 const alertViewOf = { full: alertView, public: publicAlertView, aggregate: aggregateAlertView } as const;
+
+/**
+ * The ten worst open alerts as the view shows them. Without a key, alerts about different fans
+ * look the same (rule, severity, account, chatter): those collapse into one line with a count,
+ * dated by the oldest, so the wall does not repeat itself.
+ */
+export function topAlertsOf(open: readonly MergedAlert[], view: FloorViewKind) {
+  const shown: (ReturnType<(typeof alertViewOf)[FloorViewKind]> & { count: number })[] = [];
+  const byLook = new Map<string, { count: number }>();
+  for (const a of open) {
+    const v = alertViewOf[view](a);
+    if (view === 'full') {
+      shown.push({ ...v, count: 1 });
+      continue;
+    }
+    const look = JSON.stringify({ ...v, openedAt: null });
+    const same = byLook.get(look);
+    if (same) {
+      same.count++;
+      continue;
+    }
+    const line = { ...v, count: 1 };
+    byLook.set(look, line);
+    shown.push(line);
+  }
+  return shown.slice(0, 10);
+}
 
 /** How many fans are over the threshold, as the wall colours it: a few can be caught up, three or more cannot. */
 export type BreachedGrade = 'none' | 'some' | 'high';
@@ -164,7 +191,7 @@ export class FloorView {
       // Totals only: the rows would name the accounts and chatters.
       accounts: named ? accounts : [],
       chatters: named ? chatters : [],
-      topAlerts: openAlerts.slice(0, 10).map(alertViewOf[viewer.view]),
+      topAlerts: topAlertsOf(openAlerts, viewer.view),
       view: viewer.view,
     };
   }
@@ -210,6 +237,7 @@ export const FloorSnapshotSchema = Type.Object({
     id: Type.String(), openSessions: Count, awaiting: Count, breached: Count, breachedGrade: BreachedGrade, openAlerts: Count,
   }), { description: 'empty in the `aggregate` view' }),
   topAlerts: Type.Array(Type.Object({
+    count: Type.Integer({ minimum: 1, description: 'alerts this line stands for: without a key, alerts that look the same (rule, severity, account, chatter) are one line' }),
     ruleId: Type.String(),
     severity: Type.Union([Type.Literal('critical'), Type.Literal('warning'), Type.Literal('info')]),
     status: Type.String(),

@@ -84,7 +84,7 @@ export interface WindowTotals {
 
 export async function windowTotalsOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, now: number): Promise<WindowTotals[]> {
   const q = new ReportQueries(rm);
-  const [sums, waiting] = await Promise.all([q.window(w, inScope, ['sessions', 'messages', 'payments'], now), q.awaitingNow(inScope)]);
+  const [sums, waiting] = await Promise.all([q.window(w, inScope, ['sessions', 'messages', 'payments'], now), q.awaitingNow(inScope, now)]);
   const awaiting = new Map<string, number>();
   for (const s of waiting) if (s.openedAt >= w.from && s.openedAt < w.to) awaiting.set(s.accountId, (awaiting.get(s.accountId) ?? 0) + 1);
   return [...sums.byAccount].map(([accountId, s]) => ({
@@ -100,7 +100,7 @@ export interface WaitingNow extends GradedWait {
 }
 
 export async function waitingNowOf(rm: ReadModelCollections, inScope: Filter, thresholdSec: number, now: number): Promise<WaitingNow[]> {
-  return (await new ReportQueries(rm).awaitingNow(inScope)).map((s) => {
+  return (await new ReportQueries(rm).awaitingNow(inScope, now)).map((s) => {
     return { accountId: s.accountId, chatterId: s.lastHumanChatterId, ...gradedWait(waitedSec(s, now) ?? 0, thresholdSec) };
   });
 }

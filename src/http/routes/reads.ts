@@ -66,6 +66,17 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     };
   };
 
+  /** Open alerts (stored and live) of each waiting session among `docs`: a reason for its place in the inbox. */
+  const openAlertCounts = async (docs: readonly SessionDoc[], now: number): Promise<Map<string, number>> => {
+    const waiting = docs.filter((d) => d.priorityAt !== null);
+    if (waiting.length === 0) return new Map();
+    const stored = await intelligence.alerts.find({ sessionId: { $in: waiting.map((d) => d._id) }, status: 'open' });
+    const liveFound = waiting.flatMap((d) => evaluateSession(sessionFacts(d), now, settings, true));
+    const out = new Map<string, number>();
+    for (const a of mergeAlerts(stored, liveFound, now)) if (a.status === 'open' && a.sessionId) out.set(a.sessionId, (out.get(a.sessionId) ?? 0) + 1);
+    return out;
+  };
+
   /** Open alerts per chatter, of the accounts `inScope` selects. */
   const openAlertsByChatter = async (now: number, inScope: Filter, visible: (accountId: string | null) => boolean): Promise<Map<string, number>> => {
     const [stored, live] = await Promise.all([intelligence.alerts.find({ ...inScope, status: 'open' }), intelligence.liveFindings(now, inScope)]);
@@ -248,11 +259,12 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const rm = await models.active();
     const now = clock();
     const list: Sessions.SessionList = {
-      inScope: accountFilter(request, accountId), status, limit,
+      inScope: accountFilter(request, accountId), status, limit, now,
       waiting: awaiting === undefined ? undefined : awaiting === '1' || awaiting === 'true',
     };
     const docs = sort === 'opened' ? await Sessions.recent(rm, list) : await Sessions.inbox(rm, list);
-    return { items: docs.map((d) => sessionView(d, now, thresholdSec)), count: docs.length, limit, sort, thresholdSec, gradeSteps: gradeSteps(thresholdSec) };
+    const alerts = await openAlertCounts(docs, now);
+    return { items: docs.map((d) => sessionView(d, now, thresholdSec, alerts.get(d._id) ?? 0)), count: docs.length, limit, sort, thresholdSec, gradeSteps: gradeSteps(thresholdSec) };
   });
 
   app.get('/api/sessions/:id/analysis', {

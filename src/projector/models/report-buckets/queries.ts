@@ -127,8 +127,12 @@ export class ReportQueries {
     return out;
   }
 
-  /** Sessions whose fan is waiting now (an index read of the priority inbox's waiting part). */
-  async awaitingNow(inScope: Filter): Promise<Pick<SessionDoc, '_id' | 'accountId' | 'awaiting' | 'waitingSince' | 'openedAt' | 'lastHumanChatterId'>[]> {
-    return this.rm.sessions.find({ ...inScope, priorityAt: { $ne: null } }, { projection: { accountId: 1, awaiting: 1, waitingSince: 1, openedAt: 1, lastHumanChatterId: 1 } });
+  /**
+   * Sessions whose fan is waiting now (an index read of the priority inbox's waiting part),
+   * less those past their deadline at `now`: the tick closes them as unanswered soon.
+   */
+  async awaitingNow(inScope: Filter, now: number): Promise<Pick<SessionDoc, '_id' | 'accountId' | 'awaiting' | 'waitingSince' | 'openedAt' | 'lastHumanChatterId'>[]> {
+    const docs = await this.rm.sessions.find({ ...inScope, priorityAt: { $ne: null } }, { projection: { accountId: 1, awaiting: 1, waitingSince: 1, openedAt: 1, lastHumanChatterId: 1, closesAt: 1 } });
+    return docs.filter((d) => d.closesAt == null || d.closesAt > now);
   }
 }

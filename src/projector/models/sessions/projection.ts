@@ -15,6 +15,8 @@ export interface SessionDoc extends Doc, SessionSummary {
   readonly fanSpendCents: number | null;
   /** Sort key of the priority inbox while awaiting (see priority.ts); null otherwise. */
   readonly priorityAt: number | null;
+  /** See SessionSummary.closesAt; null also for a session folded from events older than it. */
+  readonly closesAt: number | null;
   readonly lastSeq: number;
 }
 
@@ -34,7 +36,7 @@ export function foldSession(doc: SessionDoc | undefined, e: SessionEvent): Sessi
     replyCount: s.replyCount, awaiting: s.awaiting, waitingSince: s.waitingSince, firstFanMessageAt: s.firstFanMessageAt,
     firstResponseAt: s.firstResponseAt, firstResponseSec: s.firstResponseSec, firstResponderId: s.firstResponderId,
     lastHumanChatterId: s.lastHumanChatterId, revenueCents: s.revenueCents, paymentCount: s.paymentCount,
-    fanSpendCents, priorityAt: priorityAt(session, fanSpendCents), lastSeq: e.seq,
+    fanSpendCents, priorityAt: priorityAt(session, fanSpendCents), closesAt: s.closesAt ?? null, lastSeq: e.seq,
   };
 }
 

@@ -3,6 +3,7 @@
 import type { Filter } from '../../../adapters/store/store.js';
 import type { ReadModelCollections } from '../../read-model-set.js';
 import type { SessionDoc } from './projection.js';
+import { notPastDeadline } from '../../../domain/session-deadline.js';
 
 export interface SessionList {
   /** The accounts the caller may read (and asked for). */
@@ -11,20 +12,35 @@ export interface SessionList {
   /** true: only sessions whose fan is waiting; false: only the others; undefined: both. */
   readonly waiting?: boolean | undefined;
   readonly limit: number;
+  /** The clock: a session past its deadline (closesAt) counts as closed (domain/session-deadline.ts). */
+  readonly now: number;
 }
 
 function listFilter(l: SessionList): Filter {
   const filter: Filter = { ...l.inScope };
-  if (l.status) filter.status = l.status;
+  if (l.status === 'open') Object.assign(filter, { status: 'open' }, notPastDeadline(l.now));
+  if (l.status === 'closed') filter.$or = [{ status: 'closed' }, { status: 'open', closesAt: { $lte: l.now } }];
   return filter;
 }
 
-/** The priority inbox: waiting fans by priority score (most urgent first), then the rest by last message. */
+const byLastMessage = (a: SessionDoc, b: SessionDoc): number => b.lastMessageAt - a.lastMessageAt || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+
+/**
+ * The priority inbox: waiting fans by priority score (most urgent first), then the rest by last
+ * message. A fan's session past its unanswered limit by the clock is among the rest: closed,
+ * as the tick will close it.
+ */
 export async function inbox(rm: ReadModelCollections, l: SessionList): Promise<SessionDoc[]> {
   const base = listFilter(l);
-  let docs = l.waiting === false ? [] : await rm.sessions.find({ ...base, priorityAt: { $ne: null } }, { sort: { priorityAt: 1, _id: 1 }, limit: l.limit });
+  let docs = l.waiting === false ? [] : await rm.sessions.find({ ...base, priorityAt: { $ne: null }, ...notPastDeadline(l.now) }, { sort: { priorityAt: 1, _id: 1 }, limit: l.limit });
   if (l.waiting !== true && docs.length < l.limit) {
-    docs = docs.concat(await rm.sessions.find({ ...base, priorityAt: null }, { sort: { lastMessageAt: -1, _id: 1 }, limit: l.limit - docs.length }));
+    const left = l.limit - docs.length;
+    // Two reads, each along an index (the past-deadline part of the waiting ones is small).
+    const [rest, lapsed] = await Promise.all([
+      rm.sessions.find({ ...base, priorityAt: null }, { sort: { lastMessageAt: -1, _id: 1 }, limit: left }),
+      l.status === 'open' ? [] : rm.sessions.find({ ...base, priorityAt: { $ne: null }, closesAt: { $lte: l.now } }, { sort: { lastMessageAt: -1, _id: 1 }, limit: left }),
+    ]);
+    docs = docs.concat(lapsed.length === 0 ? rest : [...rest, ...lapsed].sort(byLastMessage).slice(0, left));
   }
   return docs;
 }
@@ -32,7 +48,7 @@ export async function inbox(rm: ReadModelCollections, l: SessionList): Promise<S
 /** Newest opened first. */
 export async function recent(rm: ReadModelCollections, l: SessionList): Promise<SessionDoc[]> {
   const filter = listFilter(l);
-  if (l.waiting === true) filter.priorityAt = { $ne: null };
+  if (l.waiting === true) Object.assign(filter, { priorityAt: { $ne: null } }, notPastDeadline(l.now));
   if (l.waiting === false) filter.priorityAt = null;
   return rm.sessions.find(filter, { sort: { openedAt: -1, _id: 1 }, limit: l.limit });
 }

@@ -1,0 +1,33 @@
+// A session stays open in the store until a record or the clock's tick closes it, and the tick
+// waits for the chat's arrivals to go idle (so history being ingested is not cut up). Readers
+// do not wait: a session whose deadline (closesAt) has passed by the clock is shown as closed,
+// as the processor will close it, so a stale sample or an old chat never shows a wait of days.
+
+interface Deadlined {
+  readonly status: 'open' | 'closed';
+  readonly closesAt?: number | null;
+  readonly awaiting: boolean;
+}
+
+/** Open in the store, but its idle gap or unanswered limit has passed by `now`. */
+export function pastDeadline(s: Deadlined, now: number): boolean {
+  return s.status === 'open' && s.closesAt != null && s.closesAt <= now;
+}
+
+/** Open as readers show it at `now`. */
+export function openAt(s: Deadlined, now: number): boolean {
+  return s.status === 'open' && !pastDeadline(s, now);
+}
+
+/** A store condition for open sessions not yet past their deadline at `now` (null and absent: no deadline known). */
+export function notPastDeadline(now: number): Record<string, unknown> {
+  return { closesAt: { $not: { $lte: now } } };
+}
+
+/** How a session past its deadline will close: as the processor closes it, at its deadline. */
+type CloseReason = 'idle' | 'unanswered' | 'forced' | null;
+
+export function shownClose(s: Deadlined & { readonly closedAt: number | null; readonly closeReason: CloseReason }, now: number): { status: 'open' | 'closed'; closedAt: number | null; closeReason: CloseReason } {
+  if (!pastDeadline(s, now)) return { status: s.status, closedAt: s.closedAt, closeReason: s.closeReason };
+  return { status: 'closed', closedAt: s.closesAt ?? null, closeReason: s.awaiting ? 'unanswered' : 'idle' };
+}
