@@ -36,7 +36,7 @@ export function findingToAlert(f: Finding, now: number): AlertDoc {
 export function sessionFacts(s: SessionDoc, messages?: SessionFacts['messages']): SessionFacts {
   return {
     sessionId: s._id, accountId: s.accountId, chatId: s.chatId, status: s.status, openedAt: s.openedAt, awaiting: s.awaiting,
-    waitingSince: s.waitingSince, replyCount: s.replyCount, lastHumanChatterId: s.lastHumanChatterId, fanSpendCents: s.fanSpendCents ?? null,
+    waitingSince: s.waitingSince, replyCount: s.replyCount, lastHumanChatterId: s.lastHumanChatterId, fanSpendCents: s.fanSpendCents ?? null, closesAt: s.closesAt ?? null,
     ...(messages ? { messages } : {}),
   };
 }

@@ -127,7 +127,7 @@ export class FloorView {
     const day = localDay(now, this.timezone);
     const named = viewer.view !== 'aggregate';
     const [live, waiting, seen, alerts, today, registered] = await Promise.all([
-      openNowOf(rm, inScope),
+      openNowOf(rm, inScope, now),
       waitingNowOf(rm, inScope, threshold, now),
       AccountStats.accountIds(rm, inScope),
       this.alerts(viewer.scope, now, { status: { $in: ['open', 'acked'] } }),

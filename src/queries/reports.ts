@@ -106,6 +106,6 @@ export async function waitingNowOf(rm: ReadModelCollections, inScope: Filter, th
 }
 
 /** Sessions open now and awaiting, per account and per chatter (of the latest human reply). */
-export async function openNowOf(rm: ReadModelCollections, inScope: Filter): Promise<Map<string, Sums>> {
-  return new ReportQueries(rm).live(inScope);
+export async function openNowOf(rm: ReadModelCollections, inScope: Filter, now: number): Promise<Map<string, Sums>> {
+  return new ReportQueries(rm).live(inScope, now);
 }

@@ -13,7 +13,7 @@ const ADMIN = 'admin-token-for-unanswered-00000';
 const ACCOUNT = 'acct_0000000000000000000000000000ua00';
 const MIN = 60_000;
 
-interface SessionRow { id: string; status: string; awaiting: boolean; waitSec: number | null; grade: string | null; closeReason: string | null; closedAt: string | null }
+interface SessionRow { id: string; status: string; awaiting: boolean; waitSec: number | null; grade: string | null; closeReason: string | null; closedAt: string | null; priorityReasons: { kind: string }[] }
 interface Sla { sessions: number; breaches: number; missed: number; pending: number; withinThreshold: number }
 interface Alert { id: string; ruleId: string; status: string; sessionId: string | null; resolvedBecause: string | null }
 
@@ -51,6 +51,8 @@ describe.each(DEPLOYMENTS)('an unanswered fan on %s', (kind: Deployment) => {
     const inbox = (await app.call<{ items: SessionRow[] }>('GET', `/api/sessions?accountId=${ACCOUNT}`)).body.items;
     expect(inbox[0]).toMatchObject({ id: s1, status: 'open', awaiting: true, grade: 'breached' });
     expect(inbox[0]?.waitSec).toBeGreaterThanOrEqual(40 * 60);
+    expect(inbox[0]?.priorityReasons.map((r) => r.kind)).toEqual(['waiting', 'past-sla', 'open-alerts']);
+    expect((await app.call<{ items: SessionRow[] }>('GET', `/api/sessions?accountId=${ACCOUNT}&status=open`)).body.items.map((s) => s.id).sort()).toEqual([s1, `${ACCOUNT}:102:1`]);
     // The answered one closed as idle, as before.
     const answered = (await app.call<{ items: SessionRow[] }>('GET', `/api/sessions?accountId=${ACCOUNT}&status=closed`)).body.items;
     expect(answered.map((s) => [s.id, s.closeReason])).toEqual([[s3, 'idle']]);

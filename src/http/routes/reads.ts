@@ -111,7 +111,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         readModelVersion: rm.version,
       };
     }
-    const [accounts, sessions, live] = await Promise.all([AccountStats.totals(rm, inScope), windowTotalsOf(rm, w, inScope, clock()), openNowOf(rm, inScope)]);
+    const [accounts, sessions, live] = await Promise.all([AccountStats.totals(rm, inScope), windowTotalsOf(rm, w, inScope, clock()), openNowOf(rm, inScope, clock())]);
     const sum = (f: (a: AccountStats.AccountTotals) => number) => accounts.reduce((n, a) => n + f(a), 0);
     const total = sessions.reduce((n, t) => n + t.sessionsOpened, 0);
     const closed = sessions.reduce((n, t) => n + t.sessionsClosed, 0);
@@ -142,7 +142,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const day = localDay(now, opts.reportTimezone);
     const [waiting, live, figures, revenue] = await Promise.all([
       waitingNowOf(rm, inScope, thresholdSec, now),
-      openNowOf(rm, inScope),
+      openNowOf(rm, inScope, now),
       slaReportOf(rm, { from: day.start, to: day.end }, inScope, thresholdSec, now),
       windowTotalsOf(rm, { from: day.start, to: day.end }, inScope, now),
     ]);
@@ -220,7 +220,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const w = parseWindow(request.query, opts.reportTimezone);
     const [stats, live, windowed, registry_] = await Promise.all([
       AccountStats.totals(rm, inScope),
-      openNowOf(rm, inScope),
+      openNowOf(rm, inScope, clock()),
       isAllTime(w) ? Promise.resolve(null) : windowTotalsOf(rm, w, inScope, clock()),
       registry.all(),
     ]);

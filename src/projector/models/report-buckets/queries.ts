@@ -9,7 +9,7 @@ import type { Increment } from './contributions.js';
 import { edgeIncrements, type Part } from './edges.js';
 import { addAt, BUCKET_META, type ReportBucketDoc } from './document.js';
 import type { Sums, Unanswered } from './figures.js';
-import { idRange } from './keys.js';
+import { chatterKey, idRange } from './keys.js';
 import { cover, type Cover } from './window.js';
 import { AccountWindow, decodeBucket } from './window-sums.js';
 
@@ -117,12 +117,31 @@ export class ReportQueries {
     return docs.map((d) => ({ accountId: d.accountId, firstFanMessageAt: d.firstFanMessageAt ?? 0 }));
   }
 
-  /** Each account's live row: sessions open now and awaiting, per account and per chatter. */
-  async live(inScope: Filter): Promise<Map<string, Sums>> {
+  /**
+   * Each account's live row: sessions open now and awaiting, per account and per chatter, less
+   * those past their deadline at `now` (the tick has yet to close them; readers show them closed).
+   */
+  async live(inScope: Filter, now: number): Promise<Map<string, Sums>> {
     const visible = accountTest(inScope);
     const out = new Map<string, Sums>();
-    for (const doc of await this.rm.report_buckets.find({ _id: { $gte: 'live|', $lt: 'live}' } })) {
-      if (visible(doc.accountId)) out.set(doc.accountId, counters(doc) as Sums);
+    const [rows, lapsed] = await Promise.all([
+      this.rm.report_buckets.find({ _id: { $gte: 'live|', $lt: 'live}' } }),
+      this.rm.sessions.find({ ...inScope, status: 'open', closesAt: { $lte: now } }, { projection: { accountId: 1, awaiting: 1, lastHumanChatterId: 1 } }),
+    ]);
+    for (const doc of rows) if (visible(doc.accountId)) out.set(doc.accountId, structuredClone(counters(doc)) as Sums);
+    const less = (o: Record<string, unknown>, field: string) => {
+      if (typeof o[field] === 'number') o[field] = Math.max(0, (o[field] as number) - 1);
+    };
+    for (const s of lapsed) {
+      const row = out.get(s.accountId) as Record<string, unknown> | undefined;
+      if (!row) continue;
+      less(row, 'open');
+      if (s.awaiting) less(row, 'awaiting');
+      const chatter = s.lastHumanChatterId === null ? undefined : (row.chatters as Record<string, Record<string, unknown>> | undefined)?.[chatterKey(s.lastHumanChatterId)];
+      if (chatter) {
+        less(chatter, 'open');
+        if (s.awaiting) less(chatter, 'awaiting');
+      }
     }
     return out;
   }
