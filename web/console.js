@@ -95,7 +95,11 @@ const views = {
   async scorecard() {
     const show = async (q) => {
       const r = await api(`/api/chatters/scorecard?${q}`);
-      out.replaceChildren(table([['Chatter'], ['Sessions', true], ['Revenue', true], ['Within %', true], ['Median FRT', true], ['Open alerts', true], ['Coach priority', true]],
+      const u = r.unattributed;
+      // How much of the window nobody is named for: a high share makes the rows below say little.
+      const note = h('p', { class: u && (u.sessionsPct ?? 0) >= 50 ? 'warn' : 'muted', 'data-unattributed': u ? `${u.sessionsPct ?? ''} ${u.revenuePct ?? ''}` : '' },
+        u ? `Unattributed: ${u.sessions} sessions first answered without a named chatter (${u.sessionsPct ?? '—'}%), ${money(u.revenueCents)} of revenue (${u.revenuePct ?? '—'}%). Replies reach convops with their chatter only through the connector.` : '');
+      out.replaceChildren(note, table([['Chatter'], ['Sessions', true], ['Revenue', true], ['Within %', true], ['Median FRT', true], ['Open alerts', true], ['Coach priority', true]],
         r.items.map((c) => h('tr', {}, h('td', {}, c.chatterId), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, money(c.revenueCents)),
           h('td', { class: 'num' }, c.sla?.withinThresholdPct ?? '—'), h('td', { class: 'num' }, c.sla?.medianFirstResponseSec == null ? '—' : duration(c.sla.medianFirstResponseSec)),
           h('td', { class: 'num' }, c.openAlerts), h('td', { class: 'num' }, c.coachPriority)))));

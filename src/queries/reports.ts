@@ -40,16 +40,42 @@ export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inS
   return { thresholdSec, ...slaOf(all.frt, all.wait, sums.unanswered, thresholdSec, now, missed), byAccount, byChatter };
 }
 
+/**
+ * What of the window nobody is named for: sessions whose first reply came without a chatter
+ * (webhooks carry none; the connector does) and revenue credited to no chatter, with their
+ * share of all. A scorecard whose unattributed share is high says little about the chatters.
+ */
+export interface Unattributed {
+  readonly sessions: number;
+  readonly sessionsPct: number | null;
+  readonly revenueCents: number;
+  readonly revenuePct: number | null;
+}
+
+const pctOf = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 1000) / 10);
+
 export async function scorecardOf(
   rm: ReadModelCollections, w: ReportWindow, inScope: Filter, openAlertsByChatter: ReadonlyMap<string, number>, thresholdSec: number, now: number,
-): Promise<ScorecardRow[]> {
+): Promise<{ rows: ScorecardRow[]; unattributed: Unattributed }> {
   const sums = await new ReportQueries(rm).window(w, inScope, ['sla', 'payments'], now);
   const per = new Map<string, { frt: HistogramSet; revenueCents: number; payments: number }>();
+  const all = { sessions: 0, revenueCents: 0 };
+  const nobody = { sessions: 0, revenueCents: 0 };
   for (const s of sums.byAccount.values()) {
+    // Revenue credited to nobody is in the account's total only (a payment without a chatter
+    // adds to no chatter's counters): what the named chatters do not account for.
+    const revenue = s.count('revenueCents');
+    all.revenueCents += revenue;
+    nobody.revenueCents += revenue;
     for (const [key, c] of s.chatters) {
       const chatterId = chatterIdOf(key);
-      // Sessions answered without a named chatter have nobody to coach.
-      if (chatterId === null) continue;
+      all.sessions += c.frt.total;
+      // Sessions answered without a named chatter have nobody to coach: counted apart.
+      if (chatterId === null) {
+        nobody.sessions += c.frt.total;
+        continue;
+      }
+      nobody.revenueCents -= c.revenueCents;
       const row = per.get(chatterId) ?? { frt: new HistogramSet(), revenueCents: 0, payments: 0 };
       row.frt.addAll(c.frt);
       row.revenueCents += c.revenueCents;
@@ -58,7 +84,8 @@ export async function scorecardOf(
     }
   }
   const ids = new Set([...[...per].filter(([, r]) => r.payments > 0 || r.frt.total > 0).map(([id]) => id), ...openAlertsByChatter.keys()]);
-  return [...ids].map((chatterId) => {
+  const unattributed = { ...nobody, sessionsPct: pctOf(nobody.sessions, all.sessions), revenuePct: pctOf(nobody.revenueCents, all.revenueCents) };
+  const rows = [...ids].map((chatterId) => {
     const r = per.get(chatterId);
     const sla = slaOf(r?.frt ?? new HistogramSet(), new HistogramSet(), [], thresholdSec, now);
     const openAlerts = openAlertsByChatter.get(chatterId) ?? 0;
@@ -67,6 +94,7 @@ export async function scorecardOf(
       coachPriority: coachPriority(sla, thresholdSec, openAlerts),
     };
   }).sort((a, b) => b.coachPriority - a.coachPriority || a.chatterId.localeCompare(b.chatterId));
+  return { rows, unattributed };
 }
 
 /** Per account over a window: sessions opened (and of those closed, awaiting now), new chats, messages, revenue. */

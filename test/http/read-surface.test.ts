@@ -140,7 +140,17 @@ describe('read surface', () => {
     const fans = (await get<{ items: { accountId: string; fanId: string; lifetimeSpendCents: number | null }[] }>('/api/fans?limit=500')).body.items;
     expect(Object.fromEntries(fans.map((f) => [`${f.accountId}:${f.fanId}`, f.lifetimeSpendCents]))).toEqual(o.lifetimeSpend);
 
-    const cards = (await get<{ items: { chatterId: string; sessions: number; revenueCents: number; sla: Parameters<typeof pick>[0] }[] }>('/api/chatters/scorecard')).body.items;
+    const scorecard = (await get<{ items: { chatterId: string; sessions: number; revenueCents: number; sla: Parameters<typeof pick>[0] }[]; unattributed: Record<string, number | null> }>('/api/chatters/scorecard')).body;
+    const cards = scorecard.items;
+    // What nobody is named for: replies without a chatter, and revenue credited to none.
+    const answered = Object.values(o.slaByChatter).reduce((n, f) => n + f.sessions, 0);
+    const nobodySessions = o.slaByChatter.unattributed?.sessions ?? 0;
+    const nobodyRevenue = o.revenueCents - Object.values(o.revenueByChatter).reduce((n, c) => n + c, 0);
+    expect(nobodyRevenue).toBeGreaterThan(0);
+    expect(scorecard.unattributed).toEqual({
+      sessions: nobodySessions, sessionsPct: Math.round((nobodySessions / answered) * 1000) / 10,
+      revenueCents: nobodyRevenue, revenuePct: Math.round((nobodyRevenue / o.revenueCents) * 1000) / 10,
+    });
     expect(Object.fromEntries(cards.map((c) => [c.chatterId, c.revenueCents]))).toEqual(o.revenueByChatter);
     expect(Object.fromEntries(cards.map((c) => [c.chatterId, c.sessions]))).toEqual(o.sessionsByChatter);
     for (const c of cards) expect(pick(c.sla), c.chatterId).toEqual(o.slaByChatter[c.chatterId]);

@@ -35,6 +35,8 @@ export interface Oracle {
   slaByAccount: Record<string, OracleFigures>;
   slaByChatter: Record<string, OracleFigures>;
   revenueByChatter: Record<string, number>;
+  /** Every payment's amount, credited to a chatter or not. */
+  revenueCents: number;
   sessionsByChatter: Record<string, number>;
   lifetimeSpend: Record<string, number | null>;
 }
@@ -183,6 +185,7 @@ export function oracle(records: readonly DemoRecord[], thresholdSec: number, now
     slaByAccount: mapValues(group((s) => s.account), (l) => figures(l, thresholdSec, now)),
     slaByChatter: mapValues(byChatter, (l) => figures(l, thresholdSec, now)),
     revenueByChatter,
+    revenueCents: [...paid.values()].reduce((n, c) => n + c, 0),
     sessionsByChatter: mapValues(group((s) => s.responder), (l) => l.length),
     lifetimeSpend: Object.fromEntries([...chats].map((c) => [c, Math.max(reported.get(c) ?? 0, paid.get(c) ?? 0)])),
   };

@@ -352,7 +352,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   app.get('/api/chatters/scorecard', {
     config: { rateClass: 'report' },
     schema: {
-      summary: 'Per chatter over a window: sessions first answered (by first fan message time), revenue credited (by payment time), SLA (median and p90 FRT, % within threshold), open alerts now and coachPriority',
+      summary: 'Per chatter over a window: sessions first answered (by first fan message time), revenue credited (by payment time), SLA (median and p90 FRT, % within threshold), open alerts now and coachPriority; `unattributed`: the sessions first answered and the revenue credited without a named chatter, and their share of all (see docs/connector.md)',
       querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams }, { additionalProperties: false }),
     },
   }, async (request) => {
@@ -363,7 +363,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const scope = requestScope(request);
     const now = clock();
     const open = await openAlertsByChatter(now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
-    const items = await scorecardOf(rm, w, inScope, open, thresholdSec, now);
-    return { thresholdSec, items, count: items.length, window: windowView(w) };
+    const { rows: items, unattributed } = await scorecardOf(rm, w, inScope, open, thresholdSec, now);
+    return { thresholdSec, items, count: items.length, unattributed, window: windowView(w) };
   });
 };
