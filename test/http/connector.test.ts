@@ -2,6 +2,7 @@
 // naming the field, and outbound messages recorded with their chatter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
+import { ConnectorRefused, parseLines, sendReplies } from '../../scripts/connector-client.js';
 import { startHarness, type Harness } from '../support/app-harness.js';
 import { eventually } from '../support/wait.js';
 
@@ -44,5 +45,37 @@ describe('connector ingest', () => {
     const msgs = (await h.call<{ items: { id: string; chatterId: string | null }[] }>('GET', '/api/messages?chatId=456')).body.items;
     expect(msgs.find((m) => m.id === '5560002')).toMatchObject({ chatterId: 'maya' });
     expect(msgs).toHaveLength(2);
+  });
+
+  it('the reference client (scripts/connector-client.ts) names who answered: the scorecard\'s unattributed share falls to nothing', async () => {
+    const accountId = 'acct_0c0000000000000000000000000000c3';
+    const at = (min: number) => new Date(Date.now() - (60 - min) * 60_000).toISOString();
+    // Two fans answered through the platform's webhooks, which carry no chatter.
+    for (const [fanId, id] of [['701', 5570001], ['702', 5570003]] as const) {
+      expect((await h.webhook(messageWebhook({ accountId, fanId, messageId: String(id), createdAt: at(0), text: 'hey', direction: 'received' }), { key: `evt_cc_${id}` })).status).toBe(200);
+      expect((await h.webhook(messageWebhook({ accountId, fanId, messageId: String(id + 1), createdAt: at(2), text: 'hi!', direction: 'sent' }), { key: `evt_cc_${id + 1}` })).status).toBe(200);
+    }
+    const unattributed = async () => (await h.call<{ unattributed: { sessions: number; sessionsPct: number | null } }>('GET', `/api/chatters/scorecard?accountId=${accountId}`)).body.unattributed;
+    await eventually(async () => ((await unattributed()).sessions === 2 ? true : undefined), 20_000, 'two unattributed sessions');
+    expect(await unattributed()).toMatchObject({ sessions: 2, sessionsPct: 100 });
+
+    // The agency's own tool knows who sent them: one JSON line per reply, through the client.
+    const lines = [
+      JSON.stringify({ chatId: '701', messageId: '5570002', text: 'hi!', sentAt: at(2), chatterId: 'ann' }),
+      '',
+      JSON.stringify({ chatId: '702', messageId: '5570004', text: 'hi!', sentAt: at(2), chatterId: 'bo' }),
+    ];
+    const viaApp = (url: string, init: { method: string; headers: Record<string, string>; body: string }) => h.fetch(new URL(url).pathname, init);
+    expect(await sendReplies(parseLines(lines), { url: 'http://convops.test', token: CONNECTOR, accountId, fetch: viaApp, batchSize: 1 })).toBe(2);
+    await eventually(async () => ((await unattributed()).sessions === 0 ? true : undefined), 20_000, 'every session attributed');
+    expect(await unattributed()).toMatchObject({ sessions: 0, sessionsPct: 0 });
+    const cards = (await h.call<{ items: { chatterId: string; sessions: number }[] }>('GET', `/api/chatters/scorecard?accountId=${accountId}`)).body.items;
+    expect(cards.map((c) => [c.chatterId, c.sessions])).toEqual([['ann', 1], ['bo', 1]]);
+
+    // A refusal is not retried: it names the field.
+    const refused = sendReplies([{ chatId: 'x', messageId: '1', text: '', sentAt: at(3), chatterId: 'ann' }], { url: 'http://convops.test', token: CONNECTOR, accountId, fetch: viaApp });
+    await expect(refused).rejects.toBeInstanceOf(ConnectorRefused);
+    await expect(refused).rejects.toThrow(/400 .*chatId/);
+    expect(() => parseLines(['{"chatId":"1"}'])).toThrow(/line 1: chatterId/);
   });
 });
