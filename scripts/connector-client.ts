@@ -82,7 +82,7 @@ export function parseLines(lines: readonly string[]): Reply[] {
       // Ids as strings, exactly: a number above 2^53 has already lost digits.
       return [{ ...r, chatId: String(r.chatId), messageId: String(r.messageId) }];
     } catch (err) {
-      throw new Error(`line ${i + 1}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`line ${i + 1}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
   });
 }
