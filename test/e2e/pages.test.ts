@@ -57,6 +57,42 @@ afterAll(async () => {
   if (process.env.UPDATE_SCREENSHOTS !== '1') rmSync(SHOTS, { recursive: true, force: true });
 });
 
+describe('straight after seed-demo', () => {
+  it('the floor shows no wait of a day or more; a fan unanswered for 40 minutes is on it, and first in the console\'s inbox with its reasons', async () => {
+    // The demo's months-old part arrived closed, the live part open: nothing waits for days.
+    const floor = await api<Floor>('/api/floor');
+    expect(floor.totals.awaiting).toBeGreaterThan(0);
+    expect(floor.totals.longestWaitSec).toBeLessThan(86_400);
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(`${url}/floor`);
+    await page.waitForFunction(() => document.body.dataset.snapshotAt !== undefined, undefined, { timeout: 15_000 });
+    expect(await figure(page, 'longest')).not.toMatch(/d/);
+
+    // A big spender has waited 40 minutes: the floor's longest wait, the inbox's first row.
+    const body = JSON.parse(messageBody({ accountId: DEMO_ACCOUNT, fanId: 399_999_040, messageId: 9_990_000_040, createdAt: new Date(Date.now() - 40 * 60_000).toISOString(), text: 'hello? anyone?', direction: 'received' })) as { payload: Record<string, unknown> };
+    body.payload.fanData = { spending: { total: 500 } };
+    expect((await postWebhook(url, JSON.stringify(body), { key: 'evt_pages_forty_1' })).status).toBe(200);
+    await page.waitForFunction(() => /^4\dm/.test(document.querySelector('[data-figure="longest"]')?.textContent ?? ''), undefined, { timeout: 15_000 });
+    await page.close();
+
+    const consolePage = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await consolePage.goto(`${url}/console`);
+    await consolePage.fill('#key', ADMIN);
+    await consolePage.press('#key', 'Enter');
+    const first = consolePage.locator('tr[data-session]').first();
+    await expect.poll(async () => first.locator('button[data-chat]').innerText().catch(() => ''), { timeout: 15_000 }).toBe('399999040');
+    const reasons = first.locator('td.reasons');
+    expect(await reasons.getAttribute('data-reasons')).toBe('waiting past-sla spend open-alerts');
+    const said = await reasons.innerText();
+    expect(said).toMatch(/^waiting 4\dm \d\ds · past the 5 min 0 s SLA · fan spent \$500\.00: 30 min 0 s ahead · \d+ open alerts?$/);
+    // The wait in the reasons runs on with the clock.
+    await consolePage.waitForTimeout(1200);
+    expect(await reasons.innerText()).not.toBe(said);
+    await consolePage.screenshot({ path: join(SHOTS, 'console-reasons.png') });
+    await consolePage.close();
+  });
+});
+
 describe('the floor wallboard', () => {
   it('shows the API\'s figures at 1920×1080, updates live after a webhook, and shows no fan id or text', async () => {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
