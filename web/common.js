@@ -30,7 +30,7 @@ export function duration(sec) {
 export const money = (cents) => (cents === null || cents === undefined ? '—' : `$${(cents / 100).toFixed(2)}`);
 
 /**
- * How each grade the API sends looks: a colour and the word shown beside it (docs: README, "The
+ * How each grade the API sends looks: a colour and the word shown beside it (docs/api.md, "The
  * floor and the console"). The API decides every grade (src/domain/sla.ts, src/queries/floor.ts);
  * the pages decide none, so a page and the server cannot disagree about a wait.
  * @typedef {{ level: 'ok' | 'warn' | 'bad' | 'muted', word: string }} Look
