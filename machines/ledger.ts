@@ -28,6 +28,8 @@ export const paymentId = (id: string): string => `p:${id}`;
 export function idsOf(input: ChatInput): string[] {
   switch (input.type) {
     case 'chat.tick':
+    // Raising the watermark again changes nothing: no id to remember.
+    case 'chat.settle':
     case 'chat.presence':
     case 'chat.skipped':
       return [];

@@ -77,10 +77,16 @@ export function parseLines(lines: readonly string[]): Reply[] {
   return lines.flatMap((line, i) => {
     if (line.trim() === '') return [];
     try {
-      const r = JSON.parse(line) as Reply;
-      if (typeof r !== 'object' || r === null || typeof r.chatterId !== 'string') throw new Error('chatterId: missing');
-      // Ids as strings, exactly: a number above 2^53 has already lost digits.
-      return [{ ...r, chatId: String(r.chatId), messageId: String(r.messageId) }];
+      const r = JSON.parse(line) as Record<string, unknown>;
+      if (typeof r !== 'object' || r === null) throw new Error('must be a JSON object');
+      // Ids as strings: a JSON number above 2^53 has already lost digits when it is parsed.
+      for (const f of ['chatId', 'messageId', 'text', 'sentAt', 'chatterId'] as const) {
+        if (typeof r[f] !== 'string') throw new Error(`${f}: must be a string`);
+      }
+      if (r.automated !== undefined && typeof r.automated !== 'boolean') throw new Error('automated: must be true or false');
+      // Only the contract's fields: the route refuses a batch with any other.
+      const reply: Reply = { chatId: r.chatId as string, messageId: r.messageId as string, text: r.text as string, sentAt: r.sentAt as string, chatterId: r.chatterId as string };
+      return [r.automated === undefined ? reply : { ...reply, automated: r.automated as boolean }];
     } catch (err) {
       throw new Error(`line ${i + 1}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }

@@ -294,9 +294,10 @@ export class BackfillJobs {
       ...messages.map((m) => ({ at: m.at, order: 0, record: messageRecord(account, chatId, m.raw, now) })),
       ...payments.map((p) => ({ at: p.at, order: 1, record: transactionRecord(account, p.raw, now) })),
     ].sort((a, b) => a.at - b.at || a.order - b.order);
-    await this.appendAll(timeline.map((x) => x.record));
-    // The chat's history is all in: what has already run past its idle gap closes at once.
-    await this.appendAll(historyCompleteRecords([{ accountId: account, chatId }], now));
+    // After the history, with it: the chat's history is all in, so what has already run past
+    // its idle gap closes at once. A chat with nothing since `since` gets no record: it would
+    // set a watermark that a later backfill from further back would find its records behind.
+    if (timeline.length > 0) await this.appendAll([...timeline.map((x) => x.record), ...historyCompleteRecords([{ accountId: account, chatId }], now)]);
     job.progress.messages += messages.length;
     job.progress.transactions += payments.length;
   }

@@ -2,6 +2,7 @@
 // persists what they find: durable alerts (with their lifecycle) and one analysis per session.
 // It never runs on the ingest path; its triggers are its own consumer, a sweep, and the admin.
 import { resolvedBecause, type ResolvedBecause } from './resolution.js';
+import { notPastDeadline } from '../domain/session-deadline.js';
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore, type Filter } from '../adapters/store/store.js';
 import type { ReadModelSet } from '../projector/read-model-set.js';
 import type { SessionDoc } from '../projector/models/sessions/projection.js';
@@ -96,7 +97,7 @@ export class Intelligence {
   /** Findings of the sessions waiting now; `filter` narrows them (an account scope). */
   async liveFindings(now: number, filter: Filter = {}): Promise<Finding[]> {
     const rm = await this.models.active();
-    const waiting = await rm.sessions.find({ ...filter, priorityAt: { $ne: null } });
+    const waiting = await rm.sessions.find({ ...filter, priorityAt: { $ne: null }, ...notPastDeadline(now) });
     return waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, this.settings, true));
   }
 
@@ -144,8 +145,10 @@ export class Intelligence {
   /** Open sessions, most urgent first, up to `limit`. */
   async analyseOpen(limit: number, withModel: boolean): Promise<AnalysisDoc[]> {
     const rm = await this.models.active();
-    const waiting = await rm.sessions.find({ priorityAt: { $ne: null } }, { sort: { priorityAt: 1, _id: 1 }, limit });
-    const rest = waiting.length < limit ? await rm.sessions.find({ priorityAt: null, status: 'open' }, { sort: { lastMessageAt: -1, _id: 1 }, limit: limit - waiting.length }) : [];
+    // Sessions past their deadline are closed to the rules: they take no place from a live fan.
+    const now = this.clock();
+    const waiting = await rm.sessions.find({ priorityAt: { $ne: null }, ...notPastDeadline(now) }, { sort: { priorityAt: 1, _id: 1 }, limit });
+    const rest = waiting.length < limit ? await rm.sessions.find({ priorityAt: null, status: 'open', ...notPastDeadline(now) }, { sort: { lastMessageAt: -1, _id: 1 }, limit: limit - waiting.length }) : [];
     const out: AnalysisDoc[] = [];
     for (const s of [...waiting, ...rest]) {
       const a = await this.analyse(s._id, withModel);

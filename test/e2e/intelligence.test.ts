@@ -70,7 +70,8 @@ describe('intelligence', () => {
     const app = await startWithEnv(deploymentEnv('embedded', modelEnv()));
     apps.push(app);
     const url = app.url ?? '';
-    const body = messageBody({ accountId: 'acct_consumer', fanId: 777, messageId: 8_900_001, createdAt: '2026-06-01T10:00:00Z', direction: 'received', text: 'I am bored, I will unsubscribe' });
+    // Two minutes ago: an old message's session would be past its deadline, closed to the rules.
+    const body = messageBody({ accountId: 'acct_consumer', fanId: 777, messageId: 8_900_001, createdAt: new Date(Date.now() - 2 * 60_000).toISOString(), direction: 'received', text: 'I am bored, I will unsubscribe' });
     const before = model.calls();
     expect((await postWebhook(url, body, { key: 'evt_consumer_1' })).status).toBe(200);
     const sessionId = 'acct_consumer:777:1';

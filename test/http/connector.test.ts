@@ -76,6 +76,8 @@ describe('connector ingest', () => {
     const refused = sendReplies([{ chatId: 'x', messageId: '1', text: '', sentAt: at(3), chatterId: 'ann' }], { url: 'http://convops.test', token: CONNECTOR, accountId, fetch: viaApp });
     await expect(refused).rejects.toBeInstanceOf(ConnectorRefused);
     await expect(refused).rejects.toThrow(/400 .*chatId/);
-    expect(() => parseLines(['{"chatId":"1"}'])).toThrow(/line 1: chatterId/);
+    expect(() => parseLines(['{"chatId":"1"}'])).toThrow(/line 1: messageId: must be a string/);
+    expect(() => parseLines(['', '{"chatId":"1","messageId":12345678901234567890,"text":"","sentAt":"x","chatterId":"a"}'])).toThrow(/line 2: messageId: must be a string/);
+    expect(parseLines(['{"chatId":"1","messageId":"2","text":"t","sentAt":"s","chatterId":"a","extra":1}'])).toEqual([{ chatId: '1', messageId: '2', text: 't', sentAt: 's', chatterId: 'a' }]);
   });
 });

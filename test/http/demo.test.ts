@@ -36,11 +36,11 @@ async function get<T>(h: Harness, path: string): Promise<T> {
 }
 
 /** Demo-ingest records (signed with the demo secret) of one fan chat: fan, reply, fan, ... */
-function chat(accountId: string, fanId: string, firstId: number, count: number, tag: string, chatterId = accountId === OTHER ? 'kept-chatter' : 'purged-chatter') {
+function chat(accountId: string, fanId: string, firstId: number, count: number, tag: string, chatterId = accountId === OTHER ? 'kept-chatter' : 'purged-chatter', from = Date.UTC(2026, 5, 10, 12)) {
   return Array.from({ length: count }, (_, i) => {
     const body = messageWebhook({
       accountId, fanId, messageId: String(firstId + i), text: `${tag} ${i}`, direction: i % 2 === 0 ? 'received' : 'sent',
-      createdAt: new Date(Date.UTC(2026, 5, 10, 12, 0, i * 30)).toISOString(),
+      createdAt: new Date(from + i * 30_000).toISOString(),
     });
     return { body, signature: signBody(DEFAULT_DEMO_SECRET, body), idempotencyKey: `evt_purge_${accountId.slice(-4)}_${fanId}_${firstId + i}`, ...(i % 2 === 1 ? { chatterId } : {}) };
   });
@@ -154,7 +154,9 @@ describe('purge-demo', () => {
     expect(firstDemo.map((a) => a.id)).toEqual(DEMO);
     const firstDocs = await demoDocs(h);
     const firstOverview = await get<{ messages: { total: number }; revenue: { cents: number } }>(h, '/api/overview');
-    // The purge has something to remove on every route: stored alerts included.
+    // The purge has something to remove on every route: stored alerts included. The seeded
+    // history is months old and closed; a demo fan who wrote ten minutes ago waits.
+    expect((await admin(h, 'POST', '/api/demo/ingest', { records: chat(DEMO[0] ?? '', '71003', 1790000400000, 1, 'waiting now', undefined, Date.now() - 10 * 60_000) })).status).toBe(200);
     await eventually(async () => ((await demoTraces(h))[ALERTS_COLLECTION] ?? 0) > 0 || undefined, 30_000, 'demo alerts stored by the sweep');
     const docs = await readModelDocs(h.store);
     const responders = (docs.sessions as { accountId: string; firstResponderId: string | null }[]).filter((x) => DEMO.includes(x.accountId)).map((x) => x.firstResponderId);
@@ -190,7 +192,10 @@ describe('purge-demo', () => {
     expect(await demoOnRoutes(h)).toEqual(NOTHING);
     const traces = await demoTraces(h, chatters);
     expect(Object.values(traces).every((n) => n === 0), JSON.stringify(traces)).toBe(true);
-    expect((await get<Floor>(h, '/api/floor')).chatters.map((c) => c.id)).toEqual(['kept-chatter']);
+    // The kept account's chatter keeps her scorecard row (its chat is months old: closed, so
+    // not on the floor's open rows); nothing of the purged chatter's is left.
+    expect((await get<{ items: { chatterId: string }[] }>(h, '/api/chatters/scorecard?from=2026-01-01')).items.map((c) => c.chatterId)).toEqual(['kept-chatter']);
+    expect((await get<Floor>(h, '/api/floor')).chatters).toEqual([]);
     expect(await get(h, '/api/overview')).toMatchObject({ accounts: 1, messages: { total: 8 } });
     expect((await get<{ items: AccountItem[] }>(h, `/api/accounts?accountId=${OTHER}`)).items).toEqual([expect.objectContaining({ id: OTHER, messages: 8, chats: 2 })]);
     expect(await admin(h, 'GET', '/api/admin/verify')).toMatchObject({ status: 200, body: { ok: true, differences: [] } });

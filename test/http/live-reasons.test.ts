@@ -22,7 +22,9 @@ interface Floor { totals: { open: number; awaiting: number; longestWaitSec: numb
 
 describe.each(DEPLOYMENTS)('pages true to the clock on %s', (kind: Deployment) => {
   let app: Harness;
-  const now = Date.now();
+  // Set when this deployment's data goes in, not when the file is collected: the other
+  // deployment's tests run in between.
+  let now = 0;
   const at = (agoMs: number) => new Date(now - agoMs).toISOString();
   const fan = (fanId: number, messageId: number, agoMs: number, spendDollars?: number) => {
     const body = JSON.parse(messageBody({ accountId: ACCOUNT, fanId, messageId, createdAt: at(agoMs), direction: 'received', text: 'hello?' })) as { payload: Record<string, unknown> };
@@ -33,6 +35,7 @@ describe.each(DEPLOYMENTS)('pages true to the clock on %s', (kind: Deployment) =
   const rows = async (query: string) => (await app.call<{ items: SessionRow[] }>('GET', `/api/sessions?accountId=${ACCOUNT}${query}`, { token: ADMIN })).body.items;
 
   beforeAll(async () => {
+    now = Date.now();
     app = await startHarness({ ...(kind === 'kafka+mongo' ? kafkaMongoEnv() : {}), ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0' });
     await app.deliver([
       // A stale sample: a fan unanswered for three days, and a chat answered two hours ago.

@@ -122,8 +122,13 @@ describe('the floor without a key, when reads need one', () => {
     // Still a wallboard: the figures are the whole floor's.
     const full = (await call(app, { method: 'GET', url: '/api/floor', headers: bearer(ADMIN) })).body as FloorBody;
     expect(body.totals).toEqual(full.totals);
-    expect(body.topAlerts.length).toBe(full.topAlerts.length);
-    for (const a of body.topAlerts) expect(Object.keys(a).sort()).toEqual(['openedAt', 'ruleId', 'severity', 'status']);
+    // Alerts that look the same without their account and chatter are one line, with a count.
+    expect(full.topAlerts.length).toBeGreaterThan(0);
+    expect(body.topAlerts.length).toBeGreaterThan(0);
+    expect(body.topAlerts.length).toBeLessThanOrEqual(full.topAlerts.length);
+    expect(body.topAlerts.reduce((n, a) => n + (a as { count: number }).count, 0)).toBeGreaterThanOrEqual(body.topAlerts.length);
+    expect({ ruleId: body.topAlerts[0]?.ruleId, severity: body.topAlerts[0]?.severity }).toEqual({ ruleId: full.topAlerts[0]?.ruleId, severity: full.topAlerts[0]?.severity });
+    for (const a of body.topAlerts) expect(Object.keys(a).sort()).toEqual(['count', 'openedAt', 'ruleId', 'severity', 'status']);
   });
 
   it('its event stream shows the same, even to a caller with a key', async () => {

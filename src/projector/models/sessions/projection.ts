@@ -61,5 +61,7 @@ export const sessions: DocumentProjection<SessionDoc> = {
     // Reports: sessions at a window's partial ends, and open ones not answered yet (read live).
     { keys: { firstFanMessageAt: 1 } },
     { keys: { status: 1, firstResponseSec: 1, firstFanMessageAt: 1 } },
+    // Live counts: open sessions past their deadline (report-buckets/queries.ts live()).
+    { keys: { status: 1, closesAt: 1 } },
   ],
 };
