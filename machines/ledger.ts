@@ -27,8 +27,8 @@ export const paymentId = (id: string): string => `p:${id}`;
 /** The ids an input is known by; inputs that change nothing when repeated have none. */
 export function idsOf(input: ChatInput): string[] {
   switch (input.type) {
+    // A settle record raises the watermark; raising it again changes nothing: no id to remember.
     case 'chat.tick':
-    // Raising the watermark again changes nothing: no id to remember.
     case 'chat.settle':
     case 'chat.presence':
     case 'chat.skipped':
