@@ -20,6 +20,7 @@ import { demoRoutes } from './routes/demo.js';
 import { adminReplayRoutes } from './routes/admin-replay.js';
 import { alertRoutes } from './routes/alerts.js';
 import { LiveCache } from './live-cache.js';
+import { documentRoute, SECURITY_SCHEMES } from './openapi-document.js';
 import { bearerGuard } from './bearer-guard.js';
 import { installAccess } from './access.js';
 import { installRateLimits } from './rate-limits.js';
@@ -135,8 +136,10 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'convops', version: '0.1.0', description: 'Conversation-operations backend for creator agencies' },
-      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN or an access key with the role the route needs' }, connectorToken: { type: 'http', scheme: 'bearer', description: 'CONNECTOR_TOKEN' } } },
+      servers: [{ url: '/', description: 'this service, wherever it answers' }],
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
+    transform: documentRoute,
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { docExpansion: 'list' } });
   const platform = deps.platform.readiness;

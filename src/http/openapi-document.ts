@@ -1,0 +1,83 @@
+// What the OpenAPI document says about each operation beyond its schemas, derived from the
+// route itself so it cannot drift: an operationId and a tag from its method and path, the
+// security its access level and credential need, and query parameters with a default marked
+// optional (Ajv fills the default, so a client need not send them). Documentation only: the
+// validation schema the route runs is left as it is.
+import type { FastifySchema, RouteOptions } from 'fastify';
+import type { AccessLevel } from '../access/access-model.js';
+
+export const SECURITY_SCHEMES = {
+  adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, or an access key (cvk_…) with the role the route needs: viewer for reads, manager, admin' },
+  connectorToken: { type: 'http', scheme: 'bearer', description: 'CONNECTOR_TOKEN (the connector feed only)' },
+  webhookSignature: {
+    type: 'apiKey', in: 'header', name: 'signature',
+    description: 'Hex HMAC-SHA256 of the raw body under PLATFORMAPI_WEBHOOK_SECRET; required when that secret is set (always in production)',
+  },
+} as const;
+
+const WORD = /[A-Za-z0-9]+/g;
+
+/** `GET /api/sessions/:id/analysis` → `getSessionsByIdAnalysis`. */
+export function operationIdOf(method: string, url: string): string {
+  const parts = url.replace(/^\/api\//, '/').split('/').filter(Boolean).flatMap((segment) => {
+    const param = segment.startsWith(':') || segment.startsWith('{');
+    const words = segment.match(WORD) ?? [];
+    return param ? ['by', ...words] : words;
+  });
+  const name = parts.map((w) => w[0]?.toUpperCase() + w.slice(1)).join('');
+  return `${method.toLowerCase()}${name === '' ? 'Root' : name}`;
+}
+
+/** The path's first segment after /api/ (admin routes by their second): how the UI groups operations. */
+export function tagOf(url: string): string {
+  const parts = url.split('/').filter(Boolean);
+  if (parts[0] !== 'api') return parts[0] === 'webhooks' ? 'webhooks' : 'service';
+  const first = parts[1] ?? 'api';
+  return first === 'admin' ? 'admin' : first.replace(/^:.*/, 'api');
+}
+
+type Security = Record<string, string[]>[];
+
+/** Who may call it, as OpenAPI says it: an empty requirement ({}) means the call may come without one. */
+export function securityOf(access: AccessLevel, url: string): Security {
+  if (url === '/webhooks/platform') return [{ webhookSignature: [] }, {}];
+  if (url === '/api/connector/ingest') return [{ connectorToken: [] }];
+  switch (access) {
+    case 'public': return [];
+    // Reads are open unless READ_AUTH=required; a scoped key narrows them either way.
+    case 'read': return [{ adminToken: [] }, {}];
+    default: return [{ adminToken: [] }];
+  }
+}
+
+interface JsonSchema {
+  type?: unknown;
+  properties?: Record<string, { default?: unknown }>;
+  required?: string[];
+  [k: string]: unknown;
+}
+
+/** A query schema whose parameters with a default are not required. */
+export function optionalDefaults(query: JsonSchema | undefined): JsonSchema | undefined {
+  if (!query?.properties || !query.required) return query;
+  const props = query.properties;
+  const required = query.required.filter((name) => props[name]?.default === undefined);
+  return { ...query, required };
+}
+
+export function documentRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }): { schema: FastifySchema; url: string } {
+  const method = Array.isArray(route.method) ? (route.method[0] as string) : route.method;
+  const access = ((route.config as { access?: AccessLevel } | undefined)?.access ?? 'public');
+  const own = (schema ?? {}) as Record<string, unknown>;
+  const querystring = optionalDefaults(own.querystring as JsonSchema | undefined);
+  return {
+    url,
+    schema: {
+      ...own,
+      ...(querystring ? { querystring } : {}),
+      operationId: (own.operationId as string | undefined) ?? operationIdOf(method, url),
+      tags: (own.tags as string[] | undefined) ?? [tagOf(url)],
+      security: securityOf(access, url),
+    } as FastifySchema,
+  };
+}
