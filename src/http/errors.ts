@@ -1,6 +1,8 @@
 // One error shape for every route: {statusCode, error, code, message}. Nothing else leaks:
 // no stack traces, no secret values.
-import { STATUS_CODES } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreUnavailableError } from '../adapters/store/store.js';
 
@@ -139,6 +141,29 @@ export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest
   }
   // The hooks that add the request id run for routed requests only.
   void reply.status(body.statusCode).header('x-request-id', request.id).send({ ...body, requestId: request.id });
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before Fastify sees a request
+ * (headers or a request line past the header limit, a request that is not HTTP, one not
+ * received within the request timeout). Fastify's own answer is `{"error","message","statusCode"}`,
+ * outside the catalogue and without a request id: these answer in the catalogue's shape, with
+ * an id made here (there is no request to carry one) in the body and the header.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [statusCode, message] = err.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, `headers: the request line and headers are longer than ${maxHeaderSize} bytes (a query string counts); send less`]
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'request: not received in full within the request timeout']
+      : [400, 'request: not a valid HTTP request'];
+  const requestId = randomUUID();
+  const error = STATUS_CODES[statusCode] ?? 'Error';
+  const body = JSON.stringify({ statusCode, error, code: 'INVALID_INPUT', message, requestId });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${statusCode} ${error}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

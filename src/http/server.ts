@@ -8,7 +8,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
-import { frameworkErrorHandler, installErrorHandling, invalidInput, MAX_PATH_PARAM_LENGTH } from './errors.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, invalidInput, MAX_PATH_PARAM_LENGTH } from './errors.js';
 import { malformedTextPath } from '../domain/bounds.js';
 import { reportUnshowableTimesTo } from './views.js';
 import { healthRoutes, readAccessNote } from './routes/health.js';
@@ -110,6 +110,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
     // A bad %-escape or an overlong path segment is refused by the router itself: in the catalogue's shape.
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     ...requestIdOptions,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Query strings and headers are text, so their numbers are coerced; JSON bodies are typed
