@@ -81,3 +81,40 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
     } as FastifySchema,
   };
 }
+
+/** The platform's webhook envelope, as the samples in fixtures/samples/ show it. */
+const WEBHOOK_ENVELOPE = {
+  type: 'object',
+  required: ['event', 'account_id', 'payload'],
+  properties: {
+    event: { type: 'string', description: 'the event name, e.g. messages.received, messages.sent, transactions.new' },
+    account_id: { type: 'string', description: 'the creator account the event is about' },
+    payload: { type: 'object', description: 'the event\'s object (a message, a transaction, a notification); ids are JSON numbers and may exceed 2^53' },
+  },
+} as const;
+
+interface Operation { requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> }; [k: string]: unknown }
+
+/**
+ * The document's request bodies as the routes take them: a write route that takes no body has
+ * none in the document (the empty object it validates against is how it refuses one), a body
+ * whose fields are all optional may be left out, and the webhook's is the platform's envelope
+ * (the route reads the raw bytes, so it declares no schema of its own).
+ */
+export function documentBodies<T extends { paths?: object }>(doc: T): T {
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation> | undefined>;
+  for (const [path, methods] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(methods ?? {})) {
+      if (path === '/webhooks/platform' && method === 'post') {
+        op.requestBody = { required: true, content: { 'application/json': { schema: WEBHOOK_ENVELOPE as unknown as JsonSchema } } };
+        continue;
+      }
+      const schema = op.requestBody?.content?.['application/json']?.schema;
+      if (!op.requestBody || !schema) continue;
+      const empty = schema.additionalProperties === false && Object.keys(schema.properties ?? {}).length === 0;
+      if (empty) delete op.requestBody;
+      else if ((schema.required ?? []).length === 0) op.requestBody.required = false;
+    }
+  }
+  return doc;
+}

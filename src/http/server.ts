@@ -20,7 +20,7 @@ import { demoRoutes } from './routes/demo.js';
 import { adminReplayRoutes } from './routes/admin-replay.js';
 import { alertRoutes } from './routes/alerts.js';
 import { LiveCache } from './live-cache.js';
-import { documentRoute, SECURITY_SCHEMES } from './openapi-document.js';
+import { documentBodies, documentRoute, SECURITY_SCHEMES } from './openapi-document.js';
 import { bearerGuard } from './bearer-guard.js';
 import { installAccess } from './access.js';
 import { installRateLimits } from './rate-limits.js';
@@ -141,6 +141,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
       components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: documentRoute,
+    transformObject: (documents) => ('openapiObject' in documents ? documentBodies(documents.openapiObject) : documents.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { docExpansion: 'list' } });
   const platform = deps.platform.readiness;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/app-harness.js';
 
-interface Operation { operationId?: string; tags?: string[]; security?: Record<string, string[]>[]; parameters?: { in: string; name: string; required?: boolean; schema?: { default?: unknown } }[] }
+interface Operation { requestBody?: { required?: boolean; content: Record<string, { schema: { required?: string[]; properties?: Record<string, unknown> } }> }; operationId?: string; tags?: string[]; security?: Record<string, string[]>[]; parameters?: { in: string; name: string; required?: boolean; schema?: { default?: unknown } }[] }
 interface Doc { servers?: { url: string }[]; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } }
 
 describe('the OpenAPI document', () => {
@@ -43,5 +43,20 @@ describe('the OpenAPI document', () => {
     const limit = new Map(ops()).get('GET /api/sessions')?.parameters?.find((p) => p.name === 'limit');
     expect(limit).toMatchObject({ in: 'query', schema: { default: 50 } });
     expect(limit?.required).not.toBe(true);
+  });
+
+  it('declares request bodies as the routes take them', () => {
+    const byKey = new Map(ops());
+    // Takes no body: none in the document.
+    expect(byKey.get('DELETE /api/admin/keys/{id}')?.requestBody).toBeUndefined();
+    // Every field optional: the body may be left out.
+    expect(byKey.get('POST /api/admin/purge-demo')?.requestBody?.required).toBe(false);
+    expect(byKey.get('POST /api/admin/intelligence/run')?.requestBody?.required).toBe(false);
+    // A required field: a required body.
+    expect(byKey.get('POST /api/admin/close-session')?.requestBody?.required).not.toBe(false);
+    // The webhook: the platform's envelope.
+    const hook = byKey.get('POST /webhooks/platform')?.requestBody;
+    expect(hook?.required).toBe(true);
+    expect(hook?.content['application/json']?.schema.required).toEqual(['event', 'account_id', 'payload']);
   });
 });
