@@ -5,6 +5,7 @@
 // validation schema the route runs is left as it is.
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { AccessLevel } from '../access/access-model.js';
+import { ErrorBodySchema, type ErrorCode } from './errors.js';
 
 export const SECURITY_SCHEMES = {
   adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, or an access key (cvk_…) with the role the route needs: viewer for reads, manager, admin' },
@@ -65,11 +66,80 @@ export function optionalDefaults(query: JsonSchema | undefined): JsonSchema | un
   return { ...query, required };
 }
 
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The errors a route can answer, from what it is: every route under /api/ checks its query (400)
+ * and may find its store unavailable (503); a write also its body (400, 413, 415); a route with
+ * a credential can refuse it (401), and one that needs a role a key may lack (403); a path
+ * parameter names something that may not exist (404); a rate-limited route answers 429.
+ */
+export function errorStatusesOf(method: string, url: string, access: AccessLevel, rateLimited: boolean, namesSomething: boolean): ErrorCode[] {
+  // Any route: a malformed URL or query (400); a credential sent and refused, even where none
+  // is needed (401).
+  const out = new Set<ErrorCode>(['INVALID_INPUT', 'UNAUTHORIZED']);
+  if (url.startsWith('/api/') || url === '/webhooks/platform') out.add('NOT_READY');
+  if (WRITES.has(method)) out.add('PAYLOAD_TOO_LARGE').add('UNSUPPORTED_MEDIA_TYPE');
+  if (access === 'manager' || access === 'admin') out.add('FORBIDDEN');
+  if (namesSomething) out.add('NOT_FOUND');
+  if (rateLimited) out.add('RATE_LIMITED');
+  for (const code of EXTRA_ERRORS[`${method} ${url}`] ?? []) out.add(code);
+  if (url.startsWith('/api/admin/accounts')) out.add('PLATFORM_ERROR');
+  return [...out];
+}
+
+/** Statuses a route answers beyond what it is: jobs that may already run (409), platform calls (502). */
+const EXTRA_ERRORS: Record<string, readonly ErrorCode[]> = {
+  'POST /api/admin/replay': ['CONFLICT'],
+  'POST /api/admin/purge-demo': ['CONFLICT'],
+  'POST /api/admin/backfill': ['CONFLICT', 'PLATFORM_ERROR'],
+  'POST /api/admin/backfill-transactions': ['CONFLICT', 'PLATFORM_ERROR'],
+  'POST /api/admin/seed-demo': ['FORBIDDEN'],
+  'POST /api/demo/ingest': ['FORBIDDEN'],
+};
+
+/** Successes other than 200. */
+const SUCCESSES: Record<string, Record<string, string>> = {
+  'POST /api/admin/keys': { 201: 'the key, with its secret (shown once)' },
+  'POST /api/admin/accounts': { 200: 'updated', 201: 'registered' },
+  'POST /api/admin/close-session': { 200: 'already closed', 202: 'close requested: the processor closes it' },
+  'POST /api/admin/replay': { 202: 'replay started: follow it at its status URL' },
+  'POST /api/admin/backfill': { 202: 'backfill started: follow it at its status URL' },
+  'POST /api/admin/backfill-transactions': { 202: 'backfill started: follow it at its status URL' },
+};
+
+/** Query or body fields that name one thing, which may not exist or not be the caller's (404). */
+const NAMING = ['accountId', 'chatId', 'sessionId', 'id'];
+
+function namesSomething(url: string, schema: Record<string, unknown>): boolean {
+  if (url.includes(':') || url.includes('{')) return true;
+  const fields = (part: unknown) => Object.keys((part as JsonSchema | undefined)?.properties ?? {});
+  return [...fields(schema.querystring), ...fields(schema.body)].some((f) => NAMING.includes(f));
+}
+
+const STATUS_OF: Record<ErrorCode, number> = {
+  INVALID_INPUT: 400, UNAUTHORIZED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415, RATE_LIMITED: 429, INTERNAL: 500, PLATFORM_ERROR: 502, NOT_READY: 503,
+};
+
 export function documentRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }): { schema: FastifySchema; url: string } {
   const method = Array.isArray(route.method) ? (route.method[0] as string) : route.method;
   const access = ((route.config as { access?: AccessLevel } | undefined)?.access ?? 'public');
   const own = (schema ?? {}) as Record<string, unknown>;
   const querystring = optionalDefaults(own.querystring as JsonSchema | undefined);
+  const config = (route.config ?? {}) as { rateClass?: string };
+  const declared = (own.response ?? {}) as Record<string, unknown>;
+  const errors = errorStatusesOf(method, url, access, config.rateClass !== 'none', namesSomething(url, own));
+  const response: Record<string, unknown> = { ...declared };
+  for (const [status, description] of Object.entries(SUCCESSES[`${method} ${url}`] ?? {})) response[status] ??= { description };
+  // A route that declares no success answers 200 (its body is not declared yet).
+  if (!Object.keys(response).some((status) => status.startsWith('2'))) response['200'] = { description: 'OK' };
+  for (const code of errors) {
+    const status = String(STATUS_OF[code]);
+    if (!(status in response)) response[status] = { ...ErrorBodySchema, description: `${code}: see the error catalogue` };
+  }
+  // Anything else (a bug: 500) still comes in the catalogue's shape.
+  response.default ??= { ...ErrorBodySchema, description: 'any other error, in the catalogue\'s shape' };
   return {
     url,
     schema: {
@@ -78,6 +148,7 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
       operationId: (own.operationId as string | undefined) ?? operationIdOf(method, url),
       tags: (own.tags as string[] | undefined) ?? [tagOf(url)],
       security: securityOf(access, url),
+      response,
     } as FastifySchema,
   };
 }

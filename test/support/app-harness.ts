@@ -18,6 +18,7 @@ import type { PipelineControl } from '../../src/pipeline-control.js';
 import { createLogger } from '../../src/support/logger.js';
 import { tickRecords } from '../../src/processor/ticker.js';
 import { topology } from '../../src/topology.js';
+import { ContractCheck } from './contract-check.js';
 import { settledHash } from './read-models.js';
 import { uniqueName } from './wait.js';
 
@@ -116,6 +117,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const { services } = assembled;
   const { log, store, pipeline, metrics } = services;
   const app = await buildServer(services);
+  const contract = new ContractCheck(app);
   await app.ready();
 
   const requestOf = (options: CallOptions): { headers: Record<string, string>; payload: string | undefined } => {
@@ -132,6 +134,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {
     const { headers, payload } = requestOf(options);
     const res = await app.inject({ method: method as InjectOptions['method'], url: path, headers, payload });
+    contract.assertKept();
     const text = res.body;
     const json = String(res.headers['content-type'] ?? '').includes('json') && text.length > 0;
     return { status: res.statusCode, headers: res.headers, body: (json ? JSON.parse(text) : text) as T, text };
@@ -236,6 +239,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         await app.close();
         await assembled.stop();
         rmSync(dir, { recursive: true, force: true });
+        // Answers to app.inject() called directly are held to the contract here.
+        contract.assertKept();
       })();
       return stopped;
     },
