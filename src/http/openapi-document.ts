@@ -5,7 +5,7 @@
 // validation schema the route runs is left as it is.
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { AccessLevel } from '../access/access-model.js';
-import { ErrorBodySchema, type ErrorCode } from './errors.js';
+import { ERROR_CATALOGUE, ErrorBodySchema, type ErrorCode } from './errors.js';
 
 export const SECURITY_SCHEMES = {
   adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, or an access key (cvk_…) with the role the route needs: viewer for reads, manager, admin' },
@@ -66,7 +66,8 @@ export function optionalDefaults(query: JsonSchema | undefined): JsonSchema | un
   return { ...query, required };
 }
 
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Methods that write, and may carry a body. */
+export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The errors a route can answer, from what it is: every route under /api/ checks its query (400)
@@ -79,7 +80,7 @@ export function errorStatusesOf(method: string, url: string, access: AccessLevel
   // is needed (401).
   const out = new Set<ErrorCode>(['INVALID_INPUT', 'UNAUTHORIZED']);
   if (url.startsWith('/api/') || url === '/webhooks/platform') out.add('NOT_READY');
-  if (WRITES.has(method)) out.add('PAYLOAD_TOO_LARGE').add('UNSUPPORTED_MEDIA_TYPE');
+  if (WRITE_METHODS.has(method)) out.add('PAYLOAD_TOO_LARGE').add('UNSUPPORTED_MEDIA_TYPE');
   if (access === 'manager' || access === 'admin') out.add('FORBIDDEN');
   if (namesSomething) out.add('NOT_FOUND');
   if (rateLimited) out.add('RATE_LIMITED');
@@ -117,11 +118,6 @@ function namesSomething(url: string, schema: Record<string, unknown>): boolean {
   return [...fields(schema.querystring), ...fields(schema.body)].some((f) => NAMING.includes(f));
 }
 
-const STATUS_OF: Record<ErrorCode, number> = {
-  INVALID_INPUT: 400, UNAUTHORIZED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415, RATE_LIMITED: 429, INTERNAL: 500, PLATFORM_ERROR: 502, NOT_READY: 503,
-};
-
 export function documentRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }): { schema: FastifySchema; url: string } {
   const method = Array.isArray(route.method) ? (route.method[0] as string) : route.method;
   const access = ((route.config as { access?: AccessLevel } | undefined)?.access ?? 'public');
@@ -135,7 +131,7 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   // A route that declares no success answers 200 (its body is not declared yet).
   if (!Object.keys(response).some((status) => status.startsWith('2'))) response['200'] = { description: 'OK' };
   for (const code of errors) {
-    const status = String(STATUS_OF[code]);
+    const status = String(ERROR_CATALOGUE[code]);
     if (!(status in response)) response[status] = { ...ErrorBodySchema, description: `${code}: see the error catalogue` };
   }
   // Anything else (a bug: 500) still comes in the catalogue's shape.

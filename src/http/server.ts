@@ -20,7 +20,7 @@ import { demoRoutes } from './routes/demo.js';
 import { adminReplayRoutes } from './routes/admin-replay.js';
 import { alertRoutes } from './routes/alerts.js';
 import { LiveCache } from './live-cache.js';
-import { documentBodies, documentRoute, SECURITY_SCHEMES } from './openapi-document.js';
+import { documentBodies, documentRoute, SECURITY_SCHEMES, WRITE_METHODS } from './openapi-document.js';
 import { bearerGuard } from './bearer-guard.js';
 import { installAccess } from './access.js';
 import { installRateLimits } from './rate-limits.js';
@@ -37,8 +37,6 @@ import { floorStreamRoutes } from './routes/floor-stream.js';
 import { pageRoutes } from './routes/pages.js';
 import { pingWithin } from '../support/deadline.js';
 import type { ApiServices } from '../composition.js';
-
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Write routes and their bodies: one that declares no body takes none, so a body sent anyway

@@ -10,6 +10,7 @@ import { chatterIdOf } from '../projector/models/report-buckets/keys.js';
 import { ReportQueries, type ReportWindow } from '../projector/models/report-buckets/queries.js';
 import { coachPriority, type ScorecardRow } from './scorecard.js';
 import type { SlaFigures } from '../domain/sla.js';
+import { percent } from '../domain/percentiles.js';
 import { UNATTRIBUTED, type SlaReport } from './sla.js';
 
 export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, thresholdSec: number, now: number): Promise<SlaReport> {
@@ -52,8 +53,6 @@ export interface Unattributed {
   readonly revenuePct: number | null;
 }
 
-const pctOf = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 1000) / 10);
-
 export async function scorecardOf(
   rm: ReadModelCollections, w: ReportWindow, inScope: Filter, openAlertsByChatter: ReadonlyMap<string, number>, thresholdSec: number, now: number,
 ): Promise<{ rows: ScorecardRow[]; unattributed: Unattributed }> {
@@ -84,7 +83,7 @@ export async function scorecardOf(
     }
   }
   const ids = new Set([...[...per].filter(([, r]) => r.payments > 0 || r.frt.total > 0).map(([id]) => id), ...openAlertsByChatter.keys()]);
-  const unattributed = { ...nobody, sessionsPct: pctOf(nobody.sessions, all.sessions), revenuePct: pctOf(nobody.revenueCents, all.revenueCents) };
+  const unattributed = { ...nobody, sessionsPct: percent(nobody.sessions, all.sessions), revenuePct: percent(nobody.revenueCents, all.revenueCents) };
   const rows = [...ids].map((chatterId) => {
     const r = per.get(chatterId);
     const sla = slaOf(r?.frt ?? new HistogramSet(), new HistogramSet(), [], thresholdSec, now);
