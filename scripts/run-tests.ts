@@ -12,8 +12,8 @@ rmSync(results, { force: true });
 interface Finished { readonly status: number | null; readonly output: string }
 
 /** A child whose output is held, so it never interleaves with vitest's. */
-function held(args: string[]): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+function held(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Finished> } {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => { output += d.toString(); });
   child.stderr?.on('data', (d: Buffer) => { output += d.toString(); });
@@ -29,6 +29,9 @@ const checks = [
   { name: 'type-check', hint: '', run: held([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']) },
   // Lint and format rules (eslint.config.js): a floating promise or a misused one fails the suite like a test.
   { name: 'lint', hint: '; `npm run format` fixes the formatting', run: held([join(root, 'node_modules/eslint/bin/eslint.js'), '.']) },
+  // The committed OpenAPI document against Redocly's recommended rules (redocly.yaml): no error,
+  // no warning. (A test keeps the file equal to what the service serves.)
+  { name: 'openapi lint', hint: '; see redocly.yaml', run: held([join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--max-problems', '50', 'docs/openapi.json'], { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }) },
 ];
 const vitest = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 const vitestDone = new Promise<number | null>((resolve) => vitest.on('close', (status) => resolve(status)));
