@@ -33,6 +33,8 @@ export interface RunningApp {
 export interface StartOptions {
   /** Aborted on SIGTERM or SIGINT: a start still waiting for its dependencies ends at once (StartupAbortedError). */
   readonly signal?: AbortSignal;
+  /** Called with the API's server once built, before it listens: where a test holds it to its OpenAPI contract. */
+  readonly onServer?: (server: FastifyInstance) => void;
 }
 
 /**
@@ -157,6 +159,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     try {
       api = buildApiServices(services);
       server = await buildServer(api);
+      options.onServer?.(server);
       await probes.close();
       url = await listen(server, Number(new URL(probeUrl).port), config.host);
     } catch (err) {

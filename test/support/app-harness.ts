@@ -236,11 +236,14 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
     stop() {
       stopped ??= (async () => {
-        await app.close();
-        await assembled.stop();
-        rmSync(dir, { recursive: true, force: true });
-        // Answers to app.inject() called directly are held to the contract here.
-        contract.assertKept();
+        try {
+          await app.close();
+          await assembled.stop();
+          rmSync(dir, { recursive: true, force: true });
+        } finally {
+          // Answers to app.inject() called directly are held to the contract here, even when closing failed.
+          contract.assertKept();
+        }
       })();
       return stopped;
     },

@@ -1,41 +1,120 @@
 // Holds the service to its OpenAPI document: every answer a route gives in the suite must be a
-// status that route declares (the document's `default` aside, which would take any). Installed
-// by the inject() harness on its server; a test whose request got an undeclared status fails,
-// naming the route and the status.
+// status that route declares (the document's `default` aside, which would take any), and its
+// JSON body must match the schema declared for that status, with no field the schema leaves
+// out. Bodies are checked before the serializer sees them: a schema-driven serializer drops
+// an undeclared field and coerces a mistyped one, which would hide the drift from a check of
+// the bytes. Installed by the inject() harness on its server; a test whose request broke the
+// contract fails, naming the route, the status and what is wrong.
 import { appendFileSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-type Doc = { paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+type Schema = Record<string, unknown>;
+interface Response { content?: Record<string, { schema?: Schema }> }
+type Doc = { paths?: Record<string, Record<string, { responses?: Record<string, Response> }>>; components?: Record<string, Record<string, unknown>> };
+
+/** `value` with every local `$ref` (`#/components/…`) replaced by what it points at. */
+function dereferenced(value: unknown, doc: Doc): unknown {
+  if (Array.isArray(value)) return value.map((v) => dereferenced(v, doc));
+  if (value === null || typeof value !== 'object') return value;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/')) {
+    const target = ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], doc);
+    if (target === undefined) throw new Error(`the document's ${ref} points at nothing`);
+    return dereferenced(target, doc);
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, dereferenced(v, doc)]));
+}
+
+/** Routes the document leaves out on purpose (the pages, the docs UI) have no contract to keep. */
+const hidden = (request: FastifyRequest): boolean => (request.routeOptions.schema as { hide?: boolean } | undefined)?.hide === true;
+
+/**
+ * The schema as a check of drift: an object schema that lists its properties allows no others
+ * unless it says so. (A response schema is open by default, which would let any new field pass.)
+ */
+export function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = k === 'properties' || k === 'patternProperties' ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, closed(s)])) : closed(v);
+  if (out.properties !== undefined && out.additionalProperties === undefined && out.patternProperties === undefined) out.additionalProperties = false;
+  return out;
+}
 
 export class ContractCheck {
   private readonly found: string[] = [];
-  private declared: Map<string, Set<string>> | null = null;
+  private declared: Map<string, Map<string, ValidateFunction | null>> | null = null;
+  private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+  private readonly checkedBody = new WeakSet<FastifyRequest>();
 
   constructor(private readonly app: FastifyInstance) {
+    addFormats.default(this.ajv);
+    app.addHook('preSerialization', async (request, reply, payload) => {
+      // Only where the route's own schema will serialise it; other bodies are checked as sent
+      // (an onSend hook adds the error body's requestId).
+      const own = (request.routeOptions.schema?.response ?? {}) as Record<string, unknown>;
+      if (reply.statusCode < 300 && (own[String(reply.statusCode)] !== undefined || own[`${String(reply.statusCode)[0]}xx`] !== undefined)) this.checkBody(request, reply, payload);
+      return payload;
+    });
     app.addHook('onSend', async (request, reply, payload) => {
       const url = request.routeOptions.url;
-      if (url) this.check(request.method, url, reply.statusCode);
+      if (!url || hidden(request)) return payload;
+      const responses = this.responses(request.method, url);
+      if (!responses) {
+        this.note(`${request.method} ${url} answered ${reply.statusCode} but is not in the document`);
+        return payload;
+      }
+      if (!responses.has(String(reply.statusCode))) {
+        this.note(`${request.method} ${pathOf(url)} answered ${reply.statusCode}, which it does not declare (declared: ${[...responses.keys()].sort().join(', ')})`);
+        return payload;
+      }
+      // Bodies that reached here as text (an error handler's, a hand-serialised answer).
+      if (!this.checkedBody.has(request) && typeof payload === 'string' && String(reply.getHeader('content-type') ?? '').includes('json')) {
+        let parsed: unknown;
+        try { parsed = JSON.parse(payload); } catch { this.note(`${request.method} ${pathOf(url)} ${reply.statusCode}: body is not JSON`); return payload; }
+        this.checkBody(request, reply, parsed);
+      }
       return payload;
     });
   }
 
-  private statuses(): Map<string, Set<string>> {
+  private checkBody(request: FastifyRequest, reply: FastifyReply, body: unknown): void {
+    const url = request.routeOptions.url;
+    if (!url || hidden(request)) return;
+    const validate = this.responses(request.method, url)?.get(String(reply.statusCode));
+    this.checkedBody.add(request);
+    if (!validate || validate(body)) return;
+    const issues = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''}`);
+    this.note(`${request.method} ${pathOf(url)} ${reply.statusCode}: body does not match its declared schema: ${issues.join('; ')}`);
+  }
+
+  private responses(method: string, url: string): Map<string, ValidateFunction | null> | undefined {
+    return this.statuses().get(`${method === 'HEAD' ? 'GET' : method} ${pathOf(url)}`);
+  }
+
+  private statuses(): Map<string, Map<string, ValidateFunction | null>> {
     if (this.declared) return this.declared;
     const doc = this.app.swagger() as Doc;
-    const out = new Map<string, Set<string>>();
+    const out = new Map<string, Map<string, ValidateFunction | null>>();
     for (const [path, methods] of Object.entries(doc.paths ?? {})) {
-      for (const [method, op] of Object.entries(methods)) out.set(`${method.toUpperCase()} ${path}`, new Set(Object.keys(op.responses ?? {}).filter((s) => s !== 'default')));
+      for (const [method, op] of Object.entries(methods)) {
+        const byStatus = new Map<string, ValidateFunction | null>();
+        for (const [status, shown] of Object.entries(op.responses ?? {})) {
+          if (status === 'default') continue;
+          const response = dereferenced(shown, doc) as Response;
+          const schema = response.content?.['application/json']?.schema;
+          byStatus.set(status, schema ? this.ajv.compile(closed(schema) as Schema) : null);
+        }
+        out.set(`${method.toUpperCase()} ${path}`, byStatus);
+      }
     }
     this.declared = out;
     return out;
   }
 
-  private check(method: string, url: string, status: number): void {
-    const path = url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    const declared = this.statuses().get(`${method === 'HEAD' ? 'GET' : method} ${path}`);
-    // Routes the document leaves out (the pages, the docs UI) have no contract to keep.
-    if (!declared || declared.has(String(status))) return;
-    const line = `${method} ${path} answered ${status}, which it does not declare (declared: ${[...declared].sort().join(', ')})`;
+  private note(line: string): void {
     if (process.env.CONTRACT_LOG) appendFileSync(process.env.CONTRACT_LOG, `${line}\n`);
     else this.found.push(line);
   }
@@ -46,4 +125,8 @@ export class ContractCheck {
     const lines = this.found.splice(0);
     throw new Error(`OpenAPI contract broken:\n  ${[...new Set(lines)].join('\n  ')}`);
   }
+}
+
+function pathOf(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }

@@ -7,6 +7,7 @@ import { startApp, type RunningApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/support/logger.js';
 import { uniqueName } from './wait.js';
+import { ContractCheck } from './contract-check.js';
 
 export type Deployment = 'kafka+mongo' | 'embedded';
 export const DEPLOYMENTS: readonly Deployment[] = ['kafka+mongo', 'embedded'];
@@ -42,7 +43,23 @@ export function deploymentEnv(kind: Deployment, extra: Record<string, string> = 
   };
 }
 
-export function startWithEnv(env: Record<string, string>): Promise<RunningApp> {
+/** The service in-process, its every answer held to the OpenAPI contract: stop() fails if one broke it. */
+export async function startWithEnv(env: Record<string, string>): Promise<RunningApp> {
   const config = loadConfig(env);
-  return startApp(config, createLogger(config.logLevel));
+  let contract: ContractCheck | null = null;
+  const running = await startApp(config, createLogger(config.logLevel), { onServer: (server) => { contract = new ContractCheck(server); } });
+  let stopped: Promise<void> | null = null;
+  return {
+    ...running,
+    stop() {
+      stopped ??= (async () => {
+        try {
+          await running.stop();
+        } finally {
+          (contract as ContractCheck | null)?.assertKept();
+        }
+      })();
+      return stopped;
+    },
+  };
 }
