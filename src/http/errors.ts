@@ -160,7 +160,10 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
   const requestId = randomUUID();
   const error = STATUS_CODES[statusCode] ?? 'Error';
   const body = JSON.stringify({ statusCode, error, code: 'INVALID_INPUT', message, requestId });
-  if (socket.writable) {
+  // A response already begun on this socket (a keep-alive connection whose next request is
+  // refused) must not get a second status line written into its body; Node's default guards the same.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && inFlight?.headersSent !== true) {
     socket.write(`HTTP/1.1 ${statusCode} ${error}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(err);

@@ -7,14 +7,20 @@ import type { FastifySchema, RouteOptions } from 'fastify';
 import type { AccessLevel } from '../access/access-model.js';
 import { ERROR_CATALOGUE, ErrorBodySchema, type ErrorCode } from './errors.js';
 
-export const SECURITY_SCHEMES = {
-  adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, or an access key (cvk_…) with the role the route needs: viewer for reads, manager, admin' },
-  connectorToken: { type: 'http', scheme: 'bearer', description: 'CONNECTOR_TOKEN (the connector feed only)' },
-  webhookSignature: {
-    type: 'apiKey', in: 'header', name: 'signature',
-    description: 'Hex HMAC-SHA256 of the raw body under PLATFORMAPI_WEBHOOK_SECRET; required when that secret is set (always in production)',
-  },
-} as const;
+/** The credentials, described as this deployment takes them. */
+export function securitySchemes(readAuth: 'open' | 'required') {
+  const reads = readAuth === 'open'
+    ? 'READ_AUTH=open here: reads may come without a key (a scoped key narrows them to its accounts); writes need one'
+    : 'READ_AUTH=required here: every read needs a key';
+  return {
+    adminToken: { type: 'http', scheme: 'bearer', description: `ADMIN_TOKEN, or an access key (cvk_…) with the role the route needs: viewer for reads, manager, admin. ${reads}` },
+    connectorToken: { type: 'http', scheme: 'bearer', description: 'CONNECTOR_TOKEN (the connector feed only)' },
+    webhookSignature: {
+      type: 'apiKey', in: 'header', name: 'signature',
+      description: 'Hex HMAC-SHA256 of the raw body under PLATFORMAPI_WEBHOOK_SECRET; required when that secret is set (always in production)',
+    },
+  } as const;
+}
 
 const WORD = /[A-Za-z0-9]+/g;
 
@@ -39,14 +45,24 @@ export function tagOf(url: string): string {
 
 type Security = Record<string, string[]>[];
 
+/** What the deployment requires of callers, which the document's security follows. */
+export interface DocumentedAccess {
+  /** READ_AUTH: whether reads may come without a key. */
+  readonly readAuth: 'open' | 'required';
+  /** Whether PLATFORMAPI_WEBHOOK_SECRET is set, so every webhook must be signed. */
+  readonly webhookSigned: boolean;
+}
+
 /** Who may call it, as OpenAPI says it: an empty requirement ({}) means the call may come without one. */
-export function securityOf(access: AccessLevel, url: string): Security {
-  if (url === '/webhooks/platform') return [{ webhookSignature: [] }, {}];
+export function securityOf(access: AccessLevel, url: string, deployment: DocumentedAccess): Security {
+  if (url === '/webhooks/platform') return deployment.webhookSigned ? [{ webhookSignature: [] }] : [{ webhookSignature: [] }, {}];
   if (url === '/api/connector/ingest') return [{ connectorToken: [] }];
+  // The floor answers anyone; a key widens what it names.
+  if (url === '/api/floor') return [{ adminToken: [] }, {}];
   switch (access) {
     case 'public': return [];
     // Reads are open unless READ_AUTH=required; a scoped key narrows them either way.
-    case 'read': return [{ adminToken: [] }, {}];
+    case 'read': return deployment.readAuth === 'open' ? [{ adminToken: [] }, {}] : [{ adminToken: [] }];
     default: return [{ adminToken: [] }];
   }
 }
@@ -85,16 +101,25 @@ export function errorStatusesOf(method: string, url: string, access: AccessLevel
   if (namesSomething) out.add('NOT_FOUND');
   if (rateLimited) out.add('RATE_LIMITED');
   for (const code of EXTRA_ERRORS[`${method} ${url}`] ?? []) out.add(code);
-  if (url.startsWith('/api/admin/accounts')) out.add('PLATFORM_ERROR');
   return [...out];
 }
 
-/** Statuses a route answers beyond what it is: jobs that may already run (409), platform calls (502). */
+/**
+ * Statuses a route answers beyond what it is: jobs that may already run (409), platform calls
+ * (502, and 404 for what the platform does not know), a body field naming what may not exist.
+ */
 const EXTRA_ERRORS: Record<string, readonly ErrorCode[]> = {
   'POST /api/admin/replay': ['CONFLICT'],
   'POST /api/admin/purge-demo': ['CONFLICT'],
   'POST /api/admin/backfill': ['CONFLICT', 'PLATFORM_ERROR'],
   'POST /api/admin/backfill-transactions': ['CONFLICT', 'PLATFORM_ERROR'],
+  'POST /api/admin/accounts/sync': ['PLATFORM_ERROR', 'NOT_FOUND'],
+  'POST /api/admin/accounts/auth/start': ['PLATFORM_ERROR', 'NOT_FOUND'],
+  'POST /api/admin/accounts/auth/poll': ['PLATFORM_ERROR', 'NOT_FOUND'],
+  'POST /api/admin/accounts/auth/2fa': ['PLATFORM_ERROR', 'NOT_FOUND'],
+  'POST /api/admin/close-session': ['NOT_FOUND'],
+  'POST /api/admin/intelligence/run': ['NOT_FOUND'],
+  'GET /api/chats': ['NOT_FOUND'],
   'POST /api/admin/seed-demo': ['FORBIDDEN'],
   'POST /api/demo/ingest': ['FORBIDDEN'],
 };
@@ -109,16 +134,20 @@ const SUCCESSES: Record<string, Record<string, string>> = {
   'POST /api/admin/backfill-transactions': { 202: 'backfill started: follow it at its status URL' },
 };
 
-/** Query or body fields that name one thing, which may not exist or not be the caller's (404). */
-const NAMING = ['accountId', 'chatId', 'sessionId', 'id'];
-
+/**
+ * A path parameter names one thing, which may not exist (404); so does an `accountId`, which
+ * a scoped key may not see (answered as if it did not exist).
+ */
 function namesSomething(url: string, schema: Record<string, unknown>): boolean {
   if (url.includes(':') || url.includes('{')) return true;
   const fields = (part: unknown) => Object.keys((part as JsonSchema | undefined)?.properties ?? {});
-  return [...fields(schema.querystring), ...fields(schema.body)].some((f) => NAMING.includes(f));
+  return [...fields(schema.querystring), ...fields(schema.body)].includes('accountId');
 }
 
-export function documentRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }): { schema: FastifySchema; url: string } {
+type RouteTransform = (input: { schema: FastifySchema; url: string; route: RouteOptions }) => { schema: FastifySchema; url: string };
+
+/** The swagger transform for a deployment: each route's schema as the document shows it. */
+export const documentRoutes = (deployment: DocumentedAccess): RouteTransform => ({ schema, url, route }) => {
   const method = Array.isArray(route.method) ? (route.method[0] as string) : route.method;
   const access = ((route.config as { access?: AccessLevel } | undefined)?.access ?? 'public');
   const own = (schema ?? {}) as Record<string, unknown>;
@@ -143,11 +172,11 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
       ...(querystring ? { querystring } : {}),
       operationId: (own.operationId as string | undefined) ?? operationIdOf(method, url),
       tags: (own.tags as string[] | undefined) ?? [tagOf(url)],
-      security: securityOf(access, url),
+      security: securityOf(access, url, deployment),
       response,
     } as FastifySchema,
   };
-}
+};
 
 /** The platform's webhook envelope, as the samples in fixtures/samples/ show it. */
 const WEBHOOK_ENVELOPE = {
@@ -185,3 +214,61 @@ export function documentBodies<T extends { paths?: object }>(doc: T): T {
   }
   return doc;
 }
+
+/** How a catalogue code is named among the document's shared responses: `INVALID_INPUT` → `InvalidInput`. */
+export const responseNameOf = (code: string): string => code.toLowerCase().replace(/(^|_)([a-z])/g, (_m, _sep: string, c: string) => c.toUpperCase());
+
+const CODE_BY_STATUS = new Map<string, ErrorCode>(Object.entries(ERROR_CATALOGUE).map(([code, status]) => [String(status), code as ErrorCode]));
+
+/** The error schema, once: every error answer is in the catalogue's shape. */
+const ERROR_SCHEMA_REF = { $ref: '#/components/schemas/Error' } as const;
+
+interface ResponseObject { description?: string; content?: Record<string, { schema?: { properties?: Record<string, unknown> } }>; $ref?: string }
+
+/**
+ * Error answers by reference: each catalogue status is one shared response (its description,
+ * the Error schema), and the catch-all `default` another, rather than the same schema written
+ * out for every status of every operation.
+ */
+export function shareErrors<T extends { paths?: object; components?: object }>(doc: T): T {
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, { responses?: Record<string, ResponseObject> }> | undefined>;
+  const used = new Set<ErrorCode>();
+  for (const methods of Object.values(paths)) {
+    for (const op of Object.values(methods ?? {})) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        const schema = response.content?.['application/json']?.schema;
+        const isError = schema?.properties?.code !== undefined && schema.properties.requestId !== undefined;
+        if (!isError || !op.responses) continue;
+        if (status === 'default') { op.responses.default = { $ref: '#/components/responses/Error' }; continue; }
+        const code = CODE_BY_STATUS.get(status);
+        if (!code) continue;
+        used.add(code);
+        op.responses[status] = { $ref: `#/components/responses/${responseNameOf(code)}` };
+      }
+    }
+  }
+  const components = (doc.components ?? {}) as { schemas?: Record<string, unknown>; responses?: Record<string, unknown> };
+  components.schemas = { ...components.schemas, Error: { ...ErrorBodySchema, required: [...ErrorBodySchema.required, 'requestId'], description: 'Every error, in one shape: the catalogue\'s `code`, a message naming the field and the reason, and the request id (also in the x-request-id header)' } };
+  const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_SCHEMA_REF } } });
+  components.responses = {
+    ...components.responses,
+    ...Object.fromEntries([...used].sort().map((code) => [responseNameOf(code), errorResponse(`${code} (${ERROR_CATALOGUE[code]}): ${ERROR_MEANINGS[code]}`)])),
+    Error: errorResponse('any other error (a bug answers 500 INTERNAL), in the same shape'),
+  };
+  (doc as { components?: object }).components = components;
+  return doc;
+}
+
+const ERROR_MEANINGS: Record<ErrorCode, string> = {
+  INVALID_INPUT: 'a parameter, header or body field is malformed or out of range; the message names it',
+  UNAUTHORIZED: 'no credential where one is needed, or one that is not valid',
+  FORBIDDEN: 'the key is valid but its role may not do this',
+  NOT_FOUND: 'what the path or a parameter names does not exist, or is an account the key may not see',
+  CONFLICT: 'a job of this kind is already running, or the state does not allow it',
+  PAYLOAD_TOO_LARGE: 'the body is over the limit',
+  UNSUPPORTED_MEDIA_TYPE: 'the body is not application/json',
+  RATE_LIMITED: 'too many requests; wait as Retry-After says',
+  INTERNAL: 'a bug',
+  PLATFORM_ERROR: 'the platform\'s API failed or answered something unusable',
+  NOT_READY: 'the store or the log is unavailable; retry later',
+};

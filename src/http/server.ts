@@ -20,7 +20,7 @@ import { demoRoutes } from './routes/demo.js';
 import { adminReplayRoutes } from './routes/admin-replay.js';
 import { alertRoutes } from './routes/alerts.js';
 import { LiveCache } from './live-cache.js';
-import { documentBodies, documentRoute, SECURITY_SCHEMES, WRITE_METHODS } from './openapi-document.js';
+import { documentBodies, documentRoutes, securitySchemes, shareErrors, WRITE_METHODS } from './openapi-document.js';
 import { bearerGuard } from './bearer-guard.js';
 import { installAccess } from './access.js';
 import { installRateLimits } from './rate-limits.js';
@@ -58,13 +58,14 @@ function normaliseWriteBodies(app: FastifyInstance): void {
 }
 
 /**
- * A route under /api/ that declares no query parameters takes none: `?acountId=acct_1` (a typo)
- * gets a 400 naming it rather than an answer for every account. Routes that take some declare
- * them with additionalProperties false.
+ * A route that declares no query parameters takes none: `?acountId=acct_1` (a typo) gets a 400
+ * naming it rather than an answer for every account. Routes that take some declare them with
+ * additionalProperties false. Not the webhook: whatever the platform or a proxy appends to its
+ * URL must never cost a delivery. Not the pages or the docs UI (hidden), which browsers decorate.
  */
 function refuseUndeclaredQuery(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/') || route.schema?.querystring) return;
+    if (route.url === WEBHOOK_PATH || (route.schema as { hide?: boolean } | undefined)?.hide === true || route.schema?.querystring) return;
     route.schema = { ...route.schema, querystring: { type: 'object', additionalProperties: false, properties: {} } };
   });
 }
@@ -134,12 +135,14 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   const routes = collectRoutes(app);
   await app.register(swagger, {
     openapi: {
-      info: { title: 'convops', version: '0.1.0', description: 'Conversation-operations backend for creator agencies' },
+      // 3.1: its schemas are JSON Schema, so a nullable field is `type: [..., "null"]` as TypeBox writes it.
+      openapi: '3.1.0',
+      info: { title: 'convops', version: '0.1.0', description: 'Conversation-operations backend for creator agencies', license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
       servers: [{ url: '/', description: 'this service, wherever it answers' }],
-      components: { securitySchemes: SECURITY_SCHEMES },
+      components: { securitySchemes: securitySchemes(config.readAuth) },
     },
-    transform: documentRoute,
-    transformObject: (documents) => ('openapiObject' in documents ? documentBodies(documents.openapiObject) : documents.swaggerObject),
+    transform: documentRoutes({ readAuth: config.readAuth, webhookSigned: config.webhookSecret !== null }),
+    transformObject: (documents) => ('openapiObject' in documents ? shareErrors(documentBodies(documents.openapiObject)) : documents.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { docExpansion: 'list' } });
   const platform = deps.platform.readiness;
