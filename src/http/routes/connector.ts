@@ -37,6 +37,7 @@ export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRouteOptions> =
           automated: Type.Optional(Type.Boolean()),
         }, { additionalProperties: false }), { minItems: 1, maxItems: CONNECTOR_MAX_MESSAGES }),
       }, { additionalProperties: false }),
+      response: { 200: Type.Object({ accepted: Type.Integer({ minimum: 1, description: 'messages appended to the inbound log' }) }) },
     },
   }, async (request) => {
     const { accountId, messages } = request.body;

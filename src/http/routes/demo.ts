@@ -41,6 +41,29 @@ const DemoRecordSchema = Type.Object({
 /** Where demo data may be written with the secret everyone can read in the source. */
 const DEVELOPMENT = new Set(['development', 'test']);
 
+/** How many records went into the log. */
+const AcceptedSchema = Type.Object({ accepted: Type.Integer({ minimum: 1, description: 'records appended to the inbound log' }) });
+const DemoAccountSchema = Type.Object({ id: Type.String(), displayName: Type.String() });
+const SeededSchema = Type.Object({
+  status: Type.Literal('seeded'),
+  records: Type.Integer({ minimum: 0, description: 'fixture records appended' }),
+  accounts: Type.Array(DemoAccountSchema, { description: 'the demo accounts, registered with their names' }),
+  timeline: Type.Union([Type.Literal('recent'), Type.Literal('original')]),
+  shiftedBySec: Type.Number({ description: 'how far every time was moved (0 for original)' }),
+});
+const PurgedSchema = Type.Union([
+  Type.Object({
+    status: Type.Literal('purged'),
+    accounts: Type.Array(Type.String(), { description: 'the demo accounts removed' }),
+    removed: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: 'documents removed, per collection' }),
+  }),
+  Type.Object({
+    status: Type.Literal('reset'),
+    droppedCollections: Type.Array(Type.String()),
+    skippedTo: Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer({ minimum: 0 })), { description: 'per consumer group and partition, the offset it now starts from' }),
+  }),
+]);
+
 export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (app, opts) => {
   /** Demo data is for trying convops out: never in production, and never signed with a public secret outside development. */
   const assertDemoAllowed = (what: string): void => {
@@ -73,6 +96,7 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
       summary: `Signed fixture ingest (up to ${DEMO_INGEST_MAX_RECORDS} records a call, within the body limit): an admin credential and records signed with DEMO_SECRET; refused in production`,
       security: [{ adminToken: [] }],
       body: Type.Object({ records: Type.Array(DemoRecordSchema, { minItems: 1, maxItems: DEMO_INGEST_MAX_RECORDS }) }, { additionalProperties: false }),
+      response: { 200: AcceptedSchema },
     },
   }, async (request) => {
     assertDemoAllowed('demo ingest');
@@ -92,6 +116,7 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
           description: 'recent (default): every time moves by one offset so the latest record is 3 minutes old; original: the times as shipped',
         })),
       }, { additionalProperties: false })),
+      response: { 200: SeededSchema },
     },
   }, async (request) => {
     assertDemoAllowed('demo seeding');
@@ -119,7 +144,7 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
       // Part may have landed: seeding again is safe, the records are deduplicated by their keys.
       throw new ApiError('NOT_READY', 'the inbound log is unavailable; retry later (seeding again is safe)');
     }
-    return { status: 'seeded', records: verified.length, accounts, timeline, shiftedBySec: shiftMs / 1000 };
+    return { status: 'seeded' as const, records: verified.length, accounts, timeline, shiftedBySec: shiftMs / 1000 };
   });
 
   app.post('/api/admin/purge-demo', {
@@ -128,20 +153,22 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
       summary: 'Remove everything of the demo accounts (documents, totals, report buckets, chat states, dedupe ledger, set-aside records, alerts, analyses, registry entries); with full=true, reset the whole pipeline (consumers skip the existing log, read models are dropped). Either is sent to a process that runs both the processor and the projector (409 otherwise, or while a replay, purge or reset runs). A purge first lets the consumers apply what the log already holds, then keeps them stopped while the data goes (503, removing nothing, if they cannot catch up within a minute)',
       security: [{ adminToken: [] }],
       body: Type.Optional(Type.Object({ full: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false })),
+      response: { 200: PurgedSchema },
     },
   }, async (request) => {
     if (request.body?.full) {
       if (!opts.pipeline.runsProcessing) {
         throw new ApiError('CONFLICT', 'full: a full reset must be sent to a process that runs both the processor and the projector (ROLES)');
       }
-      return { status: 'reset', ...(await fencedOrRefused(() => opts.pipeline.resetAll())) };
+      const reset = await fencedOrRefused(() => opts.pipeline.resetAll());
+      return { status: 'reset' as const, droppedCollections: [...reset.droppedCollections], skippedTo: reset.skippedTo };
     }
     const accountIds = loadDemoAccounts().map((a) => a.id);
     // With the consumers drained and stopped: no round is half way through a demo chat, so none
     // writes a document, a total or a chat state back after it is deleted, and nothing of them
     // already in the log comes back afterwards (the multi-process caveat is in fenced()).
     const removed = await fencedOrRefused(() => purgeAccounts(opts.store, opts.pipeline, accountIds));
-    return { status: 'purged', accounts: accountIds, removed };
+    return { status: 'purged' as const, accounts: accountIds, removed };
   });
 };
 

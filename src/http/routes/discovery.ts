@@ -40,6 +40,20 @@ const GO_LIVE = `# Going live with a real platform account
 5. Watch GET /api/health (lag of the processor and projector) and GET /api/sessions?sort=priority.
 `;
 
+const MetadataSchema = {
+  type: 'object',
+  required: ['service', 'platformApi', 'pipelineReady', 'docs', 'openapi', 'goLive', 'routes'],
+  properties: {
+    service: { type: 'string', enum: ['convops'] },
+    platformApi: { type: 'object', required: ['configured', 'ready'], properties: { configured: { type: 'boolean' }, ready: { type: 'boolean' } } },
+    pipelineReady: { type: 'boolean', description: 'the log and the store answer' },
+    docs: { type: 'string', description: 'the OpenAPI UI' },
+    openapi: { type: 'string', description: 'the OpenAPI document' },
+    goLive: { type: 'string', description: 'how to connect a real account' },
+    routes: { type: 'object', additionalProperties: { type: 'string' }, description: '"METHOD /path" → what it does' },
+  },
+} as const;
+
 export const discoveryRoutes: FastifyPluginAsync<DiscoveryOptions> = async (app, opts) => {
   const metadata = async () => {
     const [pipelineReady, platformReady] = await Promise.all([opts.pipelineReady(), opts.platform.ready()]);
@@ -53,8 +67,15 @@ export const discoveryRoutes: FastifyPluginAsync<DiscoveryOptions> = async (app,
       routes: Object.fromEntries([...opts.routes].sort(([a], [b]) => a.localeCompare(b))),
     };
   };
-  app.get('/', { config: { access: 'public' }, schema: { summary: 'Service metadata and the catalogue of every route' } }, metadata);
-  app.get('/api', { config: { access: 'public' }, schema: { summary: 'Service metadata and the catalogue of every route' } }, metadata);
-  app.get(GO_LIVE_PATH, { config: { access: 'public' }, schema: { summary: 'How to connect a real platform account and its webhook' } }, async (_request, reply) =>
+  const schema = { summary: 'Service metadata and the catalogue of every route', response: { 200: MetadataSchema } };
+  app.get('/', { config: { access: 'public' }, schema }, metadata);
+  app.get('/api', { config: { access: 'public' }, schema }, metadata);
+  app.get(GO_LIVE_PATH, {
+    config: { access: 'public' },
+    schema: {
+      summary: 'How to connect a real platform account and its webhook',
+      response: { 200: { description: 'the guide, in Markdown', content: { 'text/markdown': { schema: { type: 'string' } } } } },
+    },
+  }, async (_request, reply) =>
     reply.type('text/markdown; charset=utf-8').send(GO_LIVE));
 };

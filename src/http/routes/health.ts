@@ -1,5 +1,6 @@
 // GET /api/health: per-component health and readiness. Never includes a secret value.
 import type { FastifyPluginAsync } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Log } from '../../adapters/log/log.js';
 import type { DocumentStore } from '../../adapters/store/store.js';
 import type { Topology } from '../../topology.js';
@@ -50,12 +51,66 @@ export function readAccessNote(readAuth: 'open' | 'required'): { readonly reads:
     : { reads: 'required', message: 'Reads need an access key (READ_AUTH=required); without one the floor shows totals only (no account, chatter, fan or text).' };
 }
 
+const Count = Type.Integer({ minimum: 0 });
+const Lag = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'records its consumer group has not consumed; null when the log does not answer or the group has no commit yet' });
+const FreshnessSchema = Type.Union([Type.Object({
+  windowSec: Type.Number(),
+  samples: Count,
+  p50Ms: Type.Union([Type.Number(), Type.Null()]),
+  p99Ms: Type.Union([Type.Number(), Type.Null()]),
+  maxMs: Type.Union([Type.Number(), Type.Null()]),
+}), Type.Null()], { description: 'webhook received → done, over the last seconds; measured where the role runs (null elsewhere)' });
+const countersOf = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, Count]));
+const ProcessorCountersSchema = Type.Union([Type.Object({
+  ...countersOf(['recordsApplied', 'recordsSkippedAsApplied', 'recordsDuplicate', 'recordsWithoutRouting', 'ticks', 'eventsEmitted', 'batchesFenced', 'recordsSetAside', 'slowSteps', 'stateRollbacks', 'recordsRederived']),
+  freshness: FreshnessSchema,
+}), Type.Null()], { description: 'this process\'s processor (null when it runs elsewhere)' });
+const ProjectorCountersSchema = Type.Union([Type.Object({
+  ...countersOf(['eventsApplied', 'eventsUnreadable', 'eventsSetAside', 'eventsConflicting', 'batches']),
+  freshness: FreshnessSchema,
+}), Type.Null()], { description: 'this process\'s projector (null when it runs elsewhere)' });
+
+export const HealthSchema = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  ready: Type.Boolean({ description: 'the log and the store answer (503 when not)' }),
+  problems: Type.Array(Type.Object({
+    component: Type.String(),
+    reason: Type.String(),
+    since: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    group: Type.Optional(Type.String()),
+  })),
+  components: Type.Object({
+    log: Type.Object({ ok: Type.Boolean(), kind: Type.String() }),
+    store: Type.Object({ ok: Type.Boolean(), kind: Type.String() }),
+    processor: Type.Object({ enabled: Type.Boolean(), lag: Lag, freshness: FreshnessSchema }),
+    projector: Type.Object({ enabled: Type.Boolean(), lag: Lag, freshness: FreshnessSchema }),
+    platformApi: Type.Object({ configured: Type.Boolean(), ready: Type.Boolean() }),
+    intelligence: Type.Object({
+      enabled: Type.Boolean(),
+      lag: Lag,
+      rules: Type.Boolean(),
+      model: Type.Union([Type.Object({ enabled: Type.Literal(true), model: Type.String() }), Type.Object({ enabled: Type.Literal(false), reason: Type.String() })]),
+    }),
+  }),
+  config: Type.Object({ webhookSecretConfigured: Type.Boolean(), adminTokenConfigured: Type.Boolean(), readAuth: Type.Union([Type.Literal('open'), Type.Literal('required')]) }),
+  access: Type.Object({ reads: Type.Union([Type.Literal('open'), Type.Literal('required')]), message: Type.String() }),
+  counters: Type.Object({
+    processor: ProcessorCountersSchema,
+    projector: ProjectorCountersSchema,
+    setAside: Type.Object({ stored: Type.Union([Count, Type.Null()], { description: 'records set aside in the store (null when it does not answer)' }) }),
+  }),
+});
+export type Health = Static<typeof HealthSchema>;
+
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts) => {
   // Groups whose stages run in other processes: whether their offsets move between looks.
   const elsewhere = new GroupProgressWatch();
   app.get('/api/health', {
     config: { access: 'public' },
-    schema: { summary: 'Health and readiness of the log, the store and the consumers, with their lag' },
+    schema: {
+      summary: 'Health and readiness of the log, the store and the consumers, with their lag',
+      response: { 200: HealthSchema, 503: { ...HealthSchema, description: 'not ready: the log or the store does not answer; the body says which' } },
+    },
   }, async (_request, reply) => {
     const [logOk, storeOk] = await Promise.all([
       withTimeout(opts.log.ping(), 3000, false),
@@ -94,7 +149,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
       ...[...opts.problems(), ...stalledElsewhere].map((p) => ({ component: p.stage, reason: p.reason, since: p.since, ...(p.group ? { group: p.group } : {}) })),
       ...(setAsideStored ? [{ component: 'set-aside', reason: `${setAsideStored} record${setAsideStored === 1 ? ' is' : 's are'} set aside (GET /api/admin/set-aside)`, since: null }] : []),
     ];
-    const body = {
+    const body: Health = {
       status: problems.length === 0 ? 'ok' : 'degraded',
       ready,
       problems,

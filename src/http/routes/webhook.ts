@@ -63,6 +63,8 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
       response: {
         200: {
           type: 'object',
+          description: 'in the log (or a redelivery of what is): the platform may stop retrying',
+          required: ['accepted', 'event', 'accountId', 'chatId', 'dedupeKey'],
           properties: { accepted: { type: 'boolean' }, event: { type: 'string' }, accountId: { type: 'string' }, chatId: { type: ['string', 'null'] }, dedupeKey: { type: 'string' } },
         },
         ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'NOT_READY'),
