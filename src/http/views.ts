@@ -1,5 +1,6 @@
 // API views of read-model documents: epoch milliseconds become ISO-8601 strings and the
 // bookkeeping fields (lastSeq, applied offsets) stay inside.
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import type { AccountTotals } from '../projector/models/account-stats/queries.js';
 import type { ChatDoc } from '../projector/models/chats/projection.js';
 import type { MessageDoc } from '../projector/models/messages/projection.js';
@@ -9,6 +10,110 @@ import { priorityScore } from '../projector/priority.js';
 import { gradeOf, waitedSec } from '../domain/sla.js';
 import { openAt, shownClose } from '../domain/session-deadline.js';
 import { priorityReasons } from '../projector/priority-reasons.js';
+
+// The views' schemas: the routes declare them, so each answer is serialised by them and each
+// view's return type is checked against its schema by the compiler.
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+/** An ISO-8601 time; null when there is none (or a stored value no date can hold). */
+export const Time = Nullable(Type.String({ format: 'date-time' }));
+export const Count = Type.Integer({ minimum: 0 });
+export const Cents = Type.Integer({ description: 'US cents' });
+const L = Type.Literal;
+
+export const SessionSchema = Type.Object({
+  id: Type.String({ description: 'the session id: account:chat:number' }),
+  accountId: Type.String(),
+  chatId: Type.String({ description: 'the fan\'s platform user id' }),
+  status: Type.Union([L('open'), L('closed')], { description: 'as the clock has it: a session past its deadline shows closed before the processor closes it' }),
+  openedAt: Time,
+  closedAt: Time,
+  closeReason: Nullable(Type.Union([L('idle'), L('unanswered'), L('forced')])),
+  lastMessageAt: Time,
+  messageCount: Count,
+  fanMessageCount: Count,
+  replyCount: Count,
+  awaiting: Type.Boolean({ description: 'the fan wrote last and waits for a reply' }),
+  waitingSince: Time,
+  waitSec: Count,
+  grade: Nullable(Type.Union([L('ok'), L('at-risk'), L('breached')], { description: 'the wait against the threshold; null when nobody waits' })),
+  priorityScore: Type.Number(),
+  priorityReasons: Type.Array(Type.Object({
+    kind: Type.Union([L('waiting'), L('past-sla'), L('sla-at-risk'), L('spend'), L('open-alerts')]),
+    text: Type.String(),
+  }), { description: 'why it stands where it does in the inbox' }),
+  firstResponseAt: Time,
+  firstResponseSec: Nullable(Type.Number()),
+  firstResponderId: Nullable(Type.String()),
+  lastHumanChatterId: Nullable(Type.String()),
+  revenueCents: Cents,
+  paymentCount: Count,
+  fanSpendCents: Nullable(Cents),
+});
+export type SessionView = Static<typeof SessionSchema>;
+
+export const MessageSchema = Type.Object({
+  id: Type.String({ description: 'the platform\'s message id' }),
+  accountId: Type.String(),
+  chatId: Type.String(),
+  sessionId: Nullable(Type.String()),
+  sender: Type.Union([L('fan'), L('human'), L('automated')], { description: 'the fan, a person answering (a chatter or the creator), or an automated send' }),
+  chatterId: Nullable(Type.String()),
+  text: Type.String(),
+  priceCents: Cents,
+  sentAt: Time,
+  deleted: Type.Boolean(),
+});
+
+export const ChatSchema = Type.Object({
+  accountId: Type.String(),
+  chatId: Type.String(),
+  firstSeenAt: Time,
+  lastActivityAt: Time,
+  lastMessageAt: Time,
+  lastMessageText: Nullable(Type.String()),
+  lastSender: Nullable(Type.String()),
+  messageCount: Count,
+  fanMessageCount: Count,
+  sessionCount: Count,
+  openSessionId: Nullable(Type.String()),
+  awaiting: Type.Boolean(),
+  waitingSince: Time,
+});
+
+export const FanSchema = Type.Object({
+  accountId: Type.String(),
+  fanId: Type.String(),
+  chatId: Type.String(),
+  lifetimeSpendCents: Nullable(Cents),
+  spendKnown: Type.Boolean(),
+  platformReportedSpendCents: Nullable(Cents),
+  recordedPaymentsCents: Cents,
+  paymentCount: Count,
+  lastPaymentAt: Time,
+  messageCount: Count,
+  sessionCount: Count,
+  lastActivityAt: Time,
+  awaiting: Type.Boolean(),
+  waitingSince: Time,
+});
+
+export const AccountStatsSchema = Type.Object({
+  chats: Count,
+  sessions: Count,
+  openSessions: Type.Integer(),
+  messages: Count,
+  fanMessages: Count,
+  revenueCents: Cents,
+  paymentCount: Count,
+  lastActivityAt: Time,
+  lastStatusEvent: Nullable(Type.String()),
+  lastStatusState: Nullable(Type.String()),
+});
+
+export const PaymentSchema = Type.Object({
+  id: Type.String(), accountId: Type.String(), chatId: Nullable(Type.String()), kind: Type.String(), grossCents: Cents, netCents: Nullable(Cents),
+  paidAt: Time, sessionId: Nullable(Type.String()), chatterId: Nullable(Type.String()),
+});
 
 let noteUnshowable: (value: unknown) => void = () => undefined;
 let noted = false;
@@ -41,7 +146,7 @@ export function iso(ms: number | null | undefined): string | null {
  * `thresholdSec` (null when nobody waits) and the reasons for its place in the inbox, which
  * count `openAlerts` (the caller's count of the session's open alerts).
  */
-export function sessionView(d: SessionDoc, now: number, thresholdSec: number, openAlerts = 0) {
+export function sessionView(d: SessionDoc, now: number, thresholdSec: number, openAlerts = 0): SessionView {
   // Past its deadline, it shows as the tick will close it.
   const open = openAt(d, now);
   const shown = shownClose(d, now);
@@ -74,22 +179,23 @@ export function sessionView(d: SessionDoc, now: number, thresholdSec: number, op
   };
 }
 
-export function messageView(d: MessageDoc) {
+/** A listed message: the queries leave tombstones out, so the fields only a tombstone lacks are there (the fallbacks are for the type). */
+export function messageView(d: MessageDoc): Static<typeof MessageSchema> {
   return {
     id: d.messageId,
     accountId: d.accountId,
-    chatId: d.chatId,
-    sessionId: d.sessionId,
-    sender: d.sender,
-    chatterId: d.chatterId,
-    text: d.text,
-    priceCents: d.priceCents,
+    chatId: d.chatId ?? '',
+    sessionId: d.sessionId ?? null,
+    sender: d.sender ?? 'fan',
+    chatterId: d.chatterId ?? null,
+    text: d.text ?? '',
+    priceCents: d.priceCents ?? 0,
     sentAt: iso(d.sentAt),
     deleted: d.deleted,
   };
 }
 
-export function chatView(d: ChatDoc) {
+export function chatView(d: ChatDoc): Static<typeof ChatSchema> {
   return {
     accountId: d.accountId,
     chatId: d.chatId,
@@ -107,7 +213,7 @@ export function chatView(d: ChatDoc) {
   };
 }
 
-export function fanView(d: ChatDoc) {
+export function fanView(d: ChatDoc): Static<typeof FanSchema> {
   return {
     accountId: d.accountId,
     fanId: d.chatId,
@@ -126,7 +232,7 @@ export function fanView(d: ChatDoc) {
   };
 }
 
-export function accountStatsView(d: AccountTotals) {
+export function accountStatsView(d: AccountTotals): Static<typeof AccountStatsSchema> {
   return {
     chats: d.chats,
     sessions: d.sessionsOpened,
@@ -141,11 +247,11 @@ export function accountStatsView(d: AccountTotals) {
   };
 }
 
-export function emptyAccountStats() {
+export function emptyAccountStats(): Static<typeof AccountStatsSchema> {
   return { chats: 0, sessions: 0, openSessions: 0, messages: 0, fanMessages: 0, revenueCents: 0, paymentCount: 0, lastActivityAt: null, lastStatusEvent: null, lastStatusState: null };
 }
 
-export function paymentView(d: PaymentDoc) {
+export function paymentView(d: PaymentDoc): Static<typeof PaymentSchema> {
   return {
     id: d.paymentId, accountId: d.accountId, chatId: d.chatId, kind: d.kind, grossCents: d.grossCents, netCents: d.netCents,
     paidAt: iso(d.paidAt), sessionId: d.sessionId, chatterId: d.chatterId,

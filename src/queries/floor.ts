@@ -3,7 +3,7 @@
 // today), rows per account and per chatter, and the top open alerts. Shared by GET /api/floor
 // and its event stream, so the page and the API cannot disagree. Every coloured figure comes
 // with its grade: the page shows it and decides none.
-import { Type, type TSchema } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import type { DocumentStore } from '../adapters/store/store.js';
 import { canSee, type ReadAuth, type Scope } from '../access/access-model.js';
 import { gradeOf, withinGradeOf } from '../domain/sla.js';
@@ -41,7 +41,30 @@ export function floorViewer(scope: Scope, signedIn: boolean, readAuth: ReadAuth)
 
 const iso = (t: number | null): string | null => (t === null || !Number.isFinite(new Date(t).getTime()) ? null : new Date(t).toISOString());
 
-export function alertView(a: MergedAlert) {
+/** An alert as GET /api/alerts and a keyed floor show it. */
+export const AlertSchema = Type.Object({
+  id: Type.String(),
+  ruleId: Type.String(),
+  ruleVersion: Type.Integer(),
+  severity: Type.Union([Type.Literal('critical'), Type.Literal('warning'), Type.Literal('info')]),
+  status: Type.Union([Type.Literal('open'), Type.Literal('acked'), Type.Literal('resolved')]),
+  reason: Type.String(),
+  recommendation: Type.String(),
+  labels: Type.Array(Type.String()),
+  sessionId: Type.Union([Type.String(), Type.Null()]),
+  accountId: Type.Union([Type.String(), Type.Null()]),
+  chatId: Type.Union([Type.String(), Type.Null()]),
+  chatterId: Type.Union([Type.String(), Type.Null()]),
+  openedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  ackedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  ackedBy: Type.Union([Type.String(), Type.Null()]),
+  resolvedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  resolvedBecause: Type.Union([Type.String({ description: 'why it resolved: `replied`, `closed-idle`, `closed-unanswered`, `closed-forced`, `session-removed` or `condition-cleared`' }), Type.Null()]),
+  origin: Type.Union([Type.Literal('stored'), Type.Literal('live')], { description: 'stored, or found by the live evaluation and not stored yet' }),
+});
+
+export function alertView(a: MergedAlert): Static<typeof AlertSchema> {
   return {
     id: a._id, ruleId: a.ruleId, ruleVersion: a.ruleVersion, severity: a.severity, status: a.status, reason: a.reason,
     recommendation: a.recommendation, labels: [...a.labels], sessionId: a.sessionId, accountId: a.accountId, chatId: a.chatId,

@@ -9,9 +9,37 @@ import { requestScope } from '../access.js';
 import { ApiError, errorResponses } from '../errors.js';
 import { accountFilter } from '../scope.js';
 import { LiveCache } from '../live-cache.js';
-import { alertView, floorViewer, FloorSnapshotSchema, FloorView, publicAlertView } from '../../queries/floor.js';
+import { AlertSchema, alertView, floorViewer, FloorSnapshotSchema, FloorView, publicAlertView } from '../../queries/floor.js';
 
 export const INTELLIGENCE_RUN_MAX = 20;
+
+const Count = Type.Integer({ minimum: 0 });
+const AlertListSchema = Type.Object({
+  items: Type.Array(AlertSchema),
+  count: Count,
+  total: Type.Integer({ minimum: 0, description: 'alerts of this status in scope, before the limit' }),
+  status: Type.Union([Type.Literal('open'), Type.Literal('acked'), Type.Literal('resolved'), Type.Literal('all')]),
+});
+const ModelStatusSchema = Type.Union([
+  Type.Object({ enabled: Type.Literal(true), model: Type.String() }),
+  Type.Object({ enabled: Type.Literal(false), reason: Type.String() }),
+], { description: 'whether a model provider runs beside the rules' });
+const IntelligenceRunSchema = Type.Object({
+  analysed: Count,
+  model: ModelStatusSchema,
+  sessions: Type.Array(Type.Object({
+    sessionId: Type.String(),
+    labels: Type.Array(Type.String()),
+    alerts: Type.Array(Type.String(), { description: 'ids of the alerts the rules raised' }),
+    recommendations: Type.Array(Type.String()),
+    model: Type.Union([Type.Object({
+      model: Type.String(),
+      promptVersion: Type.String(),
+      labels: Type.Array(Type.Object({ label: Type.String(), confidence: Type.Number({ minimum: 0, maximum: 1 }) })),
+    }), Type.Null()]),
+    modelError: Type.Union([Type.String(), Type.Null()]),
+  })),
+});
 
 export interface AlertRouteOptions {
   readonly store: DocumentStore;
@@ -47,6 +75,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
         accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
         limit: Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'rows to return (default 50, max 500)' }),
       }, { additionalProperties: false }),
+      response: { 200: AlertListSchema },
     },
   }, async (request) => {
     const { status, sessionId, accountId, limit } = request.query;
@@ -63,6 +92,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
       summary: 'Acknowledge an alert (stored durably with who and when); idempotent; 404 for an unknown id',
       security: [{ adminToken: [] }],
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 400 }) }),
+      response: { 200: { ...AlertSchema, description: 'the alert, acknowledged' } },
     },
   }, async (request) => {
     const { id } = request.params;
@@ -91,6 +121,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
         sessionId: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'the session to analyse' })),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: INTELLIGENCE_RUN_MAX, description: `open sessions to analyse when no sessionId (default and maximum ${INTELLIGENCE_RUN_MAX})` })),
       }, { additionalProperties: false })),
+      response: { 200: IntelligenceRunSchema },
     },
   }, async (request) => {
     const body = request.body ?? {};
@@ -104,7 +135,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
       analysed: done.length,
       model: opts.setup.model,
       sessions: done.map((a) => ({
-        sessionId: a.sessionId, labels: a.rules.labels, alerts: a.rules.alertIds, recommendations: a.rules.recommendations,
+        sessionId: a.sessionId, labels: [...a.rules.labels], alerts: [...a.rules.alertIds], recommendations: [...a.rules.recommendations],
         model: a.model ? { model: a.model.model, promptVersion: a.model.promptVersion, labels: a.model.labels } : null, modelError: a.modelError,
       })),
     };

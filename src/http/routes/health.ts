@@ -1,6 +1,6 @@
 // GET /api/health: per-component health and readiness. Never includes a secret value.
 import type { FastifyPluginAsync } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '@fastify/type-provider-typebox';
 import type { Log } from '../../adapters/log/log.js';
 import type { DocumentStore } from '../../adapters/store/store.js';
 import type { Topology } from '../../topology.js';

@@ -23,13 +23,143 @@ import { canSee } from '../../access/access-model.js';
 import { requestScope } from '../access.js';
 import { ApiError } from '../errors.js';
 import { accountFilter, assertVisible } from '../scope.js';
-import { accountStatsView, emptyAccountStats, chatView, fanView, iso, messageView, sessionView } from '../views.js';
+import { accountStatsView, AccountStatsSchema, Cents, ChatSchema, chatView, Count, emptyAccountStats, FanSchema, fanView, iso, MessageSchema, messageView, Nullable, SessionSchema, sessionView, Time } from '../views.js';
+import { AlertSchema } from '../../queries/floor.js';
 
 export const LIST_LIMIT = { default: 50, max: 500 } as const;
 
 const Limit = Type.Integer({ minimum: 1, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default, description: `rows to return (default ${LIST_LIMIT.default}, max ${LIST_LIMIT.max})` });
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 const Threshold = (fallback: number) => Type.Integer({ minimum: 1, maximum: 86400, default: fallback, description: `first-response SLA threshold in seconds (default ${fallback})` });
+
+// What each read answers (the views' schemas are in ../views.ts).
+const L = Type.Literal;
+const WindowSchema = Type.Object({ from: Time, to: Time }, { description: 'the report window; null for an open end' });
+const Pct = Nullable(Type.Number({ minimum: 0, maximum: 100 }));
+const Seconds = Nullable(Type.Number({ minimum: 0 }));
+const WithinGrade = Type.Union([L('no-data'), L('on-target'), L('below'), L('missed')], { description: '`on-target` 90% or more, `below` from 75%, `missed` under it, `no-data` no session judged' });
+const WaitGrade = Type.Union([L('ok'), L('at-risk'), L('breached')]);
+const SlaFiguresSchema = Type.Object({
+  sessions: Count,
+  responded: Count,
+  withinThreshold: Count,
+  breaches: Count,
+  missed: Type.Integer({ minimum: 0, description: 'closed at the unanswered limit without a human reply' }),
+  pending: Type.Integer({ minimum: 0, description: 'unanswered, still within the threshold' }),
+  withinThresholdPct: Pct,
+  medianFirstResponseSec: Seconds,
+  p90FirstResponseSec: Seconds,
+});
+
+const OverviewSchema = Type.Object({
+  accounts: Count,
+  chats: Count,
+  sessions: Type.Object({ total: Count, open: Type.Integer(), closed: Count, awaiting: Count }),
+  messages: Type.Object({ total: Count, fromFans: Count, outbound: Type.Integer() }),
+  revenue: Type.Object({ cents: Cents, payments: Count }),
+  lateRecords: Nullable(Type.Integer({ minimum: 0, description: 'records later than ALLOWED_LATENESS_SEC (all time only; null over a window)' })),
+  window: WindowSchema,
+  readModelVersion: Type.Integer(),
+});
+
+const StatsSchema = Type.Object({
+  at: Time,
+  thresholdSec: Count,
+  openSessions: Count,
+  awaitingReply: Count,
+  longestWaitSec: Count,
+  longestWaitGrade: WaitGrade,
+  breachedNow: Count,
+  atRiskNow: Count,
+  today: Type.Object({
+    since: Time, until: Time, timezone: Type.String(), sessions: Count, withinThreshold: Count, breaches: Count, missed: Count,
+    withinThresholdPct: Pct, withinThresholdGrade: WithinGrade, medianFirstResponseSec: Seconds, revenueCents: Cents,
+  }, { description: 'today in REPORT_TIMEZONE' }),
+});
+
+const SlaReportSchema = Type.Object({
+  ...SlaFiguresSchema.properties,
+  thresholdSec: Count,
+  byAccount: Type.Array(Type.Object({ accountId: Type.String(), ...SlaFiguresSchema.properties })),
+  byChatter: Type.Array(Type.Object({ chatterId: Type.String(), ...SlaFiguresSchema.properties }), { description: 'by the chatter of the first reply; unanswered sessions are left out' }),
+  withinThresholdGrade: WithinGrade,
+  accountId: Nullable(Type.String()),
+  window: WindowSchema,
+});
+
+const AccountRowSchema = Type.Object({
+  id: Type.String(),
+  displayName: Nullable(Type.String()),
+  status: Type.String({ description: 'registry status (connected, disconnected, …), or unregistered' }),
+  source: Type.String({ description: 'how it became known: webhook, synced, manual, demo' }),
+  ...AccountStatsSchema.properties,
+  awaiting: Count,
+});
+
+const SessionListSchema = Type.Object({
+  items: Type.Array(SessionSchema),
+  count: Count,
+  limit: Count,
+  sort: Type.Union([L('priority'), L('opened')]),
+  thresholdSec: Count,
+  gradeSteps: Type.Array(Type.Object({ grade: Type.Union([L('at-risk'), L('breached')]), fromSec: Count }), { description: 'the whole seconds of waiting from which each grade holds' }),
+});
+
+const AnalysisSchema = Type.Object({
+  session: SessionSchema,
+  metrics: Type.Object({
+    durationSec: Count,
+    messageCount: Count,
+    fanMessageCount: Count,
+    replyCount: Count,
+    firstResponseSec: Seconds,
+    waitSec: Count,
+    slaThresholdSec: Count,
+    slaOutcome: Nullable(Type.Union([L('within'), L('breach'), L('pending')])),
+    revenueCents: Cents,
+    paymentCount: Count,
+    fanSpendCents: Nullable(Cents),
+  }),
+  alerts: Type.Array(AlertSchema),
+  labels: Type.Array(Type.Object({
+    label: Type.String(),
+    source: Type.Union([L('rules'), L('model')]),
+    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+    model: Type.Optional(Type.String()),
+    promptVersion: Type.Optional(Type.String()),
+  })),
+  recommendations: Type.Array(Type.String()),
+  summary: Nullable(Type.String({ description: 'the model\'s summary, when a model ran' })),
+  analysedAt: Time,
+  modelError: Nullable(Type.String()),
+});
+
+const ChatsSchema = Type.Union([
+  Type.Object({ items: Type.Array(ChatSchema), count: Count, limit: Count }),
+  Type.Object({
+    chatId: Type.String(),
+    chats: Type.Array(ChatSchema, { description: 'one per account the fan chats with' }),
+    sessions: Type.Array(SessionSchema),
+    messages: Type.Array(MessageSchema),
+    limit: Count,
+  }),
+], { description: 'without chatId, the list; with it, that chat in detail' });
+
+const ScorecardSchema = Type.Object({
+  thresholdSec: Count,
+  items: Type.Array(Type.Object({
+    chatterId: Type.String(),
+    sessions: Count,
+    revenueCents: Cents,
+    paymentCount: Count,
+    sla: SlaFiguresSchema,
+    openAlerts: Count,
+    coachPriority: Type.Integer({ minimum: 0, maximum: 100, description: 'higher: coach first' }),
+  })),
+  count: Count,
+  unattributed: Type.Object({ sessions: Count, sessionsPct: Pct, revenueCents: Cents, revenuePct: Pct }, { description: 'first answered, or revenue credited, without a named chatter' }),
+  window: WindowSchema,
+});
 
 export interface ReadRouteOptions {
   readonly store: DocumentStore;
@@ -56,8 +186,8 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     return {
       alerts: alerts.map(alertView),
       labels: [
-        ...[...ruleLabels].sort().map((label) => ({ label, source: 'rules', confidence: 1 })),
-        ...(analysis?.model?.labels ?? []).map((l) => ({ label: l.label, source: 'model', confidence: l.confidence, model: analysis?.model?.model, promptVersion: analysis?.model?.promptVersion })),
+        ...[...ruleLabels].sort().map((label) => ({ label, source: 'rules' as const, confidence: 1 })),
+        ...(analysis?.model?.labels ?? []).map((l) => ({ label: l.label, source: 'model' as const, confidence: l.confidence, model: analysis?.model?.model, promptVersion: analysis?.model?.promptVersion })),
       ],
       recommendations: [...new Set([...alerts.filter((a) => a.status !== 'resolved').map((a) => a.recommendation), ...(analysis?.model?.recommendations ?? [])])],
       summary: analysis?.model?.summary ?? null,
@@ -91,6 +221,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     schema: {
       summary: 'Session and message aggregates over all accounts (those of a scoped key): all time, or over a window',
       querystring: Type.Object({ ...WindowParams, accountId: Type.Optional(Id('only this account')) }, { additionalProperties: false }),
+      response: { 200: OverviewSchema },
     },
   }, async (request) => {
     const rm = await models.active();
@@ -133,6 +264,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     schema: {
       summary: 'Live analytics: who is waiting now, the longest wait and its grade, SLA breached and at risk (from 80% of the threshold) now, and today (in REPORT_TIMEZONE): % within threshold and its grade, median FRT, revenue',
       querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
+      response: { 200: StatsSchema },
     },
   }, async (request) => live.answer(request, async () => {
     const { thresholdSec } = request.query;
@@ -181,12 +313,13 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         accountId: Type.Optional(Id('only this account')),
         ...WindowParams,
       }, { additionalProperties: false }),
+      response: { 200: SlaReportSchema },
     },
   }, async (request) => {
     const { thresholdSec, accountId } = request.query;
     const w = parseWindow(request.query, opts.reportTimezone);
     const report = await slaReportOf(await models.active(), w, accountFilter(request, accountId), thresholdSec, clock());
-    return { ...report, withinThresholdGrade: withinGradeOf(report.withinThresholdPct), accountId: accountId ?? null, window: windowView(w) };
+    return { ...report, byAccount: [...report.byAccount], byChatter: [...report.byChatter], withinThresholdGrade: withinGradeOf(report.withinThresholdPct), accountId: accountId ?? null, window: windowView(w) };
   });
 
   app.get('/api/fans', {
@@ -198,6 +331,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         sort: Type.Union([Type.Literal('spend'), Type.Literal('recent')], { default: 'spend', description: 'spend (default) or recent activity' }),
         limit: Limit,
       }, { additionalProperties: false }),
+      response: { 200: Type.Object({ items: Type.Array(FanSchema), count: Count, limit: Count, sort: Type.Union([L('spend'), L('recent')]) }) },
     },
   }, async (request) => {
     const { accountId, ofUserId, sort, limit } = request.query;
@@ -211,6 +345,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     schema: {
       summary: 'Accounts seen by the pipeline (those of a scoped key), with session statistics: all time, or over a window',
       querystring: Type.Object({ ...WindowParams, accountId: Type.Optional(Id('only this account')) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ items: Type.Array(AccountRowSchema), count: Count, window: WindowSchema }) },
     },
   }, async (request) => {
     const rm = await models.active();
@@ -253,6 +388,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         accountId: Type.Optional(Id('only sessions of this account')),
         status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
       }, { additionalProperties: false }),
+      response: { 200: SessionListSchema },
     },
   }, async (request) => {
     const { limit, sort, awaiting, accountId, status, thresholdSec } = request.query;
@@ -273,6 +409,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
       summary: 'One session: metrics snapshot, alerts, model labels and recommendations',
       params: Type.Object({ id: Id('session id') }),
       querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
+      response: { 200: AnalysisSchema },
     },
   }, async (request) => {
     const { id } = request.params;
@@ -310,6 +447,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         accountId: Type.Optional(Id('the account, to tell apart one fan chatting with several accounts')),
         limit: Limit,
       }, { additionalProperties: false }),
+      response: { 200: Type.Object({ items: Type.Array(MessageSchema), count: Count, limit: Count }) },
     },
   }, async (request) => {
     const { chatId, accountId, limit } = request.query;
@@ -326,6 +464,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         accountId: Type.Optional(Id('only chats of this account')),
         limit: Limit,
       }, { additionalProperties: false }),
+      response: { 200: ChatsSchema },
     },
   }, async (request) => {
     const { chatId, accountId, limit } = request.query;
@@ -354,6 +493,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     schema: {
       summary: 'Per chatter over a window: sessions first answered (by first fan message time), revenue credited (by payment time), SLA (median and p90 FRT, % within threshold), open alerts now and coachPriority; `unattributed`: the sessions first answered and the revenue credited without a named chatter, and their share of all (see docs/connector.md)',
       querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams }, { additionalProperties: false }),
+      response: { 200: ScorecardSchema },
     },
   }, async (request) => {
     const { thresholdSec, accountId } = request.query;
