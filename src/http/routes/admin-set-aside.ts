@@ -2,7 +2,7 @@
 // a step threw on them, newest first, so an operator can see what was not processed and why.
 // Only what was stored: the error message and a bounded prefix of the body, never more. One
 // can be inspected, dropped, or retried: put back into processing as new work (see the retry).
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { LogReadTimeoutError, TopicNotFoundError, type AppendResult, type Log, type LogRecord } from '../../adapters/log/log.js';
 import type { DocumentStore } from '../../adapters/store/store.js';
@@ -26,7 +26,28 @@ const LIMIT = { default: 50, max: 500 } as const;
 /** A retry that claimed a record this long ago and did not finish (its process died) no longer holds it. */
 const RETRY_CLAIM_STALE_MS = 60_000;
 
-function setAsideView(d: SetAsideDoc) {
+const Time = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const SetAsideSchema = Type.Object({
+  id: Type.String({ description: '`<topic>:<partition>:<offset>`, with `|<chat key>` for a clock tick\'s' }),
+  stage: Type.Union([Type.Literal('normalise'), Type.Literal('step'), Type.Literal('fold'), Type.Literal('write'), Type.Literal('conflict')], { description: 'the step that threw on it (or `conflict`: an event id seen again with other content)' }),
+  topic: Type.String(),
+  partition: Type.Integer({ minimum: 0 }),
+  offset: Type.Integer({ minimum: 0 }),
+  chatKey: Type.Union([Type.String(), Type.Null()]),
+  event: Type.Union([Type.String(), Type.Null()], { description: 'the inbound event name or the session event type' }),
+  error: Type.String({ description: 'the error\'s message only' }),
+  receivedAt: Time,
+  setAsideAt: Time,
+  body: Type.Object({
+    encoding: Type.Union([Type.Literal('utf8'), Type.Literal('base64')]),
+    prefix: Type.String({ description: 'the first 4 KB of the body' }),
+    bytes: Type.Integer({ minimum: 0 }),
+    truncated: Type.Boolean(),
+  }),
+  retryOf: Type.Union([Type.String(), Type.Null()], { description: 'the set-aside record this one retried' }),
+});
+
+function setAsideView(d: SetAsideDoc): Static<typeof SetAsideSchema> {
   return {
     id: d._id,
     stage: d.stage,
@@ -54,6 +75,7 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
       querystring: Type.Object({
         limit: Type.Integer({ minimum: 1, maximum: LIMIT.max, default: LIMIT.default, description: `rows to return (default ${LIMIT.default}, max ${LIMIT.max})` }),
       }, { additionalProperties: false }),
+      response: { 200: Type.Object({ items: Type.Array(SetAsideSchema), count: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 0 }), limit: Type.Integer({ minimum: 1 }) }) },
     },
   }, async (request) => {
     const { limit } = request.query;
@@ -70,7 +92,7 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
 
   app.get('/api/admin/set-aside/:id', {
     ...(opts.adminGuard ? { onRequest: opts.adminGuard } : {}),
-    schema: { summary: 'One set-aside record: stage, position, error and body prefix', security: [{ adminToken: [] }], params },
+    schema: { summary: 'One set-aside record: stage, position, error and body prefix', security: [{ adminToken: [] }], params, response: { 200: SetAsideSchema } },
   }, async (request) => {
     const doc = await docs.findOne({ _id: request.params.id });
     if (!doc) throw new ApiError('NOT_FOUND', `id: no set-aside record ${request.params.id.slice(0, 200)}`);
@@ -79,7 +101,12 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
 
   app.delete('/api/admin/set-aside/:id', {
     ...(opts.adminGuard ? { onRequest: opts.adminGuard } : {}),
-    schema: { summary: 'Drop a set-aside record an operator has dealt with (the record stays in the log; it is not processed again)', security: [{ adminToken: [] }], params },
+    schema: {
+      summary: 'Drop a set-aside record an operator has dealt with (the record stays in the log; it is not processed again)',
+      security: [{ adminToken: [] }],
+      params,
+      response: { 200: Type.Object({ dropped: Type.String({ description: 'the id removed' }) }) },
+    },
   }, async (request) => {
     const removed = await docs.deleteMany({ _id: request.params.id });
     if (removed === 0) throw new ApiError('NOT_FOUND', `id: no set-aside record ${request.params.id.slice(0, 200)}`);
