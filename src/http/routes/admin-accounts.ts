@@ -3,7 +3,7 @@
 // so when it is missing. Platform failures map to our error catalogue, and a job is only
 // created once the platform has answered, so a wrong key or a platform that is down leaves
 // nothing behind.
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { AccountRegistry, type AccountDoc } from '../../accounts/registry.js';
 import { PlatformError, type PlatformClient } from '../../adapters/platform/platform-client.js';
 import { BackfillConflict, type BackfillJobDoc, type BackfillJobs, type BackfillKind } from '../../backfill/backfill-jobs.js';
@@ -37,16 +37,88 @@ export function fromPlatform(err: unknown): never {
   }
 }
 
-export function accountView(a: AccountDoc) {
+/** A stored time as `iso` shows it: null when unset, or when the stored value is no valid time. */
+const Time = (description?: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], description ? { description } : {});
+
+export const AccountViewSchema = Type.Object({
+  id: Type.String({ description: 'the platform account id' }),
+  displayName: Type.String(),
+  status: Type.Union([Type.Literal('connected'), Type.Literal('pending-auth'), Type.Literal('disconnected')]),
+  source: Type.Union([Type.Literal('manual'), Type.Literal('synced'), Type.Literal('demo')], { description: 'how it was registered: by hand, synced from the platform, or the demo seed' }),
+  username: Type.Union([Type.String(), Type.Null()], { description: 'the creator\'s username on the platform, when synced' }),
+  createdAt: Time(),
+  updatedAt: Time(),
+});
+
+export function accountView(a: AccountDoc): Static<typeof AccountViewSchema> {
   return { id: a._id, displayName: a.displayName, status: a.status, source: a.source, username: a.username, createdAt: iso(a.createdAt), updatedAt: iso(a.updatedAt) };
 }
 
-function jobView(j: BackfillJobDoc) {
+const SeededAccountsSchema = Type.Object({
+  seeded: Type.Integer({ minimum: 0, description: 'how many demo accounts were registered or updated' }),
+  accounts: Type.Array(AccountViewSchema),
+});
+
+const SyncedAccountsSchema = Type.Object({
+  synced: Type.Integer({ minimum: 0, description: 'how many platform accounts were registered or updated' }),
+  accounts: Type.Array(AccountViewSchema),
+});
+
+export const BackfillJobViewSchema = Type.Object({
+  id: Type.String(),
+  kind: Type.Union([Type.Literal('backfill'), Type.Literal('backfill-transactions')]),
+  state: Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+  accountIds: Type.Array(Type.String(), { description: 'the accounts it pulls, in order' }),
+  since: Time('pulls history from this time'),
+  progress: Type.Object({
+    accountIndex: Type.Integer({ minimum: 0, description: 'index in accountIds of the account being pulled' }),
+    chatsPage: Type.Union([Type.String(), Type.Null()], { description: 'next chats page of the current account (null: its first page)' }),
+    chatIndex: Type.Integer({ minimum: 0, description: 'chats of that page already done' }),
+    chats: Type.Integer({ minimum: 0 }),
+    messages: Type.Integer({ minimum: 0 }),
+    transactions: Type.Integer({ minimum: 0 }),
+    requests: Type.Integer({ minimum: 0, description: 'requests made to the platform' }),
+    waitedMs: Type.Number({ minimum: 0, description: 'time spent waiting out rate limits and backoffs' }),
+  }),
+  errors: Type.Array(Type.Object({ at: Time(), message: Type.String() }), { description: 'the latest errors (at most 20 kept)' }),
+  startedAt: Time(),
+  updatedAt: Time('the runner\'s last heartbeat'),
+  finishedAt: Time('null while it runs'),
+  statusUrl: Type.String({ description: 'where to follow it' }),
+});
+
+function jobView(j: BackfillJobDoc): Static<typeof BackfillJobViewSchema> {
   return {
-    id: j._id, kind: j.kind, state: j.state, accountIds: j.accountIds, since: iso(j.since), progress: j.progress, errors: j.errors.map((e) => ({ at: iso(e.at), message: e.message })),
+    id: j._id, kind: j.kind, state: j.state, accountIds: [...j.accountIds], since: iso(j.since), progress: j.progress, errors: j.errors.map((e) => ({ at: iso(e.at), message: e.message })),
     startedAt: iso(j.startedAt), updatedAt: iso(j.heartbeatAt), finishedAt: iso(j.finishedAt), statusUrl: `/api/admin/backfill/${encodeURIComponent(j._id)}`,
   };
 }
+
+/** A text the platform answered, when it answered one. */
+const platformText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const PlatformText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+const AuthStartSchema = Type.Object({
+  attemptId: Type.String({ description: 'the platform\'s attempt id: poll it' }),
+  message: PlatformText('the platform\'s message, if any'),
+  next: Type.Literal('POST /api/admin/accounts/auth/poll'),
+});
+
+const AuthPollSchema = Type.Object({
+  state: PlatformText('the attempt\'s state as the platform gives it (authenticated once connected)'),
+  progress: PlatformText('the platform\'s progress step, e.g. signing_in, needs_otp, signed_in'),
+  needsOtp: Type.Boolean({ description: 'the platform waits for the two-factor code' }),
+  account: Type.Union([AccountViewSchema, Type.Null()], { description: 'the account, registered once the attempt is authenticated' }),
+  next: Type.Union([Type.Literal('POST /api/admin/accounts/auth/2fa'), Type.Literal('POST /api/admin/accounts/auth/poll'), Type.Null()], { description: 'what to call next (null: done)' }),
+});
+
+const Auth2faSchema = Type.Object({
+  submitted: Type.Literal(true),
+  message: PlatformText('the platform\'s message, if any'),
+  next: Type.Literal('POST /api/admin/accounts/auth/poll'),
+});
+
+const BackfillJobListSchema = Type.Object({ items: Type.Array(BackfillJobViewSchema), count: Type.Integer({ minimum: 0 }) });
 
 export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> = async (app, opts) => {
   const registry = new AccountRegistry(opts.store);
@@ -63,6 +135,7 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
         displayName: Type.String({ minLength: 1, maxLength: 200 }),
         status: Type.Optional(Type.Union([Type.Literal('connected'), Type.Literal('pending-auth'), Type.Literal('disconnected')])),
       }, { additionalProperties: false }),
+      response: { 200: AccountViewSchema, 201: AccountViewSchema },
     },
   }, async (request, reply) => {
     const { id, displayName, status } = request.body;
@@ -72,7 +145,7 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
 
   app.post('/api/admin/accounts/seed', {
     ...guarded,
-    schema: { summary: 'Register the demo accounts (source demo)', security },
+    schema: { summary: 'Register the demo accounts (source demo)', security, response: { 200: SeededAccountsSchema } },
   }, async () => {
     const seeded = [];
     for (const a of loadDemoAccounts()) seeded.push(accountView((await registry.upsert(a.id, { displayName: a.displayName, source: 'demo' })).account));
@@ -81,7 +154,7 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
 
   app.post('/api/admin/accounts/sync', {
     ...guarded,
-    schema: { summary: 'Pull the accounts connected on the platform (needs PLATFORMAPI_KEY)', security },
+    schema: { summary: 'Pull the accounts connected on the platform (needs PLATFORMAPI_KEY)', security, response: { 200: SyncedAccountsSchema } },
   }, async () => {
     const remote = await opts.client.accounts().catch(fromPlatform);
     const synced = [];
@@ -107,12 +180,13 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
         password: Type.String({ minLength: 1, maxLength: 500 }),
         name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
       }, { additionalProperties: false }),
+      response: { 200: AuthStartSchema },
     },
   }, async (request) => {
     const started = await opts.client.startAuth({ email: request.body.email, password: request.body.password, ...(request.body.name ? { name: request.body.name } : {}) }).catch(fromPlatform);
     const attemptId = idString(started.attempt_id);
     if (!attemptId) throw new ApiError('PLATFORM_ERROR', 'the platform started no authentication attempt (no attempt_id)');
-    return { attemptId, message: started.message ?? null, next: 'POST /api/admin/accounts/auth/poll' };
+    return { attemptId, message: platformText(started.message), next: 'POST /api/admin/accounts/auth/poll' as const };
   });
 
   app.post('/api/admin/accounts/auth/poll', {
@@ -121,6 +195,7 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
       summary: 'Poll an authentication attempt; registers the account once it is connected (needs PLATFORMAPI_KEY)',
       security,
       body: Type.Object({ attemptId: AttemptId }, { additionalProperties: false }),
+      response: { 200: AuthPollSchema },
     },
   }, async (request) => {
     const polled = await opts.client.pollAuth(request.body.attemptId).catch(fromPlatform);
@@ -132,7 +207,8 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
     if (polled.state === 'authenticated' && accountId) {
       registered = accountView((await registry.upsert(accountId, { displayName: String(account?.display_name ?? accountId), source: 'synced', status: 'connected', authAttemptId: request.body.attemptId })).account);
     }
-    return { state: polled.state ?? null, progress: polled.progress ?? null, needsOtp, account: registered, next: needsOtp ? 'POST /api/admin/accounts/auth/2fa' : registered ? null : 'POST /api/admin/accounts/auth/poll' };
+    const next = needsOtp ? 'POST /api/admin/accounts/auth/2fa' as const : registered ? null : 'POST /api/admin/accounts/auth/poll' as const;
+    return { state: platformText(polled.state), progress: platformText(polled.progress), needsOtp, account: registered, next };
   });
 
   app.post('/api/admin/accounts/auth/2fa', {
@@ -141,15 +217,16 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
       summary: 'Submit the two-factor code of an authentication attempt (needs PLATFORMAPI_KEY)',
       security,
       body: Type.Object({ attemptId: AttemptId, code: Type.String({ pattern: '^[0-9A-Za-z]{4,12}$' }) }, { additionalProperties: false }),
+      response: { 200: Auth2faSchema },
     },
   }, async (request) => {
     const answer = await opts.client.submit2fa(request.body.attemptId, request.body.code).catch(fromPlatform);
-    return { submitted: true, message: answer.message ?? null, next: 'POST /api/admin/accounts/auth/poll' };
+    return { submitted: true as const, message: platformText(answer.message), next: 'POST /api/admin/accounts/auth/poll' as const };
   });
 
   app.post('/api/admin/accounts/:id/disconnect', {
     ...guarded,
-    schema: { summary: 'Mark an account disconnected; its history stays', security, params: Type.Object({ id: Type.String({ pattern: ACCOUNT_ID }) }) },
+    schema: { summary: 'Mark an account disconnected; its history stays', security, params: Type.Object({ id: Type.String({ pattern: ACCOUNT_ID }) }), response: { 200: AccountViewSchema } },
   }, async (request) => {
     const existing = await registry.get(request.params.id);
     if (!existing) throw new ApiError('NOT_FOUND', `id: no registered account ${request.params.id}`);
@@ -186,17 +263,17 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
 
   app.post('/api/admin/backfill', {
     ...guarded,
-    schema: { summary: 'Pull chats and messages (with their transactions, in time order) from the platform into inbound; 202 with a job id (needs PLATFORMAPI_KEY)', security, body: backfillBody },
+    schema: { summary: 'Pull chats and messages (with their transactions, in time order) from the platform into inbound; 202 with a job id (needs PLATFORMAPI_KEY)', security, body: backfillBody, response: { 202: BackfillJobViewSchema } },
   }, async (request, reply) => reply.status(202).send(await startJob('backfill', request.body)));
 
   app.post('/api/admin/backfill-transactions', {
     ...guarded,
-    schema: { summary: 'Pull tips, pay-per-view purchases and subscriptions from the platform into inbound; 202 with a job id (needs PLATFORMAPI_KEY)', security, body: backfillBody },
+    schema: { summary: 'Pull tips, pay-per-view purchases and subscriptions from the platform into inbound; 202 with a job id (needs PLATFORMAPI_KEY)', security, body: backfillBody, response: { 202: BackfillJobViewSchema } },
   }, async (request, reply) => reply.status(202).send(await startJob('backfill-transactions', request.body)));
 
   app.get('/api/admin/backfill', {
     ...guarded,
-    schema: { summary: 'Recent backfill jobs, newest first', security, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }, { additionalProperties: false }) },
+    schema: { summary: 'Recent backfill jobs, newest first', security, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }, { additionalProperties: false }), response: { 200: BackfillJobListSchema } },
   }, async (request) => {
     const jobs = await opts.backfill.list(request.query.limit);
     return { items: jobs.map(jobView), count: jobs.length };
@@ -204,7 +281,7 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
 
   app.get('/api/admin/backfill/:id', {
     ...guarded,
-    schema: { summary: 'Progress and errors of one backfill job', security, params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }) },
+    schema: { summary: 'Progress and errors of one backfill job', security, params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }), response: { 200: BackfillJobViewSchema } },
   }, async (request) => {
     const job = await opts.backfill.get(request.params.id);
     if (!job) throw new ApiError('NOT_FOUND', `id: no backfill job ${request.params.id}`);

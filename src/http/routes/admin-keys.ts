@@ -1,6 +1,6 @@
 // Access keys: admins create, list and revoke them. The secret is in the create answer only;
 // the store keeps its hash.
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { actorOf, ROLES } from '../../access/access-model.js';
 import type { ApiKeyDoc, ApiKeys } from '../../access/api-keys.js';
 import { ApiError, invalidInput } from '../errors.js';
@@ -13,10 +13,34 @@ export interface AdminKeyRouteOptions {
 
 export const MAX_KEY_ACCOUNTS = 200;
 
-function keyView(d: ApiKeyDoc, now: number) {
+/** A stored time as `iso` shows it: null when unset, or when the stored value is no valid time. */
+const Time = (description?: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], description ? { description } : {});
+
+export const KeyViewSchema = Type.Object({
+  id: Type.String({ description: 'the key id (the part after cvk_)' }),
+  name: Type.String(),
+  role: Type.Union([Type.Literal('viewer'), Type.Literal('manager'), Type.Literal('admin')]),
+  accounts: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'the accounts it may see; null: every account' }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')]),
+  createdAt: Time(),
+  createdBy: Type.String({ description: 'who created it' }),
+  expiresAt: Time('null: never expires'),
+  lastUsedAt: Time('null: never used'),
+  revokedAt: Time('null: not revoked'),
+});
+
+const CreatedKeySchema = Type.Object({
+  ...KeyViewSchema.properties,
+  secret: Type.String({ description: 'the key to send as the bearer token (cvk_…); shown in this answer only' }),
+  note: Type.String(),
+});
+
+const KeyListSchema = Type.Object({ items: Type.Array(KeyViewSchema), count: Type.Integer({ minimum: 0 }) });
+
+function keyView(d: ApiKeyDoc, now: number): Static<typeof KeyViewSchema> {
   const status = d.revokedAt !== null ? 'revoked' : d.expiresAt !== null && d.expiresAt <= now ? 'expired' : 'active';
   return {
-    id: d._id, name: d.name, role: d.role, accounts: d.accounts, status,
+    id: d._id, name: d.name, role: d.role, accounts: d.accounts === null ? null : [...d.accounts], status,
     createdAt: iso(d.createdAt), createdBy: d.createdBy, expiresAt: iso(d.expiresAt), lastUsedAt: iso(d.lastUsedAt), revokedAt: iso(d.revokedAt),
   };
 }
@@ -37,6 +61,7 @@ export const adminKeyRoutes: FastifyPluginAsyncTypebox<AdminKeyRouteOptions> = a
         accounts: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: MAX_KEY_ACCOUNTS, uniqueItems: true, description: 'only these accounts (viewer and manager keys); omitted: every account' })),
         expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'the key stops working at this time' })),
       }, { additionalProperties: false }),
+      response: { 201: CreatedKeySchema },
     },
   }, async (request, reply) => {
     const { name, role, accounts, expiresAt } = request.body;
@@ -54,6 +79,7 @@ export const adminKeyRoutes: FastifyPluginAsyncTypebox<AdminKeyRouteOptions> = a
       summary: 'Access keys (never their secrets), newest first',
       security: [{ adminToken: [] }],
       querystring: Type.Object({ includeRevoked: Type.Boolean({ default: false, description: 'list revoked keys too' }) }, { additionalProperties: false }),
+      response: { 200: KeyListSchema },
     },
   }, async (request) => {
     const now = clock();
@@ -67,6 +93,7 @@ export const adminKeyRoutes: FastifyPluginAsyncTypebox<AdminKeyRouteOptions> = a
       summary: 'Revoke an access key: it stops working at once (idempotent)',
       security: [{ adminToken: [] }],
       params: Type.Object({ id: KeyId }),
+      response: { 200: KeyViewSchema },
     },
   }, async (request) => {
     const doc = await opts.keys.revoke(request.params.id);

@@ -1,5 +1,5 @@
 // POST /api/admin/replay starts a rebuild of the read models; GET shows its progress.
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import type { PipelineControl } from '../../pipeline-control.js';
 import { ReplayConflict, type ReplayFrom, type ReplayJobDoc } from '../../projector/replay.js';
 import { ApiError, invalidInput } from '../errors.js';
@@ -9,11 +9,35 @@ export interface AdminReplayOptions {
   readonly pipeline: PipelineControl;
 }
 
-function jobView(j: ReplayJobDoc) {
+/** A stored time as `iso` shows it: null when unset, or when the stored value is no valid time. */
+const Time = (description?: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], description ? { description } : {});
+
+export const ReplayJobViewSchema = Type.Object({
+  id: Type.String(),
+  state: Type.Union([Type.Literal('building'), Type.Literal('switching'), Type.Literal('done'), Type.Literal('failed')]),
+  from: Type.Union([
+    Type.Object({ kind: Type.Literal('beginning') }),
+    Type.Object({ kind: Type.Literal('offset'), offset: Type.Integer({ minimum: 0, description: 'every partition starts at this offset' }) }),
+    Type.Object({ kind: Type.Literal('time'), time: Time('starts at the first event appended at or after this time') }),
+  ], { description: 'where in session-events the rebuild starts' }),
+  fromVersion: Type.Integer({ description: 'the read-model version active when it started' }),
+  targetVersion: Type.Integer({ description: 'the version it builds, active once it is done' }),
+  eventsApplied: Type.Integer({ minimum: 0 }),
+  lag: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'events left to reach the end of the log (null: not known yet)' }),
+  startedAt: Time(),
+  updatedAt: Time('the runner\'s last heartbeat'),
+  finishedAt: Time('null while it runs'),
+  error: Type.Union([Type.String(), Type.Null()], { description: 'why it failed' }),
+  statusUrl: Type.String({ description: 'where to follow it' }),
+});
+
+const ReplayJobListSchema = Type.Object({ items: Type.Array(ReplayJobViewSchema), count: Type.Integer({ minimum: 0 }) });
+
+function jobView(j: ReplayJobDoc): Static<typeof ReplayJobViewSchema> {
   return {
     id: j._id,
     state: j.state,
-    from: j.from.kind === 'time' ? { kind: 'time', time: iso(j.from.time) } : j.from,
+    from: j.from.kind === 'time' ? { kind: 'time', time: iso(j.from.time) } : { ...j.from },
     fromVersion: j.fromVersion,
     targetVersion: j.targetVersion,
     eventsApplied: j.eventsApplied,
@@ -42,6 +66,7 @@ export const adminReplayRoutes: FastifyPluginAsyncTypebox<AdminReplayOptions> = 
         fromOffset: Type.Optional(Type.Integer({ minimum: 0, description: 'start every partition at this offset (default: the beginning)' })),
         fromTime: Type.Optional(Type.String({ format: 'date-time', description: 'start at the first event appended at or after this time' })),
       }, { additionalProperties: false })),
+      response: { 202: ReplayJobViewSchema },
     },
   }, async (request, reply) => {
     const body = request.body ?? {};
@@ -64,6 +89,7 @@ export const adminReplayRoutes: FastifyPluginAsyncTypebox<AdminReplayOptions> = 
       summary: 'Recent replay jobs, newest first',
       security: [{ adminToken: [] }],
       querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'jobs to return (default 20, max 100)' }) }, { additionalProperties: false }),
+      response: { 200: ReplayJobListSchema },
     },
   }, async (request) => {
     const jobs = await service().list(request.query.limit);
@@ -76,6 +102,7 @@ export const adminReplayRoutes: FastifyPluginAsyncTypebox<AdminReplayOptions> = 
       summary: 'Progress of one replay: state, events applied, lag',
       security: [{ adminToken: [] }],
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
+      response: { 200: ReplayJobViewSchema },
     },
   }, async (request) => {
     const job = await service().get(request.params.id);

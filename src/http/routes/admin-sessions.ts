@@ -15,6 +15,18 @@ export interface AdminSessionOptions {
   readonly inbound: BatchingAppender;
 }
 
+const AlreadyClosedSchema = Type.Object({
+  status: Type.Literal('already-closed'),
+  sessionId: Type.String(),
+  closedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when it closed (its last activity where the close time is not stored)' }),
+  closeReason: Type.Union([Type.Literal('idle'), Type.Literal('unanswered'), Type.Literal('forced'), Type.Null()]),
+}, { description: 'the session was already closed: nothing was appended' });
+
+const CloseRequestedSchema = Type.Object({
+  status: Type.Literal('close-requested'),
+  sessionId: Type.String(),
+}, { description: 'the close command is in the inbound log: the processor closes the session' });
+
 export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> = async (app, opts) => {
   const models = new ReadModelSet(opts.store);
 
@@ -24,6 +36,7 @@ export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> 
       summary: 'Force-close a session: appends a close command to inbound; the machine emits SessionClosed (reason forced)',
       security: [{ adminToken: [] }],
       body: Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 300, description: 'id of the session to close' }) }, { additionalProperties: false }),
+      response: { 200: AlreadyClosedSchema, 202: CloseRequestedSchema },
     },
   }, async (request, reply) => {
     const { sessionId } = request.body;
@@ -31,7 +44,7 @@ export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> 
     if (!session) throw new ApiError('NOT_FOUND', `sessionId: no session ${sessionId}`);
     assertVisible(request, session.accountId, `sessionId: no session ${sessionId}`);
     if (session.status === 'closed') {
-      return reply.status(200).send({ status: 'already-closed', sessionId, closedAt: iso(session.closedAt ?? session.lastActivityAt), closeReason: session.closeReason });
+      return reply.status(200).send({ status: 'already-closed' as const, sessionId, closedAt: iso(session.closedAt ?? session.lastActivityAt), closeReason: session.closeReason });
     }
     const requestedAt = new Date().toISOString();
     const body = Buffer.from(JSON.stringify({ sessionId, requestedAt, requestedBy: actorOf(request.principal) }));
@@ -44,6 +57,6 @@ export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> 
       request.log.error({ err }, 'close command append failed');
       throw new ApiError('NOT_READY', 'the inbound log is unavailable; retry later');
     }
-    return reply.status(202).send({ status: 'close-requested', sessionId });
+    return reply.status(202).send({ status: 'close-requested' as const, sessionId });
   });
 };
