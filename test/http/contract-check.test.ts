@@ -1,0 +1,58 @@
+// The contract check the suite relies on catches what it is for: a field the schema leaves out
+// (which the serializer would silently drop), a value of the wrong type (which it would
+// coerce), and a status the route does not declare; hidden routes (the pages) are left out. On a
+// small server of its own, so the check is tested apart from the service it checks.
+import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
+import swagger from '@fastify/swagger';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContractCheck } from '../support/contract-check.js';
+
+const Answer = { type: 'object', required: ['count'], properties: { count: { type: 'integer' }, note: { type: ['string', 'null'] } } } as const;
+
+async function serverAnswering(body: () => unknown, status = 200): Promise<{ app: FastifyInstance; check: ContractCheck }> {
+  const app = Fastify();
+  await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 't', version: '1' } } });
+  const check = new ContractCheck(app);
+  // Typed loosely, so the route may answer a status it does not declare.
+  const schema: FastifySchema = { response: { 200: Answer, 404: { type: 'object', properties: { code: { type: 'string' } } } } };
+  app.get('/thing', { schema }, async (_req, reply) => reply.status(status).send(body()));
+  app.get('/hidden', { schema: { hide: true } }, async () => ({ anything: true }));
+  await app.ready();
+  return { app, check };
+}
+
+describe('the contract check', () => {
+  let app: FastifyInstance | undefined;
+  afterEach(async () => { await app?.close(); });
+
+  it('passes an answer the document declares', async () => {
+    const s = await serverAnswering(() => ({ count: 2, note: null }));
+    app = s.app;
+    await app.inject({ url: '/thing' });
+    expect(() => s.check.assertKept()).not.toThrow();
+    await app.inject({ url: '/hidden' });
+    expect(() => s.check.assertKept()).not.toThrow();
+  });
+
+  it('fails on a field the schema leaves out, though the serializer drops it', async () => {
+    const s = await serverAnswering(() => ({ count: 2, secretField: 'x' }));
+    app = s.app;
+    const res = await app.inject({ url: '/thing' });
+    expect(res.json()).toEqual({ count: 2 });
+    expect(() => s.check.assertKept()).toThrow(/GET \/thing 200: body does not match.*secretField/);
+  });
+
+  it('fails on a value of the wrong type, though the serializer coerces it', async () => {
+    const s = await serverAnswering(() => ({ count: 2.5 }));
+    app = s.app;
+    await app.inject({ url: '/thing' });
+    expect(() => s.check.assertKept()).toThrow(/\/count must be integer/);
+  });
+
+  it('fails on a status the route does not declare', async () => {
+    const s = await serverAnswering(() => ({ count: 1 }), 202);
+    app = s.app;
+    await app.inject({ url: '/thing' });
+    expect(() => s.check.assertKept()).toThrow(/GET \/thing answered 202, which it does not declare \(declared: 200, 404\)/);
+  });
+});
