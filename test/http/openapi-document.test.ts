@@ -2,18 +2,22 @@
 // the security its access level needs (the webhook's signature, the connector's token, a key
 // or ADMIN_TOKEN; reads may go without one while READ_AUTH is open), a server, and no query
 // parameter marked required that has a default. Through inject().
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCUMENT_FILE, documentText, TYPES_FILE, typesText } from '../../scripts/openapi.js';
 import { startHarness, type Harness } from '../support/app-harness.js';
 
-interface Operation { requestBody?: { required?: boolean; content: Record<string, { schema: { required?: string[]; properties?: Record<string, unknown> } }> }; operationId?: string; tags?: string[]; security?: Record<string, string[]>[]; parameters?: { in: string; name: string; required?: boolean; schema?: { default?: unknown } }[] }
+interface Operation { responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: object }> }>; requestBody?: { required?: boolean; content: Record<string, { schema: { required?: string[]; properties?: Record<string, unknown> } }> }; operationId?: string; tags?: string[]; security?: Record<string, string[]>[]; parameters?: { in: string; name: string; required?: boolean; schema?: { default?: unknown } }[] }
 interface Doc { servers?: { url: string }[]; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } }
+
+const ADMIN_TOKEN = 'admin-token-for-openapi-doc-0000';
 
 describe('the OpenAPI document', () => {
   let app: Harness;
   let doc: Doc;
   const ops = (): [string, Operation][] => Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([m, op]) => [`${m.toUpperCase()} ${path}`, op] as [string, Operation]));
   beforeAll(async () => {
-    app = await startHarness();
+    app = await startHarness({ ADMIN_TOKEN });
     doc = (await app.call<Doc>('GET', '/docs/json')).body;
   });
   afterAll(async () => { await app?.stop(); });
@@ -58,5 +62,46 @@ describe('the OpenAPI document', () => {
     const hook = byKey.get('POST /webhooks/platform')?.requestBody;
     expect(hook?.required).toBe(true);
     expect(hook?.content['application/json']?.schema.required).toEqual(['event', 'account_id', 'payload']);
+  });
+
+  it('declares a body schema for every success of every operation', () => {
+    const bare = ops().flatMap(([k, op]) => Object.entries(op.responses ?? {})
+      .filter(([status, r]) => status.startsWith('2') && Object.values(r.content ?? {}).every((c) => c.schema === undefined || Object.keys(c.schema).every((key) => key === 'description')))
+      .map(([status]) => `${k} ${status}`));
+    expect(bare).toEqual([]);
+  });
+
+  it('refuses unknown query parameters on every route but the webhook', async () => {
+    const writes = await app.call<{ code: string; message: string }>('POST', '/api/admin/intelligence/run?bogus=1', { body: {}, token: ADMIN_TOKEN });
+    expect(writes.status).toBe(400);
+    expect(writes.body).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('bogus') });
+    expect((await app.call('GET', '/metrics?bogus=1', { token: ADMIN_TOKEN })).status).toBe(400);
+    expect((await app.call('GET', '/api/health/live?bogus=1')).status).toBe(400);
+    // What the platform or a proxy appends to the webhook's URL never costs a delivery.
+    const hook = await app.call('POST', '/webhooks/platform?via=proxy', { headers: { 'x-ofapi-idempotency-key': 'evt_openapi_query' }, body: { event: 'messages.unknown', account_id: 'acct_1', payload: {} } });
+    expect(hook.status, hook.text).toBeLessThan(300);
+  });
+
+  it('is what docs/openapi.json and the example client\'s types hold (run scripts/openapi.ts when it is not)', async () => {
+    const document = await documentText();
+    const stale = [[DOCUMENT_FILE, document], [TYPES_FILE, await typesText(document)]]
+      .filter(([file, text]) => readFileSync(file as string, 'utf8') !== text).map(([file]) => file);
+    expect(stale, 'stale: run `node --import tsx scripts/openapi.ts`').toEqual([]);
+  });
+});
+
+describe('the OpenAPI document of a locked-down deployment', () => {
+  it('asks every read for a key and every webhook for its signature', async () => {
+    const app = await startHarness({ READ_AUTH: 'required', PLATFORMAPI_WEBHOOK_SECRET: 'whsec-openapi-document-test-0000' });
+    try {
+      const doc = (await app.call<Doc>('GET', '/docs/json', { token: undefined })).body;
+      expect(doc.paths['/api/sessions']?.get?.security).toEqual([{ adminToken: [] }]);
+      expect(doc.paths['/webhooks/platform']?.post?.security).toEqual([{ webhookSignature: [] }]);
+      // The floor answers anyone; a key widens it.
+      expect(doc.paths['/api/floor']?.get?.security).toEqual([{ adminToken: [] }, {}]);
+      expect(JSON.stringify(doc.components.securitySchemes)).toContain('READ_AUTH=required');
+    } finally {
+      await app.stop();
+    }
   });
 });

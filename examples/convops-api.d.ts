@@ -1,0 +1,4034 @@
+// Generated from docs/openapi.json by scripts/openapi.ts: do not edit.
+export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Service metadata and the catalogue of every route */
+        get: operations["getRoot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Service metadata and the catalogue of every route */
+        get: operations["getApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/go-live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How to connect a real platform account and its webhook */
+        get: operations["getGoLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/platform": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Platform webhook: verified, deduplicated by its idempotency key, appended to the inbound log. With a secret set, missing or wrong signatures get 401 and are counted per client address; past REFUSAL_LIMIT_MAX in a window, that address gets 429 before its signature is checked */
+        post: operations["postWebhooksPlatform"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Session and message aggregates over all accounts (those of a scoped key): all time, or over a window */
+        get: operations["getOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live analytics: who is waiting now, the longest wait and its grade, SLA breached and at risk (from 80% of the threshold) now, and today (in REPORT_TIMEZONE): % within threshold and its grade, median FRT, revenue */
+        get: operations["getStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sla": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** First-response SLA report over sessions whose first fan message falls in the window: count, % within threshold, median and p90 FRT, breaches, by account and by chatter */
+        get: operations["getSla"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fan CRM: one row per fan and account, with lifetime spend when known, highest spend first */
+        get: operations["getFans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Accounts seen by the pipeline (those of a scoped key), with session statistics: all time, or over a window */
+        get: operations["getAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions: the priority inbox (waiting fans by priority score, then the rest by last message) or the recency view. A waiting fan's session carries its wait and the wait's grade; `gradeSteps` names the whole seconds of waiting from which each grade holds, for timers that keep counting */
+        get: operations["getSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One session: metrics snapshot, alerts, model labels and recommendations */
+        get: operations["getSessionsByIdAnalysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Messages in conversation order: of one chat, or the latest across all chats */
+        get: operations["getMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chats, newest activity first; with chatId, that chat with its sessions and messages */
+        get: operations["getChats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chatters/scorecard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per chatter over a window: sessions first answered (by first fan message time), revenue credited (by payment time), SLA (median and p90 FRT, % within threshold), open alerts now and coachPriority; `unattributed`: the sessions first answered and the revenue credited without a named chatter, and their share of all (see docs/connector.md) */
+        get: operations["getChattersScorecard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alerts: stored records merged with live evaluation of waiting fans (stored wins on the same id) */
+        get: operations["getAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/{id}/ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Acknowledge an alert (stored durably with who and when); idempotent; 404 for an unknown id */
+        post: operations["postAlertsByIdAck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/intelligence/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run the rules (and the model provider when configured) for one session, or for up to 20 open sessions, most urgent first */
+        post: operations["postAdminIntelligenceRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/floor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The floor wallboard: totals (open, awaiting, severity), accounts, chatters and top alerts. Public and rate-limited. With a key: the key's accounts, full alerts. Without one: while reads are open, every account and chatter, alerts without fan ids or text; with READ_AUTH=required, totals only (no account, name or chatter) */
+        get: operations["getFloor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/floor/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The floor without a key as server-sent events: a `snapshot` event (the body of GET /api/floor without a key: every account and chatter while reads are open, totals only with READ_AUTH=required) when the figures change, at most once a second, and `heartbeat` events */
+        get: operations["getFloorStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/close-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Force-close a session: appends a close command to inbound; the machine emits SessionClosed (reason forced) */
+        post: operations["postAdminCloseSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recent replay jobs, newest first */
+        get: operations["getAdminReplay"];
+        put?: never;
+        /** Rebuild the read models from session-events into a new version, then switch (202 with a job id; 409 while one runs) */
+        post: operations["postAdminReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/replay/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress of one replay: state, events applied, lag */
+        get: operations["getAdminReplayById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Access keys (never their secrets), newest first */
+        get: operations["getAdminKeys"];
+        put?: never;
+        /** Create an access key: a role (viewer, manager, admin) and optionally the accounts it may see. The secret is in this answer only */
+        post: operations["postAdminKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an access key: it stops working at once (idempotent) */
+        delete: operations["deleteAdminKeysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/set-aside": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Records and events set aside because a processing step threw on them, newest first (error message and a body prefix of at most 4 KB) */
+        get: operations["getAdminSetAside"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/set-aside/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One set-aside record: stage, position, error and body prefix */
+        get: operations["getAdminSetAsideById"];
+        put?: never;
+        post?: never;
+        /** Drop a set-aside record an operator has dealt with (the record stays in the log; it is not processed again) */
+        delete: operations["deleteAdminSetAsideById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/set-aside/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry a set-aside inbound record: its original is read from the log and appended again as new work (same key and partition, header convops-retry-of), and its set-aside record removed; a copy that fails again is set aside under its new position with `retryOf`. 409 for a clock tick, a session event (rebuild with a replay) or a record the log no longer holds */
+        post: operations["postAdminSetAsideByIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recompute every account's totals from the read-model documents and name each figure the totals or the report buckets hold differently (reads every document: minutes on millions) */
+        get: operations["getAdminVerify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register (or update) an account by hand: 201 when new, 200 when it existed */
+        post: operations["postAdminAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/seed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register the demo accounts (source demo) */
+        post: operations["postAdminAccountsSeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pull the accounts connected on the platform (needs PLATFORMAPI_KEY) */
+        post: operations["postAdminAccountsSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/auth/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start the platform's connection flow for an account (needs PLATFORMAPI_KEY) */
+        post: operations["postAdminAccountsAuthStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/auth/poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Poll an authentication attempt; registers the account once it is connected (needs PLATFORMAPI_KEY) */
+        post: operations["postAdminAccountsAuthPoll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/auth/2fa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit the two-factor code of an authentication attempt (needs PLATFORMAPI_KEY) */
+        post: operations["postAdminAccountsAuth2fa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark an account disconnected; its history stays */
+        post: operations["postAdminAccountsByIdDisconnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recent backfill jobs, newest first */
+        get: operations["getAdminBackfill"];
+        put?: never;
+        /** Pull chats and messages (with their transactions, in time order) from the platform into inbound; 202 with a job id (needs PLATFORMAPI_KEY) */
+        post: operations["postAdminBackfill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backfill-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pull tips, pay-per-view purchases and subscriptions from the platform into inbound; 202 with a job id (needs PLATFORMAPI_KEY) */
+        post: operations["postAdminBackfillTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backfill/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress and errors of one backfill job */
+        get: operations["getAdminBackfillById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/demo/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Signed fixture ingest (up to 500 records a call, within the body limit): an admin credential and records signed with DEMO_SECRET; refused in production */
+        post: operations["postDemoIngest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/seed-demo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Load the shipped demo fixtures through the pipeline and register the demo accounts with their names (development only). By default the timeline is moved so its last records are minutes old */
+        post: operations["postAdminSeedDemo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/purge-demo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove everything of the demo accounts (documents, totals, report buckets, chat states, dedupe ledger, set-aside records, alerts, analyses, registry entries); with full=true, reset the whole pipeline (consumers skip the existing log, read models are dropped). Either is sent to a process that runs both the processor and the projector (409 otherwise, or while a replay, purge or reset runs). A purge first lets the consumers apply what the log already holds, then keeps them stopped while the data goes (503, removing nothing, if they cannot catch up within a minute) */
+        post: operations["postAdminPurgeDemo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connector/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Browser connector feed: outbound messages with the chatter who sent them (Bearer CONNECTOR_TOKEN) */
+        post: operations["postConnectorIngest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (text format): webhooks, latencies, lag, freshness, jobs, alerts, process */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process is up and its event loop turns (no dependency is checked) */
+        get: operations["getHealthLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness by role: an API process when the log takes appends, a worker when its consumers run; 503 otherwise and while shutting down */
+        get: operations["getHealthReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Health and readiness of the log, the store and the consumers, with their lag */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Every error, in one shape: the catalogue's `code`, a message naming the field and the reason, and the request id (also in the x-request-id header) */
+        Error: {
+            statusCode: number;
+            error: string;
+            /** @enum {string} */
+            code: "INVALID_INPUT" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "PLATFORM_ERROR" | "NOT_READY";
+            message: string;
+            requestId: string;
+        };
+    };
+    responses: {
+        /** @description CONFLICT (409): a job of this kind is already running, or the state does not allow it */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description FORBIDDEN (403): the key is valid but its role may not do this */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description INVALID_INPUT (400): a parameter, header or body field is malformed or out of range; the message names it */
+        InvalidInput: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description NOT_FOUND (404): what the path or a parameter names does not exist, or is an account the key may not see */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description NOT_READY (503): the store or the log is unavailable; retry later */
+        NotReady: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description PAYLOAD_TOO_LARGE (413): the body is over the limit */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description PLATFORM_ERROR (502): the platform's API failed or answered something unusable */
+        PlatformError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description RATE_LIMITED (429): too many requests; wait as Retry-After says */
+        RateLimited: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description UNAUTHORIZED (401): no credential where one is needed, or one that is not valid */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description UNSUPPORTED_MEDIA_TYPE (415): the body is not application/json */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description any other error (a bug answers 500 INTERNAL), in the same shape */
+        Error: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getRoot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        service: "convops";
+                        platformApi: {
+                            configured: boolean;
+                            ready: boolean;
+                        };
+                        /** @description the log and the store answer */
+                        pipelineReady: boolean;
+                        /** @description the OpenAPI UI */
+                        docs: string;
+                        /** @description the OpenAPI document */
+                        openapi: string;
+                        /** @description how to connect a real account */
+                        goLive: string;
+                        /** @description "METHOD /path" → what it does */
+                        routes: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        service: "convops";
+                        platformApi: {
+                            configured: boolean;
+                            ready: boolean;
+                        };
+                        /** @description the log and the store answer */
+                        pipelineReady: boolean;
+                        /** @description the OpenAPI UI */
+                        docs: string;
+                        /** @description the OpenAPI document */
+                        openapi: string;
+                        /** @description how to connect a real account */
+                        goLive: string;
+                        /** @description "METHOD /path" → what it does */
+                        routes: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getGoLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the guide, in Markdown */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postWebhooksPlatform: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-ofapi-idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event name, e.g. messages.received, messages.sent, transactions.new */
+                    event: string;
+                    /** @description the creator account the event is about */
+                    account_id: string;
+                    /** @description the event's object (a message, a transaction, a notification); ids are JSON numbers and may exceed 2^53 */
+                    payload: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description in the log (or a redelivery of what is): the platform may stop retrying */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accepted: boolean;
+                        event: string;
+                        accountId: string;
+                        chatId: string | null;
+                        dedupeKey: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getOverview: {
+        parameters: {
+            query?: {
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+                /** @description only this account */
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: number;
+                        chats: number;
+                        sessions: {
+                            total: number;
+                            open: number;
+                            closed: number;
+                            awaiting: number;
+                        };
+                        messages: {
+                            total: number;
+                            fromFans: number;
+                            outbound: number;
+                        };
+                        revenue: {
+                            /** @description US cents */
+                            cents: number;
+                            payments: number;
+                        };
+                        lateRecords: number | null;
+                        /** @description the report window; null for an open end */
+                        window: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                        readModelVersion: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getStats: {
+        parameters: {
+            query?: {
+                /** @description first-response SLA threshold in seconds (default 300) */
+                thresholdSec?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        at: string | null;
+                        thresholdSec: number;
+                        openSessions: number;
+                        awaitingReply: number;
+                        longestWaitSec: number;
+                        longestWaitGrade: "ok" | "at-risk" | "breached";
+                        breachedNow: number;
+                        atRiskNow: number;
+                        /** @description today in REPORT_TIMEZONE */
+                        today: {
+                            since: string | null;
+                            until: string | null;
+                            timezone: string;
+                            sessions: number;
+                            withinThreshold: number;
+                            breaches: number;
+                            missed: number;
+                            withinThresholdPct: number | null;
+                            /** @description `on-target` 90% or more, `below` from 75%, `missed` under it, `no-data` no session judged */
+                            withinThresholdGrade: "no-data" | "on-target" | "below" | "missed";
+                            medianFirstResponseSec: number | null;
+                            /** @description US cents */
+                            revenueCents: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSla: {
+        parameters: {
+            query?: {
+                /** @description first-response SLA threshold in seconds (default 300) */
+                thresholdSec?: number;
+                /** @description only this account */
+                accountId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessions: number;
+                        responded: number;
+                        withinThreshold: number;
+                        breaches: number;
+                        /** @description closed at the unanswered limit without a human reply */
+                        missed: number;
+                        /** @description unanswered, still within the threshold */
+                        pending: number;
+                        withinThresholdPct: number | null;
+                        medianFirstResponseSec: number | null;
+                        p90FirstResponseSec: number | null;
+                        thresholdSec: number;
+                        byAccount: {
+                            accountId: string;
+                            sessions: number;
+                            responded: number;
+                            withinThreshold: number;
+                            breaches: number;
+                            /** @description closed at the unanswered limit without a human reply */
+                            missed: number;
+                            /** @description unanswered, still within the threshold */
+                            pending: number;
+                            withinThresholdPct: number | null;
+                            medianFirstResponseSec: number | null;
+                            p90FirstResponseSec: number | null;
+                        }[];
+                        /** @description by the chatter of the first reply; unanswered sessions are left out */
+                        byChatter: {
+                            chatterId: string;
+                            sessions: number;
+                            responded: number;
+                            withinThreshold: number;
+                            breaches: number;
+                            /** @description closed at the unanswered limit without a human reply */
+                            missed: number;
+                            /** @description unanswered, still within the threshold */
+                            pending: number;
+                            withinThresholdPct: number | null;
+                            medianFirstResponseSec: number | null;
+                            p90FirstResponseSec: number | null;
+                        }[];
+                        /** @description `on-target` 90% or more, `below` from 75%, `missed` under it, `no-data` no session judged */
+                        withinThresholdGrade: "no-data" | "on-target" | "below" | "missed";
+                        accountId: string | null;
+                        /** @description the report window; null for an open end */
+                        window: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getFans: {
+        parameters: {
+            query?: {
+                /** @description only fans of this account */
+                accountId?: string;
+                /** @description the fan's platform user id */
+                ofUserId?: string;
+                /** @description spend (default) or recent activity */
+                sort?: "spend" | "recent";
+                /** @description rows to return (default 50, max 500) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            accountId: string;
+                            fanId: string;
+                            chatId: string;
+                            lifetimeSpendCents: number | null;
+                            spendKnown: boolean;
+                            platformReportedSpendCents: number | null;
+                            /** @description US cents */
+                            recordedPaymentsCents: number;
+                            paymentCount: number;
+                            lastPaymentAt: string | null;
+                            messageCount: number;
+                            sessionCount: number;
+                            lastActivityAt: string | null;
+                            awaiting: boolean;
+                            waitingSince: string | null;
+                        }[];
+                        count: number;
+                        limit: number;
+                        sort: "spend" | "recent";
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAccounts: {
+        parameters: {
+            query?: {
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+                /** @description only this account */
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            displayName: string | null;
+                            /** @description registry status (connected, disconnected, …), or unregistered */
+                            status: string;
+                            /** @description how it became known: webhook, synced, manual, demo */
+                            source: string;
+                            chats: number;
+                            sessions: number;
+                            openSessions: number;
+                            messages: number;
+                            fanMessages: number;
+                            /** @description US cents */
+                            revenueCents: number;
+                            paymentCount: number;
+                            lastActivityAt: string | null;
+                            lastStatusEvent: string | null;
+                            lastStatusState: string | null;
+                            awaiting: number;
+                        }[];
+                        count: number;
+                        /** @description the report window; null for an open end */
+                        window: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSessions: {
+        parameters: {
+            query?: {
+                /** @description rows to return (default 50, max 500) */
+                limit?: number;
+                /** @description first-response SLA threshold in seconds (default 300) */
+                thresholdSec?: number;
+                /** @description priority (default) or opened (newest first) */
+                sort?: "priority" | "opened";
+                /** @description 1: only sessions whose fan is waiting; 0: only the others */
+                awaiting?: "1" | "0" | "true" | "false";
+                /** @description only sessions of this account */
+                accountId?: string;
+                status?: "open" | "closed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description the session id: account:chat:number */
+                            id: string;
+                            accountId: string;
+                            /** @description the fan's platform user id */
+                            chatId: string;
+                            /** @description as the clock has it: a session past its deadline shows closed before the processor closes it */
+                            status: "open" | "closed";
+                            openedAt: string | null;
+                            closedAt: string | null;
+                            closeReason: ("idle" | "unanswered" | "forced") | null;
+                            lastMessageAt: string | null;
+                            messageCount: number;
+                            fanMessageCount: number;
+                            replyCount: number;
+                            /** @description the fan wrote last and waits for a reply */
+                            awaiting: boolean;
+                            waitingSince: string | null;
+                            waitSec: number;
+                            grade: ("ok" | "at-risk" | "breached") | null;
+                            priorityScore: number;
+                            /** @description why it stands where it does in the inbox */
+                            priorityReasons: {
+                                kind: "waiting" | "past-sla" | "sla-at-risk" | "spend" | "open-alerts";
+                                text: string;
+                            }[];
+                            firstResponseAt: string | null;
+                            firstResponseSec: number | null;
+                            firstResponderId: string | null;
+                            lastHumanChatterId: string | null;
+                            /** @description US cents */
+                            revenueCents: number;
+                            paymentCount: number;
+                            fanSpendCents: number | null;
+                        }[];
+                        count: number;
+                        limit: number;
+                        sort: "priority" | "opened";
+                        thresholdSec: number;
+                        /** @description the whole seconds of waiting from which each grade holds */
+                        gradeSteps: {
+                            grade: "at-risk" | "breached";
+                            fromSec: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSessionsByIdAnalysis: {
+        parameters: {
+            query?: {
+                /** @description first-response SLA threshold in seconds (default 300) */
+                thresholdSec?: number;
+            };
+            header?: never;
+            path: {
+                /** @description session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: {
+                            /** @description the session id: account:chat:number */
+                            id: string;
+                            accountId: string;
+                            /** @description the fan's platform user id */
+                            chatId: string;
+                            /** @description as the clock has it: a session past its deadline shows closed before the processor closes it */
+                            status: "open" | "closed";
+                            openedAt: string | null;
+                            closedAt: string | null;
+                            closeReason: ("idle" | "unanswered" | "forced") | null;
+                            lastMessageAt: string | null;
+                            messageCount: number;
+                            fanMessageCount: number;
+                            replyCount: number;
+                            /** @description the fan wrote last and waits for a reply */
+                            awaiting: boolean;
+                            waitingSince: string | null;
+                            waitSec: number;
+                            grade: ("ok" | "at-risk" | "breached") | null;
+                            priorityScore: number;
+                            /** @description why it stands where it does in the inbox */
+                            priorityReasons: {
+                                kind: "waiting" | "past-sla" | "sla-at-risk" | "spend" | "open-alerts";
+                                text: string;
+                            }[];
+                            firstResponseAt: string | null;
+                            firstResponseSec: number | null;
+                            firstResponderId: string | null;
+                            lastHumanChatterId: string | null;
+                            /** @description US cents */
+                            revenueCents: number;
+                            paymentCount: number;
+                            fanSpendCents: number | null;
+                        };
+                        metrics: {
+                            durationSec: number;
+                            messageCount: number;
+                            fanMessageCount: number;
+                            replyCount: number;
+                            firstResponseSec: number | null;
+                            waitSec: number;
+                            slaThresholdSec: number;
+                            slaOutcome: ("within" | "breach" | "pending") | null;
+                            /** @description US cents */
+                            revenueCents: number;
+                            paymentCount: number;
+                            fanSpendCents: number | null;
+                        };
+                        alerts: {
+                            id: string;
+                            ruleId: string;
+                            ruleVersion: number;
+                            severity: "critical" | "warning" | "info";
+                            status: "open" | "acked" | "resolved";
+                            reason: string;
+                            recommendation: string;
+                            labels: string[];
+                            sessionId: string | null;
+                            accountId: string | null;
+                            chatId: string | null;
+                            chatterId: string | null;
+                            openedAt: string | null;
+                            updatedAt: string | null;
+                            ackedAt: string | null;
+                            ackedBy: string | null;
+                            resolvedAt: string | null;
+                            resolvedBecause: string | null;
+                            /** @description stored, or found by the live evaluation and not stored yet */
+                            origin: "stored" | "live";
+                        }[];
+                        labels: {
+                            label: string;
+                            source: "rules" | "model";
+                            confidence: number;
+                            model?: string;
+                            promptVersion?: string;
+                        }[];
+                        recommendations: string[];
+                        summary: string | null;
+                        analysedAt: string | null;
+                        modelError: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMessages: {
+        parameters: {
+            query?: {
+                /** @description the chat (the fan id on the platform) */
+                chatId?: string;
+                /** @description the account, to tell apart one fan chatting with several accounts */
+                accountId?: string;
+                /** @description rows to return (default 50, max 500) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description the platform's message id */
+                            id: string;
+                            accountId: string;
+                            chatId: string;
+                            sessionId: string | null;
+                            /** @description the fan, a person answering (a chatter or the creator), or an automated send */
+                            sender: "fan" | "human" | "automated";
+                            chatterId: string | null;
+                            text: string;
+                            /** @description US cents */
+                            priceCents: number;
+                            sentAt: string | null;
+                            deleted: boolean;
+                        }[];
+                        count: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getChats: {
+        parameters: {
+            query?: {
+                /** @description show this chat (the fan id) in detail */
+                chatId?: string;
+                /** @description only chats of this account */
+                accountId?: string;
+                /** @description rows to return (default 50, max 500) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description without chatId, the list; with it, that chat in detail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            accountId: string;
+                            chatId: string;
+                            firstSeenAt: string | null;
+                            lastActivityAt: string | null;
+                            lastMessageAt: string | null;
+                            lastMessageText: string | null;
+                            lastSender: string | null;
+                            messageCount: number;
+                            fanMessageCount: number;
+                            sessionCount: number;
+                            openSessionId: string | null;
+                            awaiting: boolean;
+                            waitingSince: string | null;
+                        }[];
+                        count: number;
+                        limit: number;
+                    } | {
+                        chatId: string;
+                        /** @description one per account the fan chats with */
+                        chats: {
+                            accountId: string;
+                            chatId: string;
+                            firstSeenAt: string | null;
+                            lastActivityAt: string | null;
+                            lastMessageAt: string | null;
+                            lastMessageText: string | null;
+                            lastSender: string | null;
+                            messageCount: number;
+                            fanMessageCount: number;
+                            sessionCount: number;
+                            openSessionId: string | null;
+                            awaiting: boolean;
+                            waitingSince: string | null;
+                        }[];
+                        sessions: {
+                            /** @description the session id: account:chat:number */
+                            id: string;
+                            accountId: string;
+                            /** @description the fan's platform user id */
+                            chatId: string;
+                            /** @description as the clock has it: a session past its deadline shows closed before the processor closes it */
+                            status: "open" | "closed";
+                            openedAt: string | null;
+                            closedAt: string | null;
+                            closeReason: ("idle" | "unanswered" | "forced") | null;
+                            lastMessageAt: string | null;
+                            messageCount: number;
+                            fanMessageCount: number;
+                            replyCount: number;
+                            /** @description the fan wrote last and waits for a reply */
+                            awaiting: boolean;
+                            waitingSince: string | null;
+                            waitSec: number;
+                            grade: ("ok" | "at-risk" | "breached") | null;
+                            priorityScore: number;
+                            /** @description why it stands where it does in the inbox */
+                            priorityReasons: {
+                                kind: "waiting" | "past-sla" | "sla-at-risk" | "spend" | "open-alerts";
+                                text: string;
+                            }[];
+                            firstResponseAt: string | null;
+                            firstResponseSec: number | null;
+                            firstResponderId: string | null;
+                            lastHumanChatterId: string | null;
+                            /** @description US cents */
+                            revenueCents: number;
+                            paymentCount: number;
+                            fanSpendCents: number | null;
+                        }[];
+                        messages: {
+                            /** @description the platform's message id */
+                            id: string;
+                            accountId: string;
+                            chatId: string;
+                            sessionId: string | null;
+                            /** @description the fan, a person answering (a chatter or the creator), or an automated send */
+                            sender: "fan" | "human" | "automated";
+                            chatterId: string | null;
+                            text: string;
+                            /** @description US cents */
+                            priceCents: number;
+                            sentAt: string | null;
+                            deleted: boolean;
+                        }[];
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getChattersScorecard: {
+        parameters: {
+            query?: {
+                /** @description first-response SLA threshold in seconds (default 300) */
+                thresholdSec?: number;
+                /** @description only this account */
+                accountId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        thresholdSec: number;
+                        items: {
+                            chatterId: string;
+                            sessions: number;
+                            /** @description US cents */
+                            revenueCents: number;
+                            paymentCount: number;
+                            sla: {
+                                sessions: number;
+                                responded: number;
+                                withinThreshold: number;
+                                breaches: number;
+                                /** @description closed at the unanswered limit without a human reply */
+                                missed: number;
+                                /** @description unanswered, still within the threshold */
+                                pending: number;
+                                withinThresholdPct: number | null;
+                                medianFirstResponseSec: number | null;
+                                p90FirstResponseSec: number | null;
+                            };
+                            openAlerts: number;
+                            /** @description higher: coach first */
+                            coachPriority: number;
+                        }[];
+                        count: number;
+                        /** @description first answered, or revenue credited, without a named chatter */
+                        unattributed: {
+                            sessions: number;
+                            sessionsPct: number | null;
+                            /** @description US cents */
+                            revenueCents: number;
+                            revenuePct: number | null;
+                        };
+                        /** @description the report window; null for an open end */
+                        window: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAlerts: {
+        parameters: {
+            query?: {
+                /** @description open (default), acked, resolved or all */
+                status?: "open" | "acked" | "resolved" | "all";
+                sessionId?: string;
+                accountId?: string;
+                /** @description rows to return (default 50, max 500) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            ruleId: string;
+                            ruleVersion: number;
+                            severity: "critical" | "warning" | "info";
+                            status: "open" | "acked" | "resolved";
+                            reason: string;
+                            recommendation: string;
+                            labels: string[];
+                            sessionId: string | null;
+                            accountId: string | null;
+                            chatId: string | null;
+                            chatterId: string | null;
+                            openedAt: string | null;
+                            updatedAt: string | null;
+                            ackedAt: string | null;
+                            ackedBy: string | null;
+                            resolvedAt: string | null;
+                            resolvedBecause: string | null;
+                            /** @description stored, or found by the live evaluation and not stored yet */
+                            origin: "stored" | "live";
+                        }[];
+                        count: number;
+                        /** @description alerts of this status in scope, before the limit */
+                        total: number;
+                        status: "open" | "acked" | "resolved" | "all";
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAlertsByIdAck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the alert, acknowledged */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        ruleId: string;
+                        ruleVersion: number;
+                        severity: "critical" | "warning" | "info";
+                        status: "open" | "acked" | "resolved";
+                        reason: string;
+                        recommendation: string;
+                        labels: string[];
+                        sessionId: string | null;
+                        accountId: string | null;
+                        chatId: string | null;
+                        chatterId: string | null;
+                        openedAt: string | null;
+                        updatedAt: string | null;
+                        ackedAt: string | null;
+                        ackedBy: string | null;
+                        resolvedAt: string | null;
+                        resolvedBecause: string | null;
+                        /** @description stored, or found by the live evaluation and not stored yet */
+                        origin: "stored" | "live";
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminIntelligenceRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description the session to analyse */
+                    sessionId?: string;
+                    /** @description open sessions to analyse when no sessionId (default and maximum 20) */
+                    limit?: number;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        analysed: number;
+                        /** @description whether a model provider runs beside the rules */
+                        model: {
+                            /** @enum {boolean} */
+                            enabled: true;
+                            model: string;
+                        } | {
+                            /** @enum {boolean} */
+                            enabled: false;
+                            reason: string;
+                        };
+                        sessions: {
+                            sessionId: string;
+                            labels: string[];
+                            /** @description ids of the alerts the rules raised */
+                            alerts: string[];
+                            recommendations: string[];
+                            model: {
+                                model: string;
+                                promptVersion: string;
+                                labels: {
+                                    label: string;
+                                    confidence: number;
+                                }[];
+                            } | null;
+                            modelError: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getFloor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        at: string;
+                        thresholdSec: number;
+                        totals: {
+                            open: number;
+                            awaiting: number;
+                            breached: number;
+                            /** @description fans over the threshold: `none` 0, `some` 1–2, `high` 3 or more */
+                            breachedGrade: "none" | "some" | "high";
+                            longestWaitSec: number;
+                            /** @description the wait beside it against the threshold: `breached` over it, `at-risk` from 80% of it (in whole seconds, to the nearest) */
+                            longestWaitGrade: "ok" | "at-risk" | "breached";
+                            severity: {
+                                critical: number;
+                                warning: number;
+                                info: number;
+                            };
+                            /** @description the worst open alert */
+                            alertGrade: "clear" | "warning" | "critical";
+                            today: {
+                                since: string | null;
+                                timezone: string;
+                                sessions: number;
+                                withinThresholdPct: number | null;
+                                /** @description `on-target` 90% or more, `below` from 75%, `missed` under it, `no-data` no session judged yet */
+                                withinThresholdGrade: "no-data" | "on-target" | "below" | "missed";
+                            };
+                        };
+                        /** @description empty in the `aggregate` view */
+                        accounts: {
+                            id: string;
+                            displayName: string | null;
+                            open: number;
+                            awaiting: number;
+                            breached: number;
+                            /** @description fans over the threshold: `none` 0, `some` 1–2, `high` 3 or more */
+                            breachedGrade: "none" | "some" | "high";
+                            longestWaitSec: number;
+                            /** @description the wait beside it against the threshold: `breached` over it, `at-risk` from 80% of it (in whole seconds, to the nearest) */
+                            longestWaitGrade: "ok" | "at-risk" | "breached";
+                            openAlerts: number;
+                        }[];
+                        /** @description empty in the `aggregate` view */
+                        chatters: {
+                            id: string;
+                            openSessions: number;
+                            awaiting: number;
+                            breached: number;
+                            /** @description fans over the threshold: `none` 0, `some` 1–2, `high` 3 or more */
+                            breachedGrade: "none" | "some" | "high";
+                            openAlerts: number;
+                        }[];
+                        topAlerts: {
+                            /** @description alerts this line stands for: without a key, alerts that look the same (rule, severity, account, chatter) are one line */
+                            count: number;
+                            ruleId: string;
+                            severity: "critical" | "warning" | "info";
+                            status: string;
+                            openedAt: string | null;
+                            accountId?: string | null;
+                            chatterId?: string | null;
+                            id?: string;
+                            ruleVersion?: number;
+                            reason?: string;
+                            recommendation?: string;
+                            labels?: string[];
+                            sessionId?: string | null;
+                            chatId?: string | null;
+                            updatedAt?: string | null;
+                            ackedAt?: string | null;
+                            ackedBy?: string | null;
+                            resolvedAt?: string | null;
+                            resolvedBecause?: string | null;
+                            origin?: "stored" | "live";
+                        }[];
+                        /** @description `full`: with a key, its accounts; `public`: no key, reads open; `aggregate`: no key, READ_AUTH=required (totals only) */
+                        view: "full" | "public" | "aggregate";
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getFloorStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream: `snapshot` events (data: the GET /api/floor body), `heartbeat` events (data: {"at": …}) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminCloseSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description id of the session to close */
+                    sessionId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the session was already closed: nothing was appended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "already-closed";
+                        sessionId: string;
+                        /** @description when it closed (its last activity where the close time is not stored) */
+                        closedAt: string | null;
+                        closeReason: "idle" | "unanswered" | "forced" | null;
+                    };
+                };
+            };
+            /** @description the close command is in the inbound log: the processor closes the session */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "close-requested";
+                        sessionId: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminReplay: {
+        parameters: {
+            query?: {
+                /** @description jobs to return (default 20, max 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            state: "building" | "switching" | "done" | "failed";
+                            /** @description where in session-events the rebuild starts */
+                            from: {
+                                /** @enum {string} */
+                                kind: "beginning";
+                            } | {
+                                /** @enum {string} */
+                                kind: "offset";
+                                /** @description every partition starts at this offset */
+                                offset: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "time";
+                                /** @description starts at the first event appended at or after this time */
+                                time: string | null;
+                            };
+                            /** @description the read-model version active when it started */
+                            fromVersion: number;
+                            /** @description the version it builds, active once it is done */
+                            targetVersion: number;
+                            eventsApplied: number;
+                            /** @description events left to reach the end of the log (null: not known yet) */
+                            lag: number | null;
+                            startedAt: string | null;
+                            /** @description the runner's last heartbeat */
+                            updatedAt: string | null;
+                            /** @description null while it runs */
+                            finishedAt: string | null;
+                            /** @description why it failed */
+                            error: string | null;
+                            /** @description where to follow it */
+                            statusUrl: string;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description start every partition at this offset (default: the beginning) */
+                    fromOffset?: number;
+                    /**
+                     * Format: date-time
+                     * @description start at the first event appended at or after this time
+                     */
+                    fromTime?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        state: "building" | "switching" | "done" | "failed";
+                        /** @description where in session-events the rebuild starts */
+                        from: {
+                            /** @enum {string} */
+                            kind: "beginning";
+                        } | {
+                            /** @enum {string} */
+                            kind: "offset";
+                            /** @description every partition starts at this offset */
+                            offset: number;
+                        } | {
+                            /** @enum {string} */
+                            kind: "time";
+                            /** @description starts at the first event appended at or after this time */
+                            time: string | null;
+                        };
+                        /** @description the read-model version active when it started */
+                        fromVersion: number;
+                        /** @description the version it builds, active once it is done */
+                        targetVersion: number;
+                        eventsApplied: number;
+                        /** @description events left to reach the end of the log (null: not known yet) */
+                        lag: number | null;
+                        startedAt: string | null;
+                        /** @description the runner's last heartbeat */
+                        updatedAt: string | null;
+                        /** @description null while it runs */
+                        finishedAt: string | null;
+                        /** @description why it failed */
+                        error: string | null;
+                        /** @description where to follow it */
+                        statusUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminReplayById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        state: "building" | "switching" | "done" | "failed";
+                        /** @description where in session-events the rebuild starts */
+                        from: {
+                            /** @enum {string} */
+                            kind: "beginning";
+                        } | {
+                            /** @enum {string} */
+                            kind: "offset";
+                            /** @description every partition starts at this offset */
+                            offset: number;
+                        } | {
+                            /** @enum {string} */
+                            kind: "time";
+                            /** @description starts at the first event appended at or after this time */
+                            time: string | null;
+                        };
+                        /** @description the read-model version active when it started */
+                        fromVersion: number;
+                        /** @description the version it builds, active once it is done */
+                        targetVersion: number;
+                        eventsApplied: number;
+                        /** @description events left to reach the end of the log (null: not known yet) */
+                        lag: number | null;
+                        startedAt: string | null;
+                        /** @description the runner's last heartbeat */
+                        updatedAt: string | null;
+                        /** @description null while it runs */
+                        finishedAt: string | null;
+                        /** @description why it failed */
+                        error: string | null;
+                        /** @description where to follow it */
+                        statusUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminKeys: {
+        parameters: {
+            query?: {
+                /** @description list revoked keys too */
+                includeRevoked?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description the key id (the part after cvk_) */
+                            id: string;
+                            name: string;
+                            role: "viewer" | "manager" | "admin";
+                            /** @description the accounts it may see; null: every account */
+                            accounts: string[] | null;
+                            status: "active" | "expired" | "revoked";
+                            createdAt: string | null;
+                            /** @description who created it */
+                            createdBy: string;
+                            /** @description null: never expires */
+                            expiresAt: string | null;
+                            /** @description null: never used */
+                            lastUsedAt: string | null;
+                            /** @description null: not revoked */
+                            revokedAt: string | null;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description who or what uses the key */
+                    name: string;
+                    /** @description viewer: reads; manager: reads, alert acks and session closes; admin: everything */
+                    role: "viewer" | "manager" | "admin";
+                    /** @description only these accounts (viewer and manager keys); omitted: every account */
+                    accounts?: string[];
+                    /**
+                     * Format: date-time
+                     * @description the key stops working at this time
+                     */
+                    expiresAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the key id (the part after cvk_) */
+                        id: string;
+                        name: string;
+                        role: "viewer" | "manager" | "admin";
+                        /** @description the accounts it may see; null: every account */
+                        accounts: string[] | null;
+                        status: "active" | "expired" | "revoked";
+                        createdAt: string | null;
+                        /** @description who created it */
+                        createdBy: string;
+                        /** @description null: never expires */
+                        expiresAt: string | null;
+                        /** @description null: never used */
+                        lastUsedAt: string | null;
+                        /** @description null: not revoked */
+                        revokedAt: string | null;
+                        /** @description the key to send as the bearer token (cvk_…); shown in this answer only */
+                        secret: string;
+                        note: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteAdminKeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the key id (the part after cvk_) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the key id (the part after cvk_) */
+                        id: string;
+                        name: string;
+                        role: "viewer" | "manager" | "admin";
+                        /** @description the accounts it may see; null: every account */
+                        accounts: string[] | null;
+                        status: "active" | "expired" | "revoked";
+                        createdAt: string | null;
+                        /** @description who created it */
+                        createdBy: string;
+                        /** @description null: never expires */
+                        expiresAt: string | null;
+                        /** @description null: never used */
+                        lastUsedAt: string | null;
+                        /** @description null: not revoked */
+                        revokedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminSetAside: {
+        parameters: {
+            query?: {
+                /** @description rows to return (default 50, max 500) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description `<topic>:<partition>:<offset>`, with `|<chat key>` for a clock tick's */
+                            id: string;
+                            /** @description the step that threw on it (or `conflict`: an event id seen again with other content) */
+                            stage: "normalise" | "step" | "fold" | "write" | "conflict";
+                            topic: string;
+                            partition: number;
+                            offset: number;
+                            chatKey: string | null;
+                            /** @description the inbound event name or the session event type */
+                            event: string | null;
+                            /** @description the error's message only */
+                            error: string;
+                            receivedAt: string | null;
+                            setAsideAt: string | null;
+                            body: {
+                                encoding: "utf8" | "base64";
+                                /** @description the first 4 KB of the body */
+                                prefix: string;
+                                bytes: number;
+                                truncated: boolean;
+                            };
+                            /** @description the set-aside record this one retried */
+                            retryOf: string | null;
+                        }[];
+                        count: number;
+                        total: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminSetAsideById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id the list gives (`<topic>:<partition>:<offset>[|<chat key>]`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `<topic>:<partition>:<offset>`, with `|<chat key>` for a clock tick's */
+                        id: string;
+                        /** @description the step that threw on it (or `conflict`: an event id seen again with other content) */
+                        stage: "normalise" | "step" | "fold" | "write" | "conflict";
+                        topic: string;
+                        partition: number;
+                        offset: number;
+                        chatKey: string | null;
+                        /** @description the inbound event name or the session event type */
+                        event: string | null;
+                        /** @description the error's message only */
+                        error: string;
+                        receivedAt: string | null;
+                        setAsideAt: string | null;
+                        body: {
+                            encoding: "utf8" | "base64";
+                            /** @description the first 4 KB of the body */
+                            prefix: string;
+                            bytes: number;
+                            truncated: boolean;
+                        };
+                        /** @description the set-aside record this one retried */
+                        retryOf: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteAdminSetAsideById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id the list gives (`<topic>:<partition>:<offset>[|<chat key>]`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the id removed */
+                        dropped: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminSetAsideByIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id the list gives (`<topic>:<partition>:<offset>[|<chat key>]`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the set-aside record retried (removed) */
+                        retried: string;
+                        topic: string;
+                        partition: number;
+                        /** @description where the copy was appended */
+                        offset: number;
+                        /** @description the id the copy is set aside under if it fails again */
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminVerify: {
+        parameters: {
+            query?: {
+                /** @description one account (default: all) */
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description no difference, no session event id with two contents, no rolled-back chat state waiting to be re-derived or re-derived without records the log no longer held */
+                        ok: boolean;
+                        accounts: number;
+                        /** Format: date-time */
+                        checkedAt: string;
+                        differences: {
+                            accountId: string;
+                            /** @enum {string} */
+                            figure: "sessionsOpened" | "sessionsClosed" | "chats" | "messages" | "fanMessages" | "paymentCount" | "revenueCents";
+                            /** @description what disagrees with the documents */
+                            source: "totals" | "buckets";
+                            /** @description the figure recomputed from the documents */
+                            documents: number;
+                            /** @description the figure the totals rows or the report buckets hold */
+                            found: number;
+                        }[];
+                        /** @description chat states the store handed back older than the processor had stored (lost writes), newest first (20 listed) */
+                        stateRollbacks: {
+                            count: number;
+                            unrecovered: number;
+                            /** @description re-derived without records the log no longer held */
+                            incomplete: number;
+                            items: {
+                                chatKey: string;
+                                partition: number;
+                                /** @description offset of the state the store handed back */
+                                storedOffset: number;
+                                storedSeq: number | null;
+                                /** @description offset of the state the processor had stored, or of the last record the lost rounds had applied to the chat */
+                                cachedOffset: number;
+                                cachedSeq: number | null;
+                                detectedAt: string;
+                                /** @description when the chat was re-derived from inbound and stored again */
+                                recoveredAt: string | null;
+                                recordsRederived: number | null;
+                                /** @description records of the range re-read that the log no longer held: the state went on without them */
+                                recordsMissing: number;
+                            }[];
+                        };
+                        /** @description session event ids that came back with other content (set aside, not folded), newest first (20 listed) */
+                        eventConflicts: {
+                            count: number;
+                            items: {
+                                /** @description the set-aside id */
+                                id: string;
+                                eventId: string | null;
+                                chatKey: string | null;
+                                error: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the platform account id, acct_ and 32 hex digits */
+                    id: string;
+                    displayName: string;
+                    status?: "connected" | "pending-auth" | "disconnected";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the platform account id */
+                        id: string;
+                        displayName: string;
+                        status: "connected" | "pending-auth" | "disconnected";
+                        /** @description how it was registered: by hand, synced from the platform, or the demo seed */
+                        source: "manual" | "synced" | "demo";
+                        /** @description the creator's username on the platform, when synced */
+                        username: string | null;
+                        createdAt: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the platform account id */
+                        id: string;
+                        displayName: string;
+                        status: "connected" | "pending-auth" | "disconnected";
+                        /** @description how it was registered: by hand, synced from the platform, or the demo seed */
+                        source: "manual" | "synced" | "demo";
+                        /** @description the creator's username on the platform, when synced */
+                        username: string | null;
+                        createdAt: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminAccountsSeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description how many demo accounts were registered or updated */
+                        seeded: number;
+                        accounts: {
+                            /** @description the platform account id */
+                            id: string;
+                            displayName: string;
+                            status: "connected" | "pending-auth" | "disconnected";
+                            /** @description how it was registered: by hand, synced from the platform, or the demo seed */
+                            source: "manual" | "synced" | "demo";
+                            /** @description the creator's username on the platform, when synced */
+                            username: string | null;
+                            createdAt: string | null;
+                            updatedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminAccountsSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description how many platform accounts were registered or updated */
+                        synced: number;
+                        accounts: {
+                            /** @description the platform account id */
+                            id: string;
+                            displayName: string;
+                            status: "connected" | "pending-auth" | "disconnected";
+                            /** @description how it was registered: by hand, synced from the platform, or the demo seed */
+                            source: "manual" | "synced" | "demo";
+                            /** @description the creator's username on the platform, when synced */
+                            username: string | null;
+                            createdAt: string | null;
+                            updatedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["PlatformError"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminAccountsAuthStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the platform's attempt id: poll it */
+                        attemptId: string;
+                        /** @description the platform's message, if any */
+                        message: string | null;
+                        /** @enum {string} */
+                        next: "POST /api/admin/accounts/auth/poll";
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["PlatformError"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminAccountsAuthPoll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the attempt id POST /api/admin/accounts/auth answered */
+                    attemptId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the attempt's state as the platform gives it (authenticated once connected) */
+                        state: string | null;
+                        /** @description the platform's progress step, e.g. signing_in, needs_otp, signed_in */
+                        progress: string | null;
+                        /** @description the platform waits for the two-factor code */
+                        needsOtp: boolean;
+                        /** @description the account, registered once the attempt is authenticated */
+                        account: {
+                            /** @description the platform account id */
+                            id: string;
+                            displayName: string;
+                            status: "connected" | "pending-auth" | "disconnected";
+                            /** @description how it was registered: by hand, synced from the platform, or the demo seed */
+                            source: "manual" | "synced" | "demo";
+                            /** @description the creator's username on the platform, when synced */
+                            username: string | null;
+                            createdAt: string | null;
+                            updatedAt: string | null;
+                        } | null;
+                        /** @description what to call next (null: done) */
+                        next: "POST /api/admin/accounts/auth/2fa" | "POST /api/admin/accounts/auth/poll" | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["PlatformError"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminAccountsAuth2fa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the attempt id POST /api/admin/accounts/auth answered */
+                    attemptId: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        submitted: true;
+                        /** @description the platform's message, if any */
+                        message: string | null;
+                        /** @enum {string} */
+                        next: "POST /api/admin/accounts/auth/poll";
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["PlatformError"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminAccountsByIdDisconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the platform account id */
+                        id: string;
+                        displayName: string;
+                        status: "connected" | "pending-auth" | "disconnected";
+                        /** @description how it was registered: by hand, synced from the platform, or the demo seed */
+                        source: "manual" | "synced" | "demo";
+                        /** @description the creator's username on the platform, when synced */
+                        username: string | null;
+                        createdAt: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminBackfill: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            kind: "backfill" | "backfill-transactions";
+                            state: "running" | "done" | "failed";
+                            /** @description the accounts it pulls, in order */
+                            accountIds: string[];
+                            /** @description pulls history from this time */
+                            since: string | null;
+                            progress: {
+                                /** @description index in accountIds of the account being pulled */
+                                accountIndex: number;
+                                /** @description next chats page of the current account (null: its first page) */
+                                chatsPage: string | null;
+                                /** @description chats of that page already done */
+                                chatIndex: number;
+                                chats: number;
+                                messages: number;
+                                transactions: number;
+                                /** @description requests made to the platform */
+                                requests: number;
+                                /** @description time spent waiting out rate limits and backoffs */
+                                waitedMs: number;
+                            };
+                            /** @description the latest errors (at most 20 kept) */
+                            errors: {
+                                at: string | null;
+                                message: string;
+                            }[];
+                            startedAt: string | null;
+                            /** @description the runner's last heartbeat */
+                            updatedAt: string | null;
+                            /** @description null while it runs */
+                            finishedAt: string | null;
+                            /** @description where to follow it */
+                            statusUrl: string;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminBackfill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description one account (default: every authenticated account of the key) */
+                    accountId?: string;
+                    /**
+                     * Format: date-time
+                     * @description from this time (default: 30 days ago)
+                     */
+                    since?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        kind: "backfill" | "backfill-transactions";
+                        state: "running" | "done" | "failed";
+                        /** @description the accounts it pulls, in order */
+                        accountIds: string[];
+                        /** @description pulls history from this time */
+                        since: string | null;
+                        progress: {
+                            /** @description index in accountIds of the account being pulled */
+                            accountIndex: number;
+                            /** @description next chats page of the current account (null: its first page) */
+                            chatsPage: string | null;
+                            /** @description chats of that page already done */
+                            chatIndex: number;
+                            chats: number;
+                            messages: number;
+                            transactions: number;
+                            /** @description requests made to the platform */
+                            requests: number;
+                            /** @description time spent waiting out rate limits and backoffs */
+                            waitedMs: number;
+                        };
+                        /** @description the latest errors (at most 20 kept) */
+                        errors: {
+                            at: string | null;
+                            message: string;
+                        }[];
+                        startedAt: string | null;
+                        /** @description the runner's last heartbeat */
+                        updatedAt: string | null;
+                        /** @description null while it runs */
+                        finishedAt: string | null;
+                        /** @description where to follow it */
+                        statusUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["PlatformError"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminBackfillTransactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description one account (default: every authenticated account of the key) */
+                    accountId?: string;
+                    /**
+                     * Format: date-time
+                     * @description from this time (default: 30 days ago)
+                     */
+                    since?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        kind: "backfill" | "backfill-transactions";
+                        state: "running" | "done" | "failed";
+                        /** @description the accounts it pulls, in order */
+                        accountIds: string[];
+                        /** @description pulls history from this time */
+                        since: string | null;
+                        progress: {
+                            /** @description index in accountIds of the account being pulled */
+                            accountIndex: number;
+                            /** @description next chats page of the current account (null: its first page) */
+                            chatsPage: string | null;
+                            /** @description chats of that page already done */
+                            chatIndex: number;
+                            chats: number;
+                            messages: number;
+                            transactions: number;
+                            /** @description requests made to the platform */
+                            requests: number;
+                            /** @description time spent waiting out rate limits and backoffs */
+                            waitedMs: number;
+                        };
+                        /** @description the latest errors (at most 20 kept) */
+                        errors: {
+                            at: string | null;
+                            message: string;
+                        }[];
+                        startedAt: string | null;
+                        /** @description the runner's last heartbeat */
+                        updatedAt: string | null;
+                        /** @description null while it runs */
+                        finishedAt: string | null;
+                        /** @description where to follow it */
+                        statusUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["PlatformError"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminBackfillById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        kind: "backfill" | "backfill-transactions";
+                        state: "running" | "done" | "failed";
+                        /** @description the accounts it pulls, in order */
+                        accountIds: string[];
+                        /** @description pulls history from this time */
+                        since: string | null;
+                        progress: {
+                            /** @description index in accountIds of the account being pulled */
+                            accountIndex: number;
+                            /** @description next chats page of the current account (null: its first page) */
+                            chatsPage: string | null;
+                            /** @description chats of that page already done */
+                            chatIndex: number;
+                            chats: number;
+                            messages: number;
+                            transactions: number;
+                            /** @description requests made to the platform */
+                            requests: number;
+                            /** @description time spent waiting out rate limits and backoffs */
+                            waitedMs: number;
+                        };
+                        /** @description the latest errors (at most 20 kept) */
+                        errors: {
+                            at: string | null;
+                            message: string;
+                        }[];
+                        startedAt: string | null;
+                        /** @description the runner's last heartbeat */
+                        updatedAt: string | null;
+                        /** @description null while it runs */
+                        finishedAt: string | null;
+                        /** @description where to follow it */
+                        statusUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postDemoIngest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    records: {
+                        /** @description the raw platform webhook body, exactly as signed */
+                        body: string;
+                        /** @description hex HMAC-SHA256 of body with the demo secret */
+                        signature: string;
+                        idempotencyKey: string;
+                        /** @description who sent an outbound message, as the connector reports it */
+                        chatterId?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description records appended to the inbound log */
+                        accepted: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminSeedDemo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description recent (default): every time moves by one offset so the latest record is 3 minutes old; original: the times as shipped
+                     * @default recent
+                     */
+                    timeline?: "recent" | "original";
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "seeded";
+                        /** @description fixture records appended */
+                        records: number;
+                        /** @description the demo accounts, registered with their names */
+                        accounts: {
+                            id: string;
+                            displayName: string;
+                        }[];
+                        timeline: "recent" | "original";
+                        /** @description how far every time was moved (0 for original) */
+                        shiftedBySec: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminPurgeDemo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default false */
+                    full?: boolean;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "purged";
+                        /** @description the demo accounts removed */
+                        accounts: string[];
+                        /** @description documents removed, per collection */
+                        removed: {
+                            [key: string]: number;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        status: "reset";
+                        droppedCollections: string[];
+                        /** @description per consumer group and partition, the offset it now starts from */
+                        skippedTo: {
+                            [key: string]: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postConnectorIngest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 letters, digits, '_', '.' or '-', starting with a letter or digit */
+                    accountId: string;
+                    messages: {
+                        /** @description a platform id, as a decimal string */
+                        chatId: string;
+                        /** @description a platform id, as a decimal string */
+                        messageId: string;
+                        text: string;
+                        /** Format: date-time */
+                        sentAt: string;
+                        /** @description 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit */
+                        chatterId: string;
+                        automated?: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description messages appended to the inbound log */
+                        accepted: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getHealthLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status?: "live";
+                        uptimeSec?: number;
+                        eventLoopDelayP99Ms?: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getHealthReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "not ready";
+                        ready: boolean;
+                        roles: string[];
+                        reasons: string[];
+                        checks: {
+                            log?: boolean;
+                            consumers?: {
+                                [key: string]: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            /** @description not ready, with the reasons */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "not ready";
+                        ready: boolean;
+                        roles: string[];
+                        reasons: string[];
+                        checks: {
+                            log?: boolean;
+                            consumers?: {
+                                [key: string]: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: "ok" | "degraded";
+                        /** @description the log and the store answer (503 when not) */
+                        ready: boolean;
+                        problems: {
+                            component: string;
+                            reason: string;
+                            since: string | null;
+                            group?: string;
+                        }[];
+                        components: {
+                            log: {
+                                ok: boolean;
+                                kind: string;
+                            };
+                            store: {
+                                ok: boolean;
+                                kind: string;
+                            };
+                            processor: {
+                                enabled: boolean;
+                                /** @description records its consumer group has not consumed; null when the log does not answer or the group has no commit yet */
+                                lag: number | null;
+                                /** @description webhook received → done, over the last seconds; measured where the role runs (null elsewhere) */
+                                freshness: {
+                                    windowSec: number;
+                                    samples: number;
+                                    p50Ms: number | null;
+                                    p99Ms: number | null;
+                                    maxMs: number | null;
+                                } | null;
+                            };
+                            projector: {
+                                enabled: boolean;
+                                /** @description records its consumer group has not consumed; null when the log does not answer or the group has no commit yet */
+                                lag: number | null;
+                                /** @description webhook received → done, over the last seconds; measured where the role runs (null elsewhere) */
+                                freshness: {
+                                    windowSec: number;
+                                    samples: number;
+                                    p50Ms: number | null;
+                                    p99Ms: number | null;
+                                    maxMs: number | null;
+                                } | null;
+                            };
+                            platformApi: {
+                                configured: boolean;
+                                ready: boolean;
+                            };
+                            intelligence: {
+                                enabled: boolean;
+                                /** @description records its consumer group has not consumed; null when the log does not answer or the group has no commit yet */
+                                lag: number | null;
+                                rules: boolean;
+                                model: {
+                                    /** @enum {boolean} */
+                                    enabled: true;
+                                    model: string;
+                                } | {
+                                    /** @enum {boolean} */
+                                    enabled: false;
+                                    reason: string;
+                                };
+                            };
+                        };
+                        config: {
+                            webhookSecretConfigured: boolean;
+                            adminTokenConfigured: boolean;
+                            readAuth: "open" | "required";
+                        };
+                        access: {
+                            reads: "open" | "required";
+                            message: string;
+                        };
+                        counters: {
+                            /** @description this process's processor (null when it runs elsewhere) */
+                            processor: {
+                                recordsApplied: number;
+                                recordsSkippedAsApplied: number;
+                                recordsDuplicate: number;
+                                recordsWithoutRouting: number;
+                                ticks: number;
+                                eventsEmitted: number;
+                                batchesFenced: number;
+                                recordsSetAside: number;
+                                slowSteps: number;
+                                stateRollbacks: number;
+                                recordsRederived: number;
+                                /** @description webhook received → done, over the last seconds; measured where the role runs (null elsewhere) */
+                                freshness: {
+                                    windowSec: number;
+                                    samples: number;
+                                    p50Ms: number | null;
+                                    p99Ms: number | null;
+                                    maxMs: number | null;
+                                } | null;
+                            } | null;
+                            /** @description this process's projector (null when it runs elsewhere) */
+                            projector: {
+                                eventsApplied: number;
+                                eventsUnreadable: number;
+                                eventsSetAside: number;
+                                eventsConflicting: number;
+                                batches: number;
+                                /** @description webhook received → done, over the last seconds; measured where the role runs (null elsewhere) */
+                                freshness: {
+                                    windowSec: number;
+                                    samples: number;
+                                    p50Ms: number | null;
+                                    p99Ms: number | null;
+                                    maxMs: number | null;
+                                } | null;
+                            } | null;
+                            setAside: {
+                                /** @description records set aside in the store (null when it does not answer) */
+                                stored: number | null;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            /** @description not ready: the log or the store does not answer; the body says which */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: "ok" | "degraded";
+                        /** @description the log and the store answer (503 when not) */
+                        ready: boolean;
+                        problems: {
+                            component: string;
+                            reason: string;
+                            since: string | null;
+                            group?: string;
+                        }[];
+                        components: {
+                            log: {
+                                ok: boolean;
+                                kind: string;
+                            };
+                            store: {
+                                ok: boolean;
+                                kind: string;
+                            };
+                            processor: {
+                                enabled: boolean;
+                                /** @description records its consumer group has not consumed; null when the log does not answer or the group has no commit yet */
+                                lag: number | null;
+                                /** @description webhook received → done, over the last seconds; measured where the role runs (null elsewhere) */
+                                freshness: {
+                                    windowSec: number;
+                                    samples: number;
+                                    p50Ms: number | null;
+                                    p99Ms: number | null;
+                                    maxMs: number | null;
+                                } | null;
+                            };
+                            projector: {
+                                enabled: boolean;
+                                /** @description records its consumer group has not consumed; null when the log does not answer or the group has no commit yet */
+                                lag: number | null;
+                                /** @description webhook received → done, over the last seconds; measured where the role runs (null elsewhere) */
+                                freshness: {
+                                    windowSec: number;
+                                    samples: number;
+                                    p50Ms: number | null;
+                                    p99Ms: number | null;
+                                    maxMs: number | null;
+                                } | null;
+                            };
+                            platformApi: {
+                                configured: boolean;
+                                ready: boolean;
+                            };
+                            intelligence: {
+                                enabled: boolean;
+                                /** @description records its consumer group has not consumed; null when the log does not answer or the group has no commit yet */
+                                lag: number | null;
+                                rules: boolean;
+                                model: {
+                                    /** @enum {boolean} */
+                                    enabled: true;
+                                    model: string;
+                                } | {
+                                    /** @enum {boolean} */
+                                    enabled: false;
+                                    reason: string;
+                                };
+                            };
+                        };
+                        config: {
+                            webhookSecretConfigured: boolean;
+                            adminTokenConfigured: boolean;
+                            readAuth: "open" | "required";
+                        };
+                        access: {
+                            reads: "open" | "required";
+                            message: string;
+                        };
+                        counters: {
+                            /** @description this process's processor (null when it runs elsewhere) */
+                            processor: {
+                                recordsApplied: number;
+                                recordsSkippedAsApplied: number;
+                                recordsDuplicate: number;
+                                recordsWithoutRouting: number;
+                                ticks: number;
+                                eventsEmitted: number;
+                                batchesFenced: number;
+                                recordsSetAside: number;
+                                slowSteps: number;
+                                stateRollbacks: number;
+                                recordsRederived: number;
+                                /** @description webhook received → done, over the last seconds; measured where the role runs (null elsewhere) */
+                                freshness: {
+                                    windowSec: number;
+                                    samples: number;
+                                    p50Ms: number | null;
+                                    p99Ms: number | null;
+                                    maxMs: number | null;
+                                } | null;
+                            } | null;
+                            /** @description this process's projector (null when it runs elsewhere) */
+                            projector: {
+                                eventsApplied: number;
+                                eventsUnreadable: number;
+                                eventsSetAside: number;
+                                eventsConflicting: number;
+                                batches: number;
+                                /** @description webhook received → done, over the last seconds; measured where the role runs (null elsewhere) */
+                                freshness: {
+                                    windowSec: number;
+                                    samples: number;
+                                    p50Ms: number | null;
+                                    p99Ms: number | null;
+                                    maxMs: number | null;
+                                } | null;
+                            } | null;
+                            setAside: {
+                                /** @description records set aside in the store (null when it does not answer) */
+                                stored: number | null;
+                            };
+                        };
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+}
