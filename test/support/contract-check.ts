@@ -49,7 +49,8 @@ export class ContractCheck {
   private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
   private readonly checkedBody = new WeakSet<FastifyRequest>();
 
-  constructor(private readonly app: FastifyInstance) {
+  /** `logFile` (CONTRACT_LOG by default): where to list breaks instead of failing on them, to see them all in one run. */
+  constructor(private readonly app: FastifyInstance, private readonly logFile: string | null = process.env.CONTRACT_LOG ?? null) {
     addFormats.default(this.ajv);
     app.addHook('preSerialization', async (request, reply, payload) => {
       // Only where the route's own schema will serialise it; other bodies are checked as sent
@@ -115,7 +116,7 @@ export class ContractCheck {
   }
 
   private note(line: string): void {
-    if (process.env.CONTRACT_LOG) appendFileSync(process.env.CONTRACT_LOG, `${line}\n`);
+    if (this.logFile) appendFileSync(this.logFile, `${line}\n`);
     else this.found.push(line);
   }
 
