@@ -96,7 +96,7 @@ const AccountRowSchema = Type.Object({
   awaiting: Count,
 });
 
-const SessionListSchema = Type.Object({
+export const SessionListSchema = Type.Object({
   items: Type.Array(SessionSchema),
   count: Count,
   limit: Count,
