@@ -1,15 +1,17 @@
-// What schema serialisation does to an answer: the same inbox answer (GET /api/sessions, 50 or
-// 500 rows, built by the route's own view) sent by a route that declares its response schema
-// (Fastify serialises with fast-json-stringify) and by one that does not (JSON.stringify),
-// through inject() so nothing but the serialisation differs. Alternated, several rounds.
+// What schema serialisation does to an answer: the inbox answer (GET /api/sessions, 50 and 500
+// rows, built by the route's own view) serialised by JSON.stringify (no response schema), by
+// fast-json-stringify from the schema as TypeBox writes it (Fastify's default), and by the
+// service's serializer (src/http/serializer.ts: the same schema without `anyOf` for nullable
+// fields and choices of words). The three must write the same bytes. Alternated, several rounds.
 //   node --import tsx bench/serialise.ts [--requests 20000] [--rounds 3]
-import Fastify, { type FastifyInstance } from 'fastify';
+import fastJson from 'fast-json-stringify';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { SessionListSchema } from '../src/http/routes/reads.js';
 import { sessionView } from '../src/http/views.js';
 import type { SessionDoc } from '../src/projector/models/sessions/projection.js';
 import { gradeSteps } from '../src/domain/sla.js';
+import { serializerSchema } from '../src/http/serializer.js';
 
 const { values: args } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' } } });
 const REQUESTS = Number(args.requests);
@@ -35,32 +37,28 @@ function answerOf(rows: number) {
   return { items, count: items.length, limit: rows, sort: 'priority' as const, thresholdSec: 300, gradeSteps: gradeSteps(300) };
 }
 
-async function serverFor(body: unknown, withSchema: boolean): Promise<FastifyInstance> {
-  const app = Fastify();
-  app.get('/api/sessions', withSchema ? { schema: { response: { 200: SessionListSchema } } } : {}, async () => body);
-  await app.ready();
-  return app;
-}
+type Serialise = (body: unknown) => string;
 
-async function perRequestUs(app: FastifyInstance, n: number): Promise<number> {
+function perCallUs(serialise: Serialise, body: unknown, n: number): number {
   const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await app.inject({ url: '/api/sessions' });
+  for (let i = 0; i < n; i++) serialise(body);
   return Number(process.hrtime.bigint() - start) / 1000 / n;
 }
 
-console.log(`serialisation benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}, ${REQUESTS} requests per run, ${ROUNDS} rounds`);
+console.log(`serialisation benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}, ${REQUESTS} calls per run at 50 rows (a tenth at 500), ${ROUNDS} rounds`);
+const ways: [string, Serialise][] = [
+  ['JSON.stringify', JSON.stringify],
+  ['fast-json-stringify, schema as written', fastJson(SessionListSchema as Parameters<typeof fastJson>[0]) as Serialise],
+  ['fast-json-stringify, serializer schema', fastJson(serializerSchema(SessionListSchema) as Parameters<typeof fastJson>[0]) as Serialise],
+];
 for (const rows of [50, 500]) {
   const body = answerOf(rows);
-  const [typed, plain] = await Promise.all([serverFor(body, true), serverFor(body, false)]);
-  const a = await typed.inject({ url: '/api/sessions' });
-  const b = await plain.inject({ url: '/api/sessions' });
-  if (a.body !== b.body) throw new Error('the two answers differ: the schema drops or changes a field');
-  const n = Math.max(200, Math.round(REQUESTS / rows * 50));
-  await perRequestUs(typed, n / 10);
-  await perRequestUs(plain, n / 10);
-  const results: { schema: number; plain: number }[] = [];
-  for (let r = 0; r < ROUNDS; r++) results.push({ schema: await perRequestUs(typed, n), plain: await perRequestUs(plain, n) });
-  const fmt = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ');
-  console.log(`GET /api/sessions, ${rows} rows (${Math.round(a.body.length / 1024)} KiB): with the response schema ${fmt(results.map((x) => x.schema))} µs per request; JSON.stringify ${fmt(results.map((x) => x.plain))} µs (rounds, ${n} requests each); identical bytes`);
-  await Promise.all([typed.close(), plain.close()]);
+  const bytes = JSON.stringify(body);
+  for (const [name, serialise] of ways) if (serialise(body) !== bytes) throw new Error(`${name} writes other bytes than JSON.stringify`);
+  const n = rows === 50 ? REQUESTS : Math.max(100, REQUESTS / 10);
+  for (const [, serialise] of ways) perCallUs(serialise, body, n / 10);
+  const runs = ways.map(() => [] as number[]);
+  for (let r = 0; r < ROUNDS; r++) ways.forEach(([, serialise], i) => runs[i]?.push(perCallUs(serialise, body, n)));
+  console.log(`GET /api/sessions answer, ${rows} rows (${Math.round(bytes.length / 1024)} KiB), µs per call over ${ROUNDS} rounds (identical bytes):`);
+  ways.forEach(([name], i) => console.log(`  ${name.padEnd(40)} ${(runs[i] ?? []).map((x) => x.toFixed(1)).join(' / ')}`));
 }

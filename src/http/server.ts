@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, invalidInput, MAX_PATH_PARAM_LENGTH } from './errors.js';
 import { malformedTextPath } from '../domain/bounds.js';
 import { reportUnshowableTimesTo } from './views.js';
+import { serializerCompiler } from './serializer.js';
 import { healthRoutes, readAccessNote } from './routes/health.js';
 import { readRoutes } from './routes/reads.js';
 import { webhookRoutes, WEBHOOK_PATH } from './routes/webhook.js';
@@ -120,6 +121,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   addFormats.default(coercing);
   addFormats.default(exact);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
+  app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   installRequestIds(app);
   installHttpMetrics(app, deps.ops.metrics);
