@@ -1,12 +1,16 @@
 // Loads the demo dataset shipped in fixtures/demo, wherever the code runs from (src or dist).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { Type } from '@fastify/type-provider-typebox';
 import type { DemoRecord } from './demo-records.js';
 
 export interface DemoAccount {
   readonly id: string;
   readonly displayName: string;
 }
+
+/** A shipped demo account (fixtures/demo/accounts.json). */
+export const DemoAccountSchema = Type.Object({ id: Type.String(), displayName: Type.String() });
 
 function demoDir(): string {
   let dir = import.meta.dirname;

@@ -4,6 +4,7 @@
 // answers and its consumers run (were started and not stopped: a consumer that hangs inside
 // the client library is not seen here, its lag in /metrics shows it). A process that is
 // stopping is never ready.
+import { Type } from '@fastify/type-provider-typebox';
 import type { Role } from '../config.js';
 import type { StageState } from '../pipeline/stage.js';
 
@@ -21,6 +22,19 @@ export interface Readiness {
   readonly reasons: readonly string[];
   readonly checks: { readonly log: boolean; readonly consumers: Record<string, boolean> };
 }
+
+const RoleSchema = Type.Union([Type.Literal('api'), Type.Literal('processor'), Type.Literal('projector'), Type.Literal('intelligence')]);
+
+/** A Readiness, as the probe answers it (GET /api/health/ready adds its `status`). */
+export const ReadinessSchema = Type.Object({
+  ready: Type.Boolean(),
+  roles: Type.Array(RoleSchema, { description: 'the roles this process runs (ROLES)' }),
+  reasons: Type.Array(Type.String(), { description: 'why not ready, in words an operator can act on; empty when ready' }),
+  checks: Type.Object({
+    log: Type.Boolean({ description: 'the log answers' }),
+    consumers: Type.Record(Type.String(), Type.Boolean(), { description: 'per consuming role this process runs (processor, projector, intelligence): whether its consumer runs' }),
+  }),
+});
 
 const CONSUMING: readonly Role[] = ['processor', 'projector', 'intelligence'];
 

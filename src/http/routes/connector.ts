@@ -19,6 +19,9 @@ const PlatformId = Type.String({ pattern: '^[0-9]{1,30}$', description: 'a platf
 const AccountId = Type.String({ pattern: ACCOUNT_ID_PATTERN, description: ACCOUNT_ID_RULE });
 const ChatterId = Type.String({ pattern: ID_PATTERN, description: ID_RULE });
 
+/** How many messages went into the log: all of the batch (it is refused whole otherwise). */
+const ConnectorAcceptedSchema = Type.Object({ accepted: Type.Integer({ minimum: 1, description: 'messages appended to the inbound log' }) });
+
 export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRouteOptions> = async (app, opts) => {
   app.post('/api/connector/ingest', {
     config: { access: 'own' },
@@ -37,7 +40,7 @@ export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRouteOptions> =
           automated: Type.Optional(Type.Boolean()),
         }, { additionalProperties: false }), { minItems: 1, maxItems: CONNECTOR_MAX_MESSAGES }),
       }, { additionalProperties: false }),
-      response: { 200: Type.Object({ accepted: Type.Integer({ minimum: 1, description: 'messages appended to the inbound log' }) }) },
+      response: { 200: ConnectorAcceptedSchema },
     },
   }, async (request) => {
     const { accountId, messages } = request.body;

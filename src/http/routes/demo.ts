@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { DocumentStore } from '../../adapters/store/store.js';
 import { DEFAULT_DEMO_SECRET } from '../../config.js';
 import { verifyDemoRecord, type DemoRecord, type VerifiedDemo } from '../../demo/demo-records.js';
-import { loadDemoAccounts, loadDemoRecords } from '../../demo/fixtures.js';
+import { DemoAccountSchema, loadDemoAccounts, loadDemoRecords } from '../../demo/fixtures.js';
 import { historyCompleteRecords, inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { DrainTimeoutError, PipelineBusyError, type PipelineControl } from '../../pipeline-control.js';
@@ -43,7 +43,6 @@ const DEVELOPMENT = new Set(['development', 'test']);
 
 /** How many records went into the log. */
 const AcceptedSchema = Type.Object({ accepted: Type.Integer({ minimum: 1, description: 'records appended to the inbound log' }) });
-const DemoAccountSchema = Type.Object({ id: Type.String(), displayName: Type.String() });
 const SeededSchema = Type.Object({
   status: Type.Literal('seeded'),
   records: Type.Integer({ minimum: 0, description: 'fixture records appended' }),
@@ -55,12 +54,12 @@ const PurgedSchema = Type.Union([
   Type.Object({
     status: Type.Literal('purged'),
     accounts: Type.Array(Type.String(), { description: 'the demo accounts removed' }),
-    removed: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: 'documents removed, per collection' }),
+    removed: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: 'documents removed, per collection (a read model by its name, summed over its stored versions)' }),
   }),
   Type.Object({
     status: Type.Literal('reset'),
-    droppedCollections: Type.Array(Type.String()),
-    skippedTo: Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer({ minimum: 0 })), { description: 'per consumer group and partition, the offset it now starts from' }),
+    droppedCollections: Type.Array(Type.String(), { description: 'the collections dropped: every stored read-model version, and the processing state (chat states and their ledger, set-aside records, alerts, analyses, event digests...)' }),
+    skippedTo: Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer({ minimum: 0 })), { description: 'per topic (inbound, session events) and partition, the offset its consumer group now starts from: the end of the log at the reset' }),
   }),
 ]);
 

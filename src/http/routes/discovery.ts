@@ -1,6 +1,7 @@
 // Discovery: `GET /` and `GET /api` describe the service and list every registered route,
 // collected from the routes themselves as they register; the docs UI and the go-live guide.
-import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { PlatformReadiness } from '../../adapters/platform/readiness.js';
 
 export const DOCS_PATH = '/docs';
@@ -40,25 +41,25 @@ const GO_LIVE = `# Going live with a real platform account
 5. Watch GET /api/health (lag of the processor and projector) and GET /api/sessions?sort=priority.
 `;
 
-const MetadataSchema = {
-  type: 'object',
-  required: ['service', 'platformApi', 'pipelineReady', 'docs', 'openapi', 'goLive', 'routes'],
-  properties: {
-    service: { type: 'string', enum: ['convops'] },
-    platformApi: { type: 'object', required: ['configured', 'ready'], properties: { configured: { type: 'boolean' }, ready: { type: 'boolean' } } },
-    pipelineReady: { type: 'boolean', description: 'the log and the store answer' },
-    docs: { type: 'string', description: 'the OpenAPI UI' },
-    openapi: { type: 'string', description: 'the OpenAPI document' },
-    goLive: { type: 'string', description: 'how to connect a real account' },
-    routes: { type: 'object', additionalProperties: { type: 'string' }, description: '"METHOD /path" → what it does' },
-  },
-} as const;
+/** What `GET /` and `GET /api` answer. */
+const MetadataSchema = Type.Object({
+  service: Type.Literal('convops'),
+  platformApi: Type.Object({
+    configured: Type.Boolean({ description: 'PLATFORMAPI_KEY is set' }),
+    ready: Type.Boolean({ description: 'the platform API answers with that key' }),
+  }),
+  pipelineReady: Type.Boolean({ description: 'the log and the store answer' }),
+  docs: Type.String({ description: 'the OpenAPI UI' }),
+  openapi: Type.String({ description: 'the OpenAPI document' }),
+  goLive: Type.String({ description: 'how to connect a real account' }),
+  routes: Type.Record(Type.String(), Type.String(), { description: '"METHOD /path" → what it does' }),
+});
 
-export const discoveryRoutes: FastifyPluginAsync<DiscoveryOptions> = async (app, opts) => {
+export const discoveryRoutes: FastifyPluginAsyncTypebox<DiscoveryOptions> = async (app, opts) => {
   const metadata = async () => {
     const [pipelineReady, platformReady] = await Promise.all([opts.pipelineReady(), opts.platform.ready()]);
     return {
-      service: 'convops',
+      service: 'convops' as const,
       platformApi: { configured: opts.platform.configured, ready: platformReady },
       pipelineReady,
       docs: DOCS_PATH,

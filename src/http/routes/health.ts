@@ -7,7 +7,8 @@ import type { Topology } from '../../topology.js';
 import type { PlatformReadiness } from '../../adapters/platform/readiness.js';
 import type { ModelStatus } from '../../intelligence/model-provider.js';
 import { SET_ASIDE_COLLECTION } from '../../pipeline/set-aside.js';
-import type { FreshnessSummary } from '../../pipeline/freshness.js';
+import type { ProcessorStatus } from '../../processor/session-processor.js';
+import type { ProjectorStatus } from '../../projector/projector.js';
 import { withTimeout } from '../../support/deadline.js';
 import { GroupProgressWatch, type StageProblem } from '../../pipeline/stage-health.js';
 
@@ -19,7 +20,7 @@ export interface HealthOptions {
   readonly webhookSecretConfigured: boolean;
   readonly adminTokenConfigured: boolean;
   readonly readAuth: 'open' | 'required';
-  readonly counters: () => { readonly processor: { readonly freshness: FreshnessSummary } | null; readonly projector: { readonly freshness: FreshnessSummary } | null };
+  readonly counters: () => { readonly processor: ProcessorStatus | null; readonly projector: ProjectorStatus | null };
   /** Stages of this process whose rounds keep failing, or whose consumers were dropped from their group or stalled. */
   readonly problems: () => readonly StageProblem[];
   readonly platform: PlatformReadiness;
@@ -60,15 +61,36 @@ const FreshnessSchema = Type.Union([Type.Object({
   p99Ms: Type.Union([Type.Number(), Type.Null()]),
   maxMs: Type.Union([Type.Number(), Type.Null()]),
 }), Type.Null()], { description: 'webhook received → done, over the last seconds; measured where the role runs (null elsewhere)' });
-const countersOf = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, Count]));
-const ProcessorCountersSchema = Type.Union([Type.Object({
-  ...countersOf(['recordsApplied', 'recordsSkippedAsApplied', 'recordsDuplicate', 'recordsWithoutRouting', 'ticks', 'eventsEmitted', 'batchesFenced', 'recordsSetAside', 'slowSteps', 'stateRollbacks', 'recordsRederived']),
+/** A processor's status (ProcessorStatus), counts since this process started it. */
+const ProcessorStatusSchema = Type.Object({
+  recordsApplied: Count,
+  recordsSkippedAsApplied: Count,
+  recordsDuplicate: Count,
+  recordsWithoutRouting: Count,
+  ticks: Count,
+  eventsEmitted: Count,
+  batchesFenced: Count,
+  recordsSetAside: Count,
+  slowSteps: Count,
+  stateRollbacks: Count,
+  recordsRederived: Count,
   freshness: FreshnessSchema,
-}), Type.Null()], { description: 'this process\'s processor (null when it runs elsewhere)' });
-const ProjectorCountersSchema = Type.Union([Type.Object({
-  ...countersOf(['eventsApplied', 'eventsUnreadable', 'eventsSetAside', 'eventsConflicting', 'batches']),
+});
+/** A projector's status (ProjectorStatus), counts since this process started it. */
+const ProjectorStatusSchema = Type.Object({
+  eventsApplied: Count,
+  eventsUnreadable: Count,
+  eventsSetAside: Count,
+  eventsConflicting: Count,
+  batches: Count,
   freshness: FreshnessSchema,
-}), Type.Null()], { description: 'this process\'s projector (null when it runs elsewhere)' });
+});
+// A counter added to a stage's status and not here would be dropped from the answer by the
+// serializer: the key lists must match (a compile error otherwise).
+type SameKeys<A, B> = [Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>] extends [never] ? true : false;
+const _statusesDeclared: [SameKeys<ProcessorStatus, Static<typeof ProcessorStatusSchema>>, SameKeys<ProjectorStatus, Static<typeof ProjectorStatusSchema>>] = [true, true];
+const ProcessorCountersSchema = Type.Union([ProcessorStatusSchema, Type.Null()], { description: 'this process\'s processor (null when it runs elsewhere)' });
+const ProjectorCountersSchema = Type.Union([ProjectorStatusSchema, Type.Null()], { description: 'this process\'s projector (null when it runs elsewhere)' });
 
 export const HealthSchema = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),

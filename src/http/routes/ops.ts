@@ -1,10 +1,10 @@
 // The operating surface every process has, whatever its roles: Prometheus metrics and the two
 // probes. Served by the API server, and by the ops server (OPS_PORT) in processes without it.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { FastifyPluginAsync } from 'fastify';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AccessLevel } from '../../access/access-model.js';
 import type { Metrics } from '../../observability/metrics.js';
-import type { Readiness } from '../../observability/readiness.js';
+import { ReadinessSchema, type Readiness } from '../../observability/readiness.js';
 import { errorResponses } from '../errors.js';
 
 export const METRICS_PATH = '/metrics';
@@ -25,27 +25,25 @@ export interface OpsRouteOptions {
   readonly metricsAccess: AccessLevel;
 }
 
-const ReadinessSchema = {
-  type: 'object',
-  required: ['status', 'ready', 'roles', 'reasons', 'checks'],
-  properties: {
-    status: { type: 'string', enum: ['ready', 'not ready'] },
-    ready: { type: 'boolean' },
-    roles: { type: 'array', items: { type: 'string' } },
-    reasons: { type: 'array', items: { type: 'string' } },
-    checks: {
-      type: 'object',
-      properties: { log: { type: 'boolean' }, consumers: { type: 'object', additionalProperties: { type: 'boolean' } } },
-    },
-  },
-} as const;
+/** The liveness probe's answer. */
+const LiveSchema = Type.Object({
+  status: Type.Literal('live'),
+  uptimeSec: Type.Integer({ minimum: 0, description: 'seconds since the process started' }),
+  eventLoopDelayP99Ms: Type.Number({ minimum: 0, description: 'p99 event-loop delay since the last probe, to a tenth of a millisecond' }),
+});
+
+/** The readiness probe's answer: the process's Readiness with its status in a word. */
+const ReadyAnswerSchema = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('not ready')]),
+  ...ReadinessSchema.properties,
+});
 
 /** Probes come every few seconds from every balancer and kubelet; the answer is kept this long. */
 const READY_CACHE_MS = 1000;
 
 const SCRAPE_CACHE_MS = 1000;
 
-export const opsRoutes: FastifyPluginAsync<OpsRouteOptions> = async (app, opts) => {
+export const opsRoutes: FastifyPluginAsyncTypebox<OpsRouteOptions> = async (app, opts) => {
   let scraped: { at: number; text: Promise<string> } | null = null;
   const loop = monitorEventLoopDelay({ resolution: 20 });
   loop.enable();
@@ -75,17 +73,12 @@ export const opsRoutes: FastifyPluginAsync<OpsRouteOptions> = async (app, opts) 
     config: { access: 'public', rateClass: 'none' },
     schema: {
       summary: 'Liveness: the process is up and its event loop turns (no dependency is checked)',
-      response: {
-        200: {
-          type: 'object',
-          properties: { status: { type: 'string', enum: ['live'] }, uptimeSec: { type: 'integer' }, eventLoopDelayP99Ms: { type: 'number' } },
-        },
-      },
+      response: { 200: LiveSchema },
     },
   }, async () => {
     const delayMs = loop.percentile(99) / 1e6;
     loop.reset();
-    return { status: 'live', uptimeSec: Math.round(process.uptime()), eventLoopDelayP99Ms: Number.isFinite(delayMs) ? Math.round(delayMs * 10) / 10 : 0 };
+    return { status: 'live' as const, uptimeSec: Math.round(process.uptime()), eventLoopDelayP99Ms: Number.isFinite(delayMs) ? Math.round(delayMs * 10) / 10 : 0 };
   });
 
   let cached: { at: number; stopping: boolean; value: Promise<Readiness> } | null = null;
@@ -93,13 +86,13 @@ export const opsRoutes: FastifyPluginAsync<OpsRouteOptions> = async (app, opts) 
     config: { access: 'public', rateClass: 'none' },
     schema: {
       summary: 'Readiness by role: an API process when the log takes appends, a worker when its consumers run; 503 otherwise and while shutting down',
-      response: { 200: ReadinessSchema, 503: { ...ReadinessSchema, description: 'not ready, with the reasons' } },
+      response: { 200: ReadyAnswerSchema, 503: { ...ReadyAnswerSchema, description: 'not ready, with the reasons' } },
     },
   }, async (_request, reply) => {
     const now = Date.now();
     const stopping = opts.stopping();
     if (!cached || now - cached.at > READY_CACHE_MS || cached.stopping !== stopping) cached = { at: now, stopping, value: opts.readiness() };
     const answer = await cached.value;
-    return reply.status(answer.ready ? 200 : 503).header('cache-control', 'no-store').send({ status: answer.ready ? 'ready' : 'not ready', ...answer });
+    return reply.status(answer.ready ? 200 : 503).header('cache-control', 'no-store').send({ status: answer.ready ? 'ready' : 'not ready', ...answer, roles: [...answer.roles], reasons: [...answer.reasons] });
   });
 };

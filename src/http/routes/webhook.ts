@@ -1,9 +1,9 @@
 // POST /webhooks/platform: verify, route, append the raw bytes, answer once the log has them.
 // Nothing else happens on the request path (no normalising, no database, no model calls).
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import { parseJson } from '../../domain/json.js';
-import { routeWebhook } from '../../domain/webhook-route.js';
+import { ACCOUNT_CHAT, routeWebhook } from '../../domain/webhook-route.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { verifySignature } from '../../ingest/signature.js';
 import { ApiError, errorResponses, invalidInput } from '../errors.js';
@@ -28,7 +28,16 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app: FastifyInstance, opts) => {
+/** A webhook the log holds: what it was routed as, so a sender can see how it was understood. */
+const WebhookAcceptedSchema = Type.Object({
+  accepted: Type.Literal(true),
+  event: Type.String({ description: 'the event name, as sent' }),
+  accountId: Type.String({ description: 'the creator account it belongs to' }),
+  chatId: Type.String({ description: `the fan's chat it belongs to; ${ACCOUNT_CHAT} for events about the account as a whole` }),
+  dedupeKey: Type.String({ description: 'what redeliveries of it are recognised by: its idempotency key (trimmed), or for keyless ephemeral events (users.typing, users.online, users.offline) body_ and a hash of the body' }),
+}, { description: 'in the log (or a redelivery of what is): the platform may stop retrying' });
+
+export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = async (app, opts) => {
   // The signature covers the exact bytes, so the body stays a Buffer here.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: opts.bodyLimitBytes }, (_req, body, done) => {
@@ -53,20 +62,12 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
     },
     schema: {
       summary: 'Platform webhook: verified, deduplicated by its idempotency key, appended to the inbound log. With a secret set, missing or wrong signatures get 401 and are counted per client address; past REFUSAL_LIMIT_MAX in a window, that address gets 429 before its signature is checked',
-      headers: {
-        type: 'object',
-        properties: {
-          [SIGNATURE_HEADER]: { type: 'string', maxLength: 512 },
-          [IDEMPOTENCY_HEADER]: { type: 'string', maxLength: 200 },
-        },
-      },
+      headers: Type.Object({
+        [SIGNATURE_HEADER]: Type.Optional(Type.String({ maxLength: 512 })),
+        [IDEMPOTENCY_HEADER]: Type.Optional(Type.String({ maxLength: 200 })),
+      }),
       response: {
-        200: {
-          type: 'object',
-          description: 'in the log (or a redelivery of what is): the platform may stop retrying',
-          required: ['accepted', 'event', 'accountId', 'chatId', 'dedupeKey'],
-          properties: { accepted: { type: 'boolean' }, event: { type: 'string' }, accountId: { type: 'string' }, chatId: { type: ['string', 'null'] }, dedupeKey: { type: 'string' } },
-        },
+        200: WebhookAcceptedSchema,
         ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'NOT_READY'),
       },
     },
@@ -95,6 +96,6 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
       // 503 makes the platform retry; we never acknowledge what the log did not take.
       throw new ApiError('NOT_READY', 'the inbound log is unavailable; retry later');
     }
-    return reply.status(200).send({ accepted: true, event: route.event, accountId: route.accountId, chatId: route.chatId, dedupeKey: route.dedupeKey });
+    return reply.status(200).send({ accepted: true as const, event: route.event, accountId: route.accountId, chatId: route.chatId, dedupeKey: route.dedupeKey });
   });
 };
