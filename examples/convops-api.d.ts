@@ -927,7 +927,9 @@ export interface operations {
                         /** @enum {string} */
                         service: "convops";
                         platformApi: {
+                            /** @description PLATFORMAPI_KEY is set */
                             configured: boolean;
+                            /** @description the platform API answers with that key */
                             ready: boolean;
                         };
                         /** @description the log and the store answer */
@@ -970,7 +972,9 @@ export interface operations {
                         /** @enum {string} */
                         service: "convops";
                         platformApi: {
+                            /** @description PLATFORMAPI_KEY is set */
                             configured: boolean;
+                            /** @description the platform API answers with that key */
                             ready: boolean;
                         };
                         /** @description the log and the store answer */
@@ -1047,10 +1051,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        accepted: boolean;
+                        /** @enum {boolean} */
+                        accepted: true;
+                        /** @description the event name, as sent */
                         event: string;
+                        /** @description the creator account it belongs to */
                         accountId: string;
-                        chatId: string | null;
+                        /** @description the fan's chat it belongs to; _account for events about the account as a whole */
+                        chatId: string;
+                        /** @description what redeliveries of it are recognised by: its idempotency key (trimmed), or for keyless ephemeral events (users.typing, users.online, users.offline) body_ and a hash of the body */
                         dedupeKey: string;
                     };
                 };
@@ -1557,7 +1566,9 @@ export interface operations {
                             label: string;
                             source: "rules" | "model";
                             confidence: number;
+                            /** @description the model that gave a `model` label */
                             model?: string;
+                            /** @description the prompt version of a `model` label */
                             promptVersion?: string;
                         }[];
                         recommendations: string[];
@@ -1656,7 +1667,7 @@ export interface operations {
                             lastActivityAt: string | null;
                             lastMessageAt: string | null;
                             lastMessageText: string | null;
-                            lastSender: string | null;
+                            lastSender: ("fan" | "human" | "automated") | null;
                             messageCount: number;
                             fanMessageCount: number;
                             sessionCount: number;
@@ -1676,7 +1687,7 @@ export interface operations {
                             lastActivityAt: string | null;
                             lastMessageAt: string | null;
                             lastMessageText: string | null;
-                            lastSender: string | null;
+                            lastSender: ("fan" | "human" | "automated") | null;
                             messageCount: number;
                             fanMessageCount: number;
                             sessionCount: number;
@@ -1684,6 +1695,7 @@ export interface operations {
                             awaiting: boolean;
                             waitingSince: string | null;
                         }[];
+                        /** @description newest first, at most `limit` */
                         sessions: {
                             /** @description the session id: account:chat:number */
                             id: string;
@@ -1719,6 +1731,7 @@ export interface operations {
                             paymentCount: number;
                             fanSpendCents: number | null;
                         }[];
+                        /** @description at most `limit` */
                         messages: {
                             /** @description the platform's message id */
                             id: string;
@@ -3574,15 +3587,16 @@ export interface operations {
                         status: "purged";
                         /** @description the demo accounts removed */
                         accounts: string[];
-                        /** @description documents removed, per collection */
+                        /** @description documents removed, per collection (a read model by its name, summed over its stored versions) */
                         removed: {
                             [key: string]: number;
                         };
                     } | {
                         /** @enum {string} */
                         status: "reset";
+                        /** @description the collections dropped: every stored read-model version, and the processing state (chat states and their ledger, set-aside records, alerts, analyses, event digests...) */
                         droppedCollections: string[];
-                        /** @description per consumer group and partition, the offset it now starts from */
+                        /** @description per topic (inbound, session events) and partition, the offset its consumer group now starts from: the end of the log at the reset */
                         skippedTo: {
                             [key: string]: {
                                 [key: string]: number;
@@ -3694,9 +3708,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status?: "live";
-                        uptimeSec?: number;
-                        eventLoopDelayP99Ms?: number;
+                        status: "live";
+                        /** @description seconds since the process started */
+                        uptimeSec: number;
+                        /** @description p99 event-loop delay since the last probe, to a tenth of a millisecond */
+                        eventLoopDelayP99Ms: number;
                     };
                 };
             };
@@ -3722,14 +3738,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {string} */
                         status: "ready" | "not ready";
                         ready: boolean;
-                        roles: string[];
+                        /** @description the roles this process runs (ROLES) */
+                        roles: ("api" | "processor" | "projector" | "intelligence")[];
+                        /** @description why not ready, in words an operator can act on; empty when ready */
                         reasons: string[];
                         checks: {
-                            log?: boolean;
-                            consumers?: {
+                            /** @description the log answers */
+                            log: boolean;
+                            /** @description per consuming role this process runs (processor, projector, intelligence): whether its consumer runs */
+                            consumers: {
                                 [key: string]: boolean;
                             };
                         };
@@ -3745,14 +3764,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {string} */
                         status: "ready" | "not ready";
                         ready: boolean;
-                        roles: string[];
+                        /** @description the roles this process runs (ROLES) */
+                        roles: ("api" | "processor" | "projector" | "intelligence")[];
+                        /** @description why not ready, in words an operator can act on; empty when ready */
                         reasons: string[];
                         checks: {
-                            log?: boolean;
-                            consumers?: {
+                            /** @description the log answers */
+                            log: boolean;
+                            /** @description per consuming role this process runs (processor, projector, intelligence): whether its consumer runs */
+                            consumers: {
                                 [key: string]: boolean;
                             };
                         };

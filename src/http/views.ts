@@ -51,12 +51,15 @@ export const SessionSchema = Type.Object({
 });
 export type SessionView = Static<typeof SessionSchema>;
 
+/** Who sent a message. */
+export const SenderSchema = Type.Union([L('fan'), L('human'), L('automated')], { description: 'the fan, a person answering (a chatter or the creator), or an automated send' });
+
 export const MessageSchema = Type.Object({
   id: Type.String({ description: 'the platform\'s message id' }),
   accountId: Type.String(),
   chatId: Type.String(),
   sessionId: Nullable(Type.String()),
-  sender: Type.Union([L('fan'), L('human'), L('automated')], { description: 'the fan, a person answering (a chatter or the creator), or an automated send' }),
+  sender: SenderSchema,
   chatterId: Nullable(Type.String()),
   text: Type.String(),
   priceCents: Cents,
@@ -71,7 +74,7 @@ export const ChatSchema = Type.Object({
   lastActivityAt: Time,
   lastMessageAt: Time,
   lastMessageText: Nullable(Type.String()),
-  lastSender: Nullable(Type.String()),
+  lastSender: Nullable(SenderSchema),
   messageCount: Count,
   fanMessageCount: Count,
   sessionCount: Count,

@@ -125,8 +125,8 @@ const AnalysisSchema = Type.Object({
     label: Type.String(),
     source: Type.Union([L('rules'), L('model')]),
     confidence: Type.Number({ minimum: 0, maximum: 1 }),
-    model: Type.Optional(Type.String()),
-    promptVersion: Type.Optional(Type.String()),
+    model: Type.Optional(Type.String({ description: 'the model that gave a `model` label' })),
+    promptVersion: Type.Optional(Type.String({ description: 'the prompt version of a `model` label' })),
   })),
   recommendations: Type.Array(Type.String()),
   summary: Nullable(Type.String({ description: 'the model\'s summary, when a model ran' })),
@@ -134,16 +134,19 @@ const AnalysisSchema = Type.Object({
   modelError: Nullable(Type.String()),
 });
 
-const ChatsSchema = Type.Union([
-  Type.Object({ items: Type.Array(ChatSchema), count: Count, limit: Count }),
-  Type.Object({
-    chatId: Type.String(),
-    chats: Type.Array(ChatSchema, { description: 'one per account the fan chats with' }),
-    sessions: Type.Array(SessionSchema),
-    messages: Type.Array(MessageSchema),
-    limit: Count,
-  }),
-], { description: 'without chatId, the list; with it, that chat in detail' });
+const ChatListSchema = Type.Object({ items: Type.Array(ChatSchema), count: Count, limit: Count });
+const ChatDetailSchema = Type.Object({
+  chatId: Type.String(),
+  chats: Type.Array(ChatSchema, { description: 'one per account the fan chats with' }),
+  sessions: Type.Array(SessionSchema, { description: 'newest first, at most `limit`' }),
+  messages: Type.Array(MessageSchema, { description: 'at most `limit`' }),
+  limit: Count,
+});
+const ChatsSchema = Type.Union([ChatListSchema, ChatDetailSchema], { description: 'without chatId, the list; with it, that chat in detail' });
+
+const FanListSchema = Type.Object({ items: Type.Array(FanSchema), count: Count, limit: Count, sort: Type.Union([L('spend'), L('recent')]) });
+const AccountListSchema = Type.Object({ items: Type.Array(AccountRowSchema), count: Count, window: WindowSchema });
+const MessageListSchema = Type.Object({ items: Type.Array(MessageSchema), count: Count, limit: Count });
 
 const ScorecardSchema = Type.Object({
   thresholdSec: Count,
@@ -331,7 +334,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         sort: Type.Union([Type.Literal('spend'), Type.Literal('recent')], { default: 'spend', description: 'spend (default) or recent activity' }),
         limit: Limit,
       }, { additionalProperties: false }),
-      response: { 200: Type.Object({ items: Type.Array(FanSchema), count: Count, limit: Count, sort: Type.Union([L('spend'), L('recent')]) }) },
+      response: { 200: FanListSchema },
     },
   }, async (request) => {
     const { accountId, ofUserId, sort, limit } = request.query;
@@ -345,7 +348,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     schema: {
       summary: 'Accounts seen by the pipeline (those of a scoped key), with session statistics: all time, or over a window',
       querystring: Type.Object({ ...WindowParams, accountId: Type.Optional(Id('only this account')) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ items: Type.Array(AccountRowSchema), count: Count, window: WindowSchema }) },
+      response: { 200: AccountListSchema },
     },
   }, async (request) => {
     const rm = await models.active();
@@ -447,7 +450,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         accountId: Type.Optional(Id('the account, to tell apart one fan chatting with several accounts')),
         limit: Limit,
       }, { additionalProperties: false }),
-      response: { 200: Type.Object({ items: Type.Array(MessageSchema), count: Count, limit: Count }) },
+      response: { 200: MessageListSchema },
     },
   }, async (request) => {
     const { chatId, accountId, limit } = request.query;
