@@ -3,7 +3,7 @@
 // and a choice of words as `anyOf` of constants; fast-json-stringify serialises every `anyOf`
 // by validating the value against each branch with Ajv, which made the inbox's 50 rows 2.5
 // times slower than JSON.stringify (bench/serialise.ts). The same meaning as a type list
-// (`type: ["string", "null"]`) or an `enum` it writes directly, faster than JSON.stringify.
+// (`type: ["string", "null"]`) or an `enum` it writes directly, about as fast as JSON.stringify.
 // The document keeps the schemas as written; only the serializer sees the copy.
 import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
