@@ -27,13 +27,13 @@ export async function documentText(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'convops-openapi-'));
   const config = loadConfig({ ...DOCUMENTED_ENV, DATA_DIR: dir });
   const assembled = await assemble(config, createLogger(config.logLevel));
+  let app: Awaited<ReturnType<typeof buildServer>> | null = null;
   try {
-    const app = await buildServer(assembled.services);
+    app = await buildServer(assembled.services);
     await app.ready();
-    const text = `${JSON.stringify(app.swagger(), null, 2)}\n`;
-    await app.close();
-    return text;
+    return `${JSON.stringify(app.swagger(), null, 2)}\n`;
   } finally {
+    await app?.close();
     await assembled.stop();
     rmSync(dir, { recursive: true, force: true });
   }

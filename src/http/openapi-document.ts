@@ -95,7 +95,8 @@ export function errorStatusesOf(method: string, url: string, access: AccessLevel
   // Any route: a malformed URL or query (400); a credential sent and refused, even where none
   // is needed (401).
   const out = new Set<ErrorCode>(['INVALID_INPUT', 'UNAUTHORIZED']);
-  if (url.startsWith('/api/') || url === '/webhooks/platform') out.add('NOT_READY');
+  // Any route: a credential sent is checked against the store, which may be unavailable (503).
+  out.add('NOT_READY');
   if (WRITE_METHODS.has(method)) out.add('PAYLOAD_TOO_LARGE').add('UNSUPPORTED_MEDIA_TYPE');
   if (access === 'manager' || access === 'admin') out.add('FORBIDDEN');
   if (namesSomething) out.add('NOT_FOUND');
@@ -110,6 +111,9 @@ export function errorStatusesOf(method: string, url: string, access: AccessLevel
  */
 const EXTRA_ERRORS: Record<string, readonly ErrorCode[]> = {
   'POST /api/admin/replay': ['CONFLICT'],
+  // Replay status lives with the projector: a process without that role answers 409.
+  'GET /api/admin/replay': ['CONFLICT'],
+  'GET /api/admin/replay/:id': ['CONFLICT'],
   'POST /api/admin/purge-demo': ['CONFLICT'],
   'POST /api/admin/backfill': ['CONFLICT', 'PLATFORM_ERROR'],
   'POST /api/admin/backfill-transactions': ['CONFLICT', 'PLATFORM_ERROR'],

@@ -15,10 +15,14 @@ const isNull = (s: Schema): boolean => s.type === 'null';
 const isWord = (s: Schema): boolean => typeof s.const === 'string';
 const isScalar = (s: Schema): boolean => typeof s.type === 'string' && SCALARS.has(s.type) && s.const === undefined && s.enum === undefined;
 const isWordList = (s: Schema): boolean => s.type === 'string' && Array.isArray(s.enum);
+/** Keywords a flattened branch may carry up: none that would make the serializer write a value (`default`) or name a schema (`$id`). */
+const PLAIN = new Set(['type', 'format', 'description', 'title', 'const', 'enum', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern']);
+const isPlain = (s: Schema): boolean => Object.keys(s).every((k) => PLAIN.has(k));
 
 /** One `anyOf` the serializer can write without validating, or null when it must stay as it is. */
 function flattened(node: Schema, branches: Schema[]): Schema | null {
   const { anyOf: _anyOf, ...rest } = node;
+  if (!branches.every(isPlain)) return null;
   const nullable = branches.some(isNull);
   const others = branches.filter((b) => !isNull(b));
   if (others.length > 0 && others.every(isWord)) {

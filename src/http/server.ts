@@ -33,7 +33,7 @@ import { collectRoutes, discoveryRoutes, DOCS_PATH } from './routes/discovery.js
 import { adminAccountRoutes } from './routes/admin-accounts.js';
 import { installRequestIds, requestIdOptions } from './request-ids.js';
 import { installHttpMetrics } from './http-metrics.js';
-import { opsRoutes } from './routes/ops.js';
+import { LIVE_PATH, METRICS_PATH, opsRoutes, READY_PATH } from './routes/ops.js';
 import { floorStreamRoutes } from './routes/floor-stream.js';
 import { pageRoutes } from './routes/pages.js';
 import { pingWithin } from '../support/deadline.js';
@@ -62,11 +62,15 @@ function normaliseWriteBodies(app: FastifyInstance): void {
  * A route that declares no query parameters takes none: `?acountId=acct_1` (a typo) gets a 400
  * naming it rather than an answer for every account. Routes that take some declare them with
  * additionalProperties false. Not the webhook: whatever the platform or a proxy appends to its
- * URL must never cost a delivery. Not the pages or the docs UI (hidden), which browsers decorate.
+ * URL must never cost a delivery. Not the probes and metrics, which scrapers and balancers
+ * decorate (Prometheus `params:`, cache-busting) and the ops server answers the same way while
+ * the API starts. Not the pages or the docs UI (hidden), which browsers decorate.
  */
+const UNREFUSED_QUERY: ReadonlySet<string> = new Set([WEBHOOK_PATH, METRICS_PATH, LIVE_PATH, READY_PATH]);
+
 function refuseUndeclaredQuery(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    if (route.url === WEBHOOK_PATH || (route.schema as { hide?: boolean } | undefined)?.hide === true || route.schema?.querystring) return;
+    if (UNREFUSED_QUERY.has(route.url) || (route.schema as { hide?: boolean } | undefined)?.hide === true || route.schema?.querystring) return;
     route.schema = { ...route.schema, querystring: { type: 'object', additionalProperties: false, properties: {} } };
   });
 }

@@ -56,4 +56,12 @@ describe('the contract check', () => {
     await app.inject({ url: '/thing' });
     expect(() => s.check.assertKept()).toThrow(/GET \/thing answered 202, which it does not declare \(declared: 200, 404\)/);
   });
+
+  it('checks a non-2xx answer with a schema of its own before the serializer too (a 503 health report)', async () => {
+    const s = await serverAnswering(() => ({ code: 'degraded', extra: 'dropped by the serializer' }), 404);
+    app = s.app;
+    const res = await app.inject({ url: '/thing' });
+    expect(res.json()).toEqual({ code: 'degraded' });
+    expect(() => s.check.assertKept()).toThrow(/GET \/thing 404: body does not match.*extra/);
+  });
 });

@@ -30,7 +30,11 @@ describe('the typed example client', () => {
   afterAll(async () => { await app?.stop(); });
 
   it('lists the inbox, reads the SLA report and force-closes the longest wait', async () => {
-    const result = await triage(client, 300);
+    // Read-only unless asked.
+    const looked = await triage(client, { thresholdSec: 300 });
+    expect(looked.closed).toBeNull();
+    expect(looked.waiting).toHaveLength(2);
+    const result = await triage(client, { thresholdSec: 300, close: true });
     expect(result.waiting.map((w) => w.sessionId)).toEqual([`${ACCOUNT}:302:1`, `${ACCOUNT}:301:1`]);
     expect(result.waiting[0]?.waitSec).toBeGreaterThanOrEqual(40 * 60);
     expect(result.slaWithinPct).toBe(0);

@@ -71,12 +71,14 @@ describe('the OpenAPI document', () => {
     expect(bare).toEqual([]);
   });
 
-  it('refuses unknown query parameters on every route but the webhook', async () => {
+  it('refuses unknown query parameters on every route but the webhook, the probes and the metrics', async () => {
     const writes = await app.call<{ code: string; message: string }>('POST', '/api/admin/intelligence/run?bogus=1', { body: {}, token: ADMIN_TOKEN });
     expect(writes.status).toBe(400);
     expect(writes.body).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('bogus') });
-    expect((await app.call('GET', '/metrics?bogus=1', { token: ADMIN_TOKEN })).status).toBe(400);
-    expect((await app.call('GET', '/api/health/live?bogus=1')).status).toBe(400);
+    expect((await app.call('GET', '/go-live?bogus=1')).status).toBe(400);
+    // Scrapers and probes decorate their URLs; they are answered as the ops server answers them.
+    expect((await app.call('GET', '/metrics?scrape=1', { token: ADMIN_TOKEN })).status).toBe(200);
+    expect((await app.call('GET', '/api/health/live?probe=1')).status).toBe(200);
     // What the platform or a proxy appends to the webhook's URL never costs a delivery.
     const hook = await app.call('POST', '/webhooks/platform?via=proxy', { headers: { 'x-ofapi-idempotency-key': 'evt_openapi_query' }, body: { event: 'messages.unknown', account_id: 'acct_1', payload: {} } });
     expect(hook.status, hook.text).toBeLessThan(300);

@@ -55,8 +55,12 @@ export class ContractCheck {
     app.addHook('preSerialization', async (request, reply, payload) => {
       // Only where the route's own schema will serialise it; other bodies are checked as sent
       // (an onSend hook adds the error body's requestId).
+      // Error bodies get their requestId later, so they are checked as sent; any other body with a
+      // schema of its own (a 503 with the health report) before the serializer reshapes it.
       const own = (request.routeOptions.schema?.response ?? {}) as Record<string, unknown>;
-      if (reply.statusCode < 300 && (own[String(reply.statusCode)] !== undefined || own[`${String(reply.statusCode)[0]}xx`] !== undefined)) this.checkBody(request, reply, payload);
+      const declared = own[String(reply.statusCode)] !== undefined || own[`${String(reply.statusCode)[0]}xx`] !== undefined;
+      const errorBody = typeof payload === 'object' && payload !== null && 'code' in payload && 'statusCode' in payload;
+      if (declared && !errorBody) this.checkBody(request, reply, payload);
       return payload;
     });
     app.addHook('onSend', async (request, reply, payload) => {
