@@ -15,7 +15,8 @@ import { priorityReasons } from '../projector/priority-reasons.js';
 // view's return type is checked against its schema by the compiler.
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 /** An ISO-8601 time; null when there is none (or a stored value no date can hold). */
-export const Time = Nullable(Type.String({ format: 'date-time' }));
+export const timeOf = (description?: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], description ? { description } : {});
+export const Time = timeOf();
 export const Count = Type.Integer({ minimum: 0 });
 export const Cents = Type.Integer({ description: 'US cents' });
 const L = Type.Literal;

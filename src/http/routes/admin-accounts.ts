@@ -12,7 +12,7 @@ import { idString, isObject } from '../../domain/json.js';
 import type { DocumentStore } from '../../adapters/store/store.js';
 import { EARLIEST_TIME_MS } from '../../domain/bounds.js';
 import { ApiError, invalidInput } from '../errors.js';
-import { iso } from '../views.js';
+import { iso, timeOf as Time } from '../views.js';
 
 export interface AdminAccountOptions {
   readonly store: DocumentStore;
@@ -36,9 +36,6 @@ export function fromPlatform(err: unknown): never {
     default: throw new ApiError('PLATFORM_ERROR', err.message);
   }
 }
-
-/** A stored time as `iso` shows it: null when unset, or when the stored value is no valid time. */
-const Time = (description?: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], description ? { description } : {});
 
 export const AccountViewSchema = Type.Object({
   id: Type.String({ description: 'the platform account id' }),

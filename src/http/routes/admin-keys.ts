@@ -4,7 +4,7 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import { actorOf, ROLES } from '../../access/access-model.js';
 import type { ApiKeyDoc, ApiKeys } from '../../access/api-keys.js';
 import { ApiError, invalidInput } from '../errors.js';
-import { iso } from '../views.js';
+import { iso, timeOf as Time } from '../views.js';
 
 export interface AdminKeyRouteOptions {
   readonly keys: ApiKeys;
@@ -12,9 +12,6 @@ export interface AdminKeyRouteOptions {
 }
 
 export const MAX_KEY_ACCOUNTS = 200;
-
-/** A stored time as `iso` shows it: null when unset, or when the stored value is no valid time. */
-const Time = (description?: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], description ? { description } : {});
 
 export const KeyViewSchema = Type.Object({
   id: Type.String({ description: 'the key id (the part after cvk_)' }),

@@ -3,14 +3,11 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import type { PipelineControl } from '../../pipeline-control.js';
 import { ReplayConflict, type ReplayFrom, type ReplayJobDoc } from '../../projector/replay.js';
 import { ApiError, invalidInput } from '../errors.js';
-import { iso } from '../views.js';
+import { iso, timeOf as Time } from '../views.js';
 
 export interface AdminReplayOptions {
   readonly pipeline: PipelineControl;
 }
-
-/** A stored time as `iso` shows it: null when unset, or when the stored value is no valid time. */
-const Time = (description?: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], description ? { description } : {});
 
 export const ReplayJobViewSchema = Type.Object({
   id: Type.String(),

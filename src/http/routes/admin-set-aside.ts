@@ -11,7 +11,7 @@ import { reconcileSetAsideAlert } from '../../pipeline/set-aside-alert.js';
 import { RETRY_OF_HEADER, SET_ASIDE_COLLECTION, setAsideId, type SetAsideDoc } from '../../pipeline/set-aside.js';
 import type { Topology } from '../../topology.js';
 import { ApiError, errorResponses } from '../errors.js';
-import { iso } from '../views.js';
+import { iso, Time } from '../views.js';
 
 export interface AdminSetAsideOptions {
   readonly store: DocumentStore;
@@ -26,7 +26,6 @@ const LIMIT = { default: 50, max: 500 } as const;
 /** A retry that claimed a record this long ago and did not finish (its process died) no longer holds it. */
 const RETRY_CLAIM_STALE_MS = 60_000;
 
-const Time = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 const SetAsideSchema = Type.Object({
   id: Type.String({ description: '`<topic>:<partition>:<offset>`, with `|<chat key>` for a clock tick\'s' }),
   stage: Type.Union([Type.Literal('normalise'), Type.Literal('step'), Type.Literal('fold'), Type.Literal('write'), Type.Literal('conflict')], { description: 'the step that threw on it (or `conflict`: an event id seen again with other content)' }),

@@ -9,11 +9,11 @@ import { requestScope } from '../access.js';
 import { ApiError, errorResponses } from '../errors.js';
 import { accountFilter } from '../scope.js';
 import { LiveCache } from '../live-cache.js';
+import { Count } from '../views.js';
 import { AlertSchema, alertView, floorViewer, FloorSnapshotSchema, FloorView, publicAlertView } from '../../queries/floor.js';
 
 export const INTELLIGENCE_RUN_MAX = 20;
 
-const Count = Type.Integer({ minimum: 0 });
 const AlertListSchema = Type.Object({
   items: Type.Array(AlertSchema),
   count: Count,

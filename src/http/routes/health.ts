@@ -10,6 +10,7 @@ import { SET_ASIDE_COLLECTION } from '../../pipeline/set-aside.js';
 import type { ProcessorStatus } from '../../processor/session-processor.js';
 import type { ProjectorStatus } from '../../projector/projector.js';
 import { withTimeout } from '../../support/deadline.js';
+import { Count } from '../views.js';
 import { GroupProgressWatch, type StageProblem } from '../../pipeline/stage-health.js';
 
 export interface HealthOptions {
@@ -52,7 +53,6 @@ export function readAccessNote(readAuth: 'open' | 'required'): { readonly reads:
     : { reads: 'required', message: 'Reads need an access key (READ_AUTH=required); without one the floor shows totals only (no account, chatter, fan or text).' };
 }
 
-const Count = Type.Integer({ minimum: 0 });
 const Lag = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'records its consumer group has not consumed; null when the log does not answer or the group has no commit yet' });
 const FreshnessSchema = Type.Union([Type.Object({
   windowSec: Type.Number(),
