@@ -100,6 +100,14 @@ export interface Config {
   readonly kafkaMinInsyncReplicas: number | null;
   readonly alertSweepSec: number;
   readonly vipSpendCents: number;
+  readonly alertHooks: {
+    /** Hooks may point at private, loopback and link-local addresses (a receiver inside the agency's network). */
+    readonly allowPrivate: boolean;
+    /** The delay before a failed delivery's second attempt; it doubles from there. */
+    readonly retryBaseMs: number;
+    /** A delivery is tried again for at least this long before it fails for good and disables its hook. */
+    readonly retryWindowSec: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -304,5 +312,10 @@ export function loadConfig(env: Env = process.env): Config {
     kafkaMinInsyncReplicas: kafkaMinInsync(env),
     alertSweepSec: int(env, 'ALERT_SWEEP_SEC', 30, 0, 86400),
     vipSpendCents: int(env, 'VIP_SPEND_DOLLARS', 100, 0, 10_000_000) * 100,
+    alertHooks: {
+      allowPrivate: oneOf(env, 'ALERT_HOOK_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',
+      retryBaseMs: int(env, 'ALERT_HOOK_RETRY_BASE_MS', 5_000, 10, 600_000),
+      retryWindowSec: int(env, 'ALERT_HOOK_RETRY_WINDOW_SEC', 3_600, 1, 7 * 86_400),
+    },
   };
 }

@@ -18,6 +18,8 @@ import type { Logger } from './support/logger.js';
 import { ReplayService, type ProjectionControl } from './projector/replay.js';
 import { ALERTS_COLLECTION, ANALYSES_COLLECTION, type Intelligence } from './intelligence/intelligence.js';
 import { IntelligenceConsumer } from './intelligence/intelligence-consumer.js';
+import { AlertHookDispatcher } from './alert-hooks/dispatcher.js';
+import { DEFAULT_RETRY_POLICY } from './alert-hooks/retry-policy.js';
 import { ProjectionProgress } from './projector/progress.js';
 import type { Topology } from './topology.js';
 import type { Consumer } from './adapters/log/log.js';
@@ -61,6 +63,8 @@ export class PipelineControl implements ProjectionControl {
   private projector: Projector | null = null;
   private ticker: Ticker | null = null;
   private intelligenceConsumer: IntelligenceConsumer | null = null;
+  /** Runs where intelligence runs: that role owns the alerts whose transitions it sends. */
+  private hookDispatcher: AlertHookDispatcher | null = null;
   /** The stages this process runs, in start order, with their consumers. */
   private running: { readonly stage: Stage; readonly consumer: Consumer }[] = [];
   /** The projector is stopped on purpose, for a replay. */
@@ -145,6 +149,11 @@ export class PipelineControl implements ProjectionControl {
     return configured;
   }
 
+  /** The alert hook dispatcher, where this process runs intelligence (for /metrics). */
+  get alertHooks(): AlertHookDispatcher | null {
+    return this.hookDispatcher;
+  }
+
   counters(): { processor: ProcessorStatus | null; projector: ProjectorStatus | null } {
     return { processor: this.processor?.status() ?? null, projector: this.projector?.status() ?? null };
   }
@@ -166,6 +175,11 @@ export class PipelineControl implements ProjectionControl {
       stages.push(this.intelligenceConsumer);
     }
     for (const stage of stages) this.running.push({ stage, consumer: await runStage(log, stage, this.healthOf(stage)) });
+    if (config.roles.has('intelligence')) {
+      const { allowPrivate, retryBaseMs, retryWindowSec } = config.alertHooks;
+      this.hookDispatcher = new AlertHookDispatcher(store, { allowPrivate, policy: { ...DEFAULT_RETRY_POLICY, baseMs: retryBaseMs, windowMs: retryWindowSec * 1000 } }, logger.child({ role: 'alert-hooks' }));
+      await this.hookDispatcher.start();
+    }
     if (this.processor) {
       this.ticker = new Ticker(log, topology.inbound, config.tickIntervalSec * 1000, logger.child({ role: 'ticker' }));
       this.ticker.start();
@@ -184,6 +198,8 @@ export class PipelineControl implements ProjectionControl {
     this.ticker?.stop();
     // Intelligence first: its wait for the projector ends instead of holding the stop.
     await this.intelligenceConsumer?.stop();
+    await this.hookDispatcher?.stop();
+    this.hookDispatcher = null;
     for (const { consumer } of this.running.splice(0)) await consumer.stop();
     this.intelligenceConsumer = null;
     this.ticker = null;

@@ -8,7 +8,7 @@ import type { ReadModelSet } from '../projector/read-model-set.js';
 import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import type { Logger } from '../support/logger.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
-import { ALERTS_COLLECTION, type AlertDoc, type AlertStatus, type Finding } from '../pipeline/alert-doc.js';
+import { ALERTS_COLLECTION, announcing, HOOK_OUTBOX, HOOK_PENDING, outboxEntry, type AlertDoc, type AlertStatus, type Finding } from '../pipeline/alert-doc.js';
 import type { HttpModelProvider, ModelLabels } from './model-provider.js';
 import { evaluateChatter, evaluateSession, RULES, type RuleSettings, type SessionFacts } from './rules.js';
 
@@ -191,12 +191,15 @@ export class Intelligence {
     const known = new Set((await this.alerts.find({ _id: { $in: findings.map((f) => f.alertId) } }, { projection: { _id: 1 } })).map((a) => a._id));
     this.counters.alertsOpened += findings.filter((f) => !known.has(f.alertId)).length;
     await this.alerts.bulkWrite(findings.flatMap((f) => {
-      const { _id, severity, reason, updatedAt, ...onInsert } = findingToAlert(f, now);
+      const alert = findingToAlert(f, now);
+      const { _id, severity, reason, updatedAt, ...onInsert } = alert;
+      // Each write that changes the alert's status announces it to the hooks in the same write.
+      const opened = outboxEntry('opened', now, alert);
       return [
         // The same condition again: fresher wording and severity; a new one is stored open.
-        { updateOne: { filter: { _id }, update: { $set: { severity, reason, updatedAt }, $setOnInsert: onInsert }, upsert: true } },
+        { updateOne: { filter: { _id }, update: { $set: { severity, reason, updatedAt }, $setOnInsert: { ...onInsert, [HOOK_OUTBOX]: [opened], [HOOK_PENDING]: true } }, upsert: true } },
         // One that had resolved opens again; conditional, so it only ever moves resolved → open.
-        { updateOne: { filter: { _id, status: 'resolved' }, update: { $set: { status: 'open', resolvedAt: null, resolvedBecause: null } } } },
+        { updateOne: { filter: { _id, status: 'resolved' }, update: announcing({ $set: { status: 'open', resolvedAt: null, resolvedBecause: null } }, opened) } },
       ];
     }));
   }
@@ -209,7 +212,10 @@ export class Intelligence {
     // Each resolution applies only to the alert as it was read: one acknowledged or reopened
     // since is left for the next sweep to judge again.
     await this.alerts.bulkWrite(cleared.map((a) => ({
-      updateOne: { filter: { _id: a._id, status: a.status, updatedAt: a.updatedAt }, update: { $set: { status: 'resolved', resolvedAt: now, resolvedBecause: because, updatedAt: now } } },
+      updateOne: {
+        filter: { _id: a._id, status: a.status, updatedAt: a.updatedAt },
+        update: announcing({ $set: { status: 'resolved', resolvedAt: now, resolvedBecause: because, updatedAt: now } }, outboxEntry('resolved', now, a)),
+      },
     })));
   }
 
@@ -246,15 +252,19 @@ export class Intelligence {
       if (stored) {
         if (stored.ackedAt !== null) return stored;
         const status: AlertStatus = stored.status === 'resolved' ? 'resolved' : 'acked';
-        const r = await this.alerts.updateOne({ _id: id, ackedAt: null, status: stored.status }, { $set: { status, ackedAt: now, ackedBy: by, updatedAt: now } });
+        const update = announcing({ $set: { status, ackedAt: now, ackedBy: by, updatedAt: now } }, outboxEntry('acked', now, { ...stored, ackedBy: by }));
+        const r = await this.alerts.updateOne({ _id: id, ackedAt: null, status: stored.status }, update);
         if (r.matched === 1) return { ...stored, status, ackedAt: now, ackedBy: by, updatedAt: now };
         continue;
       }
       if (!liveFinding) return null;
-      const doc: AlertDoc = { ...findingToAlert(liveFinding, now), status: 'acked', ackedAt: now, ackedBy: by };
+      const found = findingToAlert(liveFinding, now);
+      const acked: AlertDoc = { ...found, status: 'acked', ackedAt: now, ackedBy: by };
+      // Stored for the first time: the hooks never heard of it, so it opens and is acknowledged.
+      const doc: AlertDoc = { ...acked, [HOOK_OUTBOX]: [outboxEntry('opened', now, found), outboxEntry('acked', now, acked)], [HOOK_PENDING]: true };
       try {
         await this.alerts.insertOne(doc);
-        return doc;
+        return acked;
       } catch (err) {
         // A sweep stored it meanwhile: acknowledge that record.
         if (!(err instanceof DuplicateKeyError)) throw err;

@@ -118,6 +118,24 @@ export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): vo
     });
   }
 
+  if (roles.has('intelligence')) {
+    const hooks = () => src.pipeline.alertHooks;
+    metrics.counterFrom('alert_hook_deliveries_total', 'Alert hook delivery outcomes in this process: delivered (2xx), retried (an attempt failed and is due again), failed (given up: the retry window is over or the destination is refused)', ['outcome'], () => {
+      const c = hooks()?.counters;
+      return c ? (['delivered', 'retried', 'failed'] as const).map((outcome) => ({ labels: { outcome }, value: c[outcome] })) : [];
+    });
+    metrics.counterFrom('alert_hooks_disabled_total', 'Alert hooks this process disabled because their deliveries kept failing', [], () => {
+      const c = hooks()?.counters;
+      return c ? [{ labels: {}, value: c.hooksDisabled }] : [];
+    });
+    metrics.gauge('alert_hook_queue_depth', 'Alert hook work waiting: deliveries pending (first attempt or retry) and alert transitions not yet turned into deliveries', ['kind'], async () => {
+      const h = hooks();
+      if (!h) return [];
+      const depth = await within(h.queueDepth());
+      return [{ labels: { kind: 'deliveries' }, value: depth.deliveries }, { labels: { kind: 'transitions' }, value: depth.transitions }];
+    });
+  }
+
   const provider = src.provider;
   if (provider && roles.has('intelligence')) {
     metrics.counterFrom('model_calls_total', 'Model provider analyses, by outcome (ok, failed); retries are in model_requests_total', ['outcome'], () =>

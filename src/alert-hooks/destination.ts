@@ -1,0 +1,78 @@
+// Where a hook may point. A hook is a request convops makes on an admin's say-so to any URL,
+// so without a guard it is a way into the agency's own network (the metadata service at
+// 169.254.169.254, a database on localhost). Private, loopback, link-local and other
+// non-public addresses are refused unless ALERT_HOOK_ALLOW_PRIVATE=true. The check is made on
+// the addresses the host resolves to at send time, and the connection goes to the address that
+// was checked, so a name that resolved to a public address when the hook was registered (or a
+// moment ago) cannot be pointed inside afterwards.
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+
+export const MAX_HOOK_URL_LENGTH = 2048;
+
+/** The ranges ipaddr.js names that are public; every other one (private, loopback, linkLocal, uniqueLocal, carrierGradeNat, reserved…) is refused. */
+const PUBLIC_RANGES = new Set(['unicast', 'global']);
+
+export class DestinationRefused extends Error {
+  override name = 'DestinationRefused';
+}
+
+/** Why `address` may not be called, or null when it may. */
+export function refusedAddress(address: string): string | null {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const range = parsed.range();
+  return PUBLIC_RANGES.has(range) ? null : `${address} is a ${range} address`;
+}
+
+/** The URL of a hook as registered: a 400-worthy reason, or null when it is acceptable. */
+export function urlProblem(raw: string, allowPrivate: boolean): string | null {
+  if (raw.length > MAX_HOOK_URL_LENGTH) return `longer than ${MAX_HOOK_URL_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'not an absolute URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `${url.protocol} is not http: or https:`;
+  // Credentials in the URL would be shown in every hook list.
+  if (url.username !== '' || url.password !== '') return 'must not carry a user name or password (put a token in the path or query)';
+  if (url.hash !== '') return 'must not have a #fragment';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && ipaddr.isValid(host)) {
+    const why = refusedAddress(host);
+    if (why) return `${why}: private, loopback and link-local destinations are refused (ALERT_HOOK_ALLOW_PRIVATE)`;
+  }
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) return 'localhost is refused (ALERT_HOOK_ALLOW_PRIVATE)';
+  return null;
+}
+
+export interface ResolvedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
+
+export type Resolver = (host: string) => Promise<readonly ResolvedAddress[]>;
+
+export const systemResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+
+/**
+ * The address to connect to for `host`: every address it resolves to must be allowed (a name
+ * with one public and one private address is refused: which one a client picks is not ours to
+ * rely on).
+ */
+export async function checkedAddress(host: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<ResolvedAddress> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const addresses = ipaddr.isValid(bare) ? [{ address: bare, family: ipaddr.parse(bare).kind() === 'ipv6' ? 6 as const : 4 as const }] : await resolve(bare);
+  const first = addresses[0];
+  if (!first) throw new DestinationRefused(`${bare} resolves to no address`);
+  if (!allowPrivate) {
+    for (const a of addresses) {
+      const why = refusedAddress(a.address);
+      if (why) throw new DestinationRefused(`${bare} resolves to ${why}: refused (ALERT_HOOK_ALLOW_PRIVATE=true allows it)`);
+    }
+  }
+  return first;
+}

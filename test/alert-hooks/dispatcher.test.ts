@@ -1,0 +1,214 @@
+// The dispatcher over both real stores (embedded, and the Mongo-wire server), sending to a
+// receiver in the test: transitions written by the real alert code become signed deliveries
+// (checked with the standardwebhooks package, an implementation not ours), retried with the
+// same webhook-id and growing gaps, given up after the window (which disables the hook and
+// raises an alert), and never sent to an address the guard refuses.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeEach, describe, expect, it, inject } from 'vitest';
+import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
+import { MongoStore } from '../../src/adapters/store/mongo-store.js';
+import type { DocumentStore } from '../../src/adapters/store/store.js';
+import { AlertHooks } from '../../src/alert-hooks/alert-hooks.js';
+import { AlertHookDispatcher, type DispatcherOptions } from '../../src/alert-hooks/dispatcher.js';
+import { hookAlertId } from '../../src/alert-hooks/hook-alert.js';
+import type { HookDoc } from '../../src/alert-hooks/hook-docs.js';
+import { ALERTS_COLLECTION, HOOK_OUTBOX, HOOK_PENDING, type AlertDoc, type OutboxEntry } from '../../src/pipeline/alert-doc.js';
+import { reconcileSetAsideAlert, SET_ASIDE_ALERT_ID } from '../../src/pipeline/set-aside-alert.js';
+import { bodyPrefix, SET_ASIDE_COLLECTION, setAsideWrite } from '../../src/pipeline/set-aside.js';
+import { createLogger } from '../../src/support/logger.js';
+import { startReceiver, type Receiver } from '../support/hook-receiver.js';
+import { eventually, uniqueName } from '../support/wait.js';
+
+const dirs: string[] = [];
+afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+
+const STORES: readonly [string, () => Promise<DocumentStore>][] = [
+  ['embedded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'convops-hooks-'));
+    dirs.push(dir);
+    return new EmbeddedStore(dir);
+  }],
+  ['mongodb wire', () => MongoStore.connect(inject('mongoUrl'), uniqueName('convops_hooks'))],
+];
+
+/** Opens the pipeline's set-aside alert through the real code: a record set aside, then reconciled. */
+async function openSetAsideAlert(store: DocumentStore, now = Date.now()): Promise<void> {
+  await store.bulkWriteMany([setAsideWrite([{
+    _id: `inbound:0:${now}`, stage: 'step', topic: 'inbound', partition: 0, offset: now, chatKey: 'acct_x:1', event: 'messages.received',
+    error: 'Error: boom', receivedAt: null, setAsideAt: now, body: bodyPrefix('{}'),
+  }])]);
+  expect(await reconcileSetAsideAlert(store, now)).toBe('open');
+}
+
+async function resolveSetAsideAlert(store: DocumentStore, now = Date.now()): Promise<void> {
+  await store.collection(SET_ASIDE_COLLECTION).deleteMany({});
+  expect(await reconcileSetAsideAlert(store, now)).toBe('resolved');
+}
+
+describe.each(STORES)('alert hook dispatcher on %s', (_name, open) => {
+  let store: DocumentStore;
+  let receiver: Receiver;
+  let dispatcher: AlertHookDispatcher | null = null;
+  const hooks = () => new AlertHooks(store);
+
+  beforeEach(async () => {
+    store = await open();
+    receiver = await startReceiver();
+  });
+  afterEach(async () => {
+    await dispatcher?.stop();
+    dispatcher = null;
+    await receiver.close();
+    await store.close();
+  });
+
+  const run = async (options: Partial<DispatcherOptions> = {}): Promise<AlertHookDispatcher> => {
+    dispatcher = new AlertHookDispatcher(store, { allowPrivate: true, pollMs: 50, ...options }, createLogger('silent'));
+    await dispatcher.start();
+    return dispatcher;
+  };
+  const register = (url = receiver.url, more: Partial<Parameters<AlertHooks['create']>[0]> = {}): Promise<HookDoc> =>
+    hooks().create({ url, events: ['opened', 'acked', 'resolved'], accountIds: null, format: 'standard', createdBy: 'test', ...more });
+
+  it('sends each transition once, signed so that an independent verifier accepts it', async () => {
+    const hook = await register();
+    await run();
+    await openSetAsideAlert(store);
+    await store.collection<AlertDoc>(ALERTS_COLLECTION).updateOne({ _id: SET_ASIDE_ALERT_ID }, { $set: { status: 'acked' } });
+    await resolveSetAsideAlert(store);
+    await eventually(() => expect(receiver.received).toHaveLength(2));
+    const verifier = new Webhook(hook.secret);
+    const events = receiver.received.map((r) => verifier.verify(r.body, r.headers as Record<string, string>) as { type: string; data: { id: string; eventId: string } });
+    // Sent concurrently, so they may arrive in either order (receivers order by timestamp).
+    expect(events.map((e) => e.type).sort()).toEqual(['alert.opened', 'alert.resolved']);
+    expect(events.every((e) => e.data.id === SET_ASIDE_ALERT_ID)).toBe(true);
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(events.map((e) => e.data.eventId));
+    // A tampered body or another secret fails the same verifier: the signature covers both.
+    const [first] = receiver.received;
+    expect(() => verifier.verify(`${first?.body} `, first?.headers as Record<string, string>)).toThrow();
+    expect(() => new Webhook('whsec_' + Buffer.alloc(32, 7).toString('base64')).verify(first?.body ?? '', first?.headers as Record<string, string>)).toThrow();
+    // The receiver has answered; the outcome is recorded a moment later.
+    await eventually(async () => expect((await hooks().recentDeliveries(hook._id, 10)).map((d) => [d.event, d.status, d.attempts]).sort()).toEqual([['opened', 'delivered', 1], ['resolved', 'delivered', 1]]));
+    // The outbox is drained and the alert no longer pending.
+    const alert = await store.collection<AlertDoc>(ALERTS_COLLECTION).findOne({ _id: SET_ASIDE_ALERT_ID });
+    expect(alert?.[HOOK_OUTBOX]).toEqual([]);
+    expect(alert?.[HOOK_PENDING]).toBe(false);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.received).toHaveLength(2);
+  });
+
+  it('fans a transition out once even when its removal from the alert was lost (a restart between the two)', async () => {
+    const hook = await register();
+    await openSetAsideAlert(store);
+    const alerts = store.collection<AlertDoc>(ALERTS_COLLECTION);
+    const [entry] = ((await alerts.findOne({ _id: SET_ASIDE_ALERT_ID }))?.[HOOK_OUTBOX] ?? []) as OutboxEntry[];
+    const d = new AlertHookDispatcher(store, { allowPrivate: true }, createLogger('silent'));
+    expect(await d.fanOut()).toBe(1);
+    // As if the process stopped after inserting the delivery and before removing the entry.
+    await alerts.updateOne({ _id: SET_ASIDE_ALERT_ID }, { $push: { [HOOK_OUTBOX]: entry }, $set: { [HOOK_PENDING]: true } });
+    await d.fanOut();
+    expect(await hooks().deliveries.countDocuments({ hookId: hook._id })).toBe(1);
+    await d.sendDue();
+    await d.sendDue();
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('retries a receiver that answers 500 with the same webhook-id and growing gaps, until it takes it', async () => {
+    receiver.behave((n) => ({ status: n < 4 ? 500 : 200 }));
+    const hook = await register();
+    await run({ policy: { baseMs: 100, maxDelayMs: 60_000, windowMs: 60_000 } });
+    await openSetAsideAlert(store);
+    await eventually(() => expect(receiver.received).toHaveLength(5), 15_000);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    const gaps = receiver.received.slice(1).map((r, i) => r.at - (receiver.received[i]?.at ?? 0));
+    // Equal jitter: the gap after attempt n lies in [base·2^(n-1)/2, base·2^(n-1)] (plus scheduling).
+    gaps.forEach((g, i) => expect(g).toBeGreaterThanOrEqual(100 * 2 ** i / 2 - 5));
+    for (let i = 1; i < gaps.length; i++) expect(gaps[i]).toBeGreaterThanOrEqual((gaps[i - 1] ?? 0) - 5);
+    expect(gaps[3]).toBeGreaterThan(2 * (gaps[0] ?? 0));
+    const [delivery] = await hooks().recentDeliveries(hook._id, 1);
+    expect(delivery).toMatchObject({ status: 'delivered', attempts: 5, lastHttpStatus: 200, lastError: null });
+    expect(dispatcher?.counters).toMatchObject({ delivered: 1, retried: 4, failed: 0 });
+  });
+
+  it('gives up after the retry window, disables the hook, raises an alert, and the other hooks hear of it', async () => {
+    receiver.behave(() => ({ status: 503 }));
+    const failing = await register();
+    const witness = await startReceiver();
+    try {
+      await register(witness.url, { events: ['opened'] });
+      await run({ policy: { baseMs: 50, maxDelayMs: 200, windowMs: 600 } });
+      await openSetAsideAlert(store);
+      await eventually(async () => expect((await hooks().get(failing._id))?.status).toBe('disabled'), 10_000);
+      const hook = await hooks().get(failing._id);
+      expect(hook?.disabledBecause).toMatch(/kept failing .*answered 503/);
+      const alert = await store.collection<AlertDoc>(ALERTS_COLLECTION).findOne({ _id: hookAlertId(failing._id) });
+      expect(alert).toMatchObject({ status: 'open', severity: 'warning', accountId: null });
+      expect(receiver.received.length).toBeGreaterThanOrEqual(3);
+      const [delivery] = await hooks().recentDeliveries(failing._id, 1);
+      expect(delivery).toMatchObject({ status: 'failed', lastHttpStatus: 503 });
+      // The witness got the set-aside alert and then the disabled hook's alert.
+      await eventually(() => expect(witness.received.map((r) => (JSON.parse(r.body) as { data: { id: string } }).data.id)).toEqual([SET_ASIDE_ALERT_ID, hookAlertId(failing._id)]));
+      // A disabled hook gets nothing more.
+      const before = receiver.received.length;
+      await resolveSetAsideAlert(store);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(receiver.received).toHaveLength(before);
+    } finally {
+      await witness.close();
+    }
+  });
+
+  it('refuses a name that resolves to a loopback address at send time unless private destinations are allowed, and connects to the address it checked', async () => {
+    const host = 'hooks.convops-test.invalid';
+    const url = `http://${host}:${receiver.port}/hook`;
+    const resolve = async () => [{ address: '127.0.0.1', family: 4 as const }];
+    const hook = await register(url);
+    await run({ allowPrivate: false, resolve });
+    await openSetAsideAlert(store);
+    await eventually(async () => expect((await hooks().get(hook._id))?.status).toBe('disabled'));
+    expect(receiver.received).toHaveLength(0);
+    expect((await hooks().recentDeliveries(hook._id, 1))[0]).toMatchObject({ status: 'failed', attempts: 1, lastHttpStatus: null, lastError: expect.stringMatching(/127\.0\.0\.1 is a loopback address: refused/) });
+    await dispatcher?.stop();
+
+    // Allowed: the name (which no DNS knows) reaches the receiver through the checked address.
+    const allowed = await register(url);
+    await run({ allowPrivate: true, resolve });
+    await resolveSetAsideAlert(store);
+    await eventually(() => expect(receiver.received).toHaveLength(1));
+    expect(receiver.received[0]?.headers.host).toBe(`${host}:${receiver.port}`);
+    await eventually(async () => expect((await hooks().recentDeliveries(allowed._id, 1))[0]).toMatchObject({ status: 'delivered' }));
+  });
+
+  it('does not follow a redirect, and gives up an attempt that gets no answer in time', async () => {
+    const elsewhere = await startReceiver();
+    try {
+      receiver.behave((n) => (n === 0 ? { status: 302, headers: { location: elsewhere.url } } : 'hang'));
+      const hook = await register();
+      await run({ timeoutMs: 300, policy: { baseMs: 50, maxDelayMs: 50, windowMs: 60_000 } });
+      await openSetAsideAlert(store);
+      await eventually(async () => expect((await hooks().recentDeliveries(hook._id, 1))[0]?.attempts).toBeGreaterThanOrEqual(2), 5000);
+      expect(elsewhere.received).toHaveLength(0);
+      const [d] = await hooks().recentDeliveries(hook._id, 1);
+      expect(d).toMatchObject({ status: 'pending', lastHttpStatus: null, lastError: 'no full answer within 300 ms' });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('sends only the events and accounts a hook asked for', async () => {
+    const opened = await register(receiver.url, { events: ['opened'] });
+    await register(receiver.url, { events: ['resolved'], accountIds: ['acct_other'] });
+    await run();
+    await openSetAsideAlert(store);
+    await resolveSetAsideAlert(store);
+    await eventually(() => expect(receiver.received).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.received).toHaveLength(1);
+    expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({ type: 'alert.opened' });
+    expect(await hooks().deliveries.countDocuments({})).toBe(1);
+    expect((await hooks().recentDeliveries(opened._id, 5))).toHaveLength(1);
+  });
+});
