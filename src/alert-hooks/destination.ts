@@ -21,9 +21,10 @@ export class DestinationRefused extends Error {
 export function refusedAddress(address: string): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   let parsed = ipaddr.parse(address);
+  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) reaches the IPv4 host: judged as that.
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   const range = parsed.range();
-  return PUBLIC_RANGES.has(range) ? null : `${address} is a ${range} address`;
+  return PUBLIC_RANGES.has(range) ? null : `${parsed.toString()} is a ${range} address`;
 }
 
 /** The URL of a hook as registered: a 400-worthy reason, or null when it is acceptable. */
