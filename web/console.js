@@ -119,7 +119,7 @@ const views = {
         });
         return h('tr', {}, h('td', { class: a.severity === 'critical' ? 'bad' : a.severity === 'warning' ? 'warn' : '' }, a.severity),
           h('td', {}, a.ruleId), h('td', {}, a.reason), h('td', {}, a.chatId ? chatLink(a.chatId) : '—'), h('td', {}, a.chatterId ?? '—'), h('td', {}, ack));
-      })));
+      })), await hooksSection(current));
   },
   async chat(chatId = '') {
     const form = h('form', { class: 'inline' }, h('label', {}, 'Chat id', h('input', { name: 'chatId', value: chatId, required: '' })), h('button', { type: 'submit' }, 'Open'));
@@ -133,6 +133,28 @@ const views = {
     if (chatId) await showChat(chatId, out);
   },
 };
+
+/** Where alerts go besides this page: the alert hooks and how their last delivery went (admin keys only). */
+async function hooksSection(current) {
+  const r = await api('/api/admin/alert-hooks').catch((err) => err);
+  if (!current()) return h('div');
+  if (r instanceof Error) return h('p', { class: 'muted', id: 'hooks' }, /^40[13]/.test(r.message) ? 'Alert hooks: an admin key shows them.' : `Alert hooks: ${r.message}`);
+  const last = (d) => (d === null ? 'none yet' : `${d.status}${d.attempts > 1 ? ` after ${d.attempts} attempts` : ''}${d.lastHttpStatus ? ` (HTTP ${d.lastHttpStatus})` : ''}${d.lastError && d.status !== 'delivered' ? ` · ${d.lastError}` : ''} · ${new Date(d.lastAttemptAt ?? d.createdAt).toLocaleString()}`);
+  return h('div', { id: 'hooks' }, h('h2', {}, `Alert hooks (${r.count})`), r.items.length === 0 ? h('p', { class: 'muted' }, 'No alert hooks: POST /api/admin/alert-hooks adds one.') :
+    table([['URL'], ['Events'], ['Status'], ['Last delivery'], ['']], r.items.map((hook) => {
+      let action = '';
+      if (hook.status === 'disabled') {
+        action = h('button', { type: 'button', 'data-enable': hook.id }, 'Enable');
+        action.addEventListener('click', () => {
+          api(`/api/admin/alert-hooks/${encodeURIComponent(hook.id)}/enable`, { method: 'POST' }).then(() => show('alerts')).catch(showError);
+        });
+      }
+      return h('tr', { 'data-hook': hook.id }, h('td', {}, hook.url), h('td', {}, hook.events.join(', ')),
+        h('td', { class: hook.status === 'disabled' ? 'bad' : '' }, hook.status === 'disabled' ? `disabled: ${hook.disabledBecause ?? ''}` : 'active'),
+        h('td', { class: hook.lastDelivery?.status === 'failed' ? 'bad' : hook.lastDelivery?.status === 'pending' && hook.lastDelivery.attempts > 0 ? 'warn' : '' }, last(hook.lastDelivery)),
+        h('td', {}, action));
+    })));
+}
 
 async function showChat(chatId, out) {
   const [chat, msgs] = await Promise.all([api(`/api/chats?chatId=${encodeURIComponent(chatId)}`), api(`/api/messages?chatId=${encodeURIComponent(chatId)}&limit=200`)]);

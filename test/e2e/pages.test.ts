@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { launchBrowser } from '../support/browser.js';
 import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
+import { startReceiver } from '../support/hook-receiver.js';
 import { messageBody, postWebhook } from '../support/platform.js';
 import { settledHash } from '../support/read-models.js';
 import { eventually } from '../support/wait.js';
@@ -43,7 +44,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
   // The floor's request budget off: the tests open more streams than a minute's share.
-  app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, LIVE_CACHE_MS: '0', FLOOR_RATE_LIMIT_MAX: '100000' }));
+  app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, LIVE_CACHE_MS: '0', FLOOR_RATE_LIMIT_MAX: '100000', ALERT_HOOK_ALLOW_PRIVATE: 'true' }));
   url = app.url ?? '';
   const seeded = await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{}' });
   expect(seeded.status).toBe(200);
@@ -232,6 +233,12 @@ describe('the console', () => {
     const sla = await api<{ sessions: number }>(`/api/sla?from=${from}`);
     await expect.poll(async () => page.locator('#view p').first().innerText().catch(() => ''), { timeout: 10_000 }).toContain(`of ${sla.sessions} sessions`);
 
+    // An alert hook to a receiver here: the alerts view lists it with its last delivery.
+    const receiver = await startReceiver();
+    const hook = await fetch(`${url}/api/admin/alert-hooks`, {
+      method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, events: ['acked'] }),
+    }).then(async (r) => (await r.json()) as { id: string });
+
     await page.click('#tab-alerts');
     const open = await api<{ items: { id: string }[]; total: number }>('/api/alerts?status=open&limit=100');
     expect(open.items.length).toBeGreaterThan(0);
@@ -241,6 +248,10 @@ describe('the console', () => {
       const acked = await api<{ items: { id: string }[] }>('/api/alerts?status=acked&limit=500');
       return acked.items.some((a) => a.id === target) ? true : undefined;
     }, 10_000, 'alert acknowledged');
+    await eventually(() => (receiver.received.length > 0 ? true : undefined), 10_000, 'the acknowledgement delivered');
+    await receiver.close();
+    await page.click('#tab-alerts');
+    await expect.poll(() => page.locator(`tr[data-hook="${hook.id}"]`).innerText().catch(() => ''), { timeout: 10_000 }).toMatch(/acked\s+active\s+delivered/);
 
     await page.click('#tab-chat');
     await page.fill('input[name="chatId"]', inbox.items[0]?.chatId ?? '');
