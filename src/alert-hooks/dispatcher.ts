@@ -9,6 +9,7 @@
 //    same webhook-id, which is what receivers dedupe on.
 // A delivery that still fails when its retry window is over fails for good and disables its
 // hook, which raises an alert (hook-alert.ts).
+import { randomUUID } from 'node:crypto';
 import type { DocumentStore, Collection, BulkOp } from '../adapters/store/store.js';
 import { ALERTS_COLLECTION, HOOK_OUTBOX, HOOK_PENDING, type AlertDoc, type OutboxEntry } from '../pipeline/alert-doc.js';
 import type { Logger } from '../support/logger.js';
@@ -17,7 +18,7 @@ import { DELIVERIES_COLLECTION, type DeliveryDoc, type HookDoc } from './hook-do
 import { openHookAlert } from './hook-alert.js';
 import { deliveryBody } from './payload.js';
 import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from './retry-policy.js';
-import { DELIVERY_TIMEOUT_MS, sendOnce, type AttemptOutcome } from './sender.js';
+import { DELIVERY_TIMEOUT_MS, sendOnce } from './sender.js';
 import { signedHeaders } from './signing.js';
 import type { Resolver } from './destination.js';
 
@@ -41,18 +42,28 @@ export interface DispatcherCounters {
   retried: number;
   /** Deliveries given up: the window is over, or the destination is refused. */
   failed: number;
+  /** Deliveries not sent because their hook was disabled or deleted first. */
+  dropped: number;
   /** Hooks this process disabled. */
   hooksDisabled: number;
 }
 
 const FAN_OUT_BATCH = 200;
-const SEND_BATCH = 50;
+const SEND_BATCH = 64;
+
+/** One attempt's outcome: its write, and what follows it. */
+interface Result {
+  readonly op: BulkOp<DeliveryDoc>;
+  readonly outcome: 'delivered' | 'retried' | 'failed' | 'dropped';
+  readonly retryAt: number | null;
+  readonly disable: { readonly hook: HookDoc; readonly because: string } | null;
+}
 
 const matches = (hook: HookDoc, entry: OutboxEntry): boolean =>
   hook.events.includes(entry.event) && (hook.accountIds === null || (entry.alert.accountId !== null && hook.accountIds.includes(entry.alert.accountId)));
 
 export class AlertHookDispatcher {
-  readonly counters: DispatcherCounters = { delivered: 0, retried: 0, failed: 0, hooksDisabled: 0 };
+  readonly counters: DispatcherCounters = { delivered: 0, retried: 0, failed: 0, dropped: 0, hooksDisabled: 0 };
   private readonly alerts: Collection<AlertDoc>;
   private readonly registry: AlertHooks;
   private readonly deliveries: Collection<DeliveryDoc>;
@@ -83,7 +94,7 @@ export class AlertHookDispatcher {
     await this.registry.ensureIndexes();
     this.started = true;
     this.stopped = false;
-    this.timer = setInterval(() => this.wake(), this.opts.pollMs ?? 250);
+    this.timer = setInterval(() => this.wake(), this.opts.pollMs ?? 100);
     this.timer.unref();
     this.wake();
   }
@@ -142,88 +153,84 @@ export class AlertHookDispatcher {
     if (waiting.length === 0) return 0;
     const hooks = await this.registry.hooks.find({ status: 'active' });
     const now = this.clock();
-    let created = 0;
+    const created: BulkOp<DeliveryDoc>[] = [];
+    const drained: BulkOp<AlertDoc>[] = [];
     for (const alert of waiting) {
       const entries = alert.hookOutbox ?? [];
-      const ops: BulkOp<DeliveryDoc>[] = [];
       for (const entry of entries) {
         for (const hook of hooks) {
           if (!matches(hook, entry)) continue;
-          const _id = `${hook._id}:${entry.id}`;
           const delivery: Omit<DeliveryDoc, '_id'> = {
             hookId: hook._id, eventId: entry.id, event: entry.event, alertId: entry.alert.id, transitionAt: entry.at,
             body: deliveryBody(entry, hook.format), createdAt: now, status: 'pending', attempts: 0, nextAttemptAt: now,
             lastAttemptAt: null, lastHttpStatus: null, lastError: null, doneAt: null,
           };
-          ops.push({ updateOne: { filter: { _id }, update: { $setOnInsert: delivery }, upsert: true } });
+          created.push({ updateOne: { filter: { _id: `${hook._id}:${entry.id}` }, update: { $setOnInsert: delivery }, upsert: true } });
         }
       }
-      if (ops.length > 0) await this.deliveries.bulkWrite(ops);
-      created += ops.length;
-      if (entries.length > 0) await this.alerts.updateOne({ _id: alert._id }, { $pull: { [HOOK_OUTBOX]: { id: { $in: entries.map((e) => e.id) } } } });
+      if (entries.length > 0) drained.push({ updateOne: { filter: { _id: alert._id }, update: { $pull: { [HOOK_OUTBOX]: { id: { $in: entries.map((e) => e.id) } } } } } });
       // Only when nothing was added meanwhile: a transition written since keeps the flag.
-      await this.alerts.updateOne({ _id: alert._id, [HOOK_OUTBOX]: { $size: 0 } }, { $set: { [HOOK_PENDING]: false } });
+      drained.push({ updateOne: { filter: { _id: alert._id, [HOOK_OUTBOX]: { $size: 0 } }, update: { $set: { [HOOK_PENDING]: false } } } });
     }
-    return created;
+    // The deliveries first: an entry leaves its alert only once its deliveries are stored.
+    if (created.length > 0) await this.deliveries.bulkWrite(created);
+    await this.alerts.bulkWrite(drained);
+    return created.length;
   }
 
   async sendDue(): Promise<number> {
     const now = this.clock();
     const due = await this.deliveries.find({ status: 'pending', nextAttemptAt: { $lte: now } }, { sort: { nextAttemptAt: 1, _id: 1 }, limit: SEND_BATCH });
     if (due.length === 0) return 0;
-    const hooks = new Map((await this.registry.hooks.find({ _id: { $in: [...new Set(due.map((d) => d.hookId))] } })).map((h) => [h._id, h]));
+    const timeoutMs = this.opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    // The claim, for the whole batch in one write: each delivery is this round's until the lease
+    // ends (the timeout and some slack), unless another dispatcher claimed it first, which the
+    // condition on its attempt (count and due time) tells; the token says which are ours.
+    const token = randomUUID();
+    await this.deliveries.bulkWrite(due.map((d) => ({
+      updateOne: { filter: { _id: d._id, status: 'pending', attempts: d.attempts, nextAttemptAt: d.nextAttemptAt }, update: { $set: { nextAttemptAt: now + timeoutMs + 10_000, claim: token } } },
+    })));
+    const mine = await this.deliveries.find({ _id: { $in: due.map((d) => d._id) }, claim: token });
+    const hooks = new Map((await this.registry.hooks.find({ _id: { $in: [...new Set(mine.map((d) => d.hookId))] } })).map((h) => [h._id, h]));
+    const results: Result[] = [];
     let next = 0;
     const worker = async () => {
-      while (next < due.length && !this.stopped) {
-        const d = due[next++] as DeliveryDoc;
-        await this.attempt(d, hooks.get(d.hookId) ?? null).catch((err: unknown) => this.logger.error({ err, delivery: d._id }, 'alert hook delivery failed to record; it is tried again'));
+      while (next < mine.length && !this.stopped) {
+        const d = mine[next++] as DeliveryDoc;
+        results.push(await this.attempt(d, hooks.get(d.hookId) ?? null, timeoutMs));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency ?? 4, due.length) }, worker));
-    return due.length;
+    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency ?? 16, mine.length) }, worker));
+    // The outcomes in one write. Each is conditional on the claim, so an attempt that outlived
+    // its lease (and was made again by another round) does not overwrite the newer one.
+    if (results.length > 0) await this.deliveries.bulkWrite(results.map((r) => r.op));
+    for (const r of results) {
+      this.counters[r.outcome]++;
+      if (r.retryAt !== null && this.started) this.wakeAt(r.retryAt);
+      if (r.disable) await this.disable(r.disable.hook, r.disable.because, this.clock());
+    }
+    return mine.length;
   }
 
-  private async attempt(d: DeliveryDoc, hook: HookDoc | null): Promise<void> {
-    const now = this.clock();
+  private async attempt(d: DeliveryDoc, hook: HookDoc | null, timeoutMs: number): Promise<Result> {
+    const mine = { _id: d._id, attempts: d.attempts, claim: d.claim };
     if (!hook || hook.status !== 'active') {
-      await this.deliveries.updateOne({ _id: d._id, status: 'pending' }, { $set: { status: 'dropped', nextAttemptAt: null, doneAt: now, lastError: hook ? 'the hook is disabled' : 'the hook was deleted' } });
-      return;
+      const lastError = hook ? 'the hook is disabled' : 'the hook was deleted';
+      return { op: { updateOne: { filter: mine, update: { $set: { status: 'dropped', nextAttemptAt: null, doneAt: this.clock(), lastError } } } }, outcome: 'dropped', retryAt: null, disable: null };
     }
-    const timeoutMs = this.opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-    // The claim: this attempt is ours until the lease ends (the timeout and some slack).
-    const claim = await this.deliveries.updateOne(
-      { _id: d._id, status: 'pending', attempts: d.attempts, nextAttemptAt: d.nextAttemptAt },
-      { $set: { nextAttemptAt: now + timeoutMs + 10_000 } },
-    );
-    if (claim.matched === 0) return;
-    const outcome = await sendOnce(hook.url, signedHeaders(hook.secret, d.eventId, d.body, now), d.body, {
+    const outcome = await sendOnce(hook.url, signedHeaders(hook.secret, d.eventId, d.body, this.clock()), d.body, {
       allowPrivate: this.opts.allowPrivate, timeoutMs, ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}),
     });
-    await this.record(d, hook, outcome);
-  }
-
-  private async record(d: DeliveryDoc, hook: HookDoc, outcome: AttemptOutcome): Promise<void> {
     const now = this.clock();
     const attempts = d.attempts + 1;
     const common = { attempts, lastAttemptAt: now, lastHttpStatus: outcome.httpStatus, lastError: outcome.ok ? null : outcome.error };
-    if (outcome.ok) {
-      await this.deliveries.updateOne({ _id: d._id, attempts: d.attempts }, { $set: { ...common, status: 'delivered', nextAttemptAt: null, doneAt: now } });
-      this.counters.delivered++;
-      return;
-    }
-    const next = outcome.refused ? null : nextAttemptAt(this.policy, d.createdAt, attempts, now, this.random());
-    if (next !== null) {
-      await this.deliveries.updateOne({ _id: d._id, attempts: d.attempts }, { $set: { ...common, status: 'pending', nextAttemptAt: next } });
-      this.counters.retried++;
-      if (this.started) this.wakeAt(next);
-      return;
-    }
-    await this.deliveries.updateOne({ _id: d._id, attempts: d.attempts }, { $set: { ...common, status: 'failed', nextAttemptAt: null, doneAt: now } });
-    this.counters.failed++;
+    if (outcome.ok) return { op: { updateOne: { filter: mine, update: { $set: { ...common, status: 'delivered', nextAttemptAt: null, doneAt: now } } } }, outcome: 'delivered', retryAt: null, disable: null };
+    const retryAt = outcome.refused ? null : nextAttemptAt(this.policy, d.createdAt, attempts, now, this.random());
+    if (retryAt !== null) return { op: { updateOne: { filter: mine, update: { $set: { ...common, status: 'pending', nextAttemptAt: retryAt } } } }, outcome: 'retried', retryAt, disable: null };
     const because = outcome.refused
       ? outcome.error
       : `deliveries kept failing for ${Math.round((now - d.createdAt) / 60_000)} min (${attempts} attempts; last: ${outcome.error})`;
-    await this.disable(hook, because, now);
+    return { op: { updateOne: { filter: mine, update: { $set: { ...common, status: 'failed', nextAttemptAt: null, doneAt: now } } } }, outcome: 'failed', retryAt: null, disable: { hook, because } };
   }
 
   private async disable(hook: HookDoc, because: string, now: number): Promise<void> {

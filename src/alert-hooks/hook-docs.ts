@@ -47,4 +47,6 @@ export interface DeliveryDoc extends Doc {
   lastHttpStatus: number | null;
   lastError: string | null;
   doneAt: number | null;
+  /** The round of the dispatcher that claimed its current attempt. */
+  claim?: string;
 }

@@ -120,9 +120,9 @@ export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): vo
 
   if (roles.has('intelligence')) {
     const hooks = () => src.pipeline.alertHooks;
-    metrics.counterFrom('alert_hook_deliveries_total', 'Alert hook delivery outcomes in this process: delivered (2xx), retried (an attempt failed and is due again), failed (given up: the retry window is over or the destination is refused)', ['outcome'], () => {
+    metrics.counterFrom('alert_hook_deliveries_total', 'Alert hook delivery outcomes in this process: delivered (2xx), retried (an attempt failed and is due again), failed (given up: the retry window is over or the destination is refused), dropped (its hook was disabled or deleted first)', ['outcome'], () => {
       const c = hooks()?.counters;
-      return c ? (['delivered', 'retried', 'failed'] as const).map((outcome) => ({ labels: { outcome }, value: c[outcome] })) : [];
+      return c ? (['delivered', 'retried', 'failed', 'dropped'] as const).map((outcome) => ({ labels: { outcome }, value: c[outcome] })) : [];
     });
     metrics.counterFrom('alert_hooks_disabled_total', 'Alert hooks this process disabled because their deliveries kept failing', [], () => {
       const c = hooks()?.counters;
