@@ -33,6 +33,7 @@ export class AlertHooks {
   async ensureIndexes(): Promise<void> {
     await this.deliveries.createIndex({ keys: { status: 1, nextAttemptAt: 1 } });
     await this.deliveries.createIndex({ keys: { hookId: 1, createdAt: -1 } });
+    await this.deliveries.createIndex({ keys: { doneAt: 1 } });
   }
 
   async create(hook: NewHook): Promise<HookDoc> {

@@ -50,6 +50,9 @@ export interface DispatcherCounters {
 
 const FAN_OUT_BATCH = 200;
 const SEND_BATCH = 64;
+/** How long a finished delivery stays listed. */
+export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
 
 /** One attempt's outcome: its write, and what follows it. */
 interface Result {
@@ -137,6 +140,17 @@ export class AlertHookDispatcher {
   async round(): Promise<void> {
     await this.fanOut();
     await this.sendDue();
+    await this.prune();
+  }
+
+  private lastPrune = 0;
+
+  /** Deliveries done for longer than the retention are removed, once an hour: the list shows recent ones. */
+  async prune(): Promise<number> {
+    const now = this.clock();
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return 0;
+    this.lastPrune = now;
+    return this.deliveries.deleteMany({ status: { $in: ['delivered', 'failed', 'dropped'] }, doneAt: { $lt: now - DELIVERY_RETENTION_MS } });
   }
 
   /** Pending deliveries and transitions not yet fanned out, for /metrics. */
@@ -161,7 +175,7 @@ export class AlertHookDispatcher {
         for (const hook of hooks) {
           if (!matches(hook, entry)) continue;
           const delivery: Omit<DeliveryDoc, '_id'> = {
-            hookId: hook._id, eventId: entry.id, event: entry.event, alertId: entry.alert.id, transitionAt: entry.at,
+            hookId: hook._id, eventId: entry.id, event: entry.event, alertId: entry.alert.id, accountId: entry.alert.accountId, transitionAt: entry.at,
             body: deliveryBody(entry, hook.format), createdAt: now, status: 'pending', attempts: 0, nextAttemptAt: now,
             lastAttemptAt: null, lastHttpStatus: null, lastError: null, doneAt: null,
           };

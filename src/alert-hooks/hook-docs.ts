@@ -33,6 +33,8 @@ export interface DeliveryDoc extends Doc {
   readonly eventId: string;
   readonly event: AlertTransition;
   readonly alertId: string;
+  /** The alert's account (null: tied to none), so purging an account removes what was queued about it. */
+  readonly accountId: string | null;
   /** When the alert changed (the event's timestamp). */
   readonly transitionAt: number;
   /** The exact bytes sent on every attempt (the signature covers them). */

@@ -8,6 +8,7 @@ import type { ReadModelSet } from '../projector/read-model-set.js';
 import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import type { Logger } from '../support/logger.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
+import { DELIVERIES_COLLECTION } from '../alert-hooks/hook-docs.js';
 import { ALERTS_COLLECTION, announcing, HOOK_OUTBOX, HOOK_PENDING, outboxEntry, type AlertDoc, type AlertStatus, type Finding } from '../pipeline/alert-doc.js';
 import type { HttpModelProvider, ModelLabels } from './model-provider.js';
 import { evaluateChatter, evaluateSession, RULES, type RuleSettings, type SessionFacts } from './rules.js';
@@ -234,6 +235,8 @@ export class Intelligence {
       const stale = (await this.alerts.find({ ruleId: 'chatter.slow-streak', chatterId }, { projection: { _id: 1 } })).filter((a) => !still.has(a._id));
       if (stale.length > 0) alerts += await this.alerts.deleteMany({ _id: { $in: stale.map((a) => a._id) } });
     }
+    // What was queued for the alert hooks about them goes with them (sent or not).
+    await this.store.collection(DELIVERIES_COLLECTION).deleteMany({ accountId: { $in: [...accountIds] } });
     // Session ids are `accountId:chatId:n`.
     const analyses = await this.analyses.deleteMany({ sessionId: { $regex: `^(${accountIds.map(escapeRegex).join('|')}):` } });
     return { alerts, analyses };

@@ -12,11 +12,13 @@ import { DEFAULT_RULE_SETTINGS, evaluateChatter } from '../../src/intelligence/r
 import type { SessionDoc } from '../../src/projector/models/sessions/projection.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
+import { DELIVERIES_COLLECTION, type DeliveryDoc } from '../../src/alert-hooks/hook-docs.js';
 import { deploymentEnv, removeDataDirs } from '../support/deployments.js';
 
 const PURGED = 'acct_purged';
 const KEPT = 'acct_kept';
 const NOW = Date.UTC(2026, 5, 10, 12);
+const kept = (sessions: readonly SessionDoc[]) => sessions.filter((s) => s.accountId === KEPT);
 
 describe('Intelligence.forgetAccounts', () => {
   let store: DocumentStore | null = null;
@@ -59,17 +61,25 @@ describe('Intelligence.forgetAccounts', () => {
     await intelligence.alerts.bulkWrite([...['ben', 'dev', 'eli', 'cleo'].map(streak), ...sessions.map(waiting)].map((f): { insertOne: { document: AlertDoc } } => ({ insertOne: { document: findingToAlert(f, NOW) } })));
     await intelligence.analyses.bulkWrite(sessions.map((s): { insertOne: { document: AnalysisDoc } } => ({ insertOne: { document: { _id: s._id, sessionId: s._id, at: NOW, rules: { labels: [], recommendations: [], alertIds: [], versions: {} }, model: null, modelError: null } } })));
 
+    // What the alert hooks queued about each account (sent or not).
+    const deliveries = store.collection<DeliveryDoc>(DELIVERIES_COLLECTION);
+    await deliveries.bulkWrite(sessions.map((s, i) => ({ insertOne: { document: {
+      _id: `hook_0:${i}`, hookId: 'hook_0', eventId: `msg_${i}`, event: 'opened', alertId: `sla.fan-waiting:${s._id}:1`, accountId: s.accountId, transitionAt: NOW,
+      body: '{}', createdAt: NOW, status: i % 2 ? 'pending' : 'delivered', attempts: 1, nextAttemptAt: null, lastAttemptAt: NOW, lastHttpStatus: 204, lastError: null, doneAt: null,
+    } } })));
+
     // What purge-demo does first: the purged account's documents go.
     await rm.sessions.deleteMany({ accountId: PURGED });
     const removed = await intelligence.forgetAccounts([PURGED], ['ben', 'dev', 'eli']);
 
-    const kept = sessions.filter((s) => s.accountId === KEPT);
     expect(removed).toEqual({ alerts: 9 + 2, analyses: 9 });
     const left = await intelligence.alerts.find({}, { sort: { _id: 1 } });
     expect(left.map((a) => a._id).sort()).toEqual([
-      'chatter.slow-streak:cleo', 'chatter.slow-streak:eli', ...kept.map((s) => `sla.fan-waiting:${s._id}:1`),
+      'chatter.slow-streak:cleo', 'chatter.slow-streak:eli', ...kept(sessions).map((s) => `sla.fan-waiting:${s._id}:1`),
     ].sort());
-    expect((await intelligence.analyses.find({})).map((a) => a._id).sort()).toEqual(kept.map((s) => s._id).sort());
+    expect((await intelligence.analyses.find({})).map((a) => a._id).sort()).toEqual(kept(sessions).map((s) => s._id).sort());
     expect(await intelligence.forgetAccounts([], ['cleo'])).toEqual({ alerts: 0, analyses: 0 });
+    expect(new Set((await deliveries.find({})).map((d) => d.accountId))).toEqual(new Set([KEPT]));
+    expect(await deliveries.countDocuments({})).toBe(kept(sessions).length);
   });
 });
