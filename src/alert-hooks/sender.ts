@@ -24,12 +24,20 @@ export interface SendOptions {
 export async function sendOnce(rawUrl: string, headers: Record<string, string>, body: string, opts: SendOptions): Promise<AttemptOutcome> {
   const url = new URL(rawUrl);
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  // The timeout covers the name's resolution too: a resolver that never answers is an attempt that failed.
+  const deadline = Date.now() + timeoutMs;
+  let dnsTimer: NodeJS.Timeout | undefined;
   let target;
   try {
-    target = await checkedAddress(url.hostname, opts.allowPrivate, opts.resolve);
+    target = await Promise.race([
+      checkedAddress(url.hostname, opts.allowPrivate, opts.resolve),
+      new Promise<never>((_, reject) => { dnsTimer = setTimeout(() => reject(new Error(`no address within ${timeoutMs} ms`)), timeoutMs); }),
+    ]);
   } catch (err) {
     const refused = err instanceof DestinationRefused;
     return { ok: false, httpStatus: null, refused, error: refused ? (err as Error).message : `DNS: ${(err as Error).message}` };
+  } finally {
+    clearTimeout(dnsTimer);
   }
   const pinned: LookupFunction = (_host, options, callback) => {
     if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
@@ -65,7 +73,7 @@ export async function sendOnce(rawUrl: string, headers: Record<string, string>, 
       res.on('end', done);
       res.on('error', done);
     });
-    const timer = setTimeout(() => finish({ ok: false, httpStatus: null, refused: false, error: `no full answer within ${timeoutMs} ms` }), timeoutMs);
+    const timer = setTimeout(() => finish({ ok: false, httpStatus: null, refused: false, error: `no full answer within ${timeoutMs} ms` }), Math.max(0, deadline - Date.now()));
     req.on('error', (err) => finish({ ok: false, httpStatus: null, refused: false, error: err.message }));
     req.end(body);
   });

@@ -198,6 +198,13 @@ describe.each(STORES)('alert hook dispatcher on %s', (_name, open) => {
     }
   });
 
+  it('counts a resolver that never answers against the same timeout', async () => {
+    const hook = await register('http://hangs.convops-test.invalid/hook');
+    await run({ timeoutMs: 200, resolve: () => new Promise(() => undefined), policy: { baseMs: 10_000, maxDelayMs: 10_000, windowMs: 60_000 } });
+    await openSetAsideAlert(store);
+    await eventually(async () => expect((await hooks().recentDeliveries(hook._id, 1))[0]).toMatchObject({ status: 'pending', attempts: 1, lastError: 'DNS: no address within 200 ms' }), 5000);
+  });
+
   it('sends only the events and accounts a hook asked for', async () => {
     const opened = await register(receiver.url, { events: ['opened'] });
     await register(receiver.url, { events: ['resolved'], accountIds: ['acct_other'] });
