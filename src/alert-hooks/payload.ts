@@ -35,3 +35,10 @@ function slackText(entry: OutboxEntry): string {
 export function deliveryBody(entry: OutboxEntry, format: HookFormat): string {
   return JSON.stringify(format === 'slack' ? { text: slackText(entry) } : alertEvent(entry));
 }
+
+/** A probe an admin sends to check a receiver (POST /api/admin/alert-hooks/:id/test): no alert behind it. */
+export function testBody(format: HookFormat, id: string, at: number): string {
+  return JSON.stringify(format === 'slack'
+    ? { text: ':white_check_mark: convops alert hook test: this receiver will get alert transitions' }
+    : { type: 'alert.test', timestamp: new Date(at).toISOString(), data: { eventId: id } });
+}

@@ -111,6 +111,15 @@ describe.each(STORES)('alert hook routes on %s', (_name, storeEnv) => {
     expect(deliveries.map((d) => d.id).sort()).toEqual(receiver.received.map((r) => String(r.headers['webhook-id'])).sort());
     const list = await h.call<{ items: Hook[] }>('GET', '/api/admin/alert-hooks', { token: ADMIN });
     expect(list.body.items[0]?.lastDelivery).toMatchObject({ status: 'delivered', attempts: 1 });
+
+    // A test event: signed the same way, answered at once, not stored as a delivery.
+    const probe = await h.call<{ delivered: boolean; webhookId: string; httpStatus: number }>('POST', `/api/admin/alert-hooks/${created.body.id}/test`, { token: ADMIN });
+    expect(probe.body).toMatchObject({ delivered: true, httpStatus: 204, error: null });
+    const test = receiver.received[2];
+    expect(verifier.verify(test?.body ?? '', test?.headers as Record<string, string>)).toMatchObject({ type: 'alert.test', data: { eventId: probe.body.webhookId } });
+    receiver.behave(() => ({ status: 410 }));
+    expect((await h.call('POST', `/api/admin/alert-hooks/${created.body.id}/test`, { token: ADMIN })).body).toMatchObject({ delivered: false, httpStatus: 410, error: 'answered 410' });
+    expect((await h.call<{ count: number }>('GET', `/api/admin/alert-hooks/${created.body.id}/deliveries`, { token: ADMIN })).body.count).toBe(2);
     const samples = parsePrometheus((await h.call('GET', '/metrics', { token: ADMIN })).text);
     expect(total(samples, 'convops_alert_hook_deliveries_total', { outcome: 'delivered' })).toBe(2);
     expect(total(samples, 'convops_alert_hook_queue_depth', { kind: 'deliveries' })).toBe(0);

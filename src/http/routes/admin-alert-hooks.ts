@@ -1,6 +1,7 @@
 // Alert hooks: admins register URLs that hear of alert transitions (alert-hooks/), list them
 // with their last delivery, read a hook's recent deliveries, enable a disabled one and delete
 // them. The signing secret is in the create answer only.
+import { randomBytes } from 'node:crypto';
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../access/access-model.js';
 import type { DocumentStore } from '../../adapters/store/store.js';
@@ -8,6 +9,9 @@ import { AlertHooks, MAX_HOOK_ACCOUNTS, TooManyHooks } from '../../alert-hooks/a
 import { MAX_HOOK_URL_LENGTH, urlProblem } from '../../alert-hooks/destination.js';
 import type { DeliveryDoc, HookDoc } from '../../alert-hooks/hook-docs.js';
 import { resolveHookAlert } from '../../alert-hooks/hook-alert.js';
+import { testBody } from '../../alert-hooks/payload.js';
+import { sendOnce } from '../../alert-hooks/sender.js';
+import { signedHeaders } from '../../alert-hooks/signing.js';
 import { ACCOUNT_ID_PATTERN } from '../../domain/bounds.js';
 import { ALERT_TRANSITIONS } from '../../pipeline/alert-doc.js';
 import { ApiError, invalidInput } from '../errors.js';
@@ -163,6 +167,31 @@ export const adminAlertHookRoutes: FastifyPluginAsyncTypebox<AlertHookRouteOptio
     if (!hook) throw new ApiError('NOT_FOUND', `id: no alert hook ${request.params.id}`);
     await resolveHookAlert(opts.store, hook._id, clock());
     return viewOf(hook);
+  });
+
+  app.post('/api/admin/alert-hooks/:id/test', {
+    config: { access: 'admin' },
+    schema: {
+      summary: 'Send a signed test event (type alert.test) to the hook now, through the same guard, timeout and signing as deliveries, and answer how it went; nothing is stored or retried',
+      security: [{ adminToken: [] }],
+      params: Type.Object({ id: HookId }),
+      response: {
+        200: Type.Object({
+          delivered: Type.Boolean({ description: 'the receiver answered 2xx' }),
+          webhookId: Type.String(),
+          httpStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'null when no answer came' }),
+          error: Type.Union([Type.String(), Type.Null()]),
+          ms: Type.Integer({ minimum: 0, description: 'how long the attempt took' }),
+        }),
+      },
+    },
+  }, async (request) => {
+    const hook = await found(request.params.id);
+    const started = Date.now();
+    const webhookId = `msg_test_${randomBytes(12).toString('base64url')}`;
+    const body = testBody(hook.format, webhookId, clock());
+    const outcome = await sendOnce(hook.url, signedHeaders(hook.secret, webhookId, body, clock()), body, { allowPrivate: opts.allowPrivate });
+    return { delivered: outcome.ok, webhookId, httpStatus: outcome.httpStatus, error: outcome.ok ? null : outcome.error, ms: Date.now() - started };
   });
 
   app.get('/api/admin/alert-hooks/:id/deliveries', {
