@@ -138,9 +138,11 @@ export class AlertHookDispatcher {
 
   /** One fan-out and one pass over due deliveries; what tests and benchmarks drive directly. */
   async round(): Promise<void> {
-    await this.fanOut();
-    await this.sendDue();
+    const fanned = await this.fanOut();
+    const sent = await this.sendDue();
     await this.prune();
+    // A full batch may leave more behind: go on without waiting for the poll.
+    if (fanned.alerts === FAN_OUT_BATCH || sent === SEND_BATCH) this.again = true;
   }
 
   private lastPrune = 0;
@@ -162,9 +164,10 @@ export class AlertHookDispatcher {
     return { deliveries, transitions: alerts.reduce((n, a) => n + (a.hookOutbox?.length ?? 0), 0) };
   }
 
-  async fanOut(): Promise<number> {
+  /** Turns waiting transitions into deliveries; answers how many alerts it read and deliveries it created. */
+  async fanOut(): Promise<{ alerts: number; deliveries: number }> {
     const waiting = await this.alerts.find({ [HOOK_PENDING]: true }, { limit: FAN_OUT_BATCH, projection: { _id: 1, [HOOK_OUTBOX]: 1 } });
-    if (waiting.length === 0) return 0;
+    if (waiting.length === 0) return { alerts: 0, deliveries: 0 };
     const hooks = await this.registry.hooks.find({ status: 'active' });
     const now = this.clock();
     const created: BulkOp<DeliveryDoc>[] = [];
@@ -189,7 +192,7 @@ export class AlertHookDispatcher {
     // The deliveries first: an entry leaves its alert only once its deliveries are stored.
     if (created.length > 0) await this.deliveries.bulkWrite(created);
     await this.alerts.bulkWrite(drained);
-    return created.length;
+    return { alerts: waiting.length, deliveries: created.length };
   }
 
   async sendDue(): Promise<number> {
