@@ -13,6 +13,12 @@ import { mongoStoreEnv, startHarness, type Harness } from '../support/app-harnes
 import { startReceiver, type Receiver } from '../support/hook-receiver.js';
 import { parsePrometheus, total } from '../support/prometheus.js';
 import { eventually } from '../support/wait.js';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { AlertEventSchema } from '../../src/http/alert-hook-document.js';
+
+const ajv = new Ajv({ strict: false });
+addFormats.default(ajv);
 
 const ADMIN = 'admin-token-for-alert-hooks-0000';
 const dirs: string[] = [];
@@ -103,6 +109,11 @@ describe.each(STORES)('alert hook routes on %s', (_name, storeEnv) => {
     const verifier = new Webhook(created.body.secret ?? '');
     const types = receiver.received.map((r) => (verifier.verify(r.body, r.headers as Record<string, string>) as { type: string }).type).sort();
     expect(types).toEqual(['alert.acked', 'alert.opened']);
+    // Each body is what the document's `webhooks` says receivers get.
+    const documented = (await h.call<{ webhooks: { alertTransition: { post: { requestBody: { content: { 'application/json': { schema: object } } } } } } }>('GET', '/docs/json')).body;
+    const conforms = ajv.compile(documented.webhooks.alertTransition.post.requestBody.content['application/json'].schema);
+    for (const r of receiver.received) expect(conforms(JSON.parse(r.body)), JSON.stringify(conforms.errors)).toBe(true);
+    expect(ajv.compile(AlertEventSchema)(JSON.parse(receiver.received[0]?.body ?? ''))).toBe(true);
     const deliveries = await eventually(async () => {
       const res = await h.call<{ items: { id: string; status: string; attempts: number; event: string }[] }>('GET', `/api/admin/alert-hooks/${created.body.id}/deliveries`, { token: ADMIN });
       expect(res.body.items.map((d) => d.status)).toEqual(['delivered', 'delivered']);
