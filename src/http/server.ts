@@ -14,6 +14,7 @@ import { reportUnshowableTimesTo } from './views.js';
 import { serializerCompiler } from './serializer.js';
 import { healthRoutes, readAccessNote } from './routes/health.js';
 import { readRoutes } from './routes/reads.js';
+import { exportRoutes } from './routes/exports.js';
 import { webhookRoutes, WEBHOOK_PATH } from './routes/webhook.js';
 import { adminSessionRoutes } from './routes/admin-sessions.js';
 import { connectorRoutes } from './routes/connector.js';
@@ -31,6 +32,8 @@ import { adminSetAsideRoutes } from './routes/admin-set-aside.js';
 import { adminVerifyRoutes } from './routes/admin-verify.js';
 import { collectRoutes, discoveryRoutes, DOCS_PATH } from './routes/discovery.js';
 import { adminAccountRoutes } from './routes/admin-accounts.js';
+import { adminAlertHookRoutes } from './routes/admin-alert-hooks.js';
+import { alertHookWebhooks, withWebhooks } from './alert-hook-document.js';
 import { installRequestIds, requestIdOptions } from './request-ids.js';
 import { installHttpMetrics } from './http-metrics.js';
 import { LIVE_PATH, METRICS_PATH, opsRoutes, READY_PATH } from './routes/ops.js';
@@ -148,7 +151,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
       components: { securitySchemes: securitySchemes(config.readAuth) },
     },
     transform: documentRoutes({ readAuth: config.readAuth, webhookSigned: config.webhookSecret !== null }),
-    transformObject: (documents) => ('openapiObject' in documents ? shareErrors(documentBodies(documents.openapiObject)) : documents.swaggerObject),
+    transformObject: (documents) => ('openapiObject' in documents ? withWebhooks(shareErrors(documentBodies(documents.openapiObject)), alertHookWebhooks()) : documents.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { docExpansion: 'list' } });
   const platform = deps.platform.readiness;
@@ -161,6 +164,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   const liveCache = new LiveCache(config.liveCacheMs);
   await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache });
   await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone, readAuth: config.readAuth });
+  await app.register(exportRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence });
   await app.register(floorStreamRoutes, {
     floor: deps.floor, logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,
   });
@@ -170,6 +174,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { store: deps.store, log: deps.log, topology: deps.topology });
   await app.register(adminVerifyRoutes, { store: deps.store });
+  await app.register(adminAlertHookRoutes, { store: deps.store, allowPrivate: config.alertHooks.allowPrivate });
   await app.register(adminAccountRoutes, { store: deps.store, client: deps.platform.client, backfill });
   await app.register(demoRoutes, { store: deps.store, inbound, demoSecret: config.demoSecret, environment: config.environment, pipeline: deps.pipeline });
   await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });

@@ -93,6 +93,43 @@ export function storeContract(name: string, makeStore: () => Promise<DocumentSto
       expect(miss).toEqual({ matched: 0, modified: 0, upserted: false });
     });
 
+    it('iterates in batches as the caller takes them: by _id, or along an index that serves a sort, filtered; stopping early releases it', async () => {
+      const c = store.collection<Row>(uniqueName('c'));
+      await c.createIndex({ keys: { n: 1 } });
+      // Ids out of insertion order; n repeats (ties) and runs 0..99.
+      const docs: Row[] = Array.from({ length: 1_000 }, (_, i) => ({ _id: `d${String((i * 7919) % 1_000).padStart(4, '0')}`, chatId: i % 3 === 0 ? 'y' : 'x', n: i % 100 }));
+      await c.bulkWrite(docs.map((document) => ({ insertOne: { document } })));
+      const all = async (filter: Record<string, unknown>, options?: Parameters<typeof c.iterate>[1]) => {
+        const out: Row[] = [];
+        for await (const d of c.iterate(filter, options)) out.push(d);
+        return out;
+      };
+      const byId = (rows: readonly Row[]) => rows.map((d) => d._id).sort();
+      // No sort: every matching document once, in _id order, whatever the batch size.
+      expect((await all({}, { batchSize: 7 })).map((d) => d._id)).toEqual(docs.map((d) => d._id).sort());
+      expect((await all({ chatId: 'y' }, { batchSize: 1 })).map((d) => d._id)).toEqual(byId(docs.filter((d) => d.chatId === 'y')));
+      expect((await all({ _id: { $gte: 'd0100', $lt: 'd0200' }, chatId: 'x' }, { batchSize: 13 })).map((d) => d._id))
+        .toEqual(byId(docs.filter((d) => d._id >= 'd0100' && d._id < 'd0200' && d.chatId === 'x')));
+      // Sorted along the index: in n order (ties in any order), exactly the documents find gives.
+      const window = { n: { $gte: 10, $lt: 40 }, chatId: { $in: ['y'] } };
+      const sorted = await all(window, { sort: { n: 1 }, batchSize: 6 });
+      expect(sorted.map((d) => d.n)).toEqual([...sorted.map((d) => d.n as number)].sort((a, b) => a - b));
+      expect(byId(sorted)).toEqual(byId(await c.find(window)));
+      expect(sorted.length).toBe(docs.filter((d) => d.chatId === 'y' && (d.n as number) >= 10 && (d.n as number) < 40).length);
+      expect(await all({ chatId: 'nobody' }, { sort: { n: 1 } })).toEqual([]);
+      // A sort no index serves still comes in order (read at once).
+      const unindexed = await all({ n: { $lt: 3 } }, { sort: { chatId: 1 }, batchSize: 4 });
+      expect(unindexed.map((d) => d.chatId)).toEqual([...unindexed.map((d) => d.chatId as string)].sort());
+      expect(byId(unindexed)).toEqual(byId(docs.filter((d) => (d.n as number) < 3)));
+      // Stopping early: the rest is not read, and the collection takes writes as before.
+      let taken = 0;
+      for await (const _ of c.iterate({}, { batchSize: 10 })) if (++taken === 25) break;
+      expect(taken).toBe(25);
+      await c.insertOne({ _id: 'after', n: 1 });
+      expect(await c.countDocuments()).toBe(1_001);
+      expect(await all({ _id: 'none' })).toEqual([]);
+    });
+
     it('guards a write with a sequence condition (the exactly-once pattern)', async () => {
       const c = store.collection<Row>(uniqueName('c'));
       await c.replaceOne({ _id: 's1' }, { _id: 's1', seq: 1, n: 10 }, { upsert: true });

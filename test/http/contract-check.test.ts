@@ -4,6 +4,7 @@
 // small server of its own, so the check is tested apart from the service it checks.
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import swagger from '@fastify/swagger';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContractCheck } from '../support/contract-check.js';
 
@@ -63,5 +64,27 @@ describe('the contract check', () => {
     const res = await app.inject({ url: '/thing' });
     expect(res.json()).toEqual({ code: 'degraded' });
     expect(() => s.check.assertKept()).toThrow(/GET \/thing 404: body does not match.*extra/);
+  });
+
+  it('passes a streamed CSV answer its status declares as text/csv, and fails one of an undeclared status or media type', async () => {
+    app = Fastify();
+    await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 't', version: '1' } } });
+    const check = new ContractCheck(app, null);
+    const csv = { description: 'a file', content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'object' } } } };
+    const schema: FastifySchema = { querystring: { type: 'object', properties: { status: { type: 'integer' }, type: { type: 'string' } } }, response: { 200: csv } };
+    app.get('/file', { schema }, async (request, reply) => {
+      const q = request.query as { status?: number; type?: string };
+      return reply.status(q.status ?? 200).type(q.type ?? 'text/csv; charset=utf-8').send(Readable.from(['a,b\r\n', '1,2\r\n']));
+    });
+    await app.ready();
+    const ok = await app.inject({ url: '/file' });
+    expect(ok.body).toBe('a,b\r\n1,2\r\n');
+    expect(() => check.assertKept()).not.toThrow();
+    await app.inject({ url: '/file?type=application/x-ndjson' });
+    expect(() => check.assertKept()).not.toThrow();
+    await app.inject({ url: '/file?status=206' });
+    expect(() => check.assertKept()).toThrow(/GET \/file answered 206, which it does not declare \(declared: 200\)/);
+    await app.inject({ url: '/file?type=text/html' });
+    expect(() => check.assertKept()).toThrow(/GET \/file answered 200 as text\/html, which it does not declare for that status \(declared: text\/csv, application\/x-ndjson\)/);
   });
 });

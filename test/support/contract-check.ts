@@ -46,6 +46,8 @@ export function closed(schema: unknown): unknown {
 export class ContractCheck {
   private readonly found: string[] = [];
   private declared: Map<string, Map<string, ValidateFunction | null>> | null = null;
+  /** The media types each operation declares per status (none listed: a status without a body). */
+  private readonly mediaTypes = new Map<string, Map<string, string[]>>();
   private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
   private readonly checkedBody = new WeakSet<FastifyRequest>();
 
@@ -73,6 +75,14 @@ export class ContractCheck {
       }
       if (!responses.has(String(reply.statusCode))) {
         this.note(`${request.method} ${pathOf(url)} answered ${reply.statusCode}, which it does not declare (declared: ${[...responses.keys()].sort().join(', ')})`);
+        return payload;
+      }
+      // A body of a media type the status does not list (CSV where only JSON is declared, or the
+      // reverse). Streams (an export) and text bodies are held to this; their bytes are not parsed.
+      const types = this.mediaTypes.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${pathOf(url)}`)?.get(String(reply.statusCode)) ?? [];
+      const sent = String(reply.getHeader('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+      if (types.length > 0 && sent !== '' && !types.includes(sent)) {
+        this.note(`${request.method} ${pathOf(url)} answered ${reply.statusCode} as ${sent}, which it does not declare for that status (declared: ${types.join(', ')})`);
         return payload;
       }
       // Bodies that reached here as text (an error handler's, a hand-serialised answer).
@@ -106,13 +116,16 @@ export class ContractCheck {
     for (const [path, methods] of Object.entries(doc.paths ?? {})) {
       for (const [method, op] of Object.entries(methods)) {
         const byStatus = new Map<string, ValidateFunction | null>();
+        const types = new Map<string, string[]>();
         for (const [status, shown] of Object.entries(op.responses ?? {})) {
           if (status === 'default') continue;
           const response = dereferenced(shown, doc) as Response;
           const schema = response.content?.['application/json']?.schema;
           byStatus.set(status, schema ? this.ajv.compile(closed(schema) as Schema) : null);
+          types.set(status, Object.keys(response.content ?? {}).map((t) => t.toLowerCase()));
         }
         out.set(`${method.toUpperCase()} ${path}`, byStatus);
+        this.mediaTypes.set(`${method.toUpperCase()} ${path}`, types);
       }
     }
     this.declared = out;

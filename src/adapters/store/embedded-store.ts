@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TransactionFlags, type Database, type RootDatabase } from 'lmdb';
 import { Aggregator, Query, update as applyUpdate } from 'mingo';
-import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, SortSpec, UpdateOutcome, UpdateSpec, WriteOptions } from './store.js';
+import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, IterateOptions, SortSpec, UpdateOutcome, UpdateSpec, WriteOptions } from './store.js';
 import { DuplicateKeyError, WriteConflictError } from './store.js';
 import { indexKey, indexName, plan, type KeyPart } from './embedded-index.js';
 import { applyPlainUpdate } from './plain-update.js';
@@ -219,6 +219,62 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
     return cursor.all();
+  }
+
+  /**
+   * A streaming read: each batch is one synchronous stretch of LMDB reads (one snapshot, no
+   * read transaction held across turns, so a slow reader keeps no old pages alive), resumed
+   * after the last key it read. In `_id` order the documents' own keys are walked (within the
+   * filter's `_id` range); with a sort, the keys of an index that serves it, which hold the
+   * sorted fields and then the `_id`, so ties come by `_id`.
+   */
+  async *iterate(filter: Filter, options: IterateOptions = {}): AsyncGenerator<T> {
+    const batch = Math.max(1, options.batchSize ?? 500);
+    const q = new Query(filter);
+    const sortFields = Object.entries(options.sort ?? {}).filter(([k]) => k !== '_id');
+    if (sortFields.some(([, d]) => d !== 1)) throw new Error(`iterate: sort ${JSON.stringify(options.sort)} must be ascending`);
+    if (sortFields.length === 0) {
+      const range = idRangeOf(filter) ?? {};
+      let after: string | undefined;
+      for (;;) {
+        const out: T[] = [];
+        let read = 0;
+        for (const { key, value } of this.db.getRange({ ...range, ...(after !== undefined ? { start: after } : {}), limit: batch + 1 })) {
+          read++;
+          if (key === after) continue;
+          after = key;
+          if (q.test(value)) out.push(value);
+        }
+        yield* out;
+        if (read < batch + 1) return;
+      }
+    }
+    // An index whose fields, after the filter's equalities, are the sort's: its keys are in order.
+    const sort = Object.fromEntries(sortFields) as SortSpec;
+    const p = this.store.indexes(this.name)
+      .map((spec) => plan([spec], filter, sort))
+      .filter((x): x is NonNullable<typeof x> => x !== undefined && x.sorted && x.sortParts[1] > x.sortParts[0])
+      .sort((a, b) => b.sortParts[0] - a.sortParts[0])[0];
+    if (!p) {
+      // No index serves it: every match read and sorted at once, as MongoDB sorts in memory.
+      yield* await this.find(filter, { sort: { ...sort, _id: 1 } });
+      return;
+    }
+    const index = this.store.indexDb(this.name, p.spec);
+    let after: KeyPart[] | undefined;
+    for (;;) {
+      const out: T[] = [];
+      let read = 0;
+      for (const key of index.getKeys({ start: after ?? p.start, end: p.end, limit: batch + 1 }) as Iterable<KeyPart[]>) {
+        read++;
+        if (after !== undefined && sameKey(key, after)) continue;
+        after = key;
+        const doc = this.db.get(String(key[key.length - 1]));
+        if (doc && q.test(doc)) out.push(doc);
+      }
+      yield* out;
+      if (read < batch + 1) return;
+    }
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {

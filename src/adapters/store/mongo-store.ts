@@ -3,7 +3,7 @@ import {
   MongoAPIError, MongoBulkWriteError, MongoClient, MongoError, MongoMissingDependencyError, MongoNetworkError, MongoParseError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError,
   type Db, type AnyBulkWriteOperation,
 } from 'mongodb';
-import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, UpdateOutcome, UpdateSpec } from './store.js';
+import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, IterateOptions, UpdateOutcome, UpdateSpec } from './store.js';
 import { DuplicateKeyError, StoreUnavailableError, WriteConflictError } from './store.js';
 import { ConfigError } from '../../config.js';
 import type { Logger } from '../../support/logger.js';
@@ -32,10 +32,14 @@ async function guarded<R>(collection: string, op: () => Promise<R>): Promise<R> 
   try {
     return await op();
   } catch (err) {
-    if (isDuplicate(err)) throw new DuplicateKeyError(collection, err instanceof Error ? err.message : String(err));
-    if (isUnreachable(err)) throw new StoreUnavailableError(err instanceof Error ? err.message : String(err));
-    throw err;
+    throw translated(collection, err);
   }
+}
+
+function translated(collection: string, err: unknown): unknown {
+  if (isDuplicate(err)) return new DuplicateKeyError(collection, err instanceof Error ? err.message : String(err));
+  if (isUnreachable(err)) return new StoreUnavailableError(err instanceof Error ? err.message : String(err));
+  return err;
 }
 
 function isDuplicate(err: unknown): boolean {
@@ -115,6 +119,19 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   countDocuments(filter: Filter = {}): Promise<number> {
     return this.guard(() => this.c.countDocuments(filter));
+  }
+
+  /** A driver cursor: the server hands out `batchSize` documents per getMore, as the caller takes them. */
+  async *iterate(filter: Filter, options: IterateOptions = {}): AsyncGenerator<T> {
+    const sort = options.sort && Object.keys(options.sort).some((k) => k !== '_id') ? options.sort : { _id: 1 as const };
+    const cursor = this.c.find(filter, { batchSize: Math.max(1, options.batchSize ?? 500) }).sort(sort);
+    try {
+      for await (const doc of cursor) yield doc as unknown as T;
+    } catch (err) {
+      throw translated(this.name, err);
+    } finally {
+      await cursor.close().catch(() => undefined);
+    }
   }
 
   async insertOne(doc: T): Promise<void> {

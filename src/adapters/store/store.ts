@@ -19,6 +19,24 @@ export interface FindOptions {
   readonly shared?: boolean;
 }
 
+/**
+ * A streaming read (`Collection.iterate`): the matching documents as they are read, a batch at
+ * a time, so a caller that takes them one by one (an export) holds one batch in memory however
+ * many match.
+ */
+export interface IterateOptions {
+  /**
+   * Ascending fields to order by. Without it, documents come in `_id` order. With it, they come
+   * in that order (ties in no particular order on MongoDB; by `_id` on the embedded store). Only
+   * a sort an index serves streams: the embedded store walks the index whose fields (after any
+   * equalities of the filter) start with these; without one, both stores read and sort every
+   * match at once (MongoDB in memory, within its sort limit).
+   */
+  readonly sort?: Record<string, 1>;
+  /** Documents read per batch (the driver's batchSize; entries scanned per turn of the embedded store); default 500. */
+  readonly batchSize?: number;
+}
+
 export interface UpdateOutcome {
   readonly matched: number;
   readonly modified: number;
@@ -51,6 +69,13 @@ export interface Collection<T extends Doc> {
   findOne(filter: Filter): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   countDocuments(filter?: Filter): Promise<number>;
+  /**
+   * The documents matching `filter`, read in batches as the caller takes them (see
+   * IterateOptions). Not a snapshot: each batch reads what is stored then; a document whose sort
+   * fields do not change comes at most once, and one written meanwhile may or may not come.
+   * Stopping early (`break`, `return()`) releases the cursor.
+   */
+  iterate(filter: Filter, options?: IterateOptions): AsyncIterable<T>;
   insertOne(doc: T): Promise<void>;
   updateOne(filter: Filter, update: UpdateSpec, options?: { upsert?: boolean }): Promise<UpdateOutcome>;
   replaceOne(filter: Filter, doc: T, options?: { upsert?: boolean }): Promise<UpdateOutcome>;

@@ -1,0 +1,303 @@
+// Exports (issue 32): sessions, payments, the scorecard and the SLA report of a window as CSV
+// (or JSON lines), for the spreadsheets agencies pay chatters from. The query is the reports'
+// (`from`, `to`, `accountId`, and `thresholdSec` where the report takes one) and the caller's
+// key scope applies. Sessions and payments are streamed from a store cursor in the order of the
+// field the window is on, so memory stays flat at any size; the scorecard and the SLA report are
+// the report routes' answers, a row per chatter and per account, flattened.
+//
+// Everything that can be refused is refused before the first byte: the query (400 naming the
+// field), an account outside the key's scope (404), the store at the first read (503). After
+// that the status is sent; a store failure midway cuts the transfer off (the client sees it
+// truncated, not complete) and is logged.
+import { Type, type FastifyPluginAsyncTypebox, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DocumentStore, Filter } from '../../adapters/store/store.js';
+import { canSee } from '../../access/access-model.js';
+import type { IntelligenceSetup } from '../../intelligence/index.js';
+import { mergeAlerts } from '../../intelligence/alert-merge.js';
+import { shownClose } from '../../domain/session-deadline.js';
+import type { PaymentDoc } from '../../projector/models/payments/projection.js';
+import type { SessionDoc } from '../../projector/models/sessions/projection.js';
+import { ReadModelSet } from '../../projector/read-model-set.js';
+import { scorecardOf, slaReportOf } from '../../queries/reports.js';
+import type { SlaFigures } from '../../domain/sla.js';
+import { requestScope } from '../access.js';
+import { EXPORT_MEDIA_TYPES, exportFileName, exportStream, formatOf, primed, type Row } from '../export-stream.js';
+import { parseWindow, WindowParams } from '../report-window.js';
+import { accountFilter } from '../scope.js';
+import { iso, Nullable, timeOf } from '../views.js';
+
+export interface ExportRouteOptions {
+  readonly store: DocumentStore;
+  readonly slaThresholdSec: number;
+  readonly reportTimezone: string;
+  readonly setup: IntelligenceSetup;
+  readonly now?: () => number;
+}
+
+const L = Type.Literal;
+const Id = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+const Threshold = (fallback: number) => Type.Integer({ minimum: 1, maximum: 86400, default: fallback, description: `first-response SLA threshold in seconds (default ${fallback})` });
+const Int = (description?: string) => Type.Integer(description ? { description } : {});
+const Cents = (description: string) => Type.Integer({ description: `${description}, US cents` });
+const Time = (description: string) => timeOf(`${description} (ISO-8601 UTC)`);
+
+// One row of each export: the CSV's columns in this order, and one JSON line each.
+const SessionRowSchema = Type.Object({
+  sessionId: Type.String(),
+  accountId: Type.String(),
+  chatId: Type.String({ description: 'the fan\'s platform user id' }),
+  status: Type.Union([L('open'), L('closed')], { description: 'as the clock has it (a session past its deadline is closed), as in GET /api/sessions' }),
+  openedAt: Time('when it opened: what places it in the window'),
+  closedAt: Time('when it closed'),
+  closeReason: Nullable(Type.Union([L('idle'), L('unanswered'), L('forced')])),
+  lastMessageAt: Time('its last message'),
+  messageCount: Int(),
+  fanMessageCount: Int(),
+  replyCount: Int(),
+  awaiting: Type.Boolean({ description: 'the fan wrote last and waits for a reply' }),
+  waitingSince: Time('since when the fan waits'),
+  firstFanMessageAt: Time('the fan\'s first message'),
+  firstResponseAt: Time('the first human reply'),
+  firstResponseSec: Nullable(Type.Number()),
+  firstResponderId: Nullable(Type.String({ description: 'the chatter of the first reply' })),
+  lastHumanChatterId: Nullable(Type.String()),
+  revenueCents: Cents('revenue in the session'),
+  paymentCount: Int(),
+  fanSpendCents: Nullable(Cents('the fan\'s lifetime spend as the platform reported it')),
+});
+
+const PaymentRowSchema = Type.Object({
+  paymentId: Type.String(),
+  accountId: Type.String(),
+  chatId: Type.String({ description: 'the fan\'s platform user id' }),
+  kind: Type.String({ description: 'tip, ppv, subscription, …' }),
+  grossCents: Cents('gross'),
+  netCents: Cents('net'),
+  paidAt: Time('when it was paid: what places it in the window'),
+  sessionId: Nullable(Type.String()),
+  chatterId: Nullable(Type.String({ description: 'the chatter credited; null: nobody' })),
+  late: Type.Boolean({ description: 'arrived later than the allowed lateness: counted, credited to nobody' }),
+});
+
+const SLA_COLUMNS = {
+  sessions: Int('sessions judged (by first fan message in the window)'),
+  responded: Int(),
+  withinThreshold: Int(),
+  breaches: Int(),
+  missed: Int('closed at the unanswered limit without a human reply'),
+  pending: Int('unanswered, still within the threshold'),
+  withinThresholdPct: Nullable(Type.Number()),
+  medianFirstResponseSec: Nullable(Type.Number()),
+  p90FirstResponseSec: Nullable(Type.Number()),
+};
+
+const ScorecardRowSchema = Type.Object({
+  chatterId: Type.String(),
+  thresholdSec: Int(),
+  sessions: Int('sessions first answered'),
+  revenueCents: Cents('revenue credited (paid in the window)'),
+  paymentCount: Int(),
+  openAlerts: Int('open alerts now'),
+  coachPriority: Int('0–100, coach the highest first'),
+  // The scorecard's `sla` figures, flattened.
+  slaSessions: SLA_COLUMNS.sessions,
+  slaResponded: SLA_COLUMNS.responded,
+  slaWithinThreshold: SLA_COLUMNS.withinThreshold,
+  slaBreaches: SLA_COLUMNS.breaches,
+  slaMissed: SLA_COLUMNS.missed,
+  slaPending: SLA_COLUMNS.pending,
+  slaWithinThresholdPct: SLA_COLUMNS.withinThresholdPct,
+  slaMedianFirstResponseSec: SLA_COLUMNS.medianFirstResponseSec,
+  slaP90FirstResponseSec: SLA_COLUMNS.p90FirstResponseSec,
+});
+
+const SlaRowSchema = Type.Object({
+  level: Type.Union([L('total'), L('account'), L('chatter')], { description: 'total: the whole report (of accountId when one was asked for); account: one account; chatter: one chatter of the first reply' }),
+  accountId: Nullable(Type.String()),
+  chatterId: Nullable(Type.String()),
+  thresholdSec: Int(),
+  ...SLA_COLUMNS,
+});
+
+type SessionRow = Static<typeof SessionRowSchema>;
+type PaymentRow = Static<typeof PaymentRowSchema>;
+type ScorecardRow = Static<typeof ScorecardRowSchema>;
+type SlaRow = Static<typeof SlaRowSchema>;
+
+const columnsOf = (schema: { properties: Record<string, unknown> }): string[] => Object.keys(schema.properties);
+
+export function sessionRow(d: SessionDoc, now: number): SessionRow {
+  const shown = shownClose(d, now);
+  return {
+    sessionId: d._id, accountId: d.accountId, chatId: d.chatId, status: shown.status, openedAt: iso(d.openedAt), closedAt: iso(shown.closedAt),
+    closeReason: shown.closeReason, lastMessageAt: iso(d.lastMessageAt), messageCount: d.messageCount, fanMessageCount: d.fanMessageCount,
+    replyCount: d.replyCount, awaiting: d.awaiting, waitingSince: iso(d.waitingSince), firstFanMessageAt: iso(d.firstFanMessageAt),
+    firstResponseAt: iso(d.firstResponseAt), firstResponseSec: d.firstResponseSec, firstResponderId: d.firstResponderId,
+    lastHumanChatterId: d.lastHumanChatterId, revenueCents: d.revenueCents, paymentCount: d.paymentCount, fanSpendCents: d.fanSpendCents ?? null,
+  };
+}
+
+export function paymentRow(d: PaymentDoc): PaymentRow {
+  return {
+    paymentId: d.paymentId, accountId: d.accountId, chatId: d.chatId, kind: d.kind, grossCents: d.grossCents, netCents: d.netCents,
+    paidAt: iso(d.paidAt), sessionId: d.sessionId, chatterId: d.chatterId, late: d.late === true,
+  };
+}
+
+const slaCells = (f: SlaFigures) => ({
+  sessions: f.sessions, responded: f.responded, withinThreshold: f.withinThreshold, breaches: f.breaches, missed: f.missed, pending: f.pending,
+  withinThresholdPct: f.withinThresholdPct, medianFirstResponseSec: f.medianFirstResponseSec, p90FirstResponseSec: f.p90FirstResponseSec,
+});
+
+/** The 200 of an export: CSV or JSON lines, one row of `row` per line. */
+function exportAnswer(what: string, row: TSchema & { properties: Record<string, unknown> }) {
+  return {
+    description: `${what}. text/csv (the default): RFC 4180 with a header row (${columnsOf(row).join(', ')}), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed`,
+    content: {
+      'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row' } },
+      'application/x-ndjson': { schema: { ...row, description: 'each line is one such object' } },
+    },
+  };
+}
+
+export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async (app, opts) => {
+  const models = new ReadModelSet(opts.store);
+  const clock = opts.now ?? Date.now;
+  const { intelligence } = opts.setup;
+
+  /** Headers of the answer, then the rows; a HEAD gets the headers only (nothing read). */
+  const send = async (request: FastifyRequest, reply: FastifyReply, kind: string, w: { from: number; to: number }, columns: readonly string[], rows: () => Promise<AsyncIterable<Row>>) => {
+    const format = formatOf(request.headers.accept);
+    void reply
+      .type(EXPORT_MEDIA_TYPES[format])
+      .header('content-disposition', `attachment; filename="${exportFileName(kind, w.from, w.to, format)}"`)
+      .header('cache-control', 'no-store')
+      .header('vary', 'accept')
+      .header('x-content-type-options', 'nosniff');
+    if (request.method === 'HEAD') return reply.send();
+    const started = performance.now();
+    const stream = exportStream(await rows(), {
+      format, columns,
+      onEnd: (err, count) => {
+        const ms = Math.round(performance.now() - started);
+        if (!err) request.log.info({ export: kind, format, rows: count, ms }, 'export sent');
+        else if ((err as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') request.log.info({ export: kind, format, rows: count, ms }, 'export left unfinished by the client');
+        else if (reply.raw.headersSent) request.log.error({ err, export: kind, format, rows: count, ms }, 'export failed midway: the transfer was cut off');
+        else request.log.warn({ err, export: kind, format, rows: count, ms }, 'export failed before its first bytes went out: answered with an error status');
+      },
+    });
+    // A failure before the first chunk went out is answered with a status (the error handler's,
+    // in the catalogue's shape): not as a file.
+    stream.once('error', () => {
+      if (reply.raw.headersSent) return;
+      for (const h of ['content-type', 'content-disposition', 'vary']) reply.removeHeader(h);
+    });
+    return reply.send(stream);
+  };
+
+  const WindowQuery = Type.Object({ ...WindowParams, accountId: Type.Optional(Id('only this account')) }, { additionalProperties: false });
+
+  app.get('/api/exports/sessions.csv', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: 'Sessions opened in the window (of a scoped key\'s accounts), oldest first, as CSV or JSON lines, streamed',
+      querystring: WindowQuery,
+      response: { 200: exportAnswer('One row per session opened in the window', SessionRowSchema) },
+    },
+  }, async (request, reply) => {
+    const w = parseWindow(request.query, opts.reportTimezone);
+    const inScope = accountFilter(request, request.query.accountId);
+    const now = clock();
+    return send(request, reply, 'sessions', w, columnsOf(SessionRowSchema), async () => {
+      const rm = await models.active();
+      return primed(rm.sessions.iterate({ ...inScope, ...rangeOn('openedAt', w) }, { sort: { openedAt: 1 } }), (d) => sessionRow(d, now));
+    });
+  });
+
+  app.get('/api/exports/payments.csv', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: 'Payments paid in the window (of a scoped key\'s accounts), oldest first, as CSV or JSON lines, streamed',
+      querystring: WindowQuery,
+      response: { 200: exportAnswer('One row per payment paid in the window', PaymentRowSchema) },
+    },
+  }, async (request, reply) => {
+    const w = parseWindow(request.query, opts.reportTimezone);
+    const inScope = accountFilter(request, request.query.accountId);
+    return send(request, reply, 'payments', w, columnsOf(PaymentRowSchema), async () => {
+      const rm = await models.active();
+      return primed(rm.payments.iterate({ ...inScope, ...rangeOn('paidAt', w) }, { sort: { paidAt: 1 } }), paymentRow);
+    });
+  });
+
+  /** Open alerts per chatter, of the accounts `inScope` selects (as GET /api/chatters/scorecard counts them). */
+  const openAlertsByChatter = async (now: number, inScope: Filter, visible: (accountId: string | null) => boolean): Promise<Map<string, number>> => {
+    const [stored, live] = await Promise.all([intelligence.alerts.find({ ...inScope, status: 'open' }), intelligence.liveFindings(now, inScope)]);
+    const out = new Map<string, number>();
+    for (const a of mergeAlerts(stored, live, now)) if (a.status === 'open' && visible(a.accountId) && a.chatterId) out.set(a.chatterId, (out.get(a.chatterId) ?? 0) + 1);
+    return out;
+  };
+
+  app.get('/api/exports/scorecard.csv', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: 'The chatter scorecard of the window (GET /api/chatters/scorecard), one row per chatter with its SLA figures as columns, as CSV or JSON lines',
+      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams }, { additionalProperties: false }),
+      response: { 200: exportAnswer('One row per chatter, in the scorecard\'s order (coachPriority, highest first)', ScorecardRowSchema) },
+    },
+  }, async (request, reply) => {
+    const { thresholdSec, accountId } = request.query;
+    const w = parseWindow(request.query, opts.reportTimezone);
+    const inScope = accountFilter(request, accountId);
+    const scope = requestScope(request);
+    return send(request, reply, 'scorecard', w, columnsOf(ScorecardRowSchema), async () => {
+      const now = clock();
+      const rm = await models.active();
+      const open = await openAlertsByChatter(now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
+      const { rows } = await scorecardOf(rm, w, inScope, open, thresholdSec, now);
+      return listed(rows.map((r): ScorecardRow => {
+        const sla = slaCells(r.sla);
+        return {
+          chatterId: r.chatterId, thresholdSec, sessions: r.sessions, revenueCents: r.revenueCents, paymentCount: r.paymentCount, openAlerts: r.openAlerts, coachPriority: r.coachPriority,
+          slaSessions: sla.sessions, slaResponded: sla.responded, slaWithinThreshold: sla.withinThreshold, slaBreaches: sla.breaches, slaMissed: sla.missed,
+          slaPending: sla.pending, slaWithinThresholdPct: sla.withinThresholdPct, slaMedianFirstResponseSec: sla.medianFirstResponseSec, slaP90FirstResponseSec: sla.p90FirstResponseSec,
+        };
+      }));
+    });
+  });
+
+  app.get('/api/exports/sla.csv', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: 'The first-response SLA report of the window (GET /api/sla): a total row, then one per account and one per chatter of the first reply, as CSV or JSON lines',
+      querystring: Type.Object({ thresholdSec: Threshold(300), accountId: Type.Optional(Id('only this account')), ...WindowParams }, { additionalProperties: false }),
+      response: { 200: exportAnswer('A row with level total, then one per account (level account), then one per chatter (level chatter)', SlaRowSchema) },
+    },
+  }, async (request, reply) => {
+    const { thresholdSec, accountId } = request.query;
+    const w = parseWindow(request.query, opts.reportTimezone);
+    const inScope = accountFilter(request, accountId);
+    return send(request, reply, 'sla', w, columnsOf(SlaRowSchema), async () => {
+      const report = await slaReportOf(await models.active(), w, inScope, thresholdSec, clock());
+      const rows: SlaRow[] = [
+        { level: 'total', accountId: accountId ?? null, chatterId: null, thresholdSec, ...slaCells(report) },
+        ...report.byAccount.map((a): SlaRow => ({ level: 'account', accountId: a.accountId, chatterId: null, thresholdSec, ...slaCells(a) })),
+        ...report.byChatter.map((c): SlaRow => ({ level: 'chatter', accountId: null, chatterId: c.chatterId, thresholdSec, ...slaCells(c) })),
+      ];
+      return listed(rows);
+    });
+  });
+};
+
+/** A store condition for `field` in the window; nothing for an open end. */
+function rangeOn(field: string, w: { from: number; to: number }): Filter {
+  const range: Record<string, number> = {};
+  if (Number.isFinite(w.from)) range.$gte = w.from;
+  if (Number.isFinite(w.to)) range.$lt = w.to;
+  return Object.keys(range).length === 0 ? {} : { [field]: range };
+}
+
+async function* listed(rows: readonly Row[]): AsyncGenerator<Row> {
+  yield* rows;
+}
