@@ -206,7 +206,8 @@ describe.each(DEPLOYMENTS)('exports on %s', (kind: Deployment) => {
     expect(threshold.body.message).toContain('thresholdSec');
   });
 
-  it.runIf(kind === 'embedded')('a store that fails midway: a status while nothing is sent, a cut-off transfer (never a complete-looking file) after', async () => {
+  // Once: the failure is injected in the route's read, the same on both stores.
+  if (kind === 'embedded') it('a store that fails midway: a status while nothing is sent, a cut-off transfer (never a complete-looking file) after', async () => {
     const sessions = (await new ReadModelSet(app.store).active()).sessions;
     const docs = await sessions.find({}, { limit: 100 });
     const failingAfter = (rows: number) => async function* () {

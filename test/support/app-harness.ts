@@ -136,7 +136,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     const res = await app.inject({ method: method as InjectOptions['method'], url: path, headers, payload });
     contract.assertKept();
     const text = res.body;
-    const json = String(res.headers['content-type'] ?? '').includes('json') && text.length > 0;
+    const json = /^application\/(?:[\w.-]+\+)?json\b/.test(String(res.headers['content-type'] ?? '')) && text.length > 0;
     return { status: res.statusCode, headers: res.headers, body: (json ? JSON.parse(text) : text) as T, text };
   };
 

@@ -86,7 +86,7 @@ export class ContractCheck {
         return payload;
       }
       // Bodies that reached here as text (an error handler's, a hand-serialised answer).
-      if (!this.checkedBody.has(request) && typeof payload === 'string' && String(reply.getHeader('content-type') ?? '').includes('json')) {
+      if (!this.checkedBody.has(request) && typeof payload === 'string' && /^application\/(?:[\w.-]+\+)?json\b/.test(String(reply.getHeader('content-type') ?? ''))) {
         let parsed: unknown;
         try { parsed = JSON.parse(payload); } catch { this.note(`${request.method} ${pathOf(url)} ${reply.statusCode}: body is not JSON`); return payload; }
         this.checkBody(request, reply, parsed);
