@@ -315,7 +315,7 @@ export function loadConfig(env: Env = process.env): Config {
     alertHooks: {
       allowPrivate: oneOf(env, 'ALERT_HOOK_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',
       retryBaseMs: int(env, 'ALERT_HOOK_RETRY_BASE_MS', 5_000, 10, 600_000),
-      retryWindowSec: int(env, 'ALERT_HOOK_RETRY_WINDOW_SEC', 3_600, 1, 7 * 86_400),
+      retryWindowSec: int(env, 'ALERT_HOOK_RETRY_WINDOW_SEC', 3_600, 3_600, 7 * 86_400),
     },
   };
 }

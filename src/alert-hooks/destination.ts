@@ -21,10 +21,26 @@ export class DestinationRefused extends Error {
 export function refusedAddress(address: string): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   let parsed = ipaddr.parse(address);
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) reaches the IPv4 host: judged as that.
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    const embedded = embeddedIPv4(v6);
+    // An IPv6 address that carries an IPv4 one (::ffff:10.0.0.1, NAT64's 64:ff9b::/96 under
+    // DNS64, 6to4) reaches that IPv4 host: judged as it.
+    if (embedded) parsed = embedded;
+    // The deprecated IPv4-compatible form (::a.b.c.d) reaches nothing public.
+    else if (v6.parts.slice(0, 6).every((p) => p === 0) && v6.range() === 'unicast') return `${address} is an IPv4-compatible (deprecated) address`;
+  }
   const range = parsed.range();
   return PUBLIC_RANGES.has(range) ? null : `${parsed.toString()} is a ${range} address`;
+}
+
+function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = v6.parts;
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+  if (v6.range() === 'rfc6052' && p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0)) return v4(p[6] ?? 0, p[7] ?? 0);
+  if (v6.range() === '6to4') return v4(p[1] ?? 0, p[2] ?? 0);
+  return null;
 }
 
 /** The URL of a hook as registered: a 400-worthy reason, or null when it is acceptable. */
@@ -56,8 +72,25 @@ export interface ResolvedAddress {
 
 export type Resolver = (host: string) => Promise<readonly ResolvedAddress[]>;
 
-export const systemResolver: Resolver = async (host) =>
-  (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+/**
+ * Lookups in flight at once. dns.lookup runs on libuv's thread pool (four threads, shared with
+ * file and crypto work) and cannot be cancelled: a name whose servers never answer holds a
+ * thread past the attempt's timeout, so hook lookups may take two at most.
+ */
+const MAX_LOOKUPS = 2;
+let lookups = 0;
+const waiting: (() => void)[] = [];
+
+export const systemResolver: Resolver = async (host) => {
+  if (lookups >= MAX_LOOKUPS) await new Promise<void>((resolve) => waiting.push(resolve));
+  lookups++;
+  try {
+    return (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  } finally {
+    lookups--;
+    waiting.shift()?.();
+  }
+};
 
 /**
  * The address to connect to for `host`: every address it resolves to must be allowed (a name

@@ -53,13 +53,15 @@ const SEND_BATCH = 64;
 /** How long a finished delivery stays listed. */
 export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/** A claim's time beyond its attempts: the writes around them. */
+const LEASE_SLACK_MS = 10_000;
 
 /** One attempt's outcome: its write, and what follows it. */
 interface Result {
   readonly op: BulkOp<DeliveryDoc>;
   readonly outcome: 'delivered' | 'retried' | 'failed' | 'dropped';
   readonly retryAt: number | null;
-  readonly disable: { readonly hook: HookDoc; readonly because: string } | null;
+  readonly disable: { readonly hook: HookDoc; readonly because: string; readonly since: number } | null;
 }
 
 const matches = (hook: HookDoc, entry: OutboxEntry): boolean =>
@@ -80,8 +82,6 @@ export class AlertHookDispatcher {
   private started = false;
   /** stop() was called: attempts not begun are left for the next process. */
   private stopped = false;
-  /** Wake-ups set for retries due before the next poll would find them. */
-  private readonly retryTimers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly store: DocumentStore, private readonly opts: DispatcherOptions, private readonly logger: Logger) {
     this.alerts = store.collection<AlertDoc>(ALERTS_COLLECTION);
@@ -107,18 +107,7 @@ export class AlertHookDispatcher {
     this.started = false;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    for (const t of this.retryTimers) clearTimeout(t);
-    this.retryTimers.clear();
     await this.running;
-  }
-
-  private wakeAt(at: number): void {
-    const t = setTimeout(() => {
-      this.retryTimers.delete(t);
-      this.wake();
-    }, Math.max(0, at - this.clock()));
-    t.unref();
-    this.retryTimers.add(t);
   }
 
   /** Runs a round now (or right after the one running): transitions just written go out without waiting for the poll. */
@@ -138,9 +127,18 @@ export class AlertHookDispatcher {
 
   /** One fan-out and one pass over due deliveries; what tests and benchmarks drive directly. */
   async round(): Promise<void> {
-    const fanned = await this.fanOut();
-    const sent = await this.sendDue();
-    await this.prune();
+    // Each step on its own: a fan-out that keeps failing does not hold up retries, nor the reverse.
+    const step = async <T>(what: string, run: () => Promise<T>, none: T): Promise<T> => {
+      try {
+        return await run();
+      } catch (err) {
+        this.logger.error({ err }, `alert hook ${what} failed; the next poll tries again`);
+        return none;
+      }
+    };
+    const fanned = await step('fan-out', () => this.fanOut(), { alerts: 0, deliveries: 0 });
+    const sent = await step('send', () => this.sendDue(), 0);
+    await step('prune', () => this.prune(), 0);
     // A full batch may leave more behind: go on without waiting for the poll.
     if (fanned.alerts === FAN_OUT_BATCH || sent === SEND_BATCH) this.again = true;
   }
@@ -155,13 +153,10 @@ export class AlertHookDispatcher {
     return this.deliveries.deleteMany({ status: { $in: ['delivered', 'failed', 'dropped'] }, doneAt: { $lt: now - DELIVERY_RETENTION_MS } });
   }
 
-  /** Pending deliveries and transitions not yet fanned out, for /metrics. */
-  async queueDepth(): Promise<{ deliveries: number; transitions: number }> {
-    const [deliveries, alerts] = await Promise.all([
-      this.deliveries.countDocuments({ status: 'pending' }),
-      this.alerts.find({ [HOOK_PENDING]: true }, { projection: { [HOOK_OUTBOX]: 1 } }),
-    ]);
-    return { deliveries, transitions: alerts.reduce((n, a) => n + (a.hookOutbox?.length ?? 0), 0) };
+  /** Pending deliveries, and alerts with transitions not yet fanned out, for /metrics (counted, not read). */
+  async queueDepth(): Promise<{ deliveries: number; alerts: number }> {
+    const [deliveries, alerts] = await Promise.all([this.deliveries.countDocuments({ status: 'pending' }), this.alerts.countDocuments({ [HOOK_PENDING]: true })]);
+    return { deliveries, alerts };
   }
 
   /** Turns waiting transitions into deliveries; answers how many alerts it read and deliveries it created. */
@@ -200,12 +195,16 @@ export class AlertHookDispatcher {
     const due = await this.deliveries.find({ status: 'pending', nextAttemptAt: { $lte: now } }, { sort: { nextAttemptAt: 1, _id: 1 }, limit: SEND_BATCH });
     if (due.length === 0) return 0;
     const timeoutMs = this.opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    const concurrency = this.opts.concurrency ?? 16;
     // The claim, for the whole batch in one write: each delivery is this round's until the lease
-    // ends (the timeout and some slack), unless another dispatcher claimed it first, which the
-    // condition on its attempt (count and due time) tells; the token says which are ours.
+    // ends, unless another dispatcher claimed it first, which the condition on its attempt (count
+    // and due time) tells; the token says which are ours. The lease covers the whole batch (its
+    // waves of attempts, each at most the timeout, and slack for the writes), and no attempt
+    // starts that could end after it: a delivery is never attempted by two rounds at once.
+    const leaseEnd = now + Math.ceil(due.length / concurrency) * timeoutMs + LEASE_SLACK_MS;
     const token = randomUUID();
     await this.deliveries.bulkWrite(due.map((d) => ({
-      updateOne: { filter: { _id: d._id, status: 'pending', attempts: d.attempts, nextAttemptAt: d.nextAttemptAt }, update: { $set: { nextAttemptAt: now + timeoutMs + 10_000, claim: token } } },
+      updateOne: { filter: { _id: d._id, status: 'pending', attempts: d.attempts, nextAttemptAt: d.nextAttemptAt }, update: { $set: { nextAttemptAt: leaseEnd, claim: token } } },
     })));
     const mine = await this.deliveries.find({ _id: { $in: due.map((d) => d._id) }, claim: token });
     const hooks = new Map((await this.registry.hooks.find({ _id: { $in: [...new Set(mine.map((d) => d.hookId))] } })).map((h) => [h._id, h]));
@@ -213,18 +212,19 @@ export class AlertHookDispatcher {
     let next = 0;
     const worker = async () => {
       while (next < mine.length && !this.stopped) {
+        // Too late to finish within the lease (a stalled process): left to come due at its end.
+        if (this.clock() + timeoutMs > leaseEnd - LEASE_SLACK_MS / 2) return;
         const d = mine[next++] as DeliveryDoc;
         results.push(await this.attempt(d, hooks.get(d.hookId) ?? null, timeoutMs));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency ?? 16, mine.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, mine.length) }, worker));
     // The outcomes in one write. Each is conditional on the claim, so an attempt that outlived
     // its lease (and was made again by another round) does not overwrite the newer one.
     if (results.length > 0) await this.deliveries.bulkWrite(results.map((r) => r.op));
     for (const r of results) {
       this.counters[r.outcome]++;
-      if (r.retryAt !== null && this.started) this.wakeAt(r.retryAt);
-      if (r.disable) await this.disable(r.disable.hook, r.disable.because, this.clock());
+      if (r.disable) await this.disable(r.disable.hook, r.disable.because, r.disable.since, this.clock());
     }
     return mine.length;
   }
@@ -247,10 +247,19 @@ export class AlertHookDispatcher {
     const because = outcome.refused
       ? outcome.error
       : `deliveries kept failing for ${Math.round((now - d.createdAt) / 60_000)} min (${attempts} attempts; last: ${outcome.error})`;
-    return { op: { updateOne: { filter: mine, update: { $set: { ...common, status: 'failed', nextAttemptAt: null, doneAt: now } } } }, outcome: 'failed', retryAt: null, disable: { hook, because } };
+    return { op: { updateOne: { filter: mine, update: { $set: { ...common, status: 'failed', nextAttemptAt: null, doneAt: now } } } }, outcome: 'failed', retryAt: null, disable: { hook, because, since: d.createdAt } };
   }
 
-  private async disable(hook: HookDoc, because: string, now: number): Promise<void> {
+  /**
+   * Disables a hook whose delivery failed for good, unless another delivery to it succeeded since
+   * that one was queued (one body a receiver always refuses does not silence a working hook).
+   * The alert is opened first: its upsert can be repeated, so a process that stops between the
+   * two leaves an alert about a hook still active (the next failure disables it), never a
+   * disabled hook nobody hears of.
+   */
+  private async disable(hook: HookDoc, because: string, since: number, now: number): Promise<void> {
+    if (await this.deliveries.countDocuments({ hookId: hook._id, status: 'delivered', doneAt: { $gte: since } }) > 0) return;
+    await openHookAlert(this.store, hook._id, hook.url, because, now);
     const r = await this.registry.hooks.updateOne({ _id: hook._id, status: 'active' }, { $set: { status: 'disabled', disabledAt: now, disabledBecause: because } });
     if (r.matched === 0) return;
     this.counters.hooksDisabled++;
@@ -261,8 +270,8 @@ export class AlertHookDispatcher {
         updateOne: { filter: { _id: p._id, status: 'pending' }, update: { $set: { status: 'dropped', nextAttemptAt: null, doneAt: now, lastError: 'the hook was disabled' } } },
       })));
     }
-    await openHookAlert(this.store, hook._id, hook.url, because, now);
     // The alert's own transition goes out to the hooks that still work.
     this.again = true;
   }
+
 }

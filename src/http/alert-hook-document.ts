@@ -50,7 +50,7 @@ export function alertHookWebhooks(): Record<string, unknown> {
         summary: 'What convops POSTs to an alert hook for each alert transition it asked for, retried with the same webhook-id until it answers 2xx',
         description: 'Verify webhook-signature before trusting the body: v1, and the base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body` under the base64-decoded part of the hook secret after `whsec_` (any Standard Webhooks library does it). Dedupe on webhook-id. Deliveries may arrive out of order: order by `timestamp`.',
         parameters: [
-          header('webhook-id', 'one per transition and hook, the same on every retry'),
+          header('webhook-id', 'one per transition (the same for every hook), the same on every retry'),
           header('webhook-timestamp', 'seconds since the epoch of this attempt'),
           header('webhook-signature', 'v1,<base64 HMAC-SHA256>'),
         ],

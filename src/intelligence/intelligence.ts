@@ -264,7 +264,8 @@ export class Intelligence {
       const found = findingToAlert(liveFinding, now);
       const acked: AlertDoc = { ...found, status: 'acked', ackedAt: now, ackedBy: by };
       // Stored for the first time: the hooks never heard of it, so it opens and is acknowledged.
-      const doc: AlertDoc = { ...acked, [HOOK_OUTBOX]: [outboxEntry('opened', now, found), outboxEntry('acked', now, acked)], [HOOK_PENDING]: true };
+      // The acknowledgement a millisecond after the opening, so receivers ordering by time see them in order.
+      const doc: AlertDoc = { ...acked, [HOOK_OUTBOX]: [outboxEntry('opened', now, found), outboxEntry('acked', now + 1, acked)], [HOOK_PENDING]: true };
       try {
         await this.alerts.insertOne(doc);
         return acked;

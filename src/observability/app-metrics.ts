@@ -128,11 +128,11 @@ export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): vo
       const c = hooks()?.counters;
       return c ? [{ labels: {}, value: c.hooksDisabled }] : [];
     });
-    metrics.gauge('alert_hook_queue_depth', 'Alert hook work waiting: deliveries pending (first attempt or retry) and alert transitions not yet turned into deliveries', ['kind'], async () => {
+    metrics.gauge('alert_hook_queue_depth', 'Alert hook work waiting: deliveries pending (first attempt or retry), and alerts whose transitions are not yet turned into deliveries', ['kind'], async () => {
       const h = hooks();
       if (!h) return [];
       const depth = await within(h.queueDepth());
-      return [{ labels: { kind: 'deliveries' }, value: depth.deliveries }, { labels: { kind: 'transitions' }, value: depth.transitions }];
+      return [{ labels: { kind: 'deliveries' }, value: depth.deliveries }, { labels: { kind: 'alerts' }, value: depth.alerts }];
     });
   }
 

@@ -84,6 +84,9 @@ describe('the address guard', () => {
     ['8.8.8.8', null], ['2606:4700::1111', null], ['127.0.0.1', /loopback/], ['::1', /loopback/], ['10.2.3.4', /private/], ['172.16.0.1', /private/],
     ['192.168.1.1', /private/], ['169.254.169.254', /linkLocal/], ['fe80::1', /linkLocal/], ['fd00::1', /uniqueLocal/], ['100.64.0.1', /carrierGradeNat/],
     ['0.0.0.0', /unspecified/], ['::', /unspecified/], ['::ffff:127.0.0.1', /^127\.0\.0\.1 is a loopback/], ['224.0.0.1', /multicast/], ['192.0.2.1', /reserved/],
+    // IPv6 that carries IPv4 is judged by the IPv4 host: NAT64 (DNS64 networks) and 6to4.
+    ['64:ff9b::8.8.8.8', null], ['64:ff9b::10.0.0.1', /^10\.0\.0\.1 is a private/], ['2002:808:808::1', null], ['2002:a9fe:a9fe::1', /^169\.254\.169\.254 is a linkLocal/],
+    ['::7f00:1', /IPv4-compatible/], ['2001::1', /teredo/],
   ])('%s', (address, refused) => {
     const why = refusedAddress(address);
     if (refused === null) expect(why).toBeNull();
