@@ -3,7 +3,7 @@
 // messages), and replay speed (events/s) next to a bare consumer of the same topic, for the
 // embedded default and for Kafka + Mongo-wire (provisioned like the tests do).
 //   node --import tsx bench/read-api.ts [--sessions 100000] [--messages-per-session 10]
-//        [--requests 200] [--route-budget-sec 60] [--routes all|aggregates|lists|none]
+//        [--requests 200] [--route-budget-sec 60] [--routes all|aggregates|lists|business|none]
 //        [--replay-events 200000] [--skip-replay] [--only embedded|kafka]
 //        [--server-root <checkout>] [--mongo-heap-mb <6144 per million messages>]
 //        [--replay-cpu-prof <path prefix>] (a CPU profile of the replay alone, without the seeding)
@@ -90,6 +90,8 @@ import { topology } from '../src/topology.js';
 import { initialChatState, step, type ChatState } from '../machines/step.js';
 import type { ChatInput, MessageSender, PaymentKind } from '../machines/chat-input.js';
 import { freePort } from '../test/infra/servers.js';
+import { BusinessHoursStore } from '../src/accounts/business-hours.js';
+import { validateBusinessHours } from '../src/domain/business-hours.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -115,7 +117,7 @@ const WARMUP = Math.min(20, REQUESTS);
 const ROUTE_BUDGET_MS = Number(args['route-budget-sec']) * 1000;
 const REPLAY_EVENTS = Number(args['replay-events']);
 const ROUTES = args.routes;
-if (!['all', 'aggregates', 'lists', 'none'].includes(ROUTES)) throw new Error(`--routes: all, aggregates, lists or none, not ${ROUTES}`);
+if (!['all', 'aggregates', 'lists', 'business', 'none'].includes(ROUTES)) throw new Error(`--routes: all, aggregates, lists, business or none, not ${ROUTES}`);
 if (!(SESSIONS >= 1 && PER_SESSION >= 3 && SESSIONS_PER_HOUR > 0 && REQUESTS >= 1)) throw new Error('--sessions, --sessions-per-hour and --requests must be positive, --messages-per-session at least 3');
 const SESSIONS_PER_CHAT = 5;
 const CHATS = Math.ceil(SESSIONS / SESSIONS_PER_CHAT);
@@ -432,6 +434,13 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
   }
   await rm.account_stats.bulkWrite([...stats.values()].map((d) => ({ insertOne: { document: d } })));
 
+  // Business hours (issue 32) for two of the three accounts; the third measures wall-clock time.
+  for (const [accountId, schedule] of BENCH_SCHEDULES) {
+    const checked = validateBusinessHours(schedule);
+    if (!checked.ok) throw new Error(`bench schedule ${accountId}: ${checked.issue.field}: ${checked.issue.reason}`);
+    await new BusinessHoursStore(store).set(accountId, checked.schedule);
+  }
+
   const bucketStarted = performance.now();
   const buckets = builder.docs();
   for (let k = 0; k < buckets.length; k += 5_000) {
@@ -439,6 +448,20 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
   }
   return { buckets: buckets.length, bucketSec: (performance.now() - bucketStarted) / 1000, payments: payId, open: openCount, awaiting: awaitingCount };
 }
+
+/**
+ * Issue 32: account a keeps Berlin office hours, account b New York split shifts on six days
+ * with a holiday a month; account c has none. With clock=business the SLA report and the
+ * scorecard measure a and b from the window's sessions (a 24/7 clock gives the wall figures).
+ */
+const BENCH_SCHEDULES: readonly [string, unknown][] = [
+  [ACCOUNTS[0] as string, { timezone: 'Europe/Berlin', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])), holidays: ['2026-01-01', '2026-04-03', '2026-04-06', '2026-05-01', '2026-12-25', '2026-12-26'] }],
+  [ACCOUNTS[1] as string, {
+    timezone: 'America/New_York',
+    weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((d) => [d, [['08:00', '12:30'], ['13:30', '20:00']]])),
+    holidays: Array.from({ length: 24 }, (_, m) => new Date(Date.UTC(2025 + Math.floor(m / 12), m % 12, 15)).toISOString().slice(0, 10)),
+  }],
+];
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
@@ -525,7 +548,22 @@ const ROUTE_TABLE: Route[] = [
   },
 ];
 
-const ROUTES_TO_RUN = ROUTE_TABLE.filter((r) => ROUTES === 'all' || (ROUTES === 'lists' && r.kind === 'list') || (ROUTES === 'aggregates' && r.kind === 'aggregate'));
+/** Issue 32: the SLA report, the scorecard and stats with clock=wall next to clock=business (accounts a and b have business hours). */
+const slaCheck = (b: Body) => `${String(b.clock)} clock, ${num(b.sessions)} sessions, ${num(b.withinThresholdPct)}% within, median ${num(b.medianFirstResponseSec)} s, p90 ${num(b.p90FirstResponseSec)} s`;
+const BUSINESS_ROUTES: Route[] = (['wall', 'business'] as const).flatMap((clock): Route[] => [
+  { kind: 'aggregate', label: `GET /api/sla clock=${clock}`, path: () => `/api/sla?clock=${clock}`, check: slaCheck },
+  { kind: 'aggregate', windowed: true, label: `GET /api/sla 7 days clock=${clock}`, path: (_i, at) => `/api/sla?${windowQuery(week(at))}&clock=${clock}`, check: slaCheck },
+  {
+    kind: 'aggregate', windowed: true, label: `GET /api/chatters/scorecard 7d-17m clock=${clock}`, path: (_i, at) => `/api/chatters/scorecard?${windowQuery(offEdge(at))}&clock=${clock}`,
+    check: (b) => `${String(b.clock)} clock, ${(b.items ?? []).length} chatters, ${sumSessions(b)} sessions first answered`,
+  },
+  { kind: 'aggregate', label: `GET /api/stats clock=${clock}`, path: () => `/api/stats?clock=${clock}`, check: (b) => `${String(b.clock)} clock, awaiting ${num(b.awaitingReply)}, breached ${num(b.breachedNow)}, longest ${num(b.longestWaitSec)} s` },
+]);
+
+const ROUTES_TO_RUN = [
+  ...ROUTE_TABLE.filter((r) => ROUTES === 'all' || (ROUTES === 'lists' && r.kind === 'list') || (ROUTES === 'aggregates' && r.kind === 'aggregate')),
+  ...(ROUTES === 'all' || ROUTES === 'aggregates' || ROUTES === 'business' ? BUSINESS_ROUTES : []),
+];
 
 interface Measured { p50: number; p99: number; n: number; rows: number; body: Body; at: number }
 

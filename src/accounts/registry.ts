@@ -1,6 +1,7 @@
 // The account registry: which platform accounts the agency connected, how (manual, synced
 // from the platform, demo), and their status. Disconnecting keeps the account's history.
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import { BusinessHoursStore } from './business-hours.js';
 
 export const ACCOUNTS_COLLECTION = 'accounts';
 export type AccountStatus = 'connected' | 'pending-auth' | 'disconnected';
@@ -18,9 +19,11 @@ export interface AccountDoc extends Doc {
 
 export class AccountRegistry {
   readonly accounts: Collection<AccountDoc>;
+  private readonly businessHours: BusinessHoursStore;
 
   constructor(store: DocumentStore) {
     this.accounts = store.collection<AccountDoc>(ACCOUNTS_COLLECTION);
+    this.businessHours = new BusinessHoursStore(store);
   }
 
   /** Inserts or updates; returns whether it was new. */
@@ -35,9 +38,11 @@ export class AccountRegistry {
     return { created: !before, account };
   }
 
-  /** Forgets accounts altogether (purge-demo), unlike disconnecting; returns how many were registered. */
-  remove(ids: readonly string[]): Promise<number> {
-    return ids.length === 0 ? Promise.resolve(0) : this.accounts.deleteMany({ _id: { $in: [...ids] } });
+  /** Forgets accounts altogether (purge-demo), with their business hours, unlike disconnecting; returns how many were registered. */
+  async remove(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    await this.businessHours.removeMany(ids);
+    return this.accounts.deleteMany({ _id: { $in: [...ids] } });
   }
 
   get(id: string): Promise<AccountDoc | null> {

@@ -12,6 +12,8 @@ import { DELIVERIES_COLLECTION } from '../alert-hooks/hook-docs.js';
 import { ALERTS_COLLECTION, announcing, HOOK_OUTBOX, HOOK_PENDING, outboxEntry, type AlertDoc, type AlertStatus, type Finding } from '../pipeline/alert-doc.js';
 import type { HttpModelProvider, ModelLabels } from './model-provider.js';
 import { evaluateChatter, evaluateSession, RULES, type RuleSettings, type SessionFacts } from './rules.js';
+import { BusinessHoursStore } from '../accounts/business-hours.js';
+import { businessWaitClock, type WaitClock } from '../domain/business-hours.js';
 
 // Where they were defined before alert-doc.ts: importers keep importing them from here.
 export { ALERTS_COLLECTION, type AlertDoc, type AlertStatus } from '../pipeline/alert-doc.js';
@@ -99,7 +101,13 @@ export class Intelligence {
   async liveFindings(now: number, filter: Filter = {}): Promise<Finding[]> {
     const rm = await this.models.active();
     const waiting = await rm.sessions.find({ ...filter, priorityAt: { $ne: null }, ...notPastDeadline(now) });
-    return waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, this.settings, true));
+    const waits = await this.waitClock();
+    return waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, this.settings, true, waits));
+  }
+
+  /** How long fans have waited, for the wait rules: in open hours for an account with business hours. */
+  async waitClock(): Promise<WaitClock> {
+    return businessWaitClock(await new BusinessHoursStore(this.store).clocks());
   }
 
   /** Rules (and the model when asked and configured) for one session; persists alerts and the analysis. */
@@ -108,7 +116,7 @@ export class Intelligence {
     if (!loaded) return null;
     const now = this.clock();
     const findings = [
-      ...evaluateSession(loaded.facts, now, this.settings),
+      ...evaluateSession(loaded.facts, now, this.settings, false, await this.waitClock()),
       ...(await this.chatterFindings(loaded.session.firstResponderId)),
     ];
     let model: AnalysisDoc['model'] = null;
@@ -168,9 +176,10 @@ export class Intelligence {
     await this.persistFindings(await this.liveFindings(now), now);
     const stored = await this.alerts.find({ status: { $in: ['open', 'acked'] } });
     const sessions = new Set(stored.map((a) => a.sessionId).filter((id): id is string => id !== null));
+    const waits = await this.waitClock();
     for (const id of sessions) {
       const loaded = await this.facts(id);
-      const still = loaded ? evaluateSession(loaded.facts, now, this.settings) : [];
+      const still = loaded ? evaluateSession(loaded.facts, now, this.settings, false, waits) : [];
       await this.resolveCleared({ sessionId: id }, new Set(still.map((f) => f.alertId)), now, resolvedBecause(loaded?.session ?? null, now));
     }
     for (const chatterId of new Set(stored.filter((a) => a.ruleId === 'chatter.slow-streak').map((a) => a.chatterId))) {

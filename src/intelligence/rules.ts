@@ -3,7 +3,8 @@
 // recommendation. Alert ids are stable (rule + what it is about), so the same condition seen
 // live and stored durably is one alert.
 import { cut, stripTags } from '../domain/text-clean.js';
-import { gradeOf, isBreach, waitedSec } from '../domain/sla.js';
+import { gradeOf, isBreach } from '../domain/sla.js';
+import { WALL_CLOCK, type WaitClock } from '../domain/business-hours.js';
 import { openAt } from '../domain/session-deadline.js';
 import { dollars, duration } from '../domain/wording.js';
 import type { Finding } from '../pipeline/alert-doc.js';
@@ -96,11 +97,17 @@ function base(ruleId: string, key: string, s: SessionFacts | null): Pick<Finding
   return { alertId: `${ruleId}:${key}`, ruleId, ruleVersion: version(ruleId), sessionId: s?.sessionId ?? null, accountId: s?.accountId ?? null, chatId: s?.chatId ?? null };
 }
 
-/** Rules about one session. `live` keeps to the rules that need only the session document. */
-export function evaluateSession(s: SessionFacts, now: number, settings: RuleSettings = DEFAULT_RULE_SETTINGS, live = false): Finding[] {
+/**
+ * Rules about one session. `live` keeps to the rules that need only the session document.
+ * `waits` measures how long the fan has waited (the SLA and VIP rules): wall-clock seconds,
+ * or, for an account with business hours, the seconds inside them (the caller loads the
+ * schedules; the rules stay pure).
+ */
+export function evaluateSession(s: SessionFacts, now: number, settings: RuleSettings = DEFAULT_RULE_SETTINGS, live = false, waits: WaitClock = WALL_CLOCK): Finding[] {
   const out: Finding[] = [];
   if (!openAt(s, now)) return out;
-  const waitSec = waitedSec(s, now);
+  const waitSec = waits.waitedSec(s, now);
+  const inHours = waits.inBusinessHours(s.accountId) ? ' in business hours' : '';
   const episode = String(s.waitingSince ?? '');
   const grade = waitSec === null ? 'ok' : gradeOf(waitSec, settings.thresholdSec);
 
@@ -110,8 +117,8 @@ export function evaluateSession(s: SessionFacts, now: number, settings: RuleSett
       ...base('sla.fan-waiting', `${s.sessionId}:${episode}`, s),
       severity: breached ? 'critical' : 'warning',
       reason: breached
-        ? `Fan ${s.chatId} has waited ${duration(waitSec)} for a reply, past the ${duration(settings.thresholdSec)} SLA.`
-        : `Fan ${s.chatId} has waited ${duration(waitSec)}; the ${duration(settings.thresholdSec)} SLA is close.`,
+        ? `Fan ${s.chatId} has waited ${duration(waitSec)}${inHours} for a reply, past the ${duration(settings.thresholdSec)} SLA.`
+        : `Fan ${s.chatId} has waited ${duration(waitSec)}${inHours}; the ${duration(settings.thresholdSec)} SLA is close.`,
       labels: breached ? ['awaiting-reply', 'sla-breached'] : ['awaiting-reply', 'sla-at-risk'],
       recommendation: 'Reply to this fan now.',
       chatterId: s.lastHumanChatterId,
@@ -121,7 +128,7 @@ export function evaluateSession(s: SessionFacts, now: number, settings: RuleSett
     out.push({
       ...base('vip.waiting', `${s.sessionId}:${episode}`, s),
       severity: 'critical',
-      reason: `High-value fan ${s.chatId} (lifetime spend ${dollars(s.fanSpendCents ?? 0)}) has waited ${duration(waitSec)}.`,
+      reason: `High-value fan ${s.chatId} (lifetime spend ${dollars(s.fanSpendCents ?? 0)}) has waited ${duration(waitSec)}${inHours}.`,
       labels: ['vip', 'awaiting-reply'],
       recommendation: 'Answer this fan first: they are among the best payers.',
       chatterId: s.lastHumanChatterId,

@@ -5,6 +5,8 @@
 // nothing behind.
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { AccountRegistry, type AccountDoc } from '../../accounts/registry.js';
+import { BusinessHoursStore, type BusinessHoursDoc } from '../../accounts/business-hours.js';
+import { DAY_KEYS, MAX_HOLIDAYS, MAX_INTERVALS_PER_DAY, MAX_TIMEZONE_LENGTH, validateBusinessHours } from '../../domain/business-hours.js';
 import { PlatformError, type PlatformClient } from '../../adapters/platform/platform-client.js';
 import { BackfillConflict, type BackfillJobDoc, type BackfillJobs, type BackfillKind } from '../../backfill/backfill-jobs.js';
 import { loadDemoAccounts } from '../../demo/fixtures.js';
@@ -114,6 +116,37 @@ const Auth2faSchema = Type.Object({
   message: PlatformText('the platform\'s message, if any'),
   next: Type.Literal('POST /api/admin/accounts/auth/poll'),
 });
+
+// A schedule as PUT takes it; the rules beyond its shape (a known zone, real times and dates,
+// intervals in order that do not overlap) are checked by domain/business-hours.ts, whose 400s
+// name the field and the reason.
+const WallTime = Type.String({ minLength: 1, maxLength: 10, description: 'HH:MM on the local clock, 00:00 to 23:59; an end may be 24:00 (the next midnight)' });
+const DayIntervals = Type.Array(Type.Array(WallTime, { minItems: 2, maxItems: 2, description: '[start, end): open from start until end' }), {
+  maxItems: MAX_INTERVALS_PER_DAY, description: `open intervals, at most ${MAX_INTERVALS_PER_DAY}, none overlapping; [] (or the day left out) is closed`,
+});
+const Day = Type.Optional(DayIntervals);
+const WeeklyBody = Type.Object({ mon: Day, tue: Day, wed: Day, thu: Day, fri: Day, sat: Day, sun: Day }, { additionalProperties: false, description: 'mon … sun; a day left out is closed' });
+const BusinessHoursBody = Type.Object({
+  timezone: Type.String({ minLength: 1, maxLength: MAX_TIMEZONE_LENGTH, description: 'an IANA time zone (Europe/Berlin) or an offset (+01:00): the clock the hours are on' }),
+  weekly: WeeklyBody,
+  holidays: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 20, description: 'YYYY-MM-DD' }), { maxItems: MAX_HOLIDAYS, description: `local dates closed all day, at most ${MAX_HOLIDAYS}` })),
+}, { additionalProperties: false });
+
+const DayView = Type.Array(Type.Array(Type.String(), { minItems: 2, maxItems: 2 }));
+const WeeklyView = Type.Object({ mon: DayView, tue: DayView, wed: DayView, thu: DayView, fri: DayView, sat: DayView, sun: DayView }, { description: 'every day, its intervals in order ([] closed)' });
+export const BusinessHoursViewSchema = Type.Object({
+  accountId: Type.String(),
+  timezone: Type.String({ description: 'the zone\'s canonical id' }),
+  weekly: WeeklyView,
+  holidays: Type.Array(Type.String(), { description: 'sorted' }),
+  updatedAt: Time(),
+});
+
+function businessHoursView(doc: BusinessHoursDoc): Static<typeof BusinessHoursViewSchema> {
+  const day = (d: (typeof DAY_KEYS)[number]): string[][] => (doc.weekly[d] ?? []).map(([a, b]) => [a, b]);
+  const weekly = { mon: day('mon'), tue: day('tue'), wed: day('wed'), thu: day('thu'), fri: day('fri'), sat: day('sat'), sun: day('sun') };
+  return { accountId: doc._id, timezone: doc.timezone, weekly, holidays: [...doc.holidays], updatedAt: iso(doc.updatedAt) };
+}
 
 const BackfillJobListSchema = Type.Object({ items: Type.Array(BackfillJobViewSchema), count: Type.Integer({ minimum: 0 }) });
 
@@ -228,6 +261,54 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
     const existing = await registry.get(request.params.id);
     if (!existing) throw new ApiError('NOT_FOUND', `id: no registered account ${request.params.id}`);
     return accountView((await registry.upsert(existing._id, { displayName: existing.displayName, source: existing.source, status: 'disconnected' })).account);
+  });
+
+  const businessHours = new BusinessHoursStore(opts.store);
+  // Any id is looked up (an id no account has is a 404), so a bad query parameter is named first.
+  const accountParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, description: 'a registered account id' }) });
+  const registered = async (id: string): Promise<AccountDoc> => {
+    const account = await registry.get(id);
+    if (!account) throw new ApiError('NOT_FOUND', `id: no registered account ${id}`);
+    return account;
+  };
+
+  app.put('/api/admin/accounts/:id/business-hours', {
+    ...guarded,
+    schema: {
+      summary: 'Set an account\'s business hours (replaces any schedule): clock=business reports and its wait alerts then count open hours only',
+      security,
+      params: accountParams,
+      body: BusinessHoursBody,
+      response: { 200: BusinessHoursViewSchema },
+    },
+  }, async (request) => {
+    const account = await registered(request.params.id);
+    const checked = validateBusinessHours(request.body);
+    if (!checked.ok) throw invalidInput(checked.issue.field, checked.issue.reason);
+    return businessHoursView(await businessHours.set(account._id, checked.schedule));
+  });
+
+  app.get('/api/admin/accounts/:id/business-hours', {
+    ...guarded,
+    schema: { summary: 'An account\'s business hours; 404 when it has none (it measures wall-clock time)', security, params: accountParams, response: { 200: BusinessHoursViewSchema } },
+  }, async (request) => {
+    const account = await registered(request.params.id);
+    const doc = await businessHours.get(account._id);
+    if (!doc) throw new ApiError('NOT_FOUND', `id: account ${account._id} has no business hours`);
+    return businessHoursView(doc);
+  });
+
+  app.delete('/api/admin/accounts/:id/business-hours', {
+    ...guarded,
+    schema: {
+      summary: 'Remove an account\'s business hours (idempotent): back to wall-clock time',
+      security,
+      params: accountParams,
+      response: { 200: Type.Object({ accountId: Type.String(), removed: Type.Boolean({ description: 'whether it had a schedule' }) }) },
+    },
+  }, async (request) => {
+    const account = await registered(request.params.id);
+    return { accountId: account._id, removed: await businessHours.remove(account._id) };
   });
 
   // A JSON null is a body the schema lets in (the whole body is optional): the same as none.

@@ -8,7 +8,8 @@ import * as Messages from '../../projector/models/messages/queries.js';
 import * as Sessions from '../../projector/models/sessions/queries.js';
 import type { SessionDoc } from '../../projector/models/sessions/projection.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
-import { openNowOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type WindowTotals } from '../../queries/reports.js';
+import { openNowOf, scorecardOf, slaReportOf, waitingNowOf, WALL, windowTotalsOf, type ReportClock, type WindowTotals } from '../../queries/reports.js';
+import { BusinessHoursStore } from '../../accounts/business-hours.js';
 import { gradeOf, gradeSteps, outcomeOf, withinGradeOf } from '../../domain/sla.js';
 import { localDay } from '../../domain/zoned-time.js';
 import { isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
@@ -31,6 +32,10 @@ export const LIST_LIMIT = { default: 50, max: 500 } as const;
 const Limit = Type.Integer({ minimum: 1, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default, description: `rows to return (default ${LIST_LIMIT.default}, max ${LIST_LIMIT.max})` });
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 const Threshold = (fallback: number) => Type.Integer({ minimum: 1, maximum: 86400, default: fallback, description: `first-response SLA threshold in seconds (default ${fallback})` });
+const ClockParam = Type.Union([Type.Literal('wall'), Type.Literal('business')], {
+  default: 'wall',
+  description: '`wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account\'s business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them',
+});
 
 // What each read answers (the views' schemas are in ../views.ts).
 const L = Type.Literal;
@@ -39,6 +44,10 @@ const Pct = Nullable(Type.Number({ minimum: 0, maximum: 100 }));
 const Seconds = Nullable(Type.Number({ minimum: 0 }));
 const WithinGrade = Type.Union([L('no-data'), L('on-target'), L('below'), L('missed')], { description: '`on-target` 90% or more, `below` from 75%, `missed` under it, `no-data` no session judged' });
 const WaitGrade = Type.Union([L('ok'), L('at-risk'), L('breached')]);
+const ClockFields = {
+  clock: Type.Union([L('wall'), L('business')], { description: 'how the waits were measured' }),
+  businessHoursAccounts: Type.Array(Type.String(), { description: 'with clock=business: the accounts measured in their business hours (the others have none: wall-clock seconds); empty with clock=wall' }),
+};
 const SlaFiguresSchema = Type.Object({
   sessions: Count,
   responded: Count,
@@ -65,6 +74,7 @@ const OverviewSchema = Type.Object({
 const StatsSchema = Type.Object({
   at: Time,
   thresholdSec: Count,
+  ...ClockFields,
   openSessions: Count,
   awaitingReply: Count,
   longestWaitSec: Count,
@@ -85,6 +95,7 @@ const SlaReportSchema = Type.Object({
   withinThresholdGrade: WithinGrade,
   accountId: Nullable(Type.String()),
   window: WindowSchema,
+  ...ClockFields,
 });
 
 const AccountRowSchema = Type.Object({
@@ -162,6 +173,7 @@ const ScorecardSchema = Type.Object({
   count: Count,
   unattributed: Type.Object({ sessions: Count, sessionsPct: Pct, revenueCents: Cents, revenuePct: Pct }, { description: 'first answered, or revenue credited, without a named chatter' }),
   window: WindowSchema,
+  ...ClockFields,
 });
 
 export interface ReadRouteOptions {
@@ -180,11 +192,18 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   const { intelligence, settings } = opts.setup;
   const registry = new AccountRegistry(opts.store);
   const live = opts.liveCache ?? new LiveCache(0);
+  const businessHours = new BusinessHoursStore(opts.store);
+
+  /** How a report measures waits: wall-clock, or each account's business hours (of the accounts in scope). */
+  const reportClock = async (kind: 'wall' | 'business', inScope: Filter): Promise<ReportClock> => (kind === 'business' ? { kind, clocks: await businessHours.clocks(inScope) } : WALL);
+  const clockView = (c: ReportClock) => ({ clock: c.kind, businessHoursAccounts: c.kind === 'business' ? [...c.clocks.keys()].sort() : [] });
+  /** Wait rules measure an account with business hours in them, whatever a report asks (as the sweep stores them). */
+  const ruleWaits = () => intelligence.waitClock();
 
   /** Stored and live alerts of one session, its labels (rules and model, with versions) and recommendations. */
   const analysisParts = async (session: SessionDoc, now: number) => {
     const [stored, analysis] = await Promise.all([intelligence.alerts.find({ sessionId: session._id }), intelligence.analyses.findOne({ _id: session._id })]);
-    const alerts = mergeAlerts(stored, evaluateSession(sessionFacts(session), now, settings, true), now);
+    const alerts = mergeAlerts(stored, evaluateSession(sessionFacts(session), now, settings, true, await ruleWaits()), now);
     const ruleLabels = new Set([...(analysis?.rules.labels ?? []), ...alerts.filter((a) => a.status !== 'resolved').flatMap((a) => a.labels)]);
     return {
       alerts: alerts.map(alertView),
@@ -204,7 +223,8 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const waiting = docs.filter((d) => d.priorityAt !== null);
     if (waiting.length === 0) return new Map();
     const stored = await intelligence.alerts.find({ sessionId: { $in: waiting.map((d) => d._id) }, status: 'open' });
-    const liveFound = waiting.flatMap((d) => evaluateSession(sessionFacts(d), now, settings, true));
+    const waits = await ruleWaits();
+    const liveFound = waiting.flatMap((d) => evaluateSession(sessionFacts(d), now, settings, true, waits));
     const out = new Map<string, number>();
     for (const a of mergeAlerts(stored, liveFound, now)) if (a.status === 'open' && a.sessionId) out.set(a.sessionId, (out.get(a.sessionId) ?? 0) + 1);
     return out;
@@ -266,7 +286,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     config: { rateClass: 'report' },
     schema: {
       summary: 'Live analytics: who is waiting now, the longest wait and its grade, SLA breached and at risk (from 80% of the threshold) now, and today (in REPORT_TIMEZONE): % within threshold and its grade, median FRT, revenue',
-      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
+      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), clock: ClockParam }, { additionalProperties: false }),
       response: { 200: StatsSchema },
     },
   }, async (request) => live.answer(request, async () => {
@@ -275,16 +295,18 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const rm = await models.active();
     const inScope = accountFilter(request, undefined);
     const day = localDay(now, opts.reportTimezone);
+    const measure = await reportClock(request.query.clock, inScope);
     const [waiting, live, figures, revenue] = await Promise.all([
-      waitingNowOf(rm, inScope, thresholdSec, now),
+      waitingNowOf(rm, inScope, thresholdSec, now, measure),
       openNowOf(rm, inScope, now),
-      slaReportOf(rm, { from: day.start, to: day.end }, inScope, thresholdSec, now),
+      slaReportOf(rm, { from: day.start, to: day.end }, inScope, thresholdSec, now, measure),
       windowTotalsOf(rm, { from: day.start, to: day.end }, inScope, now),
     ]);
     const longest = waiting.reduce((m, x) => Math.max(m, x.waitSec), 0);
     return {
       at: iso(now),
       thresholdSec,
+      ...clockView(measure),
       openSessions: [...live.values()].reduce((n, l) => n + (l.open ?? 0), 0),
       awaitingReply: waiting.length,
       longestWaitSec: longest,
@@ -315,14 +337,20 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         thresholdSec: Threshold(300),
         accountId: Type.Optional(Id('only this account')),
         ...WindowParams,
+        clock: ClockParam,
       }, { additionalProperties: false }),
       response: { 200: SlaReportSchema },
     },
   }, async (request) => {
     const { thresholdSec, accountId } = request.query;
     const w = parseWindow(request.query, opts.reportTimezone);
-    const report = await slaReportOf(await models.active(), w, accountFilter(request, accountId), thresholdSec, clock());
-    return { ...report, byAccount: [...report.byAccount], byChatter: [...report.byChatter], withinThresholdGrade: withinGradeOf(report.withinThresholdPct), accountId: accountId ?? null, window: windowView(w) };
+    const inScope = accountFilter(request, accountId);
+    const measure = await reportClock(request.query.clock, inScope);
+    const report = await slaReportOf(await models.active(), w, inScope, thresholdSec, clock(), measure);
+    return {
+      ...report, byAccount: [...report.byAccount], byChatter: [...report.byChatter], withinThresholdGrade: withinGradeOf(report.withinThresholdPct), accountId: accountId ?? null, window: windowView(w),
+      ...clockView(measure),
+    };
   });
 
   app.get('/api/fans', {
@@ -495,7 +523,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     config: { rateClass: 'report' },
     schema: {
       summary: 'Per chatter over a window: sessions first answered (by first fan message time), revenue credited (by payment time), SLA (median and p90 FRT, % within threshold), open alerts now and coachPriority; `unattributed`: the sessions first answered and the revenue credited without a named chatter, and their share of all (see docs/connector.md)',
-      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams }, { additionalProperties: false }),
+      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams, clock: ClockParam }, { additionalProperties: false }),
       response: { 200: ScorecardSchema },
     },
   }, async (request) => {
@@ -506,7 +534,8 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const scope = requestScope(request);
     const now = clock();
     const open = await openAlertsByChatter(now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
-    const { rows: items, unattributed } = await scorecardOf(rm, w, inScope, open, thresholdSec, now);
-    return { thresholdSec, items, count: items.length, unattributed, window: windowView(w) };
+    const measure = await reportClock(request.query.clock, inScope);
+    const { rows: items, unattributed } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, measure);
+    return { thresholdSec, items, count: items.length, unattributed, window: windowView(w), ...clockView(measure) };
   });
 };
