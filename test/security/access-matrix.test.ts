@@ -26,6 +26,7 @@ const EXPECTED: Record<string, Level> = {
   'GET /api/overview': 'read', 'GET /api/stats': 'read', 'GET /api/sla': 'read', 'GET /api/fans': 'read', 'GET /api/accounts': 'read',
   'GET /api/sessions': 'read', 'GET /api/sessions/:id/analysis': 'read', 'GET /api/messages': 'read', 'GET /api/chats': 'read',
   'GET /api/chatters/scorecard': 'read', 'GET /api/alerts': 'read',
+  'GET /api/exports/sessions.csv': 'read', 'GET /api/exports/payments.csv': 'read', 'GET /api/exports/scorecard.csv': 'read', 'GET /api/exports/sla.csv': 'read',
   'POST /api/alerts/:id/ack': 'manager', 'POST /api/admin/close-session': 'manager',
   'POST /api/admin/intelligence/run': 'admin', 'POST /api/admin/replay': 'admin', 'GET /api/admin/replay': 'admin', 'GET /api/admin/replay/:id': 'admin',
   'POST /api/admin/seed-demo': 'admin', 'POST /api/admin/purge-demo': 'admin', 'POST /api/demo/ingest': 'admin',
