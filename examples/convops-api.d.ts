@@ -306,6 +306,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports/sessions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions opened in the window (of a scoped key's accounts), oldest first, as CSV or JSON lines, streamed */
+        get: operations["getExportsSessionsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/payments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payments paid in the window (of a scoped key's accounts), oldest first, as CSV or JSON lines, streamed */
+        get: operations["getExportsPaymentsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/scorecard.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chatter scorecard of the window (GET /api/chatters/scorecard), one row per chatter with its SLA figures as columns, as CSV or JSON lines */
+        get: operations["getExportsScorecardCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/sla.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The first-response SLA report of the window (GET /api/sla): a total row, then one per account and one per chatter of the first reply, as CSV or JSON lines */
+        get: operations["getExportsSlaCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/floor/stream": {
         parameters: {
             query?: never;
@@ -479,6 +547,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/alert-hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alert hooks (never their secrets), oldest first, each with its latest delivery */
+        get: operations["getAdminAlertHooks"];
+        put?: never;
+        /** Register a URL that hears of alert transitions (opened, acked, resolved), signed the Standard Webhooks way. The secret is in this answer only */
+        post: operations["postAdminAlertHooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/alert-hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One alert hook (never its secret) */
+        get: operations["getAdminAlertHooksById"];
+        put?: never;
+        post?: never;
+        /** Delete an alert hook and its deliveries: nothing more is sent to it (an attempt already under way finishes) */
+        delete: operations["deleteAdminAlertHooksById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/alert-hooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a hook that was disabled because its deliveries kept failing; its alert resolves. Deliveries dropped meanwhile are not sent */
+        post: operations["postAdminAlertHooksByIdEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/alert-hooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signed test event (type alert.test) to the hook now, through the same guard, timeout and signing as deliveries, and answer how it went; nothing is stored or retried */
+        post: operations["postAdminAlertHooksByIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/alert-hooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A hook's recent deliveries, newest first, with their status, attempts and last answer */
+        get: operations["getAdminAlertHooksByIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/accounts": {
         parameters: {
             query?: never;
@@ -593,6 +748,25 @@ export interface paths {
         /** Mark an account disconnected; its history stays */
         post: operations["postAdminAccountsByIdDisconnect"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/business-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's business hours; 404 when it has none (it measures wall-clock time) */
+        get: operations["getAdminAccountsByIdBusinessHours"];
+        /** Set an account's business hours (replaces any schedule): clock=business reports and its wait alerts then count open hours only */
+        put: operations["putAdminAccountsByIdBusinessHours"];
+        post?: never;
+        /** Remove an account's business hours (idempotent): back to wall-clock time */
+        delete: operations["deleteAdminAccountsByIdBusinessHours"];
         options?: never;
         head?: never;
         patch?: never;
@@ -787,7 +961,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    alertTransition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What convops POSTs to an alert hook for each alert transition it asked for, retried with the same webhook-id until it answers 2xx
+         * @description Verify webhook-signature before trusting the body: v1, and the base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body` under the base64-decoded part of the hook secret after `whsec_` (any Standard Webhooks library does it). Dedupe on webhook-id. Deliveries may arrive out of order: order by `timestamp`.
+         */
+        post: operations["alertHookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Every error, in one shape: the catalogue's `code`, a message naming the field and the reason, and the request id (also in the x-request-id header) */
@@ -1140,6 +1335,8 @@ export interface operations {
             query?: {
                 /** @description first-response SLA threshold in seconds (default 300) */
                 thresholdSec?: number;
+                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
+                clock?: "wall" | "business";
             };
             header?: never;
             path?: never;
@@ -1156,6 +1353,10 @@ export interface operations {
                     "application/json": {
                         at: string | null;
                         thresholdSec: number;
+                        /** @description how the waits were measured */
+                        clock: "wall" | "business";
+                        /** @description with clock=business: the accounts measured in their business hours (the others have none: wall-clock seconds); empty with clock=wall */
+                        businessHoursAccounts: string[];
                         openSessions: number;
                         awaitingReply: number;
                         longestWaitSec: number;
@@ -1199,6 +1400,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
+                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
+                clock?: "wall" | "business";
             };
             header?: never;
             path?: never;
@@ -1262,6 +1465,10 @@ export interface operations {
                             from: string | null;
                             to: string | null;
                         };
+                        /** @description how the waits were measured */
+                        clock: "wall" | "business";
+                        /** @description with clock=business: the accounts measured in their business hours (the others have none: wall-clock seconds); empty with clock=wall */
+                        businessHoursAccounts: string[];
                     };
                 };
             };
@@ -1773,6 +1980,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
+                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
+                clock?: "wall" | "business";
             };
             header?: never;
             path?: never;
@@ -1825,6 +2034,10 @@ export interface operations {
                             from: string | null;
                             to: string | null;
                         };
+                        /** @description how the waits were measured */
+                        clock: "wall" | "business";
+                        /** @description with clock=business: the accounts measured in their business hours (the others have none: wall-clock seconds); empty with clock=wall */
+                        businessHoursAccounts: string[];
                     };
                 };
             };
@@ -2112,6 +2325,245 @@ export interface operations {
             };
             400: components["responses"]["InvalidInput"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getExportsSessionsCsv: {
+        parameters: {
+            query?: {
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+                /** @description only this account */
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per session opened in the window. text/csv (the default): RFC 4180 with a header row (sessionId, accountId, chatId, status, openedAt, closedAt, closeReason, lastMessageAt, messageCount, fanMessageCount, replyCount, awaiting, waitingSince, firstFanMessageAt, firstResponseAt, firstResponseSec, firstResponderId, lastHumanChatterId, revenueCents, paymentCount, fanSpendCents), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": {
+                        sessionId: string;
+                        accountId: string;
+                        /** @description the fan's platform user id */
+                        chatId: string;
+                        /** @description as the clock has it (a session past its deadline is closed), as in GET /api/sessions */
+                        status: "open" | "closed";
+                        /** @description when it opened: what places it in the window (ISO-8601 UTC) */
+                        openedAt: string | null;
+                        /** @description when it closed (ISO-8601 UTC) */
+                        closedAt: string | null;
+                        closeReason: ("idle" | "unanswered" | "forced") | null;
+                        /** @description its last message (ISO-8601 UTC) */
+                        lastMessageAt: string | null;
+                        messageCount: number;
+                        fanMessageCount: number;
+                        replyCount: number;
+                        /** @description the fan wrote last and waits for a reply */
+                        awaiting: boolean;
+                        /** @description since when the fan waits (ISO-8601 UTC) */
+                        waitingSince: string | null;
+                        /** @description the fan's first message (ISO-8601 UTC) */
+                        firstFanMessageAt: string | null;
+                        /** @description the first human reply (ISO-8601 UTC) */
+                        firstResponseAt: string | null;
+                        firstResponseSec: number | null;
+                        firstResponderId: string | null;
+                        lastHumanChatterId: string | null;
+                        /** @description revenue in the session, US cents */
+                        revenueCents: number;
+                        paymentCount: number;
+                        fanSpendCents: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getExportsPaymentsCsv: {
+        parameters: {
+            query?: {
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+                /** @description only this account */
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per payment paid in the window. text/csv (the default): RFC 4180 with a header row (paymentId, accountId, chatId, kind, grossCents, netCents, paidAt, sessionId, chatterId, late), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": {
+                        paymentId: string;
+                        accountId: string;
+                        /** @description the fan's platform user id */
+                        chatId: string;
+                        /** @description tip, ppv, subscription, … */
+                        kind: string;
+                        /** @description gross, US cents */
+                        grossCents: number;
+                        /** @description net, US cents */
+                        netCents: number;
+                        /** @description when it was paid: what places it in the window (ISO-8601 UTC) */
+                        paidAt: string | null;
+                        sessionId: string | null;
+                        chatterId: string | null;
+                        /** @description arrived later than the allowed lateness: counted, credited to nobody */
+                        late: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getExportsScorecardCsv: {
+        parameters: {
+            query?: {
+                /** @description first-response SLA threshold in seconds (default 300) */
+                thresholdSec?: number;
+                /** @description only this account */
+                accountId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
+                clock?: "wall" | "business";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per chatter, in the scorecard's order (coachPriority, highest first). text/csv (the default): RFC 4180 with a header row (chatterId, thresholdSec, clock, sessions, revenueCents, paymentCount, openAlerts, coachPriority, slaSessions, slaResponded, slaWithinThreshold, slaBreaches, slaMissed, slaPending, slaWithinThresholdPct, slaMedianFirstResponseSec, slaP90FirstResponseSec), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": {
+                        chatterId: string;
+                        thresholdSec: number;
+                        /** @description how waits were measured (clock) */
+                        clock: "wall" | "business";
+                        /** @description sessions first answered */
+                        sessions: number;
+                        /** @description revenue credited (paid in the window), US cents */
+                        revenueCents: number;
+                        paymentCount: number;
+                        /** @description open alerts now */
+                        openAlerts: number;
+                        /** @description 0–100, coach the highest first */
+                        coachPriority: number;
+                        /** @description sessions judged (by first fan message in the window) */
+                        slaSessions: number;
+                        slaResponded: number;
+                        slaWithinThreshold: number;
+                        slaBreaches: number;
+                        /** @description closed at the unanswered limit without a human reply */
+                        slaMissed: number;
+                        /** @description unanswered, still within the threshold */
+                        slaPending: number;
+                        slaWithinThresholdPct: number | null;
+                        slaMedianFirstResponseSec: number | null;
+                        slaP90FirstResponseSec: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getExportsSlaCsv: {
+        parameters: {
+            query?: {
+                /** @description first-response SLA threshold in seconds (default 300) */
+                thresholdSec?: number;
+                /** @description only this account */
+                accountId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
+                clock?: "wall" | "business";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A row with level total, then one per account (level account), then one per chatter (level chatter). text/csv (the default): RFC 4180 with a header row (level, accountId, chatterId, thresholdSec, clock, sessions, responded, withinThreshold, breaches, missed, pending, withinThresholdPct, medianFirstResponseSec, p90FirstResponseSec), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": {
+                        /** @description total: the whole report (of accountId when one was asked for); account: one account; chatter: one chatter of the first reply */
+                        level: "total" | "account" | "chatter";
+                        accountId: string | null;
+                        chatterId: string | null;
+                        thresholdSec: number;
+                        /** @description how waits were measured (clock) */
+                        clock: "wall" | "business";
+                        /** @description sessions judged (by first fan message in the window) */
+                        sessions: number;
+                        responded: number;
+                        withinThreshold: number;
+                        breaches: number;
+                        /** @description closed at the unanswered limit without a human reply */
+                        missed: number;
+                        /** @description unanswered, still within the threshold */
+                        pending: number;
+                        withinThresholdPct: number | null;
+                        medianFirstResponseSec: number | null;
+                        p90FirstResponseSec: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["NotReady"];
             default: components["responses"]["Error"];
@@ -2836,6 +3288,459 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getAdminAlertHooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            url: string;
+                            events: ("opened" | "acked" | "resolved")[];
+                            /** @description only alerts of these accounts; null: every alert */
+                            accountIds: string[] | null;
+                            format: "standard" | "slack";
+                            status: "active" | "disabled";
+                            /** @description null: active */
+                            disabledAt: string | null;
+                            disabledBecause: string | null;
+                            createdAt: string | null;
+                            createdBy: string;
+                            /** @description its latest delivery; null: none yet */
+                            lastDelivery: {
+                                /** @description the webhook-id sent with it (the same on every attempt) */
+                                id: string;
+                                event: "opened" | "acked" | "resolved";
+                                alertId: string;
+                                /** @description pending: first attempt or a retry is due; delivered: the receiver answered 2xx; failed: given up (retry window over, or destination refused); dropped: the hook was disabled first */
+                                status: "pending" | "delivered" | "failed" | "dropped";
+                                attempts: number;
+                                /** @description when the alert changed */
+                                transitionAt: string | null;
+                                /** @description when it was queued for this hook */
+                                createdAt: string | null;
+                                /** @description null: not attempted yet */
+                                lastAttemptAt: string | null;
+                                /** @description null: no attempt is due */
+                                nextAttemptAt: string | null;
+                                /** @description the receiver's status on the last attempt; null when none came */
+                                lastHttpStatus: number | null;
+                                /** @description why the last attempt failed; null when it did not */
+                                lastError: string | null;
+                                /** @description when it was delivered, given up or dropped */
+                                doneAt: string | null;
+                            } | null;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminAlertHooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http(s) URL; private, loopback and link-local destinations are refused unless ALERT_HOOK_ALLOW_PRIVATE=true */
+                    url: string;
+                    /** @description the transitions to send */
+                    events: ("opened" | "acked" | "resolved")[];
+                    /** @description only alerts of these accounts (alerts tied to no account, such as the pipeline's, are then not sent); omitted: every alert */
+                    accountIds?: string[];
+                    /**
+                     * @description standard: a JSON event {type, timestamp, data}; slack: a Slack-compatible {"text": …}
+                     * @default standard
+                     */
+                    format?: "standard" | "slack";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("opened" | "acked" | "resolved")[];
+                        /** @description only alerts of these accounts; null: every alert */
+                        accountIds: string[] | null;
+                        format: "standard" | "slack";
+                        status: "active" | "disabled";
+                        /** @description null: active */
+                        disabledAt: string | null;
+                        disabledBecause: string | null;
+                        createdAt: string | null;
+                        createdBy: string;
+                        /** @description its latest delivery; null: none yet */
+                        lastDelivery: {
+                            /** @description the webhook-id sent with it (the same on every attempt) */
+                            id: string;
+                            event: "opened" | "acked" | "resolved";
+                            alertId: string;
+                            /** @description pending: first attempt or a retry is due; delivered: the receiver answered 2xx; failed: given up (retry window over, or destination refused); dropped: the hook was disabled first */
+                            status: "pending" | "delivered" | "failed" | "dropped";
+                            attempts: number;
+                            /** @description when the alert changed */
+                            transitionAt: string | null;
+                            /** @description when it was queued for this hook */
+                            createdAt: string | null;
+                            /** @description null: not attempted yet */
+                            lastAttemptAt: string | null;
+                            /** @description null: no attempt is due */
+                            nextAttemptAt: string | null;
+                            /** @description the receiver's status on the last attempt; null when none came */
+                            lastHttpStatus: number | null;
+                            /** @description why the last attempt failed; null when it did not */
+                            lastError: string | null;
+                            /** @description when it was delivered, given up or dropped */
+                            doneAt: string | null;
+                        } | null;
+                        /** @description whsec_ and the base64 signing key (Standard Webhooks); shown in this answer only */
+                        secret: string;
+                        note: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminAlertHooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the hook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("opened" | "acked" | "resolved")[];
+                        /** @description only alerts of these accounts; null: every alert */
+                        accountIds: string[] | null;
+                        format: "standard" | "slack";
+                        status: "active" | "disabled";
+                        /** @description null: active */
+                        disabledAt: string | null;
+                        disabledBecause: string | null;
+                        createdAt: string | null;
+                        createdBy: string;
+                        /** @description its latest delivery; null: none yet */
+                        lastDelivery: {
+                            /** @description the webhook-id sent with it (the same on every attempt) */
+                            id: string;
+                            event: "opened" | "acked" | "resolved";
+                            alertId: string;
+                            /** @description pending: first attempt or a retry is due; delivered: the receiver answered 2xx; failed: given up (retry window over, or destination refused); dropped: the hook was disabled first */
+                            status: "pending" | "delivered" | "failed" | "dropped";
+                            attempts: number;
+                            /** @description when the alert changed */
+                            transitionAt: string | null;
+                            /** @description when it was queued for this hook */
+                            createdAt: string | null;
+                            /** @description null: not attempted yet */
+                            lastAttemptAt: string | null;
+                            /** @description null: no attempt is due */
+                            nextAttemptAt: string | null;
+                            /** @description the receiver's status on the last attempt; null when none came */
+                            lastHttpStatus: number | null;
+                            /** @description why the last attempt failed; null when it did not */
+                            lastError: string | null;
+                            /** @description when it was delivered, given up or dropped */
+                            doneAt: string | null;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteAdminAlertHooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the hook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("opened" | "acked" | "resolved")[];
+                        /** @description only alerts of these accounts; null: every alert */
+                        accountIds: string[] | null;
+                        format: "standard" | "slack";
+                        status: "active" | "disabled";
+                        /** @description null: active */
+                        disabledAt: string | null;
+                        disabledBecause: string | null;
+                        createdAt: string | null;
+                        createdBy: string;
+                        /** @description its latest delivery; null: none yet */
+                        lastDelivery: {
+                            /** @description the webhook-id sent with it (the same on every attempt) */
+                            id: string;
+                            event: "opened" | "acked" | "resolved";
+                            alertId: string;
+                            /** @description pending: first attempt or a retry is due; delivered: the receiver answered 2xx; failed: given up (retry window over, or destination refused); dropped: the hook was disabled first */
+                            status: "pending" | "delivered" | "failed" | "dropped";
+                            attempts: number;
+                            /** @description when the alert changed */
+                            transitionAt: string | null;
+                            /** @description when it was queued for this hook */
+                            createdAt: string | null;
+                            /** @description null: not attempted yet */
+                            lastAttemptAt: string | null;
+                            /** @description null: no attempt is due */
+                            nextAttemptAt: string | null;
+                            /** @description the receiver's status on the last attempt; null when none came */
+                            lastHttpStatus: number | null;
+                            /** @description why the last attempt failed; null when it did not */
+                            lastError: string | null;
+                            /** @description when it was delivered, given up or dropped */
+                            doneAt: string | null;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminAlertHooksByIdEnable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the hook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("opened" | "acked" | "resolved")[];
+                        /** @description only alerts of these accounts; null: every alert */
+                        accountIds: string[] | null;
+                        format: "standard" | "slack";
+                        status: "active" | "disabled";
+                        /** @description null: active */
+                        disabledAt: string | null;
+                        disabledBecause: string | null;
+                        createdAt: string | null;
+                        createdBy: string;
+                        /** @description its latest delivery; null: none yet */
+                        lastDelivery: {
+                            /** @description the webhook-id sent with it (the same on every attempt) */
+                            id: string;
+                            event: "opened" | "acked" | "resolved";
+                            alertId: string;
+                            /** @description pending: first attempt or a retry is due; delivered: the receiver answered 2xx; failed: given up (retry window over, or destination refused); dropped: the hook was disabled first */
+                            status: "pending" | "delivered" | "failed" | "dropped";
+                            attempts: number;
+                            /** @description when the alert changed */
+                            transitionAt: string | null;
+                            /** @description when it was queued for this hook */
+                            createdAt: string | null;
+                            /** @description null: not attempted yet */
+                            lastAttemptAt: string | null;
+                            /** @description null: no attempt is due */
+                            nextAttemptAt: string | null;
+                            /** @description the receiver's status on the last attempt; null when none came */
+                            lastHttpStatus: number | null;
+                            /** @description why the last attempt failed; null when it did not */
+                            lastError: string | null;
+                            /** @description when it was delivered, given up or dropped */
+                            doneAt: string | null;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminAlertHooksByIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the hook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the receiver answered 2xx */
+                        delivered: boolean;
+                        webhookId: string;
+                        /** @description null when no answer came */
+                        httpStatus: number | null;
+                        error: string | null;
+                        /** @description how long the attempt took */
+                        ms: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminAlertHooksByIdDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the hook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description the webhook-id sent with it (the same on every attempt) */
+                            id: string;
+                            event: "opened" | "acked" | "resolved";
+                            alertId: string;
+                            /** @description pending: first attempt or a retry is due; delivered: the receiver answered 2xx; failed: given up (retry window over, or destination refused); dropped: the hook was disabled first */
+                            status: "pending" | "delivered" | "failed" | "dropped";
+                            attempts: number;
+                            /** @description when the alert changed */
+                            transitionAt: string | null;
+                            /** @description when it was queued for this hook */
+                            createdAt: string | null;
+                            /** @description null: not attempted yet */
+                            lastAttemptAt: string | null;
+                            /** @description null: no attempt is due */
+                            nextAttemptAt: string | null;
+                            /** @description the receiver's status on the last attempt; null when none came */
+                            lastHttpStatus: number | null;
+                            /** @description why the last attempt failed; null when it did not */
+                            lastError: string | null;
+                            /** @description when it was delivered, given up or dropped */
+                            doneAt: string | null;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
     postAdminAccounts: {
         parameters: {
             query?: never;
@@ -3169,6 +4074,164 @@ export interface operations {
                         username: string | null;
                         createdAt: string | null;
                         updatedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminAccountsByIdBusinessHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a registered account id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: string;
+                        /** @description the zone's canonical id */
+                        timezone: string;
+                        /** @description every day, its intervals in order ([] closed) */
+                        weekly: {
+                            mon: string[][];
+                            tue: string[][];
+                            wed: string[][];
+                            thu: string[][];
+                            fri: string[][];
+                            sat: string[][];
+                            sun: string[][];
+                        };
+                        /** @description sorted */
+                        holidays: string[];
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putAdminAccountsByIdBusinessHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a registered account id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description an IANA time zone (Europe/Berlin) or an offset (+01:00): the clock the hours are on */
+                    timezone: string;
+                    /** @description mon … sun; a day left out is closed */
+                    weekly: {
+                        /** @description open intervals, at most 6, none overlapping; [] (or the day left out) is closed */
+                        mon?: string[][];
+                        /** @description open intervals, at most 6, none overlapping; [] (or the day left out) is closed */
+                        tue?: string[][];
+                        /** @description open intervals, at most 6, none overlapping; [] (or the day left out) is closed */
+                        wed?: string[][];
+                        /** @description open intervals, at most 6, none overlapping; [] (or the day left out) is closed */
+                        thu?: string[][];
+                        /** @description open intervals, at most 6, none overlapping; [] (or the day left out) is closed */
+                        fri?: string[][];
+                        /** @description open intervals, at most 6, none overlapping; [] (or the day left out) is closed */
+                        sat?: string[][];
+                        /** @description open intervals, at most 6, none overlapping; [] (or the day left out) is closed */
+                        sun?: string[][];
+                    };
+                    /** @description local dates closed all day, at most 400 */
+                    holidays?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: string;
+                        /** @description the zone's canonical id */
+                        timezone: string;
+                        /** @description every day, its intervals in order ([] closed) */
+                        weekly: {
+                            mon: string[][];
+                            tue: string[][];
+                            wed: string[][];
+                            thu: string[][];
+                            fri: string[][];
+                            sat: string[][];
+                            sun: string[][];
+                        };
+                        /** @description sorted */
+                        holidays: string[];
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteAdminAccountsByIdBusinessHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a registered account id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: string;
+                        /** @description whether it had a schedule */
+                        removed: boolean;
                     };
                 };
             };
@@ -4057,6 +5120,78 @@ export interface operations {
                 };
             };
             default: components["responses"]["Error"];
+        };
+    };
+    alertHookDelivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description one per transition (the same for every hook), the same on every retry */
+                "webhook-id": string;
+                /** @description seconds since the epoch of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    type: "alert.opened" | "alert.acked" | "alert.resolved";
+                    /**
+                     * Format: date-time
+                     * @description when the alert changed
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description the alert id */
+                        id: string;
+                        ruleId: string;
+                        severity: "info" | "warning" | "critical";
+                        reason: string;
+                        recommendation: string;
+                        labels: string[];
+                        /** @description null: tied to no account (the pipeline, a disabled hook, a chatter) */
+                        accountId: string | null;
+                        sessionId: string | null;
+                        chatId: string | null;
+                        chatterId: string | null;
+                        /** @description who acknowledged it, once acknowledged */
+                        ackedBy: string | null;
+                        event: "opened" | "acked" | "resolved";
+                        /** @description the webhook-id header: the same on every retry */
+                        eventId: string;
+                    };
+                } | {
+                    /** @constant */
+                    type: "alert.test";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        eventId: string;
+                    };
+                } | {
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description taken (any 2xx is) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not taken: any answer other than 2xx (a 3xx too: redirects are not followed) is retried with backoff, for at least an hour */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

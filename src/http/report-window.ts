@@ -12,6 +12,12 @@ export const WindowParams = {
   to: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'window end, exclusive, in the same forms; default: no end' })),
 };
 
+/** How the reports measure waits (`clock`), with GET /api/sla, the scorecard, stats and their exports. */
+export const ClockParam = Type.Union([Type.Literal('wall'), Type.Literal('business')], {
+  default: 'wall',
+  description: '`wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account\'s business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them',
+});
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-](\d{2}):(\d{2}))$/;
 

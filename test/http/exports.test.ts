@@ -140,19 +140,26 @@ describe.each(DEPLOYMENTS)('exports on %s', (kind: Deployment) => {
     expect(payments.length).toBeGreaterThan(paid.length);
   });
 
-  it('scorecard.csv and sla.csv: the report routes\' figures, flattened', async () => {
-    for (const q of ['', '?from=2026-01-01&thresholdSec=120', `?accountId=${B}`]) {
+  it('scorecard.csv and sla.csv: the report routes\' figures, flattened, on either clock', async () => {
+    // Office hours for B: with clock=business its waits count only those.
+    const hours = await app.call('PUT', `/api/admin/accounts/${B}/business-hours`, { token: ADMIN, body: { timezone: 'Europe/Berlin', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])) } });
+    expect(hours.status, hours.text).toBe(200);
+    const wallB = csvRows((await get(`/api/exports/sla.csv?accountId=${B}`)).text);
+    const businessB = csvRows((await get(`/api/exports/sla.csv?accountId=${B}&clock=business`)).text);
+    expect(businessB.map((r) => r.clock)).toEqual(businessB.map(() => 'business'));
+    expect(businessB.map((r) => r.medianFirstResponseSec)).not.toEqual(wallB.map((r) => r.medianFirstResponseSec));
+    for (const q of ['', '?from=2026-01-01&thresholdSec=120', `?accountId=${B}`, `?accountId=${B}&clock=business`, '?clock=business']) {
       const api = (await get(`/api/chatters/scorecard${q}`)).body;
       const rows = csvRows((await get(`/api/exports/scorecard.csv${q}`)).text);
       expect(rows.length).toBe(api.items.length);
       expect(rows.length).toBeGreaterThan(0);
       api.items.forEach((item: any, i: number) => {
-        const flat = { chatterId: item.chatterId, thresholdSec: api.thresholdSec, sessions: item.sessions, revenueCents: item.revenueCents, paymentCount: item.paymentCount, openAlerts: item.openAlerts, coachPriority: item.coachPriority, ...Object.fromEntries(Object.entries(item.sla).map(([k, v]) => [`sla${k[0]?.toUpperCase()}${k.slice(1)}`, v])) };
+        const flat = { chatterId: item.chatterId, thresholdSec: api.thresholdSec, clock: api.clock, sessions: item.sessions, revenueCents: item.revenueCents, paymentCount: item.paymentCount, openAlerts: item.openAlerts, coachPriority: item.coachPriority, ...Object.fromEntries(Object.entries(item.sla).map(([k, v]) => [`sla${k[0]?.toUpperCase()}${k.slice(1)}`, v])) };
         expect(rows[i]).toEqual(Object.fromEntries(Object.entries(flat).map(([k, v]) => [k, cell(v)])));
       });
       const sla = (await get(`/api/sla${q}`)).body;
       const slaRows = csvRows((await get(`/api/exports/sla.csv${q}`)).text);
-      const figures = (f: any) => ({ thresholdSec: sla.thresholdSec, sessions: f.sessions, responded: f.responded, withinThreshold: f.withinThreshold, breaches: f.breaches, missed: f.missed, pending: f.pending, withinThresholdPct: f.withinThresholdPct, medianFirstResponseSec: f.medianFirstResponseSec, p90FirstResponseSec: f.p90FirstResponseSec });
+      const figures = (f: any) => ({ thresholdSec: sla.thresholdSec, clock: sla.clock, sessions: f.sessions, responded: f.responded, withinThreshold: f.withinThreshold, breaches: f.breaches, missed: f.missed, pending: f.pending, withinThresholdPct: f.withinThresholdPct, medianFirstResponseSec: f.medianFirstResponseSec, p90FirstResponseSec: f.p90FirstResponseSec });
       const expected = [
         { level: 'total', accountId: sla.accountId, chatterId: null, ...figures(sla) },
         ...sla.byAccount.map((a: any) => ({ level: 'account', accountId: a.accountId, chatterId: null, ...figures(a) })),

@@ -19,11 +19,12 @@ import { shownClose } from '../../domain/session-deadline.js';
 import type { PaymentDoc } from '../../projector/models/payments/projection.js';
 import type { SessionDoc } from '../../projector/models/sessions/projection.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
-import { scorecardOf, slaReportOf } from '../../queries/reports.js';
+import { scorecardOf, slaReportOf, WALL, type ReportClock } from '../../queries/reports.js';
+import { BusinessHoursStore } from '../../accounts/business-hours.js';
 import type { SlaFigures } from '../../domain/sla.js';
 import { requestScope } from '../access.js';
 import { EXPORT_MEDIA_TYPES, exportFileName, exportStream, formatOf, primed, type Row } from '../export-stream.js';
-import { parseWindow, WindowParams } from '../report-window.js';
+import { ClockParam, parseWindow, WindowParams } from '../report-window.js';
 import { accountFilter } from '../scope.js';
 import { iso, Nullable, timeOf } from '../views.js';
 
@@ -92,9 +93,12 @@ const SLA_COLUMNS = {
   p90FirstResponseSec: Nullable(Type.Number()),
 };
 
+const ClockCell = Type.Union([L('wall'), L('business')], { description: 'how waits were measured (clock)' });
+
 const ScorecardRowSchema = Type.Object({
   chatterId: Type.String(),
   thresholdSec: Int(),
+  clock: ClockCell,
   sessions: Int('sessions first answered'),
   revenueCents: Cents('revenue credited (paid in the window)'),
   paymentCount: Int(),
@@ -117,6 +121,7 @@ const SlaRowSchema = Type.Object({
   accountId: Nullable(Type.String()),
   chatterId: Nullable(Type.String()),
   thresholdSec: Int(),
+  clock: ClockCell,
   ...SLA_COLUMNS,
 });
 
@@ -165,6 +170,9 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
   const models = new ReadModelSet(opts.store);
   const clock = opts.now ?? Date.now;
   const { intelligence } = opts.setup;
+  const businessHours = new BusinessHoursStore(opts.store);
+  /** As the report routes measure: wall-clock, or each account's business hours (of the accounts in scope). */
+  const reportClock = async (kind: 'wall' | 'business', inScope: Filter): Promise<ReportClock> => (kind === 'business' ? { kind, clocks: await businessHours.clocks(inScope) } : WALL);
 
   /** Headers of the answer, then the rows; a HEAD gets the headers only (nothing read). */
   const send = async (request: FastifyRequest, reply: FastifyReply, kind: string, w: { from: number; to: number }, columns: readonly string[], rows: () => Promise<AsyncIterable<Row>>) => {
@@ -243,7 +251,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     config: { rateClass: 'report' },
     schema: {
       summary: 'The chatter scorecard of the window (GET /api/chatters/scorecard), one row per chatter with its SLA figures as columns, as CSV or JSON lines',
-      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams }, { additionalProperties: false }),
+      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams, clock: ClockParam }, { additionalProperties: false }),
       response: { 200: exportAnswer('One row per chatter, in the scorecard\'s order (coachPriority, highest first)', ScorecardRowSchema) },
     },
   }, async (request, reply) => {
@@ -255,11 +263,11 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
       const now = clock();
       const rm = await models.active();
       const open = await openAlertsByChatter(now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
-      const { rows } = await scorecardOf(rm, w, inScope, open, thresholdSec, now);
+      const { rows } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, await reportClock(request.query.clock, inScope));
       return listed(rows.map((r): ScorecardRow => {
         const sla = slaCells(r.sla);
         return {
-          chatterId: r.chatterId, thresholdSec, sessions: r.sessions, revenueCents: r.revenueCents, paymentCount: r.paymentCount, openAlerts: r.openAlerts, coachPriority: r.coachPriority,
+          chatterId: r.chatterId, thresholdSec, clock: request.query.clock, sessions: r.sessions, revenueCents: r.revenueCents, paymentCount: r.paymentCount, openAlerts: r.openAlerts, coachPriority: r.coachPriority,
           slaSessions: sla.sessions, slaResponded: sla.responded, slaWithinThreshold: sla.withinThreshold, slaBreaches: sla.breaches, slaMissed: sla.missed,
           slaPending: sla.pending, slaWithinThresholdPct: sla.withinThresholdPct, slaMedianFirstResponseSec: sla.medianFirstResponseSec, slaP90FirstResponseSec: sla.p90FirstResponseSec,
         };
@@ -271,7 +279,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     config: { rateClass: 'report' },
     schema: {
       summary: 'The first-response SLA report of the window (GET /api/sla): a total row, then one per account and one per chatter of the first reply, as CSV or JSON lines',
-      querystring: Type.Object({ thresholdSec: Threshold(300), accountId: Type.Optional(Id('only this account')), ...WindowParams }, { additionalProperties: false }),
+      querystring: Type.Object({ thresholdSec: Threshold(300), accountId: Type.Optional(Id('only this account')), ...WindowParams, clock: ClockParam }, { additionalProperties: false }),
       response: { 200: exportAnswer('A row with level total, then one per account (level account), then one per chatter (level chatter)', SlaRowSchema) },
     },
   }, async (request, reply) => {
@@ -279,11 +287,12 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     const w = parseWindow(request.query, opts.reportTimezone);
     const inScope = accountFilter(request, accountId);
     return send(request, reply, 'sla', w, columnsOf(SlaRowSchema), async () => {
-      const report = await slaReportOf(await models.active(), w, inScope, thresholdSec, clock());
+      const measure = request.query.clock;
+      const report = await slaReportOf(await models.active(), w, inScope, thresholdSec, clock(), await reportClock(measure, inScope));
       const rows: SlaRow[] = [
-        { level: 'total', accountId: accountId ?? null, chatterId: null, thresholdSec, ...slaCells(report) },
-        ...report.byAccount.map((a): SlaRow => ({ level: 'account', accountId: a.accountId, chatterId: null, thresholdSec, ...slaCells(a) })),
-        ...report.byChatter.map((c): SlaRow => ({ level: 'chatter', accountId: null, chatterId: c.chatterId, thresholdSec, ...slaCells(c) })),
+        { level: 'total', accountId: accountId ?? null, chatterId: null, thresholdSec, clock: measure, ...slaCells(report) },
+        ...report.byAccount.map((a): SlaRow => ({ level: 'account', accountId: a.accountId, chatterId: null, thresholdSec, clock: measure, ...slaCells(a) })),
+        ...report.byChatter.map((c): SlaRow => ({ level: 'chatter', accountId: null, chatterId: c.chatterId, thresholdSec, clock: measure, ...slaCells(c) })),
       ];
       return listed(rows);
     });

@@ -12,7 +12,7 @@ import { openNowOf, scorecardOf, slaReportOf, waitingNowOf, WALL, windowTotalsOf
 import { BusinessHoursStore } from '../../accounts/business-hours.js';
 import { gradeOf, gradeSteps, outcomeOf, withinGradeOf } from '../../domain/sla.js';
 import { localDay } from '../../domain/zoned-time.js';
-import { isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
+import { ClockParam, isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
 import { LiveCache } from '../live-cache.js';
 import { AccountRegistry } from '../../accounts/registry.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
@@ -32,10 +32,6 @@ export const LIST_LIMIT = { default: 50, max: 500 } as const;
 const Limit = Type.Integer({ minimum: 1, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default, description: `rows to return (default ${LIST_LIMIT.default}, max ${LIST_LIMIT.max})` });
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 const Threshold = (fallback: number) => Type.Integer({ minimum: 1, maximum: 86400, default: fallback, description: `first-response SLA threshold in seconds (default ${fallback})` });
-const ClockParam = Type.Union([Type.Literal('wall'), Type.Literal('business')], {
-  default: 'wall',
-  description: '`wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account\'s business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them',
-});
 
 // What each read answers (the views' schemas are in ../views.ts).
 const L = Type.Literal;
