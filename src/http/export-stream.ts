@@ -89,6 +89,9 @@ export function exportStream(rows: AsyncIterable<Row>, options: ExportStreamOpti
       header: true,
       columns: [...options.columns],
       record_delimiter: '\r\n',
+      // csv-stringify quotes a field holding the whole delimiter (CRLF); a bare LF or CR breaks a
+      // row too (and could start a line with a formula), so any of them is quoted.
+      quoted_match: /[\r\n]/,
       escape_formulas: true,
       cast: { boolean: (v: boolean) => (v ? 'true' : 'false') },
       // Passed on to the Transform it is: rows go out as text.

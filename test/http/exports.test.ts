@@ -144,11 +144,11 @@ describe.each(DEPLOYMENTS)('exports on %s', (kind: Deployment) => {
     // Office hours for B: with clock=business its waits count only those.
     const hours = await app.call('PUT', `/api/admin/accounts/${B}/business-hours`, { token: ADMIN, body: { timezone: 'Europe/Berlin', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])) } });
     expect(hours.status, hours.text).toBe(200);
-    const wallB = csvRows((await get(`/api/exports/sla.csv?accountId=${B}`)).text);
-    const businessB = csvRows((await get(`/api/exports/sla.csv?accountId=${B}&clock=business`)).text);
+    const wallB = csvRows((await get(`/api/exports/sla.csv?accountId=${B}&from=2026-01-01`)).text);
+    const businessB = csvRows((await get(`/api/exports/sla.csv?accountId=${B}&from=2026-01-01&clock=business`)).text);
     expect(businessB.map((r) => r.clock)).toEqual(businessB.map(() => 'business'));
     expect(businessB.map((r) => r.medianFirstResponseSec)).not.toEqual(wallB.map((r) => r.medianFirstResponseSec));
-    for (const q of ['', '?from=2026-01-01&thresholdSec=120', `?accountId=${B}`, `?accountId=${B}&clock=business`, '?clock=business']) {
+    for (const q of ['', '?from=2026-01-01&thresholdSec=120', `?accountId=${B}`, `?accountId=${B}&from=2026-01-01&clock=business`, '?from=2026-01-01&clock=business']) {
       const api = (await get(`/api/chatters/scorecard${q}`)).body;
       const rows = csvRows((await get(`/api/exports/scorecard.csv${q}`)).text);
       expect(rows.length).toBe(api.items.length);
@@ -229,6 +229,12 @@ describe.each(DEPLOYMENTS)('exports on %s', (kind: Deployment) => {
       expect(early.status).toBe(503);
       expect(early.body).toMatchObject({ code: 'NOT_READY' });
       expect(early.headers['content-disposition']).toBeUndefined();
+      // At the first read: the same, and nothing says "file".
+      reads.mockImplementationOnce(failingAfter(0));
+      const first = await get('/api/exports/sessions.csv');
+      expect(first.status).toBe(503);
+      expect(first.headers['content-disposition']).toBeUndefined();
+      expect(first.headers['cache-control']).toBeUndefined();
       // After: the status is out; the transfer is cut off, as a client over a real socket sees it.
       reads.mockImplementationOnce(failingAfter(5_000));
       const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
@@ -283,6 +289,8 @@ describe('the export stream', () => {
     const rows = (async function* () {
       yield { a: 'plain', b: 'with, comma', c: 'say "hi"', d: 'two\r\nlines', e: -3.5, f: '-3.5', g: true, h: null };
       yield { a: '=1+1', b: '+1', c: '@x', d: '\tx', e: 0, f: '\uFF1D1', g: false, h: '' };
+      // A bare line feed or carriage return would end the row, and start the next with a formula.
+      yield { a: 'x\n=HYPERLINK("http://evil")', b: 'p\rq', c: '', d: '', e: 1, f: '', g: true, h: '' };
     })();
     const { text, error } = await read(exportStream(rows, { format: 'csv', columns: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] }));
     expect(error).toBeNull();
@@ -290,11 +298,13 @@ describe('the export stream', () => {
       'a,b,c,d,e,f,g,h',
       'plain,"with, comma","say ""hi""","two\r\nlines",-3.5,\'-3.5,true,',
       '\'=1+1,\'+1,\'@x,\'\tx,0,\'\uFF1D1,false,',
+      '"x\n=HYPERLINK(""http://evil"")","p\rq",,,1,,true,',
       '',
     ].join('\r\n'));
     expect(parse(text, { columns: true })).toEqual([
       { a: 'plain', b: 'with, comma', c: 'say "hi"', d: 'two\r\nlines', e: '-3.5', f: "'-3.5", g: 'true', h: '' },
       { a: "'=1+1", b: "'+1", c: "'@x", d: "'\tx", e: '0', f: "'\uFF1D1", g: 'false', h: '' },
+      { a: 'x\n=HYPERLINK("http://evil")', b: 'p\rq', c: '', d: '', e: '1', f: '', g: 'true', h: '' },
     ]);
   });
 

@@ -18,6 +18,9 @@ import { SharedReads } from './shared-reads.js';
 
 type AnyObject = Record<string, unknown>;
 
+/** One turn of the event loop, for other work between synchronous stretches. */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 function isOperatorObject(v: unknown): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).some((k) => k.startsWith('$'));
 }
@@ -247,6 +250,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         }
         yield* out;
         if (read < batch + 1) return;
+        // A batch with no match yields nothing, so nothing awaited: a turn of the loop here, or a
+        // long run of keys the filter refuses would be one synchronous stretch.
+        if (out.length === 0) await turn();
       }
     }
     // An index whose fields, after the filter's equalities, are the sort's: its keys are in order.
@@ -274,6 +280,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       }
       yield* out;
       if (read < batch + 1) return;
+      if (out.length === 0) await turn();
     }
   }
 
