@@ -33,6 +33,14 @@ export function clockOf(doc: BusinessHoursDoc): BusinessClock {
 /** The clock of each account with a schedule; an account without one is absent (it measures wall time). */
 export type BusinessClocks = ReadonlyMap<string, BusinessClock>;
 
+/**
+ * Bumped by every change of a schedule this process makes, so a reader that caches the
+ * schedules (the wait rules, on every analysis) sees this process's changes at once; a change
+ * another process makes reaches it when its cache expires.
+ */
+let generation = 0;
+export const scheduleGeneration = (): number => generation;
+
 export class BusinessHoursStore {
   readonly schedules: Collection<BusinessHoursDoc>;
 
@@ -47,16 +55,22 @@ export class BusinessHoursStore {
   async set(accountId: string, schedule: BusinessHours, now = Date.now()): Promise<BusinessHoursDoc> {
     const doc: BusinessHoursDoc = { _id: accountId, timezone: schedule.timezone, weekly: schedule.weekly, holidays: schedule.holidays, updatedAt: now };
     await this.schedules.replaceOne({ _id: accountId }, doc, { upsert: true });
+    generation++;
     return doc;
   }
 
   /** Back to no schedule; whether there was one. */
   async remove(accountId: string): Promise<boolean> {
-    return (await this.schedules.deleteMany({ _id: accountId })) > 0;
+    const removed = (await this.schedules.deleteMany({ _id: accountId })) > 0;
+    generation++;
+    return removed;
   }
 
-  removeMany(accountIds: readonly string[]): Promise<number> {
-    return accountIds.length === 0 ? Promise.resolve(0) : this.schedules.deleteMany({ _id: { $in: [...accountIds] } });
+  async removeMany(accountIds: readonly string[]): Promise<number> {
+    if (accountIds.length === 0) return 0;
+    const removed = await this.schedules.deleteMany({ _id: { $in: [...accountIds] } });
+    generation++;
+    return removed;
   }
 
   /** The clocks of the accounts `inScope` selects (a store filter on `accountId`, as the reads build them). */

@@ -51,6 +51,22 @@ export function parseWindow(q: { from?: string; to?: string }, timezone: string)
   return { from, to };
 }
 
+/**
+ * The longest window `clock=business` measures: its figures come session by session (the report
+ * buckets hold wall-clock seconds), so an open-ended or multi-year window would read every
+ * session of the scheduled accounts on every request.
+ */
+export const MAX_BUSINESS_WINDOW_DAYS = 366;
+
+/** A 400 naming `from` when `clock=business` is asked over a longer window (an open end counts up to now). */
+export function assertMeasurable(w: ReportWindow, clock: 'wall' | 'business', now: number): void {
+  if (clock !== 'business') return;
+  const end = Number.isFinite(w.to) ? w.to : now;
+  if (!Number.isFinite(w.from) || end - w.from > MAX_BUSINESS_WINDOW_DAYS * 86_400_000) {
+    throw new ApiError('INVALID_INPUT', `from: with clock=business the window may span at most ${MAX_BUSINESS_WINDOW_DAYS} days (an open to counts up to now), because business hours are measured session by session; give a from no earlier than ${MAX_BUSINESS_WINDOW_DAYS} days before to`);
+  }
+}
+
 export function windowView(w: ReportWindow): { from: string | null; to: string | null } {
   return { from: Number.isFinite(w.from) ? iso(w.from) : null, to: Number.isFinite(w.to) ? iso(w.to) : null };
 }

@@ -12,13 +12,15 @@ import { DELIVERIES_COLLECTION } from '../alert-hooks/hook-docs.js';
 import { ALERTS_COLLECTION, announcing, HOOK_OUTBOX, HOOK_PENDING, outboxEntry, type AlertDoc, type AlertStatus, type Finding } from '../pipeline/alert-doc.js';
 import type { HttpModelProvider, ModelLabels } from './model-provider.js';
 import { evaluateChatter, evaluateSession, RULES, type RuleSettings, type SessionFacts } from './rules.js';
-import { BusinessHoursStore } from '../accounts/business-hours.js';
+import { BusinessHoursStore, scheduleGeneration } from '../accounts/business-hours.js';
 import { businessWaitClock, type WaitClock } from '../domain/business-hours.js';
 
 // Where they were defined before alert-doc.ts: importers keep importing them from here.
 export { ALERTS_COLLECTION, type AlertDoc, type AlertStatus } from '../pipeline/alert-doc.js';
 export const ANALYSES_COLLECTION = 'analyses';
 const MESSAGES_PER_ANALYSIS = 50;
+/** How long the wait rules keep the schedules they read (a change made in another process applies within it). */
+const WAIT_CLOCK_TTL_MS = 5_000;
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface AnalysisDoc extends Doc {
@@ -105,9 +107,21 @@ export class Intelligence {
     return waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, this.settings, true, waits));
   }
 
-  /** How long fans have waited, for the wait rules: in open hours for an account with business hours. */
+  private waits: { readonly clock: WaitClock; readonly at: number; readonly generation: number } | null = null;
+
+  /**
+   * How long fans have waited, for the wait rules: in open hours for an account with business
+   * hours. Read once per few seconds, not per analysis (the consumer analyses session by
+   * session); this process's own schedule changes apply at once (scheduleGeneration).
+   */
   async waitClock(): Promise<WaitClock> {
-    return businessWaitClock(await new BusinessHoursStore(this.store).clocks());
+    const now = Date.now();
+    const cached = this.waits;
+    if (cached && cached.generation === scheduleGeneration() && now - cached.at < WAIT_CLOCK_TTL_MS) return cached.clock;
+    const generation = scheduleGeneration();
+    const clock = businessWaitClock(await new BusinessHoursStore(this.store).clocks());
+    this.waits = { clock, at: now, generation };
+    return clock;
   }
 
   /** Rules (and the model when asked and configured) for one session; persists alerts and the analysis. */

@@ -228,6 +228,18 @@ describe.each([['embedded'], ['mongo']])('business hours on the %s store', (kind
       check(stored);
     });
 
+    it('measures a year at most: an open-ended or longer window is a 400 naming from (clock=wall takes any)', async () => {
+      for (const path of ['/api/sla', '/api/chatters/scorecard', '/api/exports/sla.csv', '/api/exports/scorecard.csv']) {
+        for (const q of ['clock=business', 'clock=business&from=2024-01-01&to=2025-06-01', 'clock=business&to=2026-11-01']) {
+          const res = await h.call<{ code: string; message: string }>('GET', `${path}?${q}`, admin);
+          expect(res.status, `${path}?${q}`).toBe(400);
+          expect(res.body.message).toMatch(/^from: with clock=business the window may span at most 366 days/);
+        }
+        expect((await h.call('GET', `${path}?clock=business&from=2025-12-01&to=2026-12-01`, admin)).status, path).toBe(200);
+        expect((await h.call('GET', `${path}?from=2020-01-01`, admin)).status, path).toBe(200);
+      }
+    });
+
     it('once the schedule is removed, clock=business measures wall-clock seconds', async () => {
       expect((await h.call('DELETE', `/api/admin/accounts/${A}/business-hours`, admin)).body.removed).toBe(true);
       const business = await sla(`${WEEK}&clock=business`);
@@ -240,7 +252,7 @@ describe.each([['embedded'], ['mongo']])('business hours on the %s store', (kind
     it('every account on 00:00–24:00 every day, across a daylight-saving change: business equals wall, field by field', async () => {
       const always = { timezone: 'Europe/Berlin', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [['00:00', '24:00']]])) };
       for (const id of [A, W]) expect((await h.call('PUT', `/api/admin/accounts/${id}/business-hours`, { ...admin, body: always })).status).toBe(200);
-      for (const query of [WEEK, 'thresholdSec=300', `thresholdSec=${DAY_SEC}&from=2026-10-01&to=2026-12-01`, `accountId=${A}&thresholdSec=120`, 'from=2026-10-24&to=2026-10-26&thresholdSec=9600']) {
+      for (const query of [WEEK, 'from=2026-01-01&thresholdSec=300', `thresholdSec=${DAY_SEC}&from=2026-10-01&to=2026-12-01`, `from=2026-01-01&accountId=${A}&thresholdSec=120`, 'from=2026-10-24&to=2026-10-26&thresholdSec=9600']) {
         const [wall, business] = [await sla(query), await sla(`${query}&clock=business`)];
         expect(business.businessHoursAccounts).toEqual(query.includes('accountId') ? [A] : [A, W]);
         const { clock: _w, businessHoursAccounts: _a, ...wallFigures } = wall;

@@ -24,7 +24,7 @@ import { BusinessHoursStore } from '../../accounts/business-hours.js';
 import type { SlaFigures } from '../../domain/sla.js';
 import { requestScope } from '../access.js';
 import { EXPORT_MEDIA_TYPES, exportFileName, exportStream, formatOf, primed, type Row } from '../export-stream.js';
-import { ClockParam, parseWindow, WindowParams } from '../report-window.js';
+import { assertMeasurable, ClockParam, parseWindow, WindowParams } from '../report-window.js';
 import { accountFilter } from '../scope.js';
 import { iso, Nullable, timeOf } from '../views.js';
 
@@ -177,15 +177,19 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
   /** Headers of the answer, then the rows; a HEAD gets the headers only (nothing read). */
   const send = async (request: FastifyRequest, reply: FastifyReply, kind: string, w: { from: number; to: number }, columns: readonly string[], rows: () => Promise<AsyncIterable<Row>>) => {
     const format = formatOf(request.headers.accept);
-    void reply
+    // The file's headers once the first read succeeded: an error answer before it (the store
+    // down, a report that throws) must not be labelled as a download.
+    const asFile = () => reply
       .type(EXPORT_MEDIA_TYPES[format])
       .header('content-disposition', `attachment; filename="${exportFileName(kind, w.from, w.to, format)}"`)
       .header('cache-control', 'no-store')
       .header('vary', 'accept')
       .header('x-content-type-options', 'nosniff');
-    if (request.method === 'HEAD') return reply.send();
+    if (request.method === 'HEAD') return asFile().send();
     const started = performance.now();
-    const stream = exportStream(await rows(), {
+    const source = await rows();
+    asFile();
+    const stream = exportStream(source, {
       format, columns,
       onEnd: (err, count) => {
         const ms = Math.round(performance.now() - started);
@@ -199,7 +203,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     // in the catalogue's shape): not as a file.
     stream.once('error', () => {
       if (reply.raw.headersSent) return;
-      for (const h of ['content-type', 'content-disposition', 'vary']) reply.removeHeader(h);
+      for (const h of ['content-type', 'content-disposition', 'vary', 'cache-control']) reply.removeHeader(h);
     });
     return reply.send(stream);
   };
@@ -257,6 +261,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
   }, async (request, reply) => {
     const { thresholdSec, accountId } = request.query;
     const w = parseWindow(request.query, opts.reportTimezone);
+    assertMeasurable(w, request.query.clock, clock());
     const inScope = accountFilter(request, accountId);
     const scope = requestScope(request);
     return send(request, reply, 'scorecard', w, columnsOf(ScorecardRowSchema), async () => {
@@ -285,6 +290,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
   }, async (request, reply) => {
     const { thresholdSec, accountId } = request.query;
     const w = parseWindow(request.query, opts.reportTimezone);
+    assertMeasurable(w, request.query.clock, clock());
     const inScope = accountFilter(request, accountId);
     return send(request, reply, 'sla', w, columnsOf(SlaRowSchema), async () => {
       const measure = request.query.clock;

@@ -12,7 +12,7 @@ import { openNowOf, scorecardOf, slaReportOf, waitingNowOf, WALL, windowTotalsOf
 import { BusinessHoursStore } from '../../accounts/business-hours.js';
 import { gradeOf, gradeSteps, outcomeOf, withinGradeOf } from '../../domain/sla.js';
 import { localDay } from '../../domain/zoned-time.js';
-import { ClockParam, isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
+import { assertMeasurable, ClockParam, isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
 import { LiveCache } from '../live-cache.js';
 import { AccountRegistry } from '../../accounts/registry.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
@@ -340,6 +340,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   }, async (request) => {
     const { thresholdSec, accountId } = request.query;
     const w = parseWindow(request.query, opts.reportTimezone);
+    assertMeasurable(w, request.query.clock, clock());
     const inScope = accountFilter(request, accountId);
     const measure = await reportClock(request.query.clock, inScope);
     const report = await slaReportOf(await models.active(), w, inScope, thresholdSec, clock(), measure);
@@ -529,6 +530,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const inScope = accountFilter(request, accountId);
     const scope = requestScope(request);
     const now = clock();
+    assertMeasurable(w, request.query.clock, now);
     const open = await openAlertsByChatter(now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
     const measure = await reportClock(request.query.clock, inScope);
     const { rows: items, unattributed } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, measure);
