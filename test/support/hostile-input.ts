@@ -6,7 +6,7 @@ import { mulberry32 } from '../../src/demo/random.js';
 
 export interface HostileRequest {
   readonly kind: string;
-  readonly method: 'POST' | 'GET' | 'DELETE';
+  readonly method: 'POST' | 'PUT' | 'GET' | 'DELETE';
   readonly path: string;
   readonly headers: Record<string, string>;
   /** Bytes, built up front: a string built by concatenation is flattened when first sent, which would look like heap growth on the server's side. */
@@ -27,6 +27,12 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
   'POST /api/admin/accounts/auth/start': { email: 'a@example.com', password: 'pw' },
   'POST /api/admin/accounts/seed': null,
   'POST /api/admin/accounts/sync': null,
+  'PUT /api/admin/accounts/:id/business-hours': { timezone: 'Europe/Berlin', weekly: { mon: [['09:00', '17:00']], sat: [] }, holidays: ['2026-12-25'] },
+  'DELETE /api/admin/accounts/:id/business-hours': null,
+  'POST /api/admin/alert-hooks': { url: 'https://hooks.example.com/x', events: ['opened', 'resolved'], accountIds: [ACCOUNT], format: 'slack' },
+  'DELETE /api/admin/alert-hooks/:id': null,
+  'POST /api/admin/alert-hooks/:id/enable': null,
+  'POST /api/admin/alert-hooks/:id/test': null,
   'POST /api/admin/backfill': { accountId: ACCOUNT, since: WHEN },
   'POST /api/admin/backfill-transactions': { accountId: ACCOUNT, since: WHEN },
   'POST /api/admin/close-session': { sessionId: 's1' },
@@ -46,6 +52,10 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
 
 /** Admin routes that read: attacked through their query strings and path ids. */
 export const ADMIN_READ_ROUTES = [
+  'GET /api/admin/accounts/:id/business-hours',
+  'GET /api/admin/alert-hooks',
+  'GET /api/admin/alert-hooks/:id',
+  'GET /api/admin/alert-hooks/:id/deliveries',
   'GET /api/admin/backfill',
   'GET /api/admin/backfill/:id',
   'GET /api/admin/keys',
