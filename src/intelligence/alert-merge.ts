@@ -1,7 +1,8 @@
 // GET /api/alerts shows durable alert records merged with alerts evaluated live over waiting
 // fans. Ids are stable, so a live alert and its stored record collide by design: the stored
 // record wins (it carries the acknowledgement and the history), with the live reason.
-import { findingToAlert, type AlertDoc, type AlertStatus } from './intelligence.js';
+import { findingToAlert, type AlertDoc, type AlertStatus, type Intelligence } from './intelligence.js';
+import type { Filter } from '../adapters/store/store.js';
 import type { Finding } from '../pipeline/alert-doc.js';
 
 export interface MergedAlert extends AlertDoc {
@@ -24,4 +25,16 @@ export function mergeAlerts(stored: readonly AlertDoc[], live: readonly Finding[
 
 export function withStatus(alerts: readonly MergedAlert[], status: AlertStatus | 'all'): MergedAlert[] {
   return status === 'all' ? [...alerts] : alerts.filter((a) => a.status === status);
+}
+
+/**
+ * Open alerts per chatter among the accounts `inScope` selects, stored and live merged as
+ * GET /api/alerts shows them, of the accounts `visible` admits (the scorecard's and its export's
+ * `openAlerts`).
+ */
+export async function openAlertsByChatter(intelligence: Intelligence, now: number, inScope: Filter, visible: (accountId: string | null) => boolean): Promise<Map<string, number>> {
+  const [stored, live] = await Promise.all([intelligence.alerts.find({ ...inScope, status: 'open' }), intelligence.liveFindings(now, inScope)]);
+  const out = new Map<string, number>();
+  for (const a of mergeAlerts(stored, live, now)) if (a.status === 'open' && visible(a.accountId) && a.chatterId) out.set(a.chatterId, (out.get(a.chatterId) ?? 0) + 1);
+  return out;
 }

@@ -1,7 +1,7 @@
 // The reports managers read, each one named query over the report buckets (history, summed by
 // window) and what is open now. Routes parse, call one of these and shape the answer.
 import type { Filter } from '../adapters/store/store.js';
-import type { BusinessClocks } from '../accounts/business-hours.js';
+import type { BusinessClocks, BusinessHoursStore } from '../accounts/business-hours.js';
 import { gradedWait, unansweredSec, wholeSec, type GradedWait } from '../domain/sla.js';
 import { businessWaitClock, WALL_CLOCK } from '../domain/business-hours.js';
 import type { ReadModelCollections } from '../projector/read-model-set.js';
@@ -25,6 +25,11 @@ import { UNATTRIBUTED, type SlaReport } from './sla.js';
  */
 export type ReportClock = { readonly kind: 'wall' } | { readonly kind: 'business'; readonly clocks: BusinessClocks };
 export const WALL: ReportClock = { kind: 'wall' };
+
+/** The clock a report asked for (`clock`): wall, or the business hours of the accounts `inScope` selects. */
+export async function reportClockOf(schedules: BusinessHoursStore, kind: ReportClock['kind'], inScope: Filter): Promise<ReportClock> {
+  return kind === 'business' ? { kind, clocks: await schedules.clocks(inScope) } : WALL;
+}
 
 type SlaSessionFields = Pick<SessionDoc, 'accountId' | 'status' | 'firstFanMessageAt' | 'firstResponseAt' | 'firstResponseSec' | 'firstResponderId' | 'closedAt' | 'lastActivityAt' | 'closeReason'>;
 

@@ -14,12 +14,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DocumentStore, Filter } from '../../adapters/store/store.js';
 import { canSee } from '../../access/access-model.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
-import { mergeAlerts } from '../../intelligence/alert-merge.js';
+import { openAlertsByChatter } from '../../intelligence/alert-merge.js';
 import { shownClose } from '../../domain/session-deadline.js';
 import type { PaymentDoc } from '../../projector/models/payments/projection.js';
 import type { SessionDoc } from '../../projector/models/sessions/projection.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
-import { scorecardOf, slaReportOf, WALL, type ReportClock } from '../../queries/reports.js';
+import { reportClockOf, scorecardOf, slaReportOf, type ReportClock } from '../../queries/reports.js';
 import { BusinessHoursStore } from '../../accounts/business-hours.js';
 import type { SlaFigures } from '../../domain/sla.js';
 import { requestScope } from '../access.js';
@@ -172,7 +172,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
   const { intelligence } = opts.setup;
   const businessHours = new BusinessHoursStore(opts.store);
   /** As the report routes measure: wall-clock, or each account's business hours (of the accounts in scope). */
-  const reportClock = async (kind: 'wall' | 'business', inScope: Filter): Promise<ReportClock> => (kind === 'business' ? { kind, clocks: await businessHours.clocks(inScope) } : WALL);
+  const reportClock = (kind: ReportClock['kind'], inScope: Filter): Promise<ReportClock> => reportClockOf(businessHours, kind, inScope);
 
   /** Headers of the answer, then the rows; a HEAD gets the headers only (nothing read). */
   const send = async (request: FastifyRequest, reply: FastifyReply, kind: string, w: { from: number; to: number }, columns: readonly string[], rows: () => Promise<AsyncIterable<Row>>) => {
@@ -243,14 +243,6 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     });
   });
 
-  /** Open alerts per chatter, of the accounts `inScope` selects (as GET /api/chatters/scorecard counts them). */
-  const openAlertsByChatter = async (now: number, inScope: Filter, visible: (accountId: string | null) => boolean): Promise<Map<string, number>> => {
-    const [stored, live] = await Promise.all([intelligence.alerts.find({ ...inScope, status: 'open' }), intelligence.liveFindings(now, inScope)]);
-    const out = new Map<string, number>();
-    for (const a of mergeAlerts(stored, live, now)) if (a.status === 'open' && visible(a.accountId) && a.chatterId) out.set(a.chatterId, (out.get(a.chatterId) ?? 0) + 1);
-    return out;
-  };
-
   app.get('/api/exports/scorecard.csv', {
     config: { rateClass: 'report' },
     schema: {
@@ -267,7 +259,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     return send(request, reply, 'scorecard', w, columnsOf(ScorecardRowSchema), async () => {
       const now = clock();
       const rm = await models.active();
-      const open = await openAlertsByChatter(now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
+      const open = await openAlertsByChatter(intelligence, now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
       const { rows } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, await reportClock(request.query.clock, inScope));
       return listed(rows.map((r): ScorecardRow => {
         const sla = slaCells(r.sla);

@@ -8,7 +8,7 @@ import * as Messages from '../../projector/models/messages/queries.js';
 import * as Sessions from '../../projector/models/sessions/queries.js';
 import type { SessionDoc } from '../../projector/models/sessions/projection.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
-import { openNowOf, scorecardOf, slaReportOf, waitingNowOf, WALL, windowTotalsOf, type ReportClock, type WindowTotals } from '../../queries/reports.js';
+import { openNowOf, reportClockOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type ReportClock, type WindowTotals } from '../../queries/reports.js';
 import { BusinessHoursStore } from '../../accounts/business-hours.js';
 import { gradeOf, gradeSteps, outcomeOf, withinGradeOf } from '../../domain/sla.js';
 import { localDay } from '../../domain/zoned-time.js';
@@ -17,7 +17,7 @@ import { LiveCache } from '../live-cache.js';
 import { AccountRegistry } from '../../accounts/registry.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { sessionFacts } from '../../intelligence/intelligence.js';
-import { mergeAlerts } from '../../intelligence/alert-merge.js';
+import { mergeAlerts, openAlertsByChatter } from '../../intelligence/alert-merge.js';
 import { evaluateSession } from '../../intelligence/rules.js';
 import { alertView } from './alerts.js';
 import { canSee } from '../../access/access-model.js';
@@ -191,7 +191,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   const businessHours = new BusinessHoursStore(opts.store);
 
   /** How a report measures waits: wall-clock, or each account's business hours (of the accounts in scope). */
-  const reportClock = async (kind: 'wall' | 'business', inScope: Filter): Promise<ReportClock> => (kind === 'business' ? { kind, clocks: await businessHours.clocks(inScope) } : WALL);
+  const reportClock = (kind: ReportClock['kind'], inScope: Filter): Promise<ReportClock> => reportClockOf(businessHours, kind, inScope);
   const clockView = (c: ReportClock) => ({ clock: c.kind, businessHoursAccounts: c.kind === 'business' ? [...c.clocks.keys()].sort() : [] });
   /** Wait rules measure an account with business hours in them, whatever a report asks (as the sweep stores them). */
   const ruleWaits = () => intelligence.waitClock();
@@ -223,15 +223,6 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const liveFound = waiting.flatMap((d) => evaluateSession(sessionFacts(d), now, settings, true, waits));
     const out = new Map<string, number>();
     for (const a of mergeAlerts(stored, liveFound, now)) if (a.status === 'open' && a.sessionId) out.set(a.sessionId, (out.get(a.sessionId) ?? 0) + 1);
-    return out;
-  };
-
-  /** Open alerts per chatter, of the accounts `inScope` selects. */
-  const openAlertsByChatter = async (now: number, inScope: Filter, visible: (accountId: string | null) => boolean): Promise<Map<string, number>> => {
-    const [stored, live] = await Promise.all([intelligence.alerts.find({ ...inScope, status: 'open' }), intelligence.liveFindings(now, inScope)]);
-    const open = mergeAlerts(stored, live, now).filter((a) => a.status === 'open' && visible(a.accountId));
-    const out = new Map<string, number>();
-    for (const a of open) if (a.chatterId) out.set(a.chatterId, (out.get(a.chatterId) ?? 0) + 1);
     return out;
   };
 
@@ -531,7 +522,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const scope = requestScope(request);
     const now = clock();
     assertMeasurable(w, request.query.clock, now);
-    const open = await openAlertsByChatter(now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
+    const open = await openAlertsByChatter(intelligence, now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
     const measure = await reportClock(request.query.clock, inScope);
     const { rows: items, unattributed } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, measure);
     return { thresholdSec, items, count: items.length, unattributed, window: windowView(w), ...clockView(measure) };
