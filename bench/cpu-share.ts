@@ -18,8 +18,12 @@ export function cpuSeconds(pid: number): number | null {
 }
 
 export interface CpuSpan {
-  /** "name 0.62 core, ..." over the span, and the total against the machine's cores. */
-  stop(): string;
+  /**
+   * "name 0.62 core, ..." over the span, and the total against the machine's cores; given the
+   * events the span handled, also the CPU microseconds per event of each process and of `ours`
+   * together (the service's processes, apart from the broker, the database and the load).
+   */
+  stop(per?: { readonly events: number; readonly ours: readonly string[] }): string;
 }
 
 export function cpuSpan(processes: Readonly<Record<string, number | undefined>>, cores: number): CpuSpan {
@@ -30,10 +34,12 @@ export function cpuSpan(processes: Readonly<Record<string, number | undefined>>,
     if (s !== null) before.set(name, s);
   }
   return {
-    stop() {
+    stop(per) {
       const wall = (performance.now() - startedAt) / 1000;
       const parts: string[] = [];
+      const perEvent: string[] = [];
       let total = 0;
+      let ours = 0;
       for (const [name, pid] of Object.entries(processes)) {
         const start = before.get(name);
         const end = pid === undefined ? null : cpuSeconds(pid);
@@ -41,8 +47,15 @@ export function cpuSpan(processes: Readonly<Record<string, number | undefined>>,
         const cores = (end - start) / wall;
         total += cores;
         parts.push(`${name} ${cores.toFixed(2)}`);
+        if (per && per.events > 0) {
+          const us = ((end - start) * 1e6) / per.events;
+          perEvent.push(`${name} ${Math.round(us)}`);
+          if (per.ours.includes(name)) ours += us;
+        }
       }
-      return `${parts.join(', ')}; total ${total.toFixed(2)} of ${cores} cores over ${wall.toFixed(1)} s`;
+      const line = `${parts.join(', ')}; total ${total.toFixed(2)} of ${cores} cores over ${wall.toFixed(1)} s`;
+      // /proc counts in ticks of 10 ms: over a span of seconds and thousands of events, a few µs.
+      return perEvent.length === 0 ? line : `${line}; CPU per event (µs): ${perEvent.join(', ')}; ours together ${Math.round(ours)}`;
     },
   };
 }

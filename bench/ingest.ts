@@ -397,7 +397,8 @@ async function basePhases(label: string, name: string, fresh: () => Record<strin
     const drainStarted = Date.now();
     const drained = await waitForZeroLag(projectorPort, 300_000);
     const drainSec = (Date.now() - drainStarted) / 1000;
-    const cpuUse = cpu.stop();
+    // Per webhook the service took: the span covers their arrival and their draining.
+    const cpuUse = cpu.stop({ events: fixed.ok, ours: Object.keys(roles) });
     const counters = (await health(projectorPort))?.counters;
     const fresh10s = counters?.projector?.freshness;
     const processed = counters?.processor?.freshness;
