@@ -3,8 +3,7 @@
 // (openapi-typescript writes them into examples/convops-api.d.ts), and the suite holds every
 // delivered body to these schemas.
 import { Type, type Static } from '@fastify/type-provider-typebox';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description?: string) => Type.Union([t, Type.Null()], description ? { description } : {});
+import { Nullable } from './views.js';
 
 export const AlertEventSchema = Type.Object({
   type: Type.Union([Type.Literal('alert.opened'), Type.Literal('alert.acked'), Type.Literal('alert.resolved')]),

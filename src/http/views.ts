@@ -13,7 +13,7 @@ import { priorityReasons } from '../projector/priority-reasons.js';
 
 // The views' schemas: the routes declare them, so each answer is serialised by them and each
 // view's return type is checked against its schema by the compiler.
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Nullable = <T extends TSchema>(t: T, description?: string) => Type.Union([t, Type.Null()], description ? { description } : {});
 /** An ISO-8601 time; null when there is none (or a stored value no date can hold). */
 export const timeOf = (description?: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], description ? { description } : {});
 export const Time = timeOf();

@@ -15,7 +15,7 @@ import { signedHeaders } from '../../alert-hooks/signing.js';
 import { ACCOUNT_ID_PATTERN } from '../../domain/bounds.js';
 import { ALERT_TRANSITIONS } from '../../pipeline/alert-doc.js';
 import { ApiError, invalidInput } from '../errors.js';
-import { iso, timeOf as Time } from '../views.js';
+import { iso, Nullable, timeOf as Time } from '../views.js';
 
 export interface AlertHookRouteOptions {
   readonly store: DocumentStore;
@@ -36,8 +36,8 @@ export const DeliverySchema = Type.Object({
   createdAt: Time('when it was queued for this hook'),
   lastAttemptAt: Time('null: not attempted yet'),
   nextAttemptAt: Time('null: no attempt is due'),
-  lastHttpStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'the receiver\'s status on the last attempt; null when none came' }),
-  lastError: Type.Union([Type.String(), Type.Null()], { description: 'why the last attempt failed; null when it did not' }),
+  lastHttpStatus: Nullable(Type.Integer(), 'the receiver\'s status on the last attempt; null when none came'),
+  lastError: Nullable(Type.String(), 'why the last attempt failed; null when it did not'),
   doneAt: Time('when it was delivered, given up or dropped'),
 });
 
@@ -45,14 +45,14 @@ const HookSchema = Type.Object({
   id: Type.String(),
   url: Type.String(),
   events: Type.Array(Transition),
-  accountIds: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'only alerts of these accounts; null: every alert' }),
+  accountIds: Nullable(Type.Array(Type.String()), 'only alerts of these accounts; null: every alert'),
   format: Format,
   status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
   disabledAt: Time('null: active'),
-  disabledBecause: Type.Union([Type.String(), Type.Null()]),
+  disabledBecause: Nullable(Type.String()),
   createdAt: Time(),
   createdBy: Type.String(),
-  lastDelivery: Type.Union([DeliverySchema, Type.Null()], { description: 'its latest delivery; null: none yet' }),
+  lastDelivery: Nullable(DeliverySchema, 'its latest delivery; null: none yet'),
 });
 
 const CreatedHookSchema = Type.Object({
@@ -179,8 +179,8 @@ export const adminAlertHookRoutes: FastifyPluginAsyncTypebox<AlertHookRouteOptio
         200: Type.Object({
           delivered: Type.Boolean({ description: 'the receiver answered 2xx' }),
           webhookId: Type.String(),
-          httpStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'null when no answer came' }),
-          error: Type.Union([Type.String(), Type.Null()]),
+          httpStatus: Nullable(Type.Integer(), 'null when no answer came'),
+          error: Nullable(Type.String()),
           ms: Type.Integer({ minimum: 0, description: 'how long the attempt took' }),
         }),
       },
