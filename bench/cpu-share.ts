@@ -5,16 +5,22 @@ import { readFileSync } from 'node:fs';
 
 const TICKS_PER_SEC = 100;
 
-/** User + system CPU seconds of a process so far; null when it is gone or /proc is missing. */
-export function cpuSeconds(pid: number): number | null {
+/** User and system CPU seconds of a process so far (all its threads); null when it is gone or /proc is missing. */
+export function cpuTimes(pid: number): { user: number; system: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SEC;
+    return { user: Number(fields[11]) / TICKS_PER_SEC, system: Number(fields[12]) / TICKS_PER_SEC };
   } catch {
     return null;
   }
+}
+
+/** User + system CPU seconds of a process so far; null when it is gone or /proc is missing. */
+export function cpuSeconds(pid: number): number | null {
+  const t = cpuTimes(pid);
+  return t === null ? null : t.user + t.system;
 }
 
 export interface CpuSpan {
@@ -28,9 +34,9 @@ export interface CpuSpan {
 
 export function cpuSpan(processes: Readonly<Record<string, number | undefined>>, cores: number): CpuSpan {
   const startedAt = performance.now();
-  const before = new Map<string, number>();
+  const before = new Map<string, { user: number; system: number }>();
   for (const [name, pid] of Object.entries(processes)) {
-    const s = pid === undefined ? null : cpuSeconds(pid);
+    const s = pid === undefined ? null : cpuTimes(pid);
     if (s !== null) before.set(name, s);
   }
   return {
@@ -42,14 +48,17 @@ export function cpuSpan(processes: Readonly<Record<string, number | undefined>>,
       let ours = 0;
       for (const [name, pid] of Object.entries(processes)) {
         const start = before.get(name);
-        const end = pid === undefined ? null : cpuSeconds(pid);
+        const end = pid === undefined ? null : cpuTimes(pid);
         if (start === undefined || end === null) continue;
-        const cores = (end - start) / wall;
+        const user = end.user - start.user;
+        const system = end.system - start.system;
+        const cores = (user + system) / wall;
         total += cores;
         parts.push(`${name} ${cores.toFixed(2)}`);
         if (per && per.events > 0) {
-          const us = ((end - start) * 1e6) / per.events;
-          perEvent.push(`${name} ${Math.round(us)}`);
+          const us = ((user + system) * 1e6) / per.events;
+          // The kernel's share apart: fsyncs, socket writes and page faults are not JavaScript.
+          perEvent.push(`${name} ${Math.round(us)} (system ${Math.round((system * 1e6) / per.events)})`);
           if (per.ours.includes(name)) ours += us;
         }
       }

@@ -24,9 +24,9 @@
 //      (all 300 open; about two thirds waiting at any moment) that does not grow with the run.
 // The load generator is this process; everything shares the machine's cores.
 //   node --import tsx bench/ingest.ts [--seconds 10] [--concurrency 64] [--rate 1000] [--only embedded|kafka]
-//        [--phase all|base|dashboards] [--dashboards 20] [--dashboard-chats 300] [--live-cache-ms <ms>]
+//        [--phase all|base|e2e|dashboards] [--dashboards 20] [--dashboard-chats 300] [--live-cache-ms <ms>]
 //        [--cpu-prof-dir <dir>] (CPU profiles of the service processes, written as each stops)
-// --phase base runs 1-3, dashboards only 4, all (the default) both; --dashboards 0 leaves 4 out.
+// --phase base runs 1-3, e2e only 3, dashboards only 4, all (the default) 1-4; --dashboards 0 leaves 4 out.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -56,7 +56,7 @@ const SECONDS = Number(args.seconds);
 const CONCURRENCY = Number(args.concurrency);
 const RATE = Number(args.rate);
 const PHASE = args.phase;
-if (!['all', 'base', 'dashboards'].includes(PHASE)) throw new Error(`--phase: all, base or dashboards, not ${PHASE}`);
+if (!['all', 'base', 'e2e', 'dashboards'].includes(PHASE)) throw new Error(`--phase: all, base, e2e or dashboards, not ${PHASE}`);
 const DASHBOARDS = Number(args.dashboards);
 const DASHBOARD_CHATS = Number(args['dashboard-chats']);
 /** LIVE_CACHE_MS for the service processes (unset: the service's default). */
@@ -144,7 +144,7 @@ function liveDelivery(): Delivery {
 }
 
 /** A fixed arrival rate, as the platform would deliver: latency is measured per request. */
-async function openLoop(port: number, seconds: number, rate: number, next: () => Delivery = nextDelivery): Promise<PhaseResult> {
+async function openLoop(port: number, seconds: number, rate: number, next: () => Delivery = nextDelivery, path = '/webhooks/platform'): Promise<PhaseResult> {
   const total = Math.round(seconds * rate);
   const pending: Promise<{ status: number; ms: number }>[] = [];
   const start = Date.now();
@@ -152,7 +152,7 @@ async function openLoop(port: number, seconds: number, rate: number, next: () =>
     const due = start + (i * 1000) / rate;
     const wait = due - Date.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    pending.push(post(port, '/webhooks/platform', next()));
+    pending.push(post(port, path, next()));
   }
   const results = await Promise.all(pending);
   return summarise(results, (Date.now() - start) / 1000);
@@ -348,27 +348,43 @@ async function runDeployment(name: string, base: Record<string, string>, servers
   };
   const label = name.padEnd(12);
   if (PHASE !== 'dashboards') await basePhases(label, name, fresh, servers);
-  if (PHASE !== 'base' && DASHBOARDS > 0) await dashboardsPhase(label, fresh);
+  if ((PHASE === 'all' || PHASE === 'dashboards') && DASHBOARDS > 0) await dashboardsPhase(label, fresh);
 }
 
 /** Phases 1-3. */
 async function basePhases(label: string, name: string, fresh: () => Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<void> {
+  if (PHASE !== 'e2e') await routePhases(label, name, fresh);
+  await endToEnd(label, fresh, servers);
+}
+
+/** Phases 1-2. */
+async function routePhases(label: string, name: string, fresh: () => Record<string, string>): Promise<void> {
   const bare = await startProcess('bench/bare-append-server.ts', fresh(), '/');
   await closedLoop(bare.port, '/append', 2);
   const limit = await closedLoop(bare.port, '/append', SECONDS);
+  // The floor under the CPU per webhook: HTTP, Fastify and the append, with none of our work.
+  const bareCpu = cpuSpan({ bare: bare.pid }, cpus().length);
+  const bareFixed = await openLoop(bare.port, SECONDS, RATE, nextDelivery, '/append');
+  const bareUse = bareCpu.stop({ events: bareFixed.ok, ours: ['bare'] });
   await bare.stop();
-  console.log(`${label} limit (bare append route): ${limit.perSec}/s (p50 ${f1(limit.p50)} ms, p99 ${f1(limit.p99)} ms)`);
+  console.log(`${label} limit (bare append route): ${limit.perSec}/s (p50 ${f1(limit.p50)} ms, p99 ${f1(limit.p99)} ms); at ${RATE}/s: ${bareUse}`);
 
   const api = await startProcess('src/main.ts', { ...fresh(), ROLES: 'api' }, '/api/health');
   await closedLoop(api.port, '/webhooks/platform', 2);
   const max = await closedLoop(api.port, '/webhooks/platform', SECONDS);
+  const apiCpu = cpuSpan({ api: api.pid }, cpus().length);
   const fixedApi = await openLoop(api.port, SECONDS, RATE);
+  const apiUse = apiCpu.stop({ events: fixedApi.ok, ours: ['api'] });
   await api.stop();
   const ratio = max.perSec / limit.perSec;
   console.log(`${label} webhook route, API-only process: ${max.perSec}/s (${max.ok}/${max.sent} 2xx, concurrency ${CONCURRENCY}, p99 ${f1(max.p99)} ms); target ≥ ${TARGET_MAX[name]}/s: ${mark(max.perSec >= (TARGET_MAX[name] ?? 0))}`);
   console.log(`${label}   ratio to the bare append route: ${ratio.toFixed(2)}; target ≥ 0.60: ${mark(ratio >= 0.6)}`);
-  console.log(`${label}   at ${RATE}/s: ${fixedApi.ok}/${fixedApi.sent} 2xx, time-to-2xx p50 ${f1(fixedApi.p50)} ms, p99 ${f1(fixedApi.p99)} ms; target p99 ≤ 50 ms: ${mark(fixedApi.p99 <= 50)}`);
+  console.log(`${label}   at ${RATE}/s: ${fixedApi.ok}/${fixedApi.sent} 2xx, time-to-2xx p50 ${f1(fixedApi.p50)} ms, p99 ${f1(fixedApi.p99)} ms; target p99 ≤ 50 ms: ${mark(fixedApi.p99 <= 50)}; ${apiUse}`);
 
+}
+
+/** Phase 3. */
+async function endToEnd(label: string, fresh: () => Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<void> {
   for (const layout of ['one process', 'api + worker'] as const) {
     const env = fresh();
     const procs: Proc[] = [];
