@@ -16,6 +16,10 @@ export const H = {
   dedupe: 'convops-dedupe',
   receivedAt: 'convops-received-at',
   chatter: 'convops-chatter',
+  /** The input the door normalised the body to (JSON), so the processor need not parse the body again. */
+  input: 'convops-input',
+  /** The form of that input (normalise.ts INPUT_FORM): another form is normalised from the body again. */
+  inputForm: 'convops-input-form',
 } as const;
 
 export interface InboundMeta {
@@ -40,8 +44,10 @@ export interface InboundRecord {
   readonly timestamp: number;
 }
 
-export function inboundRecord(meta: InboundMeta, raw: Buffer): InboundRecord {
+/** `carried`: headers carrying the input the door normalised the body to (normalise.ts inputHeaders), made with this very meta. */
+export function inboundRecord(meta: InboundMeta, raw: Buffer, carried?: Readonly<Record<string, string>>): InboundRecord {
   const headers: Record<string, string> = {
+    ...carried,
     [H.source]: meta.source,
     [H.event]: meta.event,
     [H.account]: meta.accountId,

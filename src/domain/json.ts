@@ -1,13 +1,39 @@
 // JSON parsing that never loses an id: platform ids are integers that can exceed 2^53.
 
-// Any integer literal of 16+ digits might not survive a JS number; only then look closer.
-const LONG_INTEGER = /\d{16,}/g;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-/** Whether some run of digits is too long for a JS number, wherever it is (strings included). */
-function hasUnsafeDigits(text: string): boolean {
-  // Most long runs are safe 16-digit ids, or digits inside strings (URLs, signatures): the
-  // string-aware pass below costs as much as JSON.parse itself, so it runs only when needed.
-  for (const m of text.matchAll(LONG_INTEGER)) if (!Number.isSafeInteger(Number(m[0]))) return true;
+/**
+ * Whether a number may have been rounded by JSON.parse: an integer literal beyond 2^53 - 1
+ * parses to a double of at least 2^53 in magnitude, so only then is the text looked at again.
+ * A walk over what JSON.parse built costs less than a pass over the text, which had to look at
+ * the long digit runs inside strings (URLs, hashes) that most bodies hold.
+ */
+const rounded = (n: number): boolean => n > MAX_SAFE || n < -MAX_SAFE;
+
+/** Whether a parsed value holds a number JSON.parse may have rounded (iterative: any depth). */
+function holdsRoundedNumber(root: unknown): boolean {
+  if (typeof root === 'number') return rounded(root);
+  if (typeof root !== 'object' || root === null) return false;
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop() as JsonObject | unknown[];
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i];
+        if (typeof item === 'number') {
+          if (rounded(item)) return true;
+        } else if (typeof item === 'object' && item !== null) stack.push(item);
+      }
+      continue;
+    }
+    // for-in over what JSON.parse built: own enumerable keys only, without Object.keys' array.
+    for (const key in v) {
+      const item = v[key];
+      if (typeof item === 'number') {
+        if (rounded(item)) return true;
+      } else if (typeof item === 'object' && item !== null) stack.push(item);
+    }
+  }
   return false;
 }
 
@@ -54,12 +80,27 @@ function quoteUnsafeIntegers(text: string): string | null {
 
 /**
  * Parses JSON; integers beyond Number.MAX_SAFE_INTEGER come back as their exact decimal
- * strings. A quoting pass and the native parser: a general lossless parser costs ~140 ms per
- * MB, which a fan could trigger by typing a long number into a message.
+ * strings. The native parser, and only when what it built holds such a number, a quoting pass
+ * and the native parser again: a general lossless parser costs ~140 ms per MB, which a fan
+ * could trigger by typing a long number into a message.
  */
 export function parseJson(text: string): unknown {
-  if (!hasUnsafeDigits(text)) return JSON.parse(text);
+  const value: unknown = JSON.parse(text);
+  if (!holdsRoundedNumber(value)) return value;
   return JSON.parse(quoteUnsafeIntegers(text) ?? text);
+}
+
+/**
+ * A request body parsed once, as the door needs it: lossless like parseJson, and in the same
+ * walk the structure check of unsafeStructure. `unsafe` says why it must be refused (then
+ * `value` may still hold rounded numbers: it is not to be kept).
+ */
+export function parseCheckedJson(text: string, maxDepth = MAX_JSON_DEPTH): { readonly value: unknown; readonly unsafe: string | undefined } {
+  const value: unknown = JSON.parse(text);
+  const walked = walk(value, maxDepth);
+  if (walked.unsafe !== undefined || !walked.rounded) return { value, unsafe: walked.unsafe };
+  // Quoting long integers changes no structure: the check stands.
+  return { value: JSON.parse(quoteUnsafeIntegers(text) ?? text), unsafe: undefined };
 }
 
 export type JsonObject = Record<string, unknown>;
@@ -86,18 +127,28 @@ export const MAX_JSON_DEPTH = 64;
  * Iterative, so no depth can overflow the stack.
  */
 export function unsafeStructure(root: unknown, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  return walk(root, maxDepth).unsafe;
+}
+
+/** unsafeStructure's answer, and whether a number JSON.parse may have rounded was seen on the way (up to where it stopped). */
+function walk(root: unknown, maxDepth: number): { unsafe: string | undefined; rounded: boolean } {
+  if (typeof root === 'number') return { unsafe: undefined, rounded: rounded(root) };
+  if (typeof root !== 'object' || root === null) return { unsafe: undefined, rounded: false };
   // Only objects and arrays are stacked (with their depth alongside): every webhook body is
   // walked, and stacking each value in a small object was a third of the walk's cost.
-  if (typeof root !== 'object' || root === null) return undefined;
   const values: object[] = [root];
   const depths: number[] = [0];
+  let sawRounded = false;
   while (values.length > 0) {
     const v = values.pop() as object;
     const depth = depths.pop() as number;
-    if (depth >= maxDepth) return `is nested deeper than ${maxDepth} levels`;
+    if (depth >= maxDepth) return { unsafe: `is nested deeper than ${maxDepth} levels`, rounded: sawRounded };
     if (Array.isArray(v)) {
-      for (const item of v) {
-        if (typeof item === 'object' && item !== null) {
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (typeof item === 'number') {
+          if (rounded(item)) sawRounded = true;
+        } else if (typeof item === 'object' && item !== null) {
           values.push(item);
           depths.push(depth + 1);
         }
@@ -106,13 +157,15 @@ export function unsafeStructure(root: unknown, maxDepth = MAX_JSON_DEPTH): strin
     }
     for (const key of Object.keys(v)) {
       const child = (v as JsonObject)[key];
-      if (key === '__proto__') return 'must not contain a "__proto__" key';
-      if (key === 'constructor' && isObject(child) && Object.hasOwn(child, 'prototype')) return 'must not contain a "constructor.prototype" key';
-      if (typeof child === 'object' && child !== null) {
+      if (key === '__proto__') return { unsafe: 'must not contain a "__proto__" key', rounded: sawRounded };
+      if (typeof child === 'number') {
+        if (rounded(child)) sawRounded = true;
+      } else if (typeof child === 'object' && child !== null) {
+        if (key === 'constructor' && !Array.isArray(child) && Object.hasOwn(child, 'prototype')) return { unsafe: 'must not contain a "constructor.prototype" key', rounded: sawRounded };
         values.push(child);
         depths.push(depth + 1);
       }
     }
   }
-  return undefined;
+  return { unsafe: undefined, rounded: sawRounded };
 }

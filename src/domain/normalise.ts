@@ -4,7 +4,7 @@
 // would refuse today but that an older version let into the log is skipped, not stepped.
 import type { ChatInput, FanSignalKind, MessageSender, PaymentKind } from '../../machines/chat-input.js';
 import { checkTime, ID_RULE, isId, MAX_AMOUNT_DOLLARS, OutOfBounds, type Refusal } from './bounds.js';
-import { HISTORY_COMPLETE, type InboundMeta } from './inbound-record.js';
+import { H, HISTORY_COMPLETE, type InboundMeta } from './inbound-record.js';
 import { idString, isObject, parseJson, type JsonObject } from './json.js';
 import { htmlToText } from './text-clean.js';
 import { parsePlatformTime } from './time.js';
@@ -198,18 +198,57 @@ function normaliseBody(meta: InboundMeta, raw: Buffer): ChatInput {
   }
 }
 
+/** What the door makes of a parsed body: refused at a field, or the machine's input it becomes. */
+export type Admission = { readonly ok: true; readonly input: ChatInput } | { readonly ok: false; readonly refusal: Refusal };
+
 /**
- * What the door asks: would this parsed body be refused by the bounds? Runs the normaliser
- * itself, so the door and the processor can never disagree about a field.
+ * What the door asks: would this parsed body be refused by the bounds, and if not, what input
+ * does it become? Runs the normaliser itself, so the door and the processor can never disagree
+ * about a field; the webhook route carries the input in the record (carriedInput) so the
+ * processor need not parse the body again.
  */
-export function refusalOf(meta: InboundMeta, body: unknown): Refusal | undefined {
+export function admit(meta: InboundMeta, body: unknown): Admission {
   try {
-    interpret(meta, body);
-    return undefined;
+    return { ok: true, input: interpret(meta, body) };
   } catch (err) {
-    if (err instanceof OutOfBounds) return { field: err.field, reason: err.reason };
+    if (err instanceof OutOfBounds) return { ok: false, refusal: { field: err.field, reason: err.reason } };
     throw err;
   }
+}
+
+export function refusalOf(meta: InboundMeta, body: unknown): Refusal | undefined {
+  const a = admit(meta, body);
+  return a.ok ? undefined : a.refusal;
+}
+
+/**
+ * The form of the input a record carries (H.input). Bump it with any change to what a body
+ * normalises to: a record carrying another form is normalised from its raw bytes again, so a
+ * re-derivation by newer code never steps an older normaliser's reading of it.
+ */
+export const INPUT_FORM = '1';
+
+/** The headers that carry a record's normalised input (for inboundRecord). */
+export function inputHeaders(input: ChatInput): Record<string, string> {
+  return { [H.input]: JSON.stringify(input), [H.inputForm]: INPUT_FORM };
+}
+
+/**
+ * The input the door carried in the record, as normalise would make it from the raw bytes;
+ * undefined when the record carries none, or one of another form (then normalise). A carried
+ * input is a few hundred bytes where the body is kilobytes: parsed, not the body again.
+ */
+export function carriedInput(meta: InboundMeta, headers: Readonly<Record<string, string>>): ChatInput | undefined {
+  const text = headers[H.input];
+  if (text === undefined || headers[H.inputForm] !== INPUT_FORM || meta.source === 'tick') return undefined;
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(input) || typeof input.type !== 'string' || input.dedupeKey !== meta.dedupeKey) return undefined;
+  return { ...(input as unknown as ChatInput), receivedAt: meta.receivedAt } as ChatInput;
 }
 
 /** The body as the machine's input; throws OutOfBounds for a value outside ./bounds.ts. */

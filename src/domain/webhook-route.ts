@@ -2,8 +2,9 @@
 // dedupe id. This is all the request path computes; everything else happens in the machine.
 import { createHash } from 'node:crypto';
 import { ACCOUNT_ID_RULE, DEDUPE_KEY_RULE, EVENT_RULE, ID_RULE, isAccountId, isDedupeKey, isEventName, isId, malformedTextPath } from './bounds.js';
-import { idString, isObject, unsafeStructure, type JsonObject } from './json.js';
-import { refusalOf } from './normalise.js';
+import { idString, isObject, parseCheckedJson, unsafeStructure, type JsonObject } from './json.js';
+import type { ChatInput } from '../../machines/chat-input.js';
+import { admit } from './normalise.js';
 
 /** Ephemeral events that the platform may send without an idempotency key. */
 const KEYLESS_EVENTS = new Set(['users.typing', 'users.online', 'users.offline']);
@@ -16,6 +17,10 @@ export interface WebhookRoute {
   readonly accountId: string;
   readonly chatId: string;
   readonly dedupeKey: string;
+  /** When it was received: the time its bounds were checked against, and its record's. */
+  readonly receivedAt: number;
+  /** The session machine's input it normalises to, for the record to carry (normalise.ts carriedInput). */
+  readonly input: ChatInput;
 }
 
 export type RouteResult =
@@ -59,6 +64,28 @@ export function routeWebhook(body: unknown, idempotencyKey: string | undefined, 
   if (!isObject(body)) return { ok: false, field: 'body', reason: 'must be a JSON object' };
   const unsafe = unsafeStructure(body);
   if (unsafe) return { ok: false, field: 'body', reason: unsafe };
+  return routeChecked(body, idempotencyKey, rawBody, receivedAt, text);
+}
+
+/**
+ * The door from the raw bytes: parsed once (parseCheckedJson: lossless, structure checked in
+ * the same walk), then routed as routeWebhook routes a parsed body.
+ */
+export function routeWebhookBytes(rawBody: Buffer, idempotencyKey: string | undefined, receivedAt = Date.now()): RouteResult {
+  const text = rawBody.toString('utf8');
+  let parsed: ReturnType<typeof parseCheckedJson>;
+  try {
+    parsed = parseCheckedJson(text);
+  } catch {
+    return { ok: false, field: 'body', reason: 'is not valid JSON' };
+  }
+  if (!isObject(parsed.value)) return { ok: false, field: 'body', reason: 'must be a JSON object' };
+  if (parsed.unsafe) return { ok: false, field: 'body', reason: parsed.unsafe };
+  return routeChecked(parsed.value, idempotencyKey, rawBody, receivedAt, text);
+}
+
+/** routeWebhook past the structure check. */
+function routeChecked(body: JsonObject, idempotencyKey: string | undefined, rawBody: Buffer, receivedAt: number, text: string | undefined): RouteResult {
   const malformed = malformedTextPath(body, text ?? rawBody.toString('utf8'));
   if (malformed) return { ok: false, field: malformed, reason: 'must be well-formed Unicode (it holds a lone surrogate)' };
   const { event, account_id: accountId, payload } = body;
@@ -81,7 +108,7 @@ export function routeWebhook(body: unknown, idempotencyKey: string | undefined, 
   const fan = fanOf(event, payload);
   if (fan && !isId(fan.id)) return { ok: false, field: fan.field, reason: `must be an id of ${ID_RULE}` };
   const chatId = fan?.id ?? ACCOUNT_CHAT;
-  const refused = refusalOf({ source: 'webhook', event, accountId, chatId, dedupeKey, receivedAt }, body);
-  if (refused) return { ok: false, ...refused };
-  return { ok: true, route: { event, accountId, chatId, dedupeKey } };
+  const admitted = admit({ source: 'webhook', event, accountId, chatId, dedupeKey, receivedAt }, body);
+  if (!admitted.ok) return { ok: false, ...admitted.refusal };
+  return { ok: true, route: { event, accountId, chatId, dedupeKey, receivedAt, input: admitted.input } };
 }

@@ -17,7 +17,7 @@ import { initialChatState, step, type ChatState } from '../../machines/step.js';
 import { isLegacyState, lacksUnansweredLimit, upgradeChatState, withUnansweredLimit } from '../../machines/upgrade.js';
 import { DEFAULT_UNANSWERED_MS } from '../../machines/chat-context.js';
 import { readInboundMeta, type InboundSource } from '../domain/inbound-record.js';
-import { normalise } from '../domain/normalise.js';
+import { carriedInput, normalise } from '../domain/normalise.js';
 import { positionOf } from '../pipeline/repeat-failures.js';
 import type { BatchLedger } from './chat-ledger.js';
 import type { ChatStateDoc } from './chat-state.js';
@@ -187,7 +187,7 @@ function take(rec: LogRecord, poisoned: ReadonlyMap<string, string>, clock: (() 
   if (poison !== undefined) return { ...routed, error: poison, stage: 'write', normaliseMs: 0 };
   const t0 = clock?.() ?? 0;
   try {
-    const input = normalise(meta, rec.value);
+    const input = carriedInput(meta, rec.headers) ?? normalise(meta, rec.value);
     return { ...routed, input, normaliseMs: (clock?.() ?? 0) - t0 };
   } catch (err) {
     return { ...routed, error: errorMessage(err), stage: 'normalise', normaliseMs: (clock?.() ?? 0) - t0 };

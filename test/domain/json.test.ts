@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { parse as losslessParse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/domain/json.js';
+import { parseCheckedJson, parseJson, unsafeStructure } from '../../src/domain/json.js';
 
 const reference = (text: string): unknown =>
   losslessParse(text, null, (literal: string) => {
@@ -41,6 +41,16 @@ describe('parseJson', () => {
     fc.assert(fc.property(value, (v) => {
       const text = render(v);
       expect(parseJson(text)).toEqual(reference(text));
+    }), { numRuns: 3000 });
+  });
+
+  it('parsed once at the door (parseCheckedJson): the same value, and the structure check of unsafeStructure', () => {
+    fc.assert(fc.property(value, fc.integer({ min: 1, max: 6 }), (v, maxDepth) => {
+      const text = render(v);
+      const checked = parseCheckedJson(text, maxDepth);
+      const want = reference(text);
+      expect(checked.unsafe).toBe(unsafeStructure(want, maxDepth));
+      if (checked.unsafe === undefined) expect(checked.value).toEqual(want);
     }), { numRuns: 3000 });
   });
 

@@ -118,7 +118,7 @@ describe('normalising every platform event kind', () => {
     const body = parseJson(raw.toString()) as { event: string };
     const r = routeWebhook(body, 'evt_' + 'b'.repeat(40), raw);
     if (!r.ok) throw new Error(`${file} did not route`);
-    return { meta: { source: 'webhook', receivedAt: NOW, ...r.route }, raw };
+    return { meta: { source: 'webhook', ...r.route, receivedAt: NOW }, raw };
   };
 
   it('transactions.new is a payment in integer cents for the fan, with the platform lifetime spend', () => {

@@ -5,6 +5,7 @@
 import type { AppendRecord } from '../../src/adapters/log/log.js';
 import { messageWebhook, transactionWebhook } from '../../src/demo/platform-bodies.js';
 import { inboundRecord } from '../../src/domain/inbound-record.js';
+import { inputHeaders } from '../../src/domain/normalise.js';
 import { routeWebhook } from '../../src/domain/webhook-route.js';
 import type { Fact } from './reference-model.js';
 
@@ -14,7 +15,9 @@ function webhookRecord(body: string, idempotencyKey: string, receivedAt: number)
   const raw = Buffer.from(body);
   const routed = routeWebhook(JSON.parse(body) as unknown, idempotencyKey, raw, receivedAt, body);
   if (!routed.ok) throw new Error(`the webhook route refuses a generated body: ${routed.field} ${routed.reason}`);
-  return inboundRecord({ source: 'webhook', ...routed.route, receivedAt }, raw);
+  // As the webhook route writes it: with the input the door normalised it to.
+  const { input, ...meta } = routed.route;
+  return inboundRecord({ source: 'webhook', ...meta }, raw, inputHeaders(input));
 }
 
 /**

@@ -2,8 +2,8 @@
 // Nothing else happens on the request path (no normalising, no database, no model calls).
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { inboundRecord } from '../../domain/inbound-record.js';
-import { parseJson } from '../../domain/json.js';
-import { ACCOUNT_CHAT, routeWebhook } from '../../domain/webhook-route.js';
+import { inputHeaders } from '../../domain/normalise.js';
+import { ACCOUNT_CHAT, routeWebhookBytes } from '../../domain/webhook-route.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { verifySignature } from '../../ingest/signature.js';
 import { ApiError, errorResponses, invalidInput } from '../errors.js';
@@ -79,18 +79,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = asy
       opts.refusals.note(webhookRefusalKey(request.ip));
       throw new ApiError('UNAUTHORIZED', `${SIGNATURE_HEADER}: missing or invalid webhook signature`);
     }
-    let body: unknown;
-    try {
-      body = parseJson(raw.toString('utf8'));
-    } catch {
-      throw invalidInput('body', 'is not valid JSON');
-    }
-    const routed = routeWebhook(body, header(request.headers[IDEMPOTENCY_HEADER]), raw);
+    const routed = routeWebhookBytes(raw, header(request.headers[IDEMPOTENCY_HEADER]));
     if (!routed.ok) throw invalidInput(routed.field, routed.reason);
     const { route } = routed;
-    const receivedAt = Date.now();
+    const { input, ...meta } = route;
     try {
-      await opts.inbound.append(inboundRecord({ source: 'webhook', ...route, receivedAt }, raw));
+      await opts.inbound.append(inboundRecord({ source: 'webhook', ...meta }, raw, inputHeaders(input)));
     } catch (err) {
       request.log.error({ err }, 'inbound log append failed');
       // 503 makes the platform retry; we never acknowledge what the log did not take.

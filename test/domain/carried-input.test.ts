@@ -1,0 +1,115 @@
+// The webhook route parses a body once: the input the door normalised it to rides in the record
+// (H.input), and the processor steps that instead of parsing the body again. Only safe if the
+// carried input is exactly what normalising the raw bytes gives: checked on every real sample
+// and on fast-check mutations of them (values swapped for hostile ones: huge and odd numbers,
+// long digit runs, times in every format and out of bounds, markup, nulls), and the processor
+// is shown to use the carried input only when its form is this code's.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { LogRecord } from '../../src/adapters/log/log.js';
+import { H, inboundRecord, readInboundMeta } from '../../src/domain/inbound-record.js';
+import { carriedInput, INPUT_FORM, inputHeaders, normalise } from '../../src/domain/normalise.js';
+import { routeWebhookBytes } from '../../src/domain/webhook-route.js';
+import { readRound } from '../../src/processor/round.js';
+
+const samplesDir = join(import.meta.dirname, '../../../shared/platform/samples');
+const samples = readdirSync(samplesDir).filter((f) => f.endsWith('.json')).map((file) => {
+  const { _meta, ...body } = JSON.parse(readFileSync(join(samplesDir, file), 'utf8')) as Record<string, unknown>;
+  return { file, body };
+});
+// The samples were captured in June 2026.
+const NOW = Date.UTC(2026, 6, 1);
+
+/** The record the webhook route writes for these bytes, or null when the door refuses them. */
+function routedRecord(raw: Buffer, key: string, receivedAt: number): LogRecord | null {
+  const routed = routeWebhookBytes(raw, key, receivedAt);
+  if (!routed.ok) return null;
+  const { input, ...meta } = routed.route;
+  const r = inboundRecord({ source: 'webhook', ...meta }, raw, inputHeaders(input));
+  return { topic: 'inbound', partition: 0, offset: 0, key: r.key, value: r.value, headers: { ...r.headers }, timestamp: r.timestamp };
+}
+
+function expectCarriedMatchesRaw(record: LogRecord): void {
+  const meta = readInboundMeta(record.headers);
+  if (!meta) throw new Error('the routed record has no routing headers');
+  expect(record.headers[H.input]).toBeDefined();
+  expect(carriedInput(meta, record.headers)).toStrictEqual(normalise(meta, record.value));
+}
+
+const hostileLeaf: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }).map((b) => ({ raw: b.toString() })),
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom('<p>hi <b>there</b></p>', '$12.50', '1,000.00', '2026-06-30T23:59:59Z', '2026-06-30 10:00:00', '1782864000', '2026-02-30T00:00:00Z', '9999-12-31T00:00:00Z', '', '12345678901234567890', 'x'.repeat(3000)),
+);
+
+/** JSON text of a value where `{raw}` leaves are spliced in as number literals of any size. */
+function render(v: unknown): string {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as { raw?: unknown }).raw === 'string') return (v as { raw: string }).raw;
+  if (Array.isArray(v)) return `[${v.map(render).join(',')}]`;
+  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${render(x)}`).join(',')}}`;
+  return JSON.stringify(v);
+}
+
+/** Every path to a leaf of the payload (the part the normaliser reads). */
+function leafPaths(v: unknown, at: string[] = []): string[][] {
+  if (v === null || typeof v !== 'object') return [at];
+  return Object.entries(v).flatMap(([k, x]) => leafPaths(x, [...at, k]));
+}
+
+function withLeaf(v: unknown, path: readonly string[], leaf: unknown): unknown {
+  if (path.length === 0) return leaf;
+  const [head, ...rest] = path as [string, ...string[]];
+  const copy: Record<string, unknown> = Array.isArray(v) ? { ...v } : { ...(v as Record<string, unknown>) };
+  copy[head] = withLeaf(copy[head], rest, leaf);
+  return Array.isArray(v) ? Object.values(copy) : copy;
+}
+
+describe('the input a webhook record carries', () => {
+  it.each(samples.map((s) => [s.file, s.body] as const))('%s: carried input equals normalising the raw bytes', (_file, body) => {
+    const record = routedRecord(Buffer.from(JSON.stringify(body)), 'evt_sample', NOW);
+    expect(record).not.toBeNull();
+    expectCarriedMatchesRaw(record as LogRecord);
+  });
+
+  it('equals normalising the raw bytes for mutated real bodies the door admits', () => {
+    let admitted = 0;
+    const mutation = fc.record({
+      sample: fc.constantFrom(...samples),
+      changes: fc.array(fc.tuple(fc.nat(), hostileLeaf), { minLength: 1, maxLength: 4 }),
+      receivedAt: fc.integer({ min: NOW - 86_400_000, max: NOW + 86_400_000 }),
+    });
+    fc.assert(fc.property(mutation, ({ sample, changes, receivedAt }) => {
+      let payload: unknown = sample.body.payload;
+      const paths = leafPaths(payload);
+      for (const [i, leaf] of changes) payload = withLeaf(payload, paths[i % paths.length] ?? [], leaf);
+      const record = routedRecord(Buffer.from(render({ ...sample.body, payload })), 'evt_fuzz', receivedAt);
+      if (record === null) return;
+      admitted++;
+      expectCarriedMatchesRaw(record);
+    }), { numRuns: 1500 });
+    // The mutations must leave most bodies admissible, or the property checks little.
+    expect(admitted).toBeGreaterThan(500);
+  });
+
+  it('is what the processor steps when its form is this code\'s, and the raw bytes are normalised otherwise', () => {
+    const record = routedRecord(Buffer.from(JSON.stringify(samples.find((s) => s.file === 'messages_received.json')?.body)), 'evt_use', NOW) as LogRecord;
+    const carried = JSON.parse(record.headers[H.input] as string) as { text: string };
+    // A carried input that says something else than the body: which one the round reads shows which it used.
+    const marked = { ...record, headers: { ...record.headers, [H.input]: JSON.stringify({ ...carried, text: 'from the carried input' }) } };
+    const inputOf = (r: LogRecord): unknown => {
+      const n = readRound([{ topic: 'inbound', partition: 0, records: [r] }]).records[0];
+      return n && 'input' in n ? n.input : undefined;
+    };
+    expect(inputOf(marked)).toMatchObject({ type: 'chat.message', text: 'from the carried input' });
+    const otherForm = { ...marked, headers: { ...marked.headers, [H.inputForm]: `${INPUT_FORM}-older` } };
+    expect(inputOf(otherForm)).toStrictEqual(normalise(readInboundMeta(record.headers)!, record.value));
+    const unreadable = { ...marked, headers: { ...marked.headers, [H.input]: '{"type":' } };
+    expect(inputOf(unreadable)).toStrictEqual(normalise(readInboundMeta(record.headers)!, record.value));
+  });
+});
