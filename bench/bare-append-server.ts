@@ -14,7 +14,7 @@ const logger = createLogger('warn');
 const log = createLog(config, logger);
 const inbound = topology(`${config.topicPrefix}bare.`).inbound;
 await log.createTopics([{ name: inbound, partitions: config.inboundPartitions }]);
-const appender = new BatchingAppender(log, inbound, { timeoutMs: config.appendTimeoutMs });
+const appender = new BatchingAppender(log, inbound, { timeoutMs: config.appendTimeoutMs, lingerMs: config.appendLingerMs });
 
 const app = Fastify({ bodyLimit: config.bodyLimitBytes });
 app.removeAllContentTypeParsers();

@@ -1,6 +1,7 @@
 // Coalesces concurrent appends into one log write. While a write is in flight, new records
-// wait and go out together in the next one, so batching adds no delay at low load and
-// amortises broker round-trips at high load. Each caller still learns its own outcome.
+// wait and go out together in the next one, which amortises broker round-trips at high load;
+// a short linger before a write (lingerMs) does the same for the moderate load where a write
+// is rarely in flight. Each caller still learns its own outcome.
 // A caller waits at most `timeoutMs`: when the log is down, ingest must answer 503 promptly
 // (the platform retries) instead of holding connections while the client library retries.
 import type { AppendRecord, AppendResult, Log } from '../adapters/log/log.js';
@@ -21,6 +22,12 @@ interface Pending {
 export interface BatchingAppenderOptions {
   readonly maxBatch?: number;
   readonly timeoutMs?: number;
+  /**
+   * Group commit: a record arriving while no write is under way waits this long before the
+   * write starts, so the records arriving meanwhile share it (one disk flush, one produce
+   * request). Each write costs about as much CPU for one record as for ten.
+   */
+  readonly lingerMs?: number;
 }
 
 export class BatchingAppender {
@@ -28,10 +35,12 @@ export class BatchingAppender {
   private inFlight = false;
   private readonly maxBatch: number;
   private readonly timeoutMs: number;
+  private readonly lingerMs: number;
 
   constructor(private readonly log: Log, private readonly topic: string, options: BatchingAppenderOptions = {}) {
     this.maxBatch = options.maxBatch ?? 500;
     this.timeoutMs = options.timeoutMs ?? 5_000;
+    this.lingerMs = options.lingerMs ?? 0;
   }
 
   append(record: AppendRecord): Promise<AppendResult> {
@@ -57,7 +66,11 @@ export class BatchingAppender {
         pending.reject(new AppendTimeoutError(this.timeoutMs));
       }, this.timeoutMs);
       this.queue.push(pending);
-      if (!this.inFlight) void this.flush();
+      if (!this.inFlight) {
+        this.inFlight = true;
+        if (this.lingerMs > 0) setTimeout(() => void this.flush(), this.lingerMs);
+        else void this.flush();
+      }
     });
   }
 
