@@ -25,10 +25,12 @@
 // The load generator is this process; everything shares the machine's cores.
 //   node --import tsx bench/ingest.ts [--seconds 10] [--concurrency 64] [--rate 1000] [--only embedded|kafka]
 //        [--phase all|base|e2e|dashboards] [--dashboards 20] [--dashboard-chats 300] [--live-cache-ms <ms>]
-//        [--cpu-prof-dir <dir>] (CPU profiles of the service processes, written as each stops)
+//        [--cpu-prof-dir <dir>] (CPU profiles of the service processes, written as each stops: each
+//        opens as a flame graph in Chrome DevTools or speedscope; the end-to-end phase then also
+//        prints each process's CPU per webhook by role, from its profile: bench/profile-summary.ts)
 // --phase base runs 1-3, e2e only 3, dashboards only 4, all (the default) 1-4; --dashboards 0 leaves 4 out.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +40,7 @@ import { freePort } from '../test/infra/servers.js';
 import { messageBody } from '../test/support/platform.js';
 import { onDeployments } from './deployments.js';
 import { cpuSpan } from './cpu-share.js';
+import { profileTotals, readProfile } from './profile-summary.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -383,6 +386,24 @@ async function routePhases(label: string, name: string, fresh: () => Record<stri
 
 }
 
+/** The profiler's clock (CLOCK_MONOTONIC, µs): a span measured here selects samples in the service's profiles. */
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * CPU µs per webhook of each role in a service process over a span, from the main thread's
+ * profile (written when the process stopped): what the sampled thread spent, not the process's
+ * other threads (LMDB's writer, libuv's pool, the collector's helpers) or the kernel, which the
+ * /proc figure above includes.
+ */
+function rolesPerEvent(pid: number | undefined, fromUs: number, toUs: number, events: number): string {
+  const file = pid === undefined || CPU_PROF_DIR === undefined ? undefined : readdirSync(CPU_PROF_DIR).find((f) => f.includes(`.${pid}.0.`) && f.endsWith('.cpuprofile'));
+  if (file === undefined || events === 0) return 'no profile found';
+  const t = profileTotals(readProfile(join(CPU_PROF_DIR as string, file)), fromUs, toUs);
+  const per = (us: number): number => Math.round(us / events);
+  const roles = [...t.roles].sort((a, b) => b[1] - a[1]).map(([r, us]) => `${r} ${per(us)}`).join(', ');
+  return `${roles}; main thread busy ${per(t.busyUs)} µs per webhook (flame graph: ${file})`;
+}
+
 /** Phase 3. */
 async function endToEnd(label: string, fresh: () => Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<void> {
   for (const layout of ['one process', 'api + worker'] as const) {
@@ -409,12 +430,14 @@ async function endToEnd(label: string, fresh: () => Record<string, string>, serv
     await waitForZeroLag(projectorPort, 120_000);
     // Where the cores go while the webhooks arrive and drain: ours, the servers', the load's.
     const cpu = cpuSpan({ ...roles, ...servers, 'load generator': process.pid }, cpus().length);
+    const spanFromUs = monotonicUs();
     const fixed = await openLoop(ingestPort, SECONDS, RATE);
     const drainStarted = Date.now();
     const drained = await waitForZeroLag(projectorPort, 300_000);
     const drainSec = (Date.now() - drainStarted) / 1000;
     // Per webhook the service took: the span covers their arrival and their draining.
     const cpuUse = cpu.stop({ events: fixed.ok, ours: Object.keys(roles) });
+    const spanToUs = monotonicUs();
     const counters = (await health(projectorPort))?.counters;
     const fresh10s = counters?.projector?.freshness;
     const processed = counters?.processor?.freshness;
@@ -426,6 +449,9 @@ async function endToEnd(label: string, fresh: () => Record<string, string>, serv
     console.log(`${label}   received → visible (last ${fresh10s?.samples ?? 0} records): p50 ${f1(fresh10s?.p50Ms ?? null)} ms, p99 ${f1(fresh10s?.p99Ms ?? null)} ms, max ${f1(fresh10s?.maxMs ?? null)} ms; target p50 ≤ ${target.p50}, p99 ≤ ${target.p99}: ${mark(e2eOk)}; caught up ${drainSec.toFixed(1)} s after the last send${drained ? '' : ' (gave up waiting)'}`);
     console.log(`${label}     of which received → processed (events appended, chat state stored): p50 ${f1(processed?.p50Ms ?? null)} ms, p99 ${f1(processed?.p99Ms ?? null)} ms`);
     console.log(`${label}     CPU (cores): ${cpuUse}`);
+    if (CPU_PROF_DIR !== undefined) {
+      for (const [name, pid] of Object.entries(roles)) console.log(`${label}     ${name}, by role: ${rolesPerEvent(pid, spanFromUs, spanToUs, fixed.ok)}`);
+    }
     const embedded = visibleP50.get(`embedded ${layout}`);
     if (label.trim() !== 'embedded' && embedded !== undefined) console.log(`${label}     received → visible p50, ratio to embedded in this run: ${((fresh10s?.p50Ms ?? NaN) / embedded).toFixed(1)}×`);
   }
