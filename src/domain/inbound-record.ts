@@ -59,6 +59,15 @@ export function inboundRecord(meta: InboundMeta, raw: Buffer, carried?: Readonly
   return { key: chatKeyOf(meta.accountId, meta.chatId), value: raw, headers, timestamp: meta.receivedAt };
 }
 
+/**
+ * The headers less the input the door carried: a retried record is normalised from its raw
+ * bytes by the code that runs now (its cause may have been the normaliser, since fixed).
+ */
+export function withoutCarriedInput(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const { [H.input]: _input, [H.inputForm]: _form, ...rest } = headers;
+  return rest;
+}
+
 export function readInboundMeta(headers: Readonly<Record<string, string>>): InboundMeta | undefined {
   const source = headers[H.source] as InboundSource | undefined;
   const event = headers[H.event];

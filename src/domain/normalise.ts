@@ -29,7 +29,7 @@ function dollars(v: unknown): number | undefined {
 /** Dollars (a number, or a string like "$12.00") to integer cents; anything else, or out of bounds, is 0. */
 export function dollarsToCents(v: unknown): number {
   const n = dollars(v);
-  return n !== undefined && n > 0 && n <= MAX_AMOUNT_DOLLARS ? Math.round(n * 100) : 0;
+  return n !== undefined && n > 0 && n <= MAX_AMOUNT_DOLLARS ? cents(n) : 0;
 }
 
 const absent = (v: unknown): boolean => v === undefined || v === null || v === '';
@@ -40,8 +40,11 @@ function amountCents(field: string, v: unknown): number | undefined {
   const n = dollars(v);
   if (n === undefined) throw new OutOfBounds(field, 'must be an amount in dollars');
   if (Math.abs(n) > MAX_AMOUNT_DOLLARS) throw new OutOfBounds(field, `must be at most ${MAX_AMOUNT_DOLLARS.toLocaleString('en-US')} dollars`);
-  return Math.round(n * 100);
+  return cents(n);
 }
+
+/** Dollars to integer cents; never -0 (a price of -0.001 rounds to it), which JSON cannot carry. */
+const cents = (dollars: number): number => Math.round(dollars * 100) + 0;
 
 /** An id that is present must be an id; absent is undefined (the caller decides what that means). */
 function optionalId(field: string, v: unknown): string | undefined {
@@ -57,7 +60,7 @@ function fanSpendCents(payload: JsonObject): number | undefined {
     if (!isObject(holder)) continue;
     const spending = holder.spending;
     if (isObject(spending) && typeof spending.total === 'number' && Number.isFinite(spending.total) && spending.total >= 0 && spending.total <= MAX_LIFETIME_SPEND_DOLLARS) {
-      return Math.round(spending.total * 100);
+      return cents(spending.total);
     }
   }
   return undefined;
@@ -228,9 +231,18 @@ export function refusalOf(meta: InboundMeta, body: unknown): Refusal | undefined
  */
 export const INPUT_FORM = '1';
 
-/** The headers that carry a record's normalised input (for inboundRecord). */
-export function inputHeaders(input: ChatInput): Record<string, string> {
-  return { [H.input]: JSON.stringify(input), [H.inputForm]: INPUT_FORM };
+/**
+ * Past these sizes a record carries no input (the processor parses its body): a carried input
+ * holds up to 10,000 characters of text, JSON-escaped, and beside a body near BODY_LIMIT_BYTES
+ * it would take the record past what a Kafka broker takes by default (1 MB).
+ */
+export const CARRY_LIMITS = { bodyBytes: 256 * 1024, inputChars: 16 * 1024 } as const;
+
+/** The headers that carry a record's normalised input (for inboundRecord); none past CARRY_LIMITS. */
+export function inputHeaders(input: ChatInput, bodyBytes: number): Record<string, string> | undefined {
+  if (bodyBytes > CARRY_LIMITS.bodyBytes) return undefined;
+  const text = JSON.stringify(input);
+  return text.length > CARRY_LIMITS.inputChars ? undefined : { [H.input]: text, [H.inputForm]: INPUT_FORM };
 }
 
 /**
@@ -240,7 +252,8 @@ export function inputHeaders(input: ChatInput): Record<string, string> {
  */
 export function carriedInput(meta: InboundMeta, headers: Readonly<Record<string, string>>): ChatInput | undefined {
   const text = headers[H.input];
-  if (text === undefined || headers[H.inputForm] !== INPUT_FORM || meta.source === 'tick') return undefined;
+  // Only the webhook route carries one, made from this very meta (which names no chatter).
+  if (text === undefined || headers[H.inputForm] !== INPUT_FORM || meta.source !== 'webhook' || meta.chatterId !== undefined) return undefined;
   let input: unknown;
   try {
     input = JSON.parse(text);

@@ -4,6 +4,7 @@
 // and on fast-check mutations of them (values swapped for hostile ones: huge and odd numbers,
 // long digit runs, times in every format and out of bounds, markup, nulls), and the processor
 // is shown to use the carried input only when its form is this code's.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -13,6 +14,8 @@ import { H, inboundRecord, readInboundMeta } from '../../src/domain/inbound-reco
 import { carriedInput, INPUT_FORM, inputHeaders, normalise } from '../../src/domain/normalise.js';
 import { routeWebhookBytes } from '../../src/domain/webhook-route.js';
 import { readRound } from '../../src/processor/round.js';
+import { topology } from '../../src/topology.js';
+import { startHarness } from '../support/app-harness.js';
 
 const samplesDir = join(import.meta.dirname, '../../../shared/platform/samples');
 const samples = readdirSync(samplesDir).filter((f) => f.endsWith('.json')).map((file) => {
@@ -27,7 +30,7 @@ function routedRecord(raw: Buffer, key: string, receivedAt: number): LogRecord |
   const routed = routeWebhookBytes(raw, key, receivedAt);
   if (!routed.ok) return null;
   const { input, ...meta } = routed.route;
-  const r = inboundRecord({ source: 'webhook', ...meta }, raw, inputHeaders(input));
+  const r = inboundRecord({ source: 'webhook', ...meta }, raw, inputHeaders(input, raw.length));
   return { topic: 'inbound', partition: 0, offset: 0, key: r.key, value: r.value, headers: { ...r.headers }, timestamp: r.timestamp };
 }
 
@@ -37,6 +40,17 @@ function expectCarriedMatchesRaw(record: LogRecord): void {
   expect(record.headers[H.input]).toBeDefined();
   expect(carriedInput(meta, record.headers)).toStrictEqual(normalise(meta, record.value));
 }
+
+/**
+ * What every form normalises a fixed set of bodies to (the samples and seeded mutations of
+ * them), as a digest. When the normaliser (or anything it uses: bounds, times, text cleaning)
+ * changes what a body becomes, the digest changes: bump INPUT_FORM in src/domain/normalise.ts
+ * and add the new form's digest here, so records carrying the older form's reading are
+ * normalised from their bytes again.
+ */
+const FORM_DIGESTS: Readonly<Record<string, string>> = {
+  '1': 'c1df6297c4a08dbbc3dd9f4dd428e6e0',
+};
 
 const hostileLeaf: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant(null),
@@ -70,7 +84,52 @@ function withLeaf(v: unknown, path: readonly string[], leaf: unknown): unknown {
   return Array.isArray(v) ? Object.values(copy) : copy;
 }
 
+/** A real body with some leaves swapped for hostile values, and when it was received. */
+const mutation = fc.record({
+  sample: fc.constantFrom(...samples),
+  changes: fc.array(fc.tuple(fc.nat(), hostileLeaf), { minLength: 1, maxLength: 4 }),
+  receivedAt: fc.integer({ min: NOW - 86_400_000, max: NOW + 86_400_000 }),
+});
+
+function mutatedBody(m: { sample: { body: Record<string, unknown> }; changes: [number, unknown][] }): Buffer {
+  let payload: unknown = m.sample.body.payload;
+  const paths = leafPaths(payload);
+  for (const [i, leaf] of m.changes) payload = withLeaf(payload, paths[i % paths.length] ?? [], leaf);
+  return Buffer.from(render({ ...m.sample.body, payload }));
+}
+
 describe('the input a webhook record carries', () => {
+  it('is of a form whose readings are pinned: a change to what bodies normalise to needs a new INPUT_FORM', () => {
+    const readings: unknown[] = [];
+    const cases = [...samples.map((s) => ({ raw: Buffer.from(JSON.stringify(s.body)), receivedAt: NOW })),
+      ...fc.sample(mutation, { seed: 33, numRuns: 400 }).map((m) => ({ raw: mutatedBody(m), receivedAt: m.receivedAt }))];
+    for (const { raw, receivedAt } of cases) {
+      const record = routedRecord(raw, 'evt_pinned', receivedAt);
+      if (record === null) continue;
+      const meta = readInboundMeta(record.headers);
+      readings.push(meta ? normalise(meta, record.value) : null);
+    }
+    expect(readings.length).toBeGreaterThan(200);
+    const digest = createHash('sha256').update(JSON.stringify(readings)).digest('hex').slice(0, 32);
+    expect({ form: INPUT_FORM, digest }).toEqual({ form: INPUT_FORM, digest: FORM_DIGESTS[INPUT_FORM] });
+  });
+
+  it('is written by the webhook route, and equals normalising the bytes the log holds', async () => {
+    const h = await startHarness();
+    try {
+      const body = JSON.stringify({ ...samples.find((s) => s.file === 'messages_received.json')?.body });
+      const answer = await h.webhook(body, { key: 'evt_through_the_route' });
+      expect(answer.status).toBe(200);
+      const inbound = topology(h.config.topicPrefix, h.config.inboundTopic ?? undefined).inbound;
+      const stored: LogRecord[] = [];
+      for (let p = 0; p < await h.log.partitionCount(inbound); p++) stored.push(...(await h.log.readRange(inbound, p, 0, 1_000)).records);
+      expect(stored).toHaveLength(1);
+      expectCarriedMatchesRaw(stored[0] as LogRecord);
+    } finally {
+      await h.stop();
+    }
+  });
+
   it.each(samples.map((s) => [s.file, s.body] as const))('%s: carried input equals normalising the raw bytes', (_file, body) => {
     const record = routedRecord(Buffer.from(JSON.stringify(body)), 'evt_sample', NOW);
     expect(record).not.toBeNull();
@@ -79,16 +138,8 @@ describe('the input a webhook record carries', () => {
 
   it('equals normalising the raw bytes for mutated real bodies the door admits', () => {
     let admitted = 0;
-    const mutation = fc.record({
-      sample: fc.constantFrom(...samples),
-      changes: fc.array(fc.tuple(fc.nat(), hostileLeaf), { minLength: 1, maxLength: 4 }),
-      receivedAt: fc.integer({ min: NOW - 86_400_000, max: NOW + 86_400_000 }),
-    });
-    fc.assert(fc.property(mutation, ({ sample, changes, receivedAt }) => {
-      let payload: unknown = sample.body.payload;
-      const paths = leafPaths(payload);
-      for (const [i, leaf] of changes) payload = withLeaf(payload, paths[i % paths.length] ?? [], leaf);
-      const record = routedRecord(Buffer.from(render({ ...sample.body, payload })), 'evt_fuzz', receivedAt);
+    fc.assert(fc.property(mutation, (m) => {
+      const record = routedRecord(mutatedBody(m), 'evt_fuzz', m.receivedAt);
       if (record === null) return;
       admitted++;
       expectCarriedMatchesRaw(record);
@@ -111,5 +162,17 @@ describe('the input a webhook record carries', () => {
     expect(inputOf(otherForm)).toStrictEqual(normalise(readInboundMeta(record.headers)!, record.value));
     const unreadable = { ...marked, headers: { ...marked.headers, [H.input]: '{"type":' } };
     expect(inputOf(unreadable)).toStrictEqual(normalise(readInboundMeta(record.headers)!, record.value));
+    // Only the webhook route carries one, for a record that names no chatter.
+    const demo = { ...marked, headers: { ...marked.headers, [H.source]: 'demo' } };
+    expect(inputOf(demo)).toMatchObject({ text: expect.not.stringContaining('from the carried input') });
+  });
+
+  it('is left out past its size limits, and the processor reads the body instead', () => {
+    const big = samples.find((s) => s.file === 'messages_received.json')?.body as { payload: Record<string, unknown> };
+    const longText = { ...big, payload: { ...big.payload, text: `<p>${'"'.repeat(12_000)}</p>` } };
+    const record = routedRecord(Buffer.from(JSON.stringify(longText)), 'evt_long', NOW) as LogRecord;
+    expect(record.headers[H.input]).toBeUndefined();
+    const n = readRound([{ topic: 'inbound', partition: 0, records: [record] }]).records[0];
+    expect(n && 'input' in n ? n.input : undefined).toStrictEqual(normalise(readInboundMeta(record.headers)!, record.value));
   });
 });

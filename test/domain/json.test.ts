@@ -44,6 +44,27 @@ describe('parseJson', () => {
     }), { numRuns: 3000 });
   });
 
+  it('parsed once at the door (parseCheckedJson): refuses the keys unsafeStructure refuses, wherever they sit', () => {
+    // Keys that pollute prototypes, spliced in by hand: fast-check's dictionaries never make
+    // them, and only JSON.parse (not an object literal) makes an own "__proto__" key.
+    const risky = fc.constantFrom('"__proto__":{"a":1}', '"constructor":{"prototype":{}}', '"constructor":{"x":1}', '"prototype":{}', '"__proto__":12345678901234567890', '"constructor":"fine"');
+    fc.assert(fc.property(value, risky, fc.nat(), (v, key, at) => {
+      const text = render(v);
+      // Into the at-th object of the text (if it has one), as its first key.
+      const opens = [...text.matchAll(/\{/g)].map((m) => m.index);
+      if (opens.length === 0) return;
+      const i = (opens[at % opens.length] as number) + 1;
+      const spliced = `${text.slice(0, i)}${key}${text[i] === '}' ? '' : ','}${text.slice(i)}`;
+      let native: unknown;
+      try {
+        native = JSON.parse(spliced);
+      } catch {
+        return; // a brace inside a string: not an object
+      }
+      expect(parseCheckedJson(spliced).unsafe).toBe(unsafeStructure(native));
+    }), { numRuns: 2000 });
+  });
+
   it('parsed once at the door (parseCheckedJson): the same value, and the structure check of unsafeStructure', () => {
     fc.assert(fc.property(value, fc.integer({ min: 1, max: 6 }), (v, maxDepth) => {
       const text = render(v);

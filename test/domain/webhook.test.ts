@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/domain/json.js';
 import { normalise } from '../../src/domain/normalise.js';
 import { parsePlatformTime } from '../../src/domain/time.js';
-import { routeWebhook } from '../../src/domain/webhook-route.js';
+import { routeWebhook, routeWebhookBytes } from '../../src/domain/webhook-route.js';
 import type { InboundMeta } from '../../src/domain/inbound-record.js';
 
 // The samples were captured in June 2026; times more than a day past receipt are refused.
@@ -57,7 +57,8 @@ describe('routing real platform bodies', () => {
 
   it('refuses prototype-polluting keys and absurd nesting, wherever they sit, but not the words inside text', () => {
     const wrap = (payload: string): Buffer => Buffer.from(`{"event":"messages.received","account_id":"acct_1","payload":${payload}}`);
-    const route = (raw: Buffer) => routeWebhook(parseJson(raw.toString()), 'k', raw);
+    // The door as the route runs it: from the bytes, parsed and checked in one walk.
+    const route = (raw: Buffer) => routeWebhookBytes(raw, 'k');
     expect(route(wrap('{"fromUser":{"id":1,"__proto__":{"admin":true}}}'))).toMatchObject({ ok: false, field: 'body', reason: expect.stringMatching(/__proto__/) });
     expect(route(wrap('{"id":12345678901234567890,"__proto__":{}}'))).toMatchObject({ ok: false, field: 'body' });
     expect(route(wrap('{"a":{"constructor":{"prototype":{"x":1}}}}'))).toMatchObject({ ok: false, reason: expect.stringMatching(/constructor/) });
@@ -73,6 +74,9 @@ describe('routing real platform bodies', () => {
     const raw = Buffer.from('{"event":"messages.received","account_id":"acct_1","payload":{"id":123456789012345678901,"fromUser":{"id":98765432109876543210}}}');
     const r = routeWebhook(parseJson(raw.toString()), 'evt_1', raw);
     expect(r.ok && r.route.chatId).toBe('98765432109876543210');
+    const fromBytes = routeWebhookBytes(raw, 'evt_1');
+    expect(fromBytes.ok && fromBytes.route.chatId).toBe('98765432109876543210');
+    expect(fromBytes.ok && fromBytes.route.input).toMatchObject({ messageId: '123456789012345678901' });
     const meta: InboundMeta = { source: 'webhook', event: 'messages.received', accountId: 'acct_1', chatId: '98765432109876543210', dedupeKey: 'evt_1', receivedAt: NOW };
     expect(normalise(meta, raw)).toMatchObject({ type: 'chat.message', messageId: '123456789012345678901' });
   });

@@ -38,14 +38,26 @@ const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 describe('BatchingAppender', () => {
   it('with a linger, records arriving within it share one write, and each learns its own offset', async () => {
     const { log, writes } = await countedLog();
-    const appender = new BatchingAppender(log, 'inbound', { lingerMs: 40 });
+    const appender = new BatchingAppender(log, 'inbound', { lingerMs: 200 });
     const results: Promise<AppendResult>[] = [];
     for (let i = 0; i < 5; i++) {
       results.push(appender.append(record(i)));
-      await pause(2);
+      // Turns of the event loop between arrivals, as separate requests have.
+      await new Promise((r) => setImmediate(r));
     }
     expect((await Promise.all(results)).map((r) => r.offset)).toEqual([0, 1, 2, 3, 4]);
     expect(writes).toEqual([5]);
+  });
+
+  it('a record whose deadline passes during the linger is refused and never written', async () => {
+    const { log, writes } = await countedLog();
+    const appender = new BatchingAppender(log, 'inbound', { lingerMs: 50, timeoutMs: 10 });
+    await expect(appender.append(record(0))).rejects.toThrow(/did not take the record within 10 ms/);
+    await pause(80);
+    expect(writes).toEqual([]);
+    // The log takes later records as before.
+    const fast = new BatchingAppender(log, 'inbound', { lingerMs: 1 });
+    expect((await fast.append(record(1))).offset).toBe(0);
   });
 
   it('without one, the first record of a quiet moment is written alone, at once', async () => {

@@ -17,7 +17,7 @@ function webhookRecord(body: string, idempotencyKey: string, receivedAt: number)
   if (!routed.ok) throw new Error(`the webhook route refuses a generated body: ${routed.field} ${routed.reason}`);
   // As the webhook route writes it: with the input the door normalised it to.
   const { input, ...meta } = routed.route;
-  return inboundRecord({ source: 'webhook', ...meta }, raw, inputHeaders(input));
+  return inboundRecord({ source: 'webhook', ...meta }, raw, inputHeaders(input, raw.length));
 }
 
 /**

@@ -6,7 +6,7 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import type { FastifyRequest } from 'fastify';
 import { LogReadTimeoutError, TopicNotFoundError, type AppendResult, type Log, type LogRecord } from '../../adapters/log/log.js';
 import type { DocumentStore } from '../../adapters/store/store.js';
-import { H } from '../../domain/inbound-record.js';
+import { H, withoutCarriedInput } from '../../domain/inbound-record.js';
 import { reconcileSetAsideAlert } from '../../pipeline/set-aside-alert.js';
 import { RETRY_OF_HEADER, SET_ASIDE_COLLECTION, setAsideId, type SetAsideDoc } from '../../pipeline/set-aside.js';
 import type { Topology } from '../../topology.js';
@@ -183,7 +183,7 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
     let at: AppendResult | undefined;
     try {
       [at] = await opts.log.append(doc.topic, [{
-        key: original.key, value: original.value, headers: { ...original.headers, [RETRY_OF_HEADER]: id }, partition: original.partition,
+        key: original.key, value: original.value, headers: { ...withoutCarriedInput(original.headers), [RETRY_OF_HEADER]: id }, partition: original.partition,
       }]);
     } catch (err) {
       request.log.error({ err, id }, 'set-aside retry: the append failed; the record stays set aside');

@@ -1,5 +1,7 @@
 // POST /webhooks/platform: verify, route, append the raw bytes, answer once the log has them.
-// Nothing else happens on the request path (no normalising, no database, no model calls).
+// The door parses and normalises the body once (to refuse what the bounds refuse) and the
+// record carries that input for the processor; nothing else happens on the request path (no
+// database, no model calls).
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import { inputHeaders } from '../../domain/normalise.js';
@@ -84,7 +86,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = asy
     const { route } = routed;
     const { input, ...meta } = route;
     try {
-      await opts.inbound.append(inboundRecord({ source: 'webhook', ...meta }, raw, inputHeaders(input)));
+      await opts.inbound.append(inboundRecord({ source: 'webhook', ...meta }, raw, inputHeaders(input, raw.length)));
     } catch (err) {
       request.log.error({ err }, 'inbound log append failed');
       // 503 makes the platform retry; we never acknowledge what the log did not take.
