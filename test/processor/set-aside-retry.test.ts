@@ -11,9 +11,11 @@ import { createLog } from '../../src/adapters/index.js';
 import type { RunningApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
-import { inboundRecord } from '../../src/domain/inbound-record.js';
+import { H, inboundRecord } from '../../src/domain/inbound-record.js';
+import { inputHeaders } from '../../src/domain/normalise.js';
+import { routeWebhookBytes } from '../../src/domain/webhook-route.js';
 import { SET_ASIDE_ALERT_ID } from '../../src/pipeline/set-aside-alert.js';
-import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
+import { RETRY_OF_HEADER, SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';
@@ -33,7 +35,11 @@ afterAll(() => { delete process.env.CONVOPS_FAILPOINT_THROW_ON_TEXT; });
 
 function message(id: number, atMs: number, text: string) {
   const body = Buffer.from(messageWebhook({ accountId: ACCOUNT, fanId: FAN, messageId: String(id), createdAt: new Date(atMs).toISOString(), text, direction: 'received' }));
-  return inboundRecord({ source: 'webhook', event: 'messages.received', accountId: ACCOUNT, chatId: FAN, dedupeKey: `evt_retry_${id}`, receivedAt: atMs }, body);
+  // As the webhook route writes it: with the input the door normalised it to.
+  const routed = routeWebhookBytes(body, `evt_retry_${id}`, atMs);
+  if (!routed.ok) throw new Error(`the door refuses the test message: ${routed.field} ${routed.reason}`);
+  const { input, ...meta } = routed.route;
+  return inboundRecord({ source: 'webhook', ...meta }, body, inputHeaders(input, body.length));
 }
 
 async function call(app: RunningApp, method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = auth) {
@@ -157,6 +163,11 @@ describe.each(DEPLOYMENTS)('retrying a set-aside record, on %s', (kind) => {
     app = await start();
     const retried = await call(app, 'POST', `/api/admin/set-aside/${encodeURIComponent(secondId)}/retry`);
     expect(retried).toMatchObject({ status: 202, body: { retried: secondId, partition: bad.partition } });
+    // The copy is normalised from its bytes by the code that runs now, not stepped as the door read it then.
+    expect((await app.log.readRecord(topo.inbound, bad.partition, bad.offset))?.headers[H.input]).toBeDefined();
+    const copied = await app.log.readRecord(topo.inbound, bad.partition, (retried.body as { offset: number }).offset);
+    expect(copied?.headers).toMatchObject({ [H.dedupe]: 'evt_retry_2', [RETRY_OF_HEADER]: secondId });
+    expect(copied?.headers[H.input]).toBeUndefined();
     await eventually(async () => ((await messageIds(app)).length === 3 ? true : undefined), 30_000, 'the retried message in the read models');
     expect(await messageIds(app)).toEqual(['1', '2', '3']);
     expect(await accountMessages(app)).toBe(3);
