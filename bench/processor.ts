@@ -7,8 +7,8 @@ import { parseArgs } from 'node:util';
 import { cpus, totalmem } from 'node:os';
 import { createLog, createStore } from '../src/adapters/index.js';
 import { loadConfig } from '../src/config.js';
+import { webhookRecord } from './webhook-records.js';
 import { messageWebhook } from '../src/demo/platform-bodies.js';
-import { inboundRecord } from '../src/domain/inbound-record.js';
 import { BatchLedger, ChatLedger, type LedgerDoc } from '../src/processor/chat-ledger.js';
 import { createLogger } from '../src/support/logger.js';
 import { topology } from '../src/topology.js';
@@ -68,7 +68,7 @@ async function runOnce(name: string, env: Record<string, string>, ledger: 'durab
     const at = T0 + Math.floor(i / CHATS) * 60_000 + (chat % 60) * 1000;
     const fan = Math.floor(i / CHATS) % 2 === 0;
     const body = messageWebhook({ accountId: ACCOUNT, fanId: String(9_000_000 + chat), messageId: String(5_000_000_000 + i), createdAt: new Date(at).toISOString(), text: fan ? 'hi' : 'hello', direction: fan ? 'received' : 'sent' });
-    return inboundRecord({ source: 'webhook', event: fan ? 'messages.received' : 'messages.sent', accountId: ACCOUNT, chatId: String(9_000_000 + chat), dedupeKey: `evt_b_${i}`, receivedAt: Date.now() }, Buffer.from(body));
+    return webhookRecord(body, `evt_b_${i}`);
   });
   // Every record again, later in the log: redeliveries the ledger must recognise.
   const all = [...records, ...records];

@@ -9,8 +9,8 @@ import { cpus, totalmem } from 'node:os';
 import { createLog, createStore } from '../src/adapters/index.js';
 import type { ConsumeRoundsOptions } from '../src/adapters/log/log.js';
 import { loadConfig } from '../src/config.js';
+import { webhookRecord } from './webhook-records.js';
 import { messageWebhook } from '../src/demo/platform-bodies.js';
-import { inboundRecord } from '../src/domain/inbound-record.js';
 import { createLogger } from '../src/support/logger.js';
 import { topology } from '../src/topology.js';
 import { onDeployments } from './deployments.js';
@@ -49,7 +49,7 @@ async function runOnce(env: Record<string, string>, maxRecords: number): Promise
     const at = T0 + Math.floor(i / CHATS) * 60_000 + (chat % 60) * 1000;
     const fan = Math.floor(i / CHATS) % 2 === 0;
     const body = messageWebhook({ accountId: ACCOUNT, fanId: String(9_000_000 + chat), messageId: String(5_000_000_000 + i), createdAt: new Date(at).toISOString(), text: fan ? 'hi' : 'hello', direction: fan ? 'received' : 'sent' });
-    return inboundRecord({ source: 'webhook', event: fan ? 'messages.received' : 'messages.sent', accountId: ACCOUNT, chatId: String(9_000_000 + chat), dedupeKey: `evt_r_${i}`, receivedAt: Date.now() }, Buffer.from(body));
+    return webhookRecord(body, `evt_r_${i}`);
   });
   for (let i = 0; i < records.length; i += 5_000) await log.append(topo.inbound, records.slice(i, i + 5_000));
   const { seconds } = await drainProcessor(log, store, topo, logger, records.length);
