@@ -229,7 +229,7 @@ export function refusalOf(meta: InboundMeta, body: unknown): Refusal | undefined
  * normalises to: a record carrying another form is normalised from its raw bytes again, so a
  * re-derivation by newer code never steps an older normaliser's reading of it.
  */
-export const INPUT_FORM = '1';
+export const INPUT_FORM = '2';
 
 /**
  * Past these sizes a record carries no input (the processor parses its body): a carried input

@@ -14,6 +14,20 @@ export function parsePlatformTime(v: unknown): number | undefined {
   if (sql) s = `${sql[1]}T${sql[2]}${sql[3] ?? ''}Z`;
   // Date.parse takes at most millisecond precision reliably.
   s = s.replace(/(\.\d{3})\d+/, '$1');
+  if (!isCalendarDate(s)) return undefined;
   const ms = Date.parse(s);
   return Number.isFinite(ms) ? ms : undefined;
+}
+
+const DATE_PART = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/**
+ * Whether a leading YYYY-MM-DD names a day the calendar has: Date.parse rolls 2026-02-30 over
+ * to 2 March and 2026-04-31 to 1 May, which would move a message by days without a word.
+ */
+function isCalendarDate(s: string): boolean {
+  const m = DATE_PART.exec(s);
+  if (!m) return true;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }

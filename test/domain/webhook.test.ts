@@ -113,6 +113,12 @@ describe('normalising messages', () => {
     expect(parsePlatformTime('2026-06-10T20:59:47.000000Z')).toBe(want);
     expect(parsePlatformTime(want / 1000)).toBe(want);
     expect(parsePlatformTime('yesterday')).toBeUndefined();
+    // Days the calendar does not have are refused, not rolled over into the next month.
+    for (const impossible of ['2026-02-30T00:00:00Z', '2026-02-29T10:00:00Z', '2026-04-31 10:00:00', '2026-06-31T12:00:00+02:00', '2026-00-10T00:00:00Z', '2026-06-00T00:00:00Z']) {
+      expect(parsePlatformTime(impossible)).toBeUndefined();
+    }
+    expect(parsePlatformTime('2028-02-29T10:00:00Z')).toBe(Date.UTC(2028, 1, 29, 10));
+    expect(parsePlatformTime('2026-04-30 23:59:59')).toBe(Date.UTC(2026, 3, 30, 23, 59, 59));
   });
 });
 
