@@ -1,7 +1,6 @@
 // The demo dataset's record format, and its verification: each record is a platform webhook
 // body signed with the demo secret, plus what the connector would add (the chatter).
-import { routeWebhook, type WebhookRoute } from '../domain/webhook-route.js';
-import { parseJson } from '../domain/json.js';
+import { routeWebhookBytes, type WebhookRoute } from '../domain/webhook-route.js';
 import { verifySignature } from '../ingest/signature.js';
 
 export interface DemoRecord {
@@ -22,13 +21,7 @@ export type DemoCheck =
 export function verifyDemoRecord(secret: string, r: DemoRecord, field: string): DemoCheck {
   const raw = Buffer.from(r.body, 'utf8');
   if (!verifySignature(secret, raw, r.signature)) return { ok: false, status: 401, field: `${field}.signature`, reason: 'does not match the body under the demo secret' };
-  let body: unknown;
-  try {
-    body = parseJson(r.body);
-  } catch {
-    return { ok: false, status: 400, field: `${field}.body`, reason: 'is not valid JSON' };
-  }
-  const routed = routeWebhook(body, r.idempotencyKey, raw);
+  const routed = routeWebhookBytes(raw, r.idempotencyKey);
   if (!routed.ok) return { ok: false, status: 400, field: `${field}.${routed.field === 'x-ofapi-idempotency-key' ? 'idempotencyKey' : routed.field}`, reason: routed.reason };
   return { ok: true, record: { route: routed.route, raw, ...(r.chatterId ? { chatterId: r.chatterId } : {}) } };
 }

@@ -5,37 +5,10 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 /**
  * Whether a number may have been rounded by JSON.parse: an integer literal beyond 2^53 - 1
  * parses to a double of at least 2^53 in magnitude, so only then is the text looked at again.
- * A walk over what JSON.parse built costs less than a pass over the text, which had to look at
- * the long digit runs inside strings (URLs, hashes) that most bodies hold.
+ * A walk over what JSON.parse built (walk, below) costs less than a pass over the text, which
+ * had to look at the long digit runs inside strings (URLs, hashes) that most bodies hold.
  */
 const rounded = (n: number): boolean => n > MAX_SAFE || n < -MAX_SAFE;
-
-/** Whether a parsed value holds a number JSON.parse may have rounded (iterative: any depth). */
-function holdsRoundedNumber(root: unknown): boolean {
-  if (typeof root === 'number') return rounded(root);
-  if (typeof root !== 'object' || root === null) return false;
-  const stack: object[] = [root];
-  while (stack.length > 0) {
-    const v = stack.pop() as JsonObject | unknown[];
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const item = v[i];
-        if (typeof item === 'number') {
-          if (rounded(item)) return true;
-        } else if (typeof item === 'object' && item !== null) stack.push(item);
-      }
-      continue;
-    }
-    // for-in over what JSON.parse built: own enumerable keys only, without Object.keys' array.
-    for (const key in v) {
-      const item = v[key];
-      if (typeof item === 'number') {
-        if (rounded(item)) return true;
-      } else if (typeof item === 'object' && item !== null) stack.push(item);
-    }
-  }
-  return false;
-}
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
@@ -86,7 +59,10 @@ function quoteUnsafeIntegers(text: string): string | null {
  */
 export function parseJson(text: string): unknown {
   const value: unknown = JSON.parse(text);
-  if (!holdsRoundedNumber(value)) return value;
+  // No depth limit; a walk that stops at an unsafe key has not looked at everything, so that
+  // (rare, refused at the door) value is parsed the careful way.
+  const walked = walk(value, Number.POSITIVE_INFINITY);
+  if (walked.unsafe === undefined && !walked.rounded) return value;
   return JSON.parse(quoteUnsafeIntegers(text) ?? text);
 }
 

@@ -89,8 +89,8 @@ export class BatchingAppender {
     return written;
   }
 
+  /** Runs with `inFlight` set by append, which scheduled it. */
   private async flush(): Promise<void> {
-    this.inFlight = true;
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       try {

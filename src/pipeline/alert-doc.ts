@@ -47,6 +47,16 @@ export interface AlertDoc extends Doc, Omit<Finding, 'alertId' | 'severity' | 'r
 export type AlertTransition = 'opened' | 'acked' | 'resolved';
 export const ALERT_TRANSITIONS: readonly AlertTransition[] = ['opened', 'acked', 'resolved'];
 
+/** What an alert says, whatever it is about. */
+export interface AlertWording {
+  readonly id: string;
+  readonly ruleId: string;
+  readonly severity: Severity;
+  readonly reason: string;
+  readonly recommendation: string;
+  readonly labels: readonly string[];
+}
+
 /**
  * One transition waiting to be handed to the alert hooks, kept on the alert itself
  * (`hookOutbox`) and written by the same single-document write that changes the alert: the
@@ -60,13 +70,7 @@ export interface OutboxEntry {
   readonly event: AlertTransition;
   readonly at: number;
   /** The alert as the transition left it, so a later change does not rewrite what this one said. */
-  readonly alert: {
-    readonly id: string;
-    readonly ruleId: string;
-    readonly severity: Severity;
-    readonly reason: string;
-    readonly recommendation: string;
-    readonly labels: readonly string[];
+  readonly alert: AlertWording & {
     readonly accountId: string | null;
     readonly sessionId: string | null;
     readonly chatId: string | null;

@@ -2,16 +2,10 @@
 // a disabled alert hook's): tied to no account, raised while its condition holds and resolved
 // when it clears, each change announced to the alert hooks in the same write (alert-doc.ts).
 import type { DocumentStore } from '../adapters/store/store.js';
-import { ALERTS_COLLECTION, announcing, HOOK_OUTBOX, HOOK_PENDING, outboxEntry, type AlertDoc, type Severity } from './alert-doc.js';
+import { ALERTS_COLLECTION, announcing, HOOK_OUTBOX, HOOK_PENDING, outboxEntry, type AlertDoc, type AlertWording } from './alert-doc.js';
 
-export interface StandingAlert {
-  readonly id: string;
-  readonly ruleId: string;
-  readonly severity: Severity;
-  readonly reason: string;
-  readonly recommendation: string;
-  readonly labels: readonly string[];
-}
+/** A standing alert is tied to no account, session or chat: its wording is all it has. */
+export type StandingAlert = AlertWording;
 
 /**
  * Opens the alert, or keeps it open with today's wording. One that had resolved opens again as

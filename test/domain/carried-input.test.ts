@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { renderJson } from '../support/json-text.js';
 import type { LogRecord } from '../../src/adapters/log/log.js';
 import { H, inboundRecord, readInboundMeta } from '../../src/domain/inbound-record.js';
 import { carriedInput, INPUT_FORM, inputHeaders, normalise } from '../../src/domain/normalise.js';
@@ -63,14 +64,6 @@ const hostileLeaf: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom('<p>hi <b>there</b></p>', '$12.50', '1,000.00', '2026-06-30T23:59:59Z', '2026-06-30 10:00:00', '1782864000', '2026-02-30T00:00:00Z', '9999-12-31T00:00:00Z', '', '12345678901234567890', 'x'.repeat(3000)),
 );
 
-/** JSON text of a value where `{raw}` leaves are spliced in as number literals of any size. */
-function render(v: unknown): string {
-  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as { raw?: unknown }).raw === 'string') return (v as { raw: string }).raw;
-  if (Array.isArray(v)) return `[${v.map(render).join(',')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${render(x)}`).join(',')}}`;
-  return JSON.stringify(v);
-}
-
 /** Every path to a leaf of the payload (the part the normaliser reads). */
 function leafPaths(v: unknown, at: string[] = []): string[][] {
   if (v === null || typeof v !== 'object') return [at];
@@ -96,7 +89,7 @@ function mutatedBody(m: { sample: { body: Record<string, unknown> }; changes: [n
   let payload: unknown = m.sample.body.payload;
   const paths = leafPaths(payload);
   for (const [i, leaf] of m.changes) payload = withLeaf(payload, paths[i % paths.length] ?? [], leaf);
-  return Buffer.from(render({ ...m.sample.body, payload }));
+  return Buffer.from(renderJson({ ...m.sample.body, payload }));
 }
 
 describe('the input a webhook record carries', () => {
@@ -107,7 +100,7 @@ describe('the input a webhook record carries', () => {
       '2026-06-30T23:59:59Z', '2026-06-30 10:00:00', '1782864000', '2026-02-30T00:00:00Z', '2026-04-31 10:00:00', '9999-12-31T00:00:00Z', 'x'.repeat(300)];
     const cases = samples.flatMap<{ raw: Buffer; receivedAt: number }>((s) => [
       { raw: Buffer.from(JSON.stringify(s.body)), receivedAt: NOW },
-      ...leafPaths(s.body.payload).flatMap((path) => pinned.map((leaf) => ({ raw: Buffer.from(render({ ...s.body, payload: withLeaf(s.body.payload, path, leaf) })), receivedAt: NOW }))),
+      ...leafPaths(s.body.payload).flatMap((path) => pinned.map((leaf) => ({ raw: Buffer.from(renderJson({ ...s.body, payload: withLeaf(s.body.payload, path, leaf) })), receivedAt: NOW }))),
     ]).concat(fc.sample(mutation, { seed: 33, numRuns: 400 }).map((m) => ({ raw: mutatedBody(m), receivedAt: m.receivedAt })));
     for (const { raw, receivedAt } of cases) {
       const record = routedRecord(raw, 'evt_pinned', receivedAt);

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { parse as losslessParse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
+import { renderJson } from '../support/json-text.js';
 import { parseCheckedJson, parseJson, unsafeStructure } from '../../src/domain/json.js';
 
 const reference = (text: string): unknown =>
@@ -29,17 +30,10 @@ const value: fc.Arbitrary<Node> = fc.letrec<{ node: Node }>((tie) => ({
   ),
 })).node;
 
-function render(v: Node): string {
-  if (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { raw?: unknown }).raw === 'string' && Object.keys(v).length === 1) return (v as { raw: string }).raw;
-  if (Array.isArray(v)) return `[${v.map(render).join(',')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${render(x)}`).join(',')}}`;
-  return JSON.stringify(v);
-}
-
 describe('parseJson', () => {
   it('equals a lossless parser on any JSON text, big integers included', () => {
     fc.assert(fc.property(value, (v) => {
-      const text = render(v);
+      const text = renderJson(v);
       expect(parseJson(text)).toEqual(reference(text));
     }), { numRuns: 3000 });
   });
@@ -49,7 +43,7 @@ describe('parseJson', () => {
     // them, and only JSON.parse (not an object literal) makes an own "__proto__" key.
     const risky = fc.constantFrom('"__proto__":{"a":1}', '"constructor":{"prototype":{}}', '"constructor":{"x":1}', '"prototype":{}', '"__proto__":12345678901234567890', '"constructor":"fine"');
     fc.assert(fc.property(value, risky, fc.nat(), (v, key, at) => {
-      const text = render(v);
+      const text = renderJson(v);
       // Into the at-th object of the text (if it has one), as its first key.
       const opens = [...text.matchAll(/\{/g)].map((m) => m.index);
       if (opens.length === 0) return;
@@ -67,7 +61,7 @@ describe('parseJson', () => {
 
   it('parsed once at the door (parseCheckedJson): the same value, and the structure check of unsafeStructure', () => {
     fc.assert(fc.property(value, fc.integer({ min: 1, max: 6 }), (v, maxDepth) => {
-      const text = render(v);
+      const text = renderJson(v);
       const checked = parseCheckedJson(text, maxDepth);
       const want = reference(text);
       expect(checked.unsafe).toBe(unsafeStructure(want, maxDepth));
