@@ -107,6 +107,8 @@ describe('the input a webhook record carries', () => {
       if (record === null) continue;
       const meta = readInboundMeta(record.headers);
       readings.push(meta ? normalise(meta, record.value) : null);
+      // Every pinned case carries exactly that reading (-0 cents included, which JSON cannot hold).
+      expectCarriedMatchesRaw(record);
     }
     expect(readings.length).toBeGreaterThan(200);
     const digest = createHash('sha256').update(JSON.stringify(readings)).digest('hex').slice(0, 32);
