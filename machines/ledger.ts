@@ -1,6 +1,8 @@
 // Dedupe with no window: which inputs a chat has already taken in. The platform redelivers
 // with the original idempotency key for days, the connector and backfill re-send messages under
-// other keys, so an input is known by its key and by its message or payment id. The ids live
+// other keys. A message or payment is known by its own id, which every copy carries whatever its
+// key (a redelivery's body is the one first sent), so one entry recognises all of them; any
+// other input is known by its key. The ids live
 // in the state store beside the chat's state (src/processor/chat-ledger.ts), not in the
 // machine's context, so a chat's memory stays bounded however long it runs; this module is the
 // pure rule that decides, given what is known.
@@ -24,7 +26,10 @@ export const keyId = (dedupeKey: string): string => `k:${dedupeKey}`;
 export const messageId = (id: string): string => `m:${id}`;
 export const paymentId = (id: string): string => `p:${id}`;
 
-/** The ids an input is known by; inputs that change nothing when repeated have none. */
+/**
+ * The ids an input is known by; inputs that change nothing when repeated have none. One id at
+ * most: each is a document to read and write per record (src/processor/chat-ledger.ts).
+ */
 export function idsOf(input: ChatInput): string[] {
   switch (input.type) {
     // A settle record raises the watermark; raising it again changes nothing: no id to remember.
@@ -34,33 +39,31 @@ export function idsOf(input: ChatInput): string[] {
     case 'chat.skipped':
       return [];
     case 'chat.message':
-      return [keyId(input.dedupeKey), messageId(input.messageId)];
+      return [messageId(input.messageId)];
     case 'chat.payment':
-      return [keyId(input.dedupeKey), paymentId(input.paymentId)];
+      return [paymentId(input.paymentId)];
     default:
       return [keyId(input.dedupeKey)];
   }
 }
 
 export function admit(input: ChatInput, known: (id: string) => KnownId | undefined): Admission {
-  const ids = idsOf(input);
-  if (ids.length === 0) return { kind: 'admit', input, remember: [] };
-  const [key, other] = ids as [string, string | undefined];
-  if (known(key)) return { kind: 'duplicate' };
+  const [id] = idsOf(input);
+  if (id === undefined) return { kind: 'admit', input, remember: [] };
+  const seen = known(id);
   if (input.type === 'chat.message') {
-    const seen = known(other as string);
-    if (seen) {
-      if (!seen.unattributed || input.chatterId === null || input.sender !== 'human') return { kind: 'duplicate' };
-      const attribution: ChatAttributionInput = {
-        type: 'chat.attribution', dedupeKey: input.dedupeKey, at: input.at, messageId: input.messageId, chatterId: input.chatterId,
-        ...(input.receivedAt !== undefined ? { receivedAt: input.receivedAt } : {}),
-      };
-      return { kind: 'admit', input: attribution, remember: [{ id: key, unattributed: false }, { id: other as string, unattributed: false }] };
-    }
-    return { kind: 'admit', input, remember: [{ id: key, unattributed: false }, { id: other as string, unattributed: input.sender === 'human' && input.chatterId === null }] };
+    const unattributed = input.sender === 'human' && input.chatterId === null;
+    if (!seen) return { kind: 'admit', input, remember: [{ id, unattributed }] };
+    // A copy that names the chatter of a human message first taken in without one attributes it.
+    if (!seen.unattributed || input.chatterId === null || input.sender !== 'human') return { kind: 'duplicate' };
+    const attribution: ChatAttributionInput = {
+      type: 'chat.attribution', dedupeKey: input.dedupeKey, at: input.at, messageId: input.messageId, chatterId: input.chatterId,
+      ...(input.receivedAt !== undefined ? { receivedAt: input.receivedAt } : {}),
+    };
+    return { kind: 'admit', input: attribution, remember: [{ id, unattributed: false }] };
   }
-  if (other !== undefined && known(other)) return { kind: 'duplicate' };
-  return { kind: 'admit', input, remember: ids.map((id) => ({ id, unattributed: false })) };
+  if (seen) return { kind: 'duplicate' };
+  return { kind: 'admit', input, remember: [{ id, unattributed: false }] };
 }
 
 /** An in-memory ledger: for tests, benchmarks and anything that runs a chat without a store. */

@@ -1,0 +1,92 @@
+// The dedupe rule (machines/ledger.ts) on its own: a message or payment is one fact per id,
+// whatever key each copy came under; anything else is one fact per key. Checked against a
+// reference written from that sentence (facts, not ledger ids) on generated streams of copies.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ChatInput, ChatMessageInput, ChatPaymentInput } from '../../machines/chat-input.js';
+import { admit, idsOf, MemoryLedger } from '../../machines/ledger.js';
+
+const message = (id: string, key: string, sender: ChatMessageInput['sender'], chatterId: string | null): ChatMessageInput => ({
+  type: 'chat.message', dedupeKey: key, at: 1_000, messageId: id, sender, text: 'x', priceCents: 0, chatterId,
+});
+const payment = (id: string, key: string): ChatPaymentInput => ({ type: 'chat.payment', dedupeKey: key, at: 1_000, paymentId: id, kind: 'tip', grossCents: 500, netCents: 400 });
+const deleted = (id: string, key: string): ChatInput => ({ type: 'chat.messageDeleted', dedupeKey: key, at: 1_000, messageId: id });
+
+describe('the dedupe ledger', () => {
+  it('knows a message by its id alone: one entry, found under any key', () => {
+    const first = message('m1', 'evt_1', 'fan', null);
+    expect(idsOf(first)).toEqual(['m:m1']);
+    const ledger = new MemoryLedger();
+    expect(ledger.admit(first)).toEqual(first);
+    expect(ledger.admit(message('m1', 'backfill_m1', 'fan', null))).toBeNull();
+    expect(ledger.admit(message('m1', 'evt_1', 'fan', null))).toBeNull();
+    // Another message under the first one's key is another fact.
+    expect(ledger.admit(message('m2', 'evt_1', 'fan', null))).not.toBeNull();
+  });
+
+  it('knows a payment by its id, and any other input by its key', () => {
+    expect(idsOf(payment('t1', 'evt_9'))).toEqual(['p:t1']);
+    expect(idsOf(deleted('m1', 'evt_8'))).toEqual(['k:evt_8']);
+    const ledger = new MemoryLedger();
+    expect(ledger.admit(payment('t1', 'evt_9'))).not.toBeNull();
+    expect(ledger.admit(payment('t1', 'bf_t1'))).toBeNull();
+    expect(ledger.admit(deleted('m1', 'evt_8'))).not.toBeNull();
+    expect(ledger.admit(deleted('m1', 'evt_8'))).toBeNull();
+    expect(ledger.admit(deleted('m1', 'evt_7'))).not.toBeNull();
+  });
+
+  it('turns the first copy that names the chatter of a human message taken in without one into its attribution, once', () => {
+    const ledger = new MemoryLedger();
+    expect(ledger.admit(message('m1', 'evt_1', 'human', null))).not.toBeNull();
+    const named = ledger.admit(message('m1', 'conn_m1', 'human', 'chatter_a'));
+    expect(named).toMatchObject({ type: 'chat.attribution', messageId: 'm1', chatterId: 'chatter_a', dedupeKey: 'conn_m1' });
+    expect(ledger.admit(message('m1', 'conn_m1_again', 'human', 'chatter_b'))).toBeNull();
+    expect(ledger.admit(message('m1', 'evt_1', 'human', null))).toBeNull();
+    // A human message first taken in with its chatter is never attributed again.
+    expect(ledger.admit(message('m2', 'evt_2', 'human', 'chatter_a'))).not.toBeNull();
+    expect(ledger.admit(message('m2', 'conn_m2', 'human', 'chatter_b'))).toBeNull();
+  });
+
+  it('admits what a reference written from the rule admits, on generated streams of copies (seed printed on failure)', () => {
+    type Copy = { kind: 'message'; id: string; key: string; sender: ChatMessageInput['sender']; chatter: string | null } | { kind: 'payment' | 'deleted'; id: string; key: string };
+    const copy: fc.Arbitrary<Copy> = fc.oneof(
+      fc.record({
+        kind: fc.constant('message' as const), id: fc.constantFrom('1', '2', '3'), key: fc.constantFrom('a', 'b', 'c', 'd'),
+        sender: fc.constantFrom('fan' as const, 'human' as const, 'automated' as const), chatter: fc.constantFrom(null, 'x', 'y'),
+      }),
+      fc.record({ kind: fc.constantFrom('payment' as const, 'deleted' as const), id: fc.constantFrom('1', '2'), key: fc.constantFrom('a', 'b', 'c', 'd') }),
+    );
+    fc.assert(fc.property(fc.array(copy, { maxLength: 30 }), (copies) => {
+      // The reference: facts seen so far, by what the fact is (not by ledger id).
+      const facts = new Map<string, { sender?: string; chatter: string | null }>();
+      const expected: string[] = [];
+      for (const c of copies) {
+        const fact = c.kind === 'deleted' ? `deletion under key ${c.key}` : `${c.kind} ${c.id}`;
+        const had = facts.get(fact);
+        if (c.kind !== 'message') {
+          if (!had) { facts.set(fact, { chatter: null }); expected.push(c.kind); }
+          else expected.push('duplicate');
+          continue;
+        }
+        // A fact's sender is its first copy's: the platform never changes who sent a message.
+        if (!had) { facts.set(fact, { sender: c.sender, chatter: c.chatter }); expected.push('message'); }
+        else if (had.sender === 'human' && had.chatter === null && c.sender === 'human' && c.chatter !== null) { had.chatter = c.chatter; expected.push('attribution'); }
+        else expected.push('duplicate');
+      }
+      const ledger = new MemoryLedger();
+      const got = copies.map((c) => {
+        const input = c.kind === 'message' ? message(c.id, c.key, c.sender, c.chatter) : c.kind === 'payment' ? payment(c.id, c.key) : deleted(c.id, c.key);
+        const a = ledger.admit(input);
+        return a === null ? 'duplicate' : a.type === 'chat.attribution' ? 'attribution' : a.type === 'chat.message' ? 'message' : a.type === 'chat.payment' ? 'payment' : 'deleted';
+      });
+      expect(got).toEqual(expected);
+    }), { numRuns: 500 });
+  });
+
+  it('remembers one id per admitted input, so each takes one ledger document', () => {
+    const a = admit(message('m1', 'evt_1', 'human', null), () => undefined);
+    expect(a).toMatchObject({ kind: 'admit', remember: [{ id: 'm:m1', unattributed: true }] });
+    const b = admit(message('m1', 'conn', 'human', 'x'), () => ({ unattributed: true }));
+    expect(b).toMatchObject({ kind: 'admit', remember: [{ id: 'm:m1', unattributed: false }] });
+  });
+});
