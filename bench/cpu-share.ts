@@ -23,7 +23,16 @@ export function cpuSeconds(pid: number): number | null {
   return t === null ? null : t.user + t.system;
 }
 
+/** What a span measured: its line, and given the events, the CPU µs per event of each process and of `ours` together. */
+export interface CpuUse {
+  readonly text: string;
+  readonly perEventUs: Readonly<Record<string, number>>;
+  readonly oursUs: number;
+}
+
 export interface CpuSpan {
+  /** As `stop`, with the figures apart for a summary over repeated runs. */
+  measure(per?: { readonly events: number; readonly ours: readonly string[] }): CpuUse;
   /**
    * "name 0.62 core, ..." over the span, and the total against the machine's cores; given the
    * events the span handled, also the CPU microseconds per event of each process and of `ours`
@@ -39,13 +48,15 @@ export function cpuSpan(processes: Readonly<Record<string, number | undefined>>,
     const s = pid === undefined ? null : cpuTimes(pid);
     if (s !== null) before.set(name, s);
   }
-  return {
-    stop(per) {
+  const span: CpuSpan = {
+    stop: (per) => span.measure(per).text,
+    measure(per) {
       const wall = (performance.now() - startedAt) / 1000;
       const parts: string[] = [];
       const perEvent: string[] = [];
       let total = 0;
       let ours = 0;
+      const perEventUs: Record<string, number> = {};
       for (const [name, pid] of Object.entries(processes)) {
         const start = before.get(name);
         const end = pid === undefined ? null : cpuTimes(pid);
@@ -59,12 +70,15 @@ export function cpuSpan(processes: Readonly<Record<string, number | undefined>>,
           const us = ((user + system) * 1e6) / per.events;
           // The kernel's share apart: fsyncs, socket writes and page faults are not JavaScript.
           perEvent.push(`${name} ${Math.round(us)} (system ${Math.round((system * 1e6) / per.events)})`);
+          perEventUs[name] = us;
           if (per.ours.includes(name)) ours += us;
         }
       }
       const line = `${parts.join(', ')}; total ${total.toFixed(2)} of ${cores} cores over ${wall.toFixed(1)} s`;
       // /proc counts in ticks of 10 ms: over a span of seconds and thousands of events, a few µs.
-      return perEvent.length === 0 ? line : `${line}; CPU per event (µs): ${perEvent.join(', ')}; ours together ${Math.round(ours)}`;
+      const text = perEvent.length === 0 ? line : `${line}; CPU per event (µs): ${perEvent.join(', ')}; ours together ${Math.round(ours)}`;
+      return { text, perEventUs, oursUs: ours };
     },
   };
+  return span;
 }

@@ -25,6 +25,8 @@
 // The load generator is this process; everything shares the machine's cores.
 //   node --import tsx bench/ingest.ts [--seconds 10] [--concurrency 64] [--rate 1000] [--only embedded|kafka]
 //        [--phase all|base|e2e|dashboards] [--dashboards 20] [--dashboard-chats 300] [--live-cache-ms <ms>]
+//        [--repeat 1] (the end-to-end phase runs each layout this many times, each on fresh state,
+//        then prints the median and range of each figure: runs of the same code differ by ~10 %)
 //        [--cpu-prof-dir <dir>] (CPU profiles of the service processes, written as each stops: each
 //        opens as a flame graph in Chrome DevTools or speedscope; the end-to-end phase then also
 //        prints each process's CPU per webhook by role, from its profile: bench/profile-summary.ts)
@@ -53,6 +55,7 @@ const { values: args } = parseArgs({
     'dashboard-chats': { type: 'string', default: '300' },
     'live-cache-ms': { type: 'string' },
     'cpu-prof-dir': { type: 'string' },
+    repeat: { type: 'string', default: '1' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -66,6 +69,8 @@ const DASHBOARD_CHATS = Number(args['dashboard-chats']);
 const LIVE_CACHE_MS = args['live-cache-ms'];
 /** Where the service processes write CPU profiles (node --cpu-prof), written when they stop. */
 const CPU_PROF_DIR = args['cpu-prof-dir'];
+const REPEAT = Number(args.repeat);
+if (!Number.isInteger(REPEAT) || REPEAT < 1) throw new Error(`--repeat: a whole number from 1, not ${args.repeat}`);
 const SECRET = 'whsec_bench';
 const root = join(import.meta.dirname, '..');
 const TARGET_MAX: Record<string, number> = { embedded: 5000, 'kafka+mongo': 3000 };
@@ -407,54 +412,83 @@ function rolesPerEvent(pid: number | undefined, fromUs: number, toUs: number, ev
 /** Phase 3. */
 async function endToEnd(label: string, fresh: () => Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<void> {
   for (const layout of ['one process', 'api + worker'] as const) {
-    const env = fresh();
-    const procs: Proc[] = [];
-    let ingestPort: number;
-    let projectorPort: number;
-    let roles: Record<string, number | undefined>;
-    if (layout === 'one process') {
-      const all = await startProcess('src/main.ts', env, '/api/health');
-      procs.push(all);
-      roles = { service: all.pid };
-      ingestPort = projectorPort = all.port;
-    } else {
-      const apiOnly = await startProcess('src/main.ts', { ...env, ROLES: 'api' }, '/api/health');
-      // The worker serves health too (idle API), so its projector's freshness can be read.
-      const worker = await startProcess('src/main.ts', { ...env, ROLES: 'api,processor,projector' }, '/api/health');
-      procs.push(apiOnly, worker);
-      roles = { api: apiOnly.pid, worker: worker.pid };
-      ingestPort = apiOnly.port;
-      projectorPort = worker.port;
-    }
-    await openLoop(ingestPort, 2, RATE);
-    await waitForZeroLag(projectorPort, 120_000);
-    // Where the cores go while the webhooks arrive and drain: ours, the servers', the load's.
-    const cpu = cpuSpan({ ...roles, ...servers, 'load generator': process.pid }, cpus().length);
-    const spanFromUs = monotonicUs();
-    const fixed = await openLoop(ingestPort, SECONDS, RATE);
-    const drainStarted = Date.now();
-    const drained = await waitForZeroLag(projectorPort, 300_000);
-    const drainSec = (Date.now() - drainStarted) / 1000;
-    // Per webhook the service took: the span covers their arrival and their draining.
-    const cpuUse = cpu.stop({ events: fixed.ok, ours: Object.keys(roles) });
-    const spanToUs = monotonicUs();
-    const counters = (await health(projectorPort))?.counters;
-    const fresh10s = counters?.projector?.freshness;
-    const processed = counters?.processor?.freshness;
-    for (const p of procs.reverse()) await p.stop();
-    const target = VISIBLE_TARGET[label.trim()] ?? { p50: 30, p99: 200 };
-    const e2eOk = (fresh10s?.p50Ms ?? Infinity) <= target.p50 && (fresh10s?.p99Ms ?? Infinity) <= target.p99;
-    visibleP50.set(`${label.trim()} ${layout}`, fresh10s?.p50Ms ?? NaN);
-    console.log(`${label} end to end at ${RATE}/s, ${layout}: time-to-2xx p50 ${f1(fixed.p50)} ms, p99 ${f1(fixed.p99)} ms (${fixed.ok}/${fixed.sent} 2xx; target p99 ≤ 50 ms: ${mark(fixed.p99 <= 50)})`);
-    console.log(`${label}   received → visible (last ${fresh10s?.samples ?? 0} records): p50 ${f1(fresh10s?.p50Ms ?? null)} ms, p99 ${f1(fresh10s?.p99Ms ?? null)} ms, max ${f1(fresh10s?.maxMs ?? null)} ms; target p50 ≤ ${target.p50}, p99 ≤ ${target.p99}: ${mark(e2eOk)}; caught up ${drainSec.toFixed(1)} s after the last send${drained ? '' : ' (gave up waiting)'}`);
-    console.log(`${label}     of which received → processed (events appended, chat state stored): p50 ${f1(processed?.p50Ms ?? null)} ms, p99 ${f1(processed?.p99Ms ?? null)} ms`);
-    console.log(`${label}     CPU (cores): ${cpuUse}`);
-    if (CPU_PROF_DIR !== undefined) {
-      for (const [name, pid] of Object.entries(roles)) console.log(`${label}     ${name}, by role: ${rolesPerEvent(pid, spanFromUs, spanToUs, fixed.ok)}`);
-    }
-    const embedded = visibleP50.get(`embedded ${layout}`);
-    if (label.trim() !== 'embedded' && embedded !== undefined) console.log(`${label}     received → visible p50, ratio to embedded in this run: ${((fresh10s?.p50Ms ?? NaN) / embedded).toFixed(1)}×`);
+    const runs: RunFigures[] = [];
+    for (let run = 0; run < REPEAT; run++) runs.push(await endToEndRun(label, layout, fresh, servers));
+    if (REPEAT > 1) printSpread(label, layout, runs);
   }
+}
+
+/** The figures of one end-to-end run, for the summary over repeated runs. */
+interface RunFigures {
+  readonly oursUs: number;
+  readonly perProcessUs: Readonly<Record<string, number>>;
+  readonly visibleP50: number;
+  readonly visibleP99: number;
+  readonly toTwoXxP99: number;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+function printSpread(label: string, layout: string, runs: readonly RunFigures[]): void {
+  const spread = (xs: readonly number[], unit: string): string => `${Math.round(median(xs))}${unit} (${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))})`;
+  const names = Object.keys(runs[0]?.perProcessUs ?? {});
+  const perProcess = names.map((n) => `${n} ${spread(runs.map((r) => r.perProcessUs[n] ?? NaN), '')}`).join(', ');
+  console.log(`${label} ${layout}, median (range) of ${runs.length} runs: ours ${spread(runs.map((r) => r.oursUs), ' µs')} per webhook; received → visible p50 ${spread(runs.map((r) => r.visibleP50), ' ms')}, p99 ${spread(runs.map((r) => r.visibleP99), ' ms')}; time-to-2xx p99 ${spread(runs.map((r) => r.toTwoXxP99), ' ms')}; per process (µs): ${perProcess}`);
+}
+
+async function endToEndRun(label: string, layout: 'one process' | 'api + worker', fresh: () => Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<RunFigures> {
+  const env = fresh();
+  const procs: Proc[] = [];
+  let ingestPort: number;
+  let projectorPort: number;
+  let roles: Record<string, number | undefined>;
+  if (layout === 'one process') {
+    const all = await startProcess('src/main.ts', env, '/api/health');
+    procs.push(all);
+    roles = { service: all.pid };
+    ingestPort = projectorPort = all.port;
+  } else {
+    const apiOnly = await startProcess('src/main.ts', { ...env, ROLES: 'api' }, '/api/health');
+    // The worker serves health too (idle API), so its projector's freshness can be read.
+    const worker = await startProcess('src/main.ts', { ...env, ROLES: 'api,processor,projector' }, '/api/health');
+    procs.push(apiOnly, worker);
+    roles = { api: apiOnly.pid, worker: worker.pid };
+    ingestPort = apiOnly.port;
+    projectorPort = worker.port;
+  }
+  await openLoop(ingestPort, 2, RATE);
+  await waitForZeroLag(projectorPort, 120_000);
+  // Where the cores go while the webhooks arrive and drain: ours, the servers', the load's.
+  const cpu = cpuSpan({ ...roles, ...servers, 'load generator': process.pid }, cpus().length);
+  const spanFromUs = monotonicUs();
+  const fixed = await openLoop(ingestPort, SECONDS, RATE);
+  const drainStarted = Date.now();
+  const drained = await waitForZeroLag(projectorPort, 300_000);
+  const drainSec = (Date.now() - drainStarted) / 1000;
+  // Per webhook the service took: the span covers their arrival and their draining.
+  const cpuUse = cpu.measure({ events: fixed.ok, ours: Object.keys(roles) });
+  const spanToUs = monotonicUs();
+  const counters = (await health(projectorPort))?.counters;
+  const fresh10s = counters?.projector?.freshness;
+  const processed = counters?.processor?.freshness;
+  for (const p of procs.reverse()) await p.stop();
+  const target = VISIBLE_TARGET[label.trim()] ?? { p50: 30, p99: 200 };
+  const e2eOk = (fresh10s?.p50Ms ?? Infinity) <= target.p50 && (fresh10s?.p99Ms ?? Infinity) <= target.p99;
+  visibleP50.set(`${label.trim()} ${layout}`, fresh10s?.p50Ms ?? NaN);
+  console.log(`${label} end to end at ${RATE}/s, ${layout}: time-to-2xx p50 ${f1(fixed.p50)} ms, p99 ${f1(fixed.p99)} ms (${fixed.ok}/${fixed.sent} 2xx; target p99 ≤ 50 ms: ${mark(fixed.p99 <= 50)})`);
+  console.log(`${label}   received → visible (last ${fresh10s?.samples ?? 0} records): p50 ${f1(fresh10s?.p50Ms ?? null)} ms, p99 ${f1(fresh10s?.p99Ms ?? null)} ms, max ${f1(fresh10s?.maxMs ?? null)} ms; target p50 ≤ ${target.p50}, p99 ≤ ${target.p99}: ${mark(e2eOk)}; caught up ${drainSec.toFixed(1)} s after the last send${drained ? '' : ' (gave up waiting)'}`);
+  console.log(`${label}     of which received → processed (events appended, chat state stored): p50 ${f1(processed?.p50Ms ?? null)} ms, p99 ${f1(processed?.p99Ms ?? null)} ms`);
+  console.log(`${label}     CPU (cores): ${cpuUse.text}`);
+  if (CPU_PROF_DIR !== undefined) {
+    for (const [name, pid] of Object.entries(roles)) console.log(`${label}     ${name}, by role: ${rolesPerEvent(pid, spanFromUs, spanToUs, fixed.ok)}`);
+  }
+  const embedded = visibleP50.get(`embedded ${layout}`);
+  if (label.trim() !== 'embedded' && embedded !== undefined) console.log(`${label}     received → visible p50, ratio to embedded in this run: ${((fresh10s?.p50Ms ?? NaN) / embedded).toFixed(1)}×`);
+  return { oursUs: cpuUse.oursUs, perProcessUs: cpuUse.perEventUs, visibleP50: fresh10s?.p50Ms ?? NaN, visibleP99: fresh10s?.p99Ms ?? NaN, toTwoXxP99: fixed.p99 };
 }
 
 console.log(`ingest benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, ${SECONDS}s per phase; phases: ${PHASE}${PHASE !== 'base' ? `, ${DASHBOARDS} dashboards over ${DASHBOARD_CHATS} chats` : ''}`);
