@@ -112,7 +112,7 @@ export class PipelineControl implements ProjectionControl {
   async resume(): Promise<void> {
     this.paused = false;
     if (!this.projector || this.running.some((r) => r.stage === this.projector)) return;
-    this.running.push({ stage: this.projector, consumer: await runStage(this.log, this.projector, this.healthOf(this.projector), { lingerMs: this.config.roundLingerMs }) });
+    this.running.push({ stage: this.projector, consumer: await runStage(this.log, this.projector, this.healthOf(this.projector)) });
   }
 
   private healthOf(stage: Stage): StageHealth {
@@ -174,7 +174,7 @@ export class PipelineControl implements ProjectionControl {
       this.intelligenceConsumer = new IntelligenceConsumer(log, topology, this.intelligence, config.alertSweepSec * 1000, logger.child({ role: 'intelligence' }), progress);
       stages.push(this.intelligenceConsumer);
     }
-    for (const stage of stages) this.running.push({ stage, consumer: await runStage(log, stage, this.healthOf(stage), { lingerMs: config.roundLingerMs }) });
+    for (const stage of stages) this.running.push({ stage, consumer: await runStage(log, stage, this.healthOf(stage)) });
     if (config.roles.has('intelligence')) {
       const { allowPrivate, retryBaseMs, retryWindowSec } = config.alertHooks;
       this.hookDispatcher = new AlertHookDispatcher(store, { allowPrivate, policy: { ...DEFAULT_RETRY_POLICY, baseMs: retryBaseMs, windowMs: retryWindowSec * 1000 } }, logger.child({ role: 'alert-hooks' }));

@@ -42,17 +42,10 @@ export interface StageState {
   readonly running: boolean;
 }
 
-/** How a stage's consumer runs in this deployment. */
-export interface StageOptions {
-  /** ROUND_LINGER_MS: the least time from one round's start to the next's (ConsumeRoundsOptions.lingerMs). */
-  readonly lingerMs?: number;
-}
-
-export async function runStage(log: Log, stage: Stage, health?: StageHealth, options: StageOptions = {}): Promise<Consumer> {
+export async function runStage(log: Log, stage: Stage, health?: StageHealth): Promise<Consumer> {
   await stage.prepare?.();
   return log.consumeRounds({
     groupId: stage.group,
-    ...(options.lingerMs !== undefined ? { lingerMs: options.lingerMs } : {}),
     topics: stage.topics,
     fromBeginning: stage.startFrom === 'beginning',
     onRound: health

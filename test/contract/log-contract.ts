@@ -144,46 +144,6 @@ export function logContract(name: string, makeLog: () => Promise<Log>): void {
       await expect(log.readRecord(uniqueName('missing'), 0, 0)).rejects.toBeInstanceOf(TopicNotFoundError);
     });
 
-    it('starts a round no sooner than its linger after the last one started, so records arriving meanwhile share rounds; after an idle wait, at once', async () => {
-      const topic = uniqueName('t');
-      const groupId = uniqueName('g');
-      await log.createTopics([{ name: topic, partitions: 2 }]);
-      const LINGER = 1_500;
-      const rounds: { at: number; values: string[] }[] = [];
-      const seen = (): string[] => rounds.flatMap((r) => r.values);
-      const c = await log.consumeRounds({
-        groupId, topics: [topic], fromBeginning: true, lingerMs: LINGER,
-        onRound: async (batches) => { rounds.push({ at: performance.now(), values: batches.flatMap((b) => b.records.map((r) => r.value.toString())) }); },
-      });
-      try {
-        await log.append(topic, [{ key: 'k0', value: 'r0' }]);
-        await eventually(() => (seen().length >= 1 ? true : undefined), 30_000, 'the first record');
-        // Ten more, one append each, well within the linger: one round per record without it.
-        for (let i = 1; i <= 10; i++) {
-          await log.append(topic, [{ key: `k${i}`, value: `r${i}` }]);
-          await new Promise((r) => setTimeout(r, 30));
-        }
-        await eventually(() => (seen().length >= 11 ? true : undefined), 30_000, 'eleven records');
-        // The embedded log takes the ten in the next round; Kafka's next fetch waits for the
-        // round holding what its last fetch brought, so the ten may be split over two.
-        expect(rounds.length).toBeLessThanOrEqual(3);
-        // Idle for longer than the linger: a new record's round does not wait for it. Twice, and
-        // well under the linger, so a linger taken at the wrong moment (before every round, or
-        // after each idle poll) does not pass by landing near the end of its wait.
-        for (const v of ['r11', 'r12']) {
-          await new Promise((r) => setTimeout(r, LINGER + 300));
-          const appendedAt = performance.now();
-          await log.append(topic, [{ key: v, value: v }]);
-          await eventually(() => (seen().includes(v) ? true : undefined), 30_000, `${v}, after an idle wait`);
-          expect((rounds[rounds.length - 1] as { at: number }).at - appendedAt).toBeLessThan(LINGER / 4);
-        }
-        for (let i = 1; i < rounds.length; i++) expect((rounds[i] as { at: number }).at - (rounds[i - 1] as { at: number }).at).toBeGreaterThanOrEqual(LINGER - 5);
-        expect(seen().sort()).toEqual(Array.from({ length: 13 }, (_, i) => `r${i}`).sort());
-      } finally {
-        await c.stop();
-      }
-    });
-
     it('reads a range of one partition in offset order, only what the partition holds, not another partition', async () => {
       const topic = uniqueName('t');
       await log.createTopics([{ name: topic, partitions: 3 }]);

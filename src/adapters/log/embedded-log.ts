@@ -197,15 +197,6 @@ export class EmbeddedLog implements Log {
     });
     this.activeGroups.add(groupId);
     let active = true;
-    // The linger's wait, cut short by stop().
-    let wake = (): void => undefined;
-    const lingering = (ms: number): Promise<void> => new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
     const loop = (async () => {
       // Rounds over all partitions at once (as Kafka consumers run here), one batch each: a
       // record does not wait for every other partition's turn, and the round's offsets go in
@@ -240,26 +231,18 @@ export class EmbeddedLog implements Log {
         });
         return true;
       };
-      const lingerMs = options.lingerMs ?? 0;
       while (active) {
         let progressed = false;
-        const started = performance.now();
         for (let i = 0; i < topics.length && active; i++) {
           if (await round(topics[i] as string, counts[i] ?? 0)) progressed = true;
         }
-        if (!progressed) {
-          if (active) await this.waitForAppend(IDLE_POLL_MS);
-        } else if (lingerMs > 0 && active) {
-          const left = lingerMs - (performance.now() - started);
-          if (left > 0) await lingering(left);
-        }
+        if (!progressed && active) await this.waitForAppend(IDLE_POLL_MS);
       }
     })();
     const handle = {
       stop: async (): Promise<void> => {
         if (!active) return;
         active = false;
-        wake();
         this.appended.emit('append', '');
         await loop;
         await this.root.flushed;

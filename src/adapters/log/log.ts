@@ -83,13 +83,6 @@ export interface ConsumeRoundsOptions extends ConsumeCommon {
    * in one request, only after the returned promise resolves; if it throws, none are.
    */
   readonly onRound: (batches: readonly RecordBatch[]) => Promise<void>;
-  /**
-   * Round linger: a round starts no sooner than this many ms after the previous one started,
-   * so records arriving meanwhile share it (one set of reads, writes and commits instead of
-   * one per few records). A round after an idle wait starts at once; a round that took longer
-   * than this is followed at once. 0 or absent: no wait.
-   */
-  readonly lingerMs?: number;
 }
 
 export interface Consumer {

@@ -163,7 +163,7 @@ export async function consumeKafka(kafka: Kafka, options: ConsumeRoundsOptions, 
         }
         await heartbeat();
       }
-    }, options.lingerMs ?? 0);
+    });
 
     await consumer.run({
       autoCommit: false,

@@ -2,10 +2,7 @@
 // the same turn of the event loop. This gathers the calls that start together into one round,
 // so the handler pays one set of reads, writes and appends, and the group one offset commit,
 // for every partition the fetch returned. Rounds run one at a time; batches that arrive while
-// one runs (a partition the broker answered for later) go together into the next. With a
-// linger, a round starts no sooner than that after the previous one started: the fetch after
-// it then brings what arrived meanwhile, so rounds grow with the load instead of running one
-// per few records.
+// one runs (a partition the broker answered for later) go together into the next.
 //
 // A fetch can hold far more than a round should (1 MiB per partition: tens of thousands of
 // records when catching up), so what the gate gathers is cut into rounds bounded by records
@@ -35,10 +32,8 @@ export class RoundGate {
   private waiting: Waiting[] = [];
   private scheduled = false;
   private running: Promise<void> = Promise.resolve();
-  /** When the last flush started (performance.now()). */
-  private lastStart = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly runRounds: (batches: readonly RecordBatch[]) => Promise<RoundsOutcome>, private readonly lingerMs = 0) {}
+  constructor(private readonly runRounds: (batches: readonly RecordBatch[]) => Promise<RoundsOutcome>) {}
 
   /** Settles when the rounds holding this batch have run and committed (or one failed); never rejects. */
   submit(batch: RecordBatch): Promise<BatchOutcome> {
@@ -46,21 +41,17 @@ export class RoundGate {
       this.waiting.push({ batch, resolve });
       if (this.scheduled) return;
       this.scheduled = true;
-      const go = (): void => {
+      // setImmediate, not a microtask: kafkajs starts the sibling calls after awaits of its own.
+      setImmediate(() => {
         this.scheduled = false;
         this.running = this.running.then(() => this.flush());
-      };
-      const left = this.lastStart + this.lingerMs - performance.now();
-      // setImmediate, not a microtask: kafkajs starts the sibling calls after awaits of its own.
-      if (left > 0) setTimeout(go, left);
-      else setImmediate(go);
+      });
     });
   }
 
   private async flush(): Promise<void> {
     const taken = this.waiting.splice(0);
     if (taken.length === 0) return;
-    this.lastStart = performance.now();
     let outcome: RoundsOutcome;
     try {
       outcome = await this.runRounds(taken.map((t) => t.batch));
