@@ -26,6 +26,8 @@ export function cpuSeconds(pid: number): number | null {
 /** What a span measured: its line, and given the events, the CPU µs per event of each process and of `ours` together. */
 export interface CpuUse {
   readonly text: string;
+  /** Cores the span's processes used together. */
+  readonly cores: number;
   readonly perEventUs: Readonly<Record<string, number>>;
   readonly oursUs: number;
 }
@@ -77,7 +79,7 @@ export function cpuSpan(processes: Readonly<Record<string, number | undefined>>,
       const line = `${parts.join(', ')}; total ${total.toFixed(2)} of ${cores} cores over ${wall.toFixed(1)} s`;
       // /proc counts in ticks of 10 ms: over a span of seconds and thousands of events, a few µs.
       const text = perEvent.length === 0 ? line : `${line}; CPU per event (µs): ${perEvent.join(', ')}; ours together ${Math.round(ours)}`;
-      return { text, perEventUs, oursUs: ours };
+      return { text, cores: total, perEventUs, oursUs: ours };
     },
   };
   return span;
