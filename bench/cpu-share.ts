@@ -79,7 +79,8 @@ export function cpuSpan(processes: Readonly<Record<string, number | undefined>>,
       const line = `${parts.join(', ')}; total ${total.toFixed(2)} of ${cores} cores over ${wall.toFixed(1)} s`;
       // /proc counts in ticks of 10 ms: over a span of seconds and thousands of events, a few µs.
       const text = perEvent.length === 0 ? line : `${line}; CPU per event (µs): ${perEvent.join(', ')}; ours together ${Math.round(ours)}`;
-      return { text, cores: total, perEventUs, oursUs: ours };
+      // No events, no figure per event: NaN, which a summary leaves out, rather than 0.
+      return { text, cores: total, perEventUs, oursUs: per && per.events > 0 ? ours : NaN };
     },
   };
   return span;

@@ -32,11 +32,12 @@
 //        prints each process's CPU per webhook by role, from its profile: bench/profile-summary.ts)
 // --phase base runs 1-3, e2e only 3, dashboards only 4, all (the default) 1-4; --dashboards 0 leaves 4 out.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
 import { signBody } from '../src/ingest/signature.js';
 import { freePort } from '../test/infra/servers.js';
 import { messageBody } from '../test/support/platform.js';
@@ -415,7 +416,15 @@ function rolesPerEvent(pid: number | undefined, fromUs: number, toUs: number, ev
 async function endToEnd(label: string, fresh: () => Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<void> {
   for (const layout of ['one process', 'api + worker'] as const) {
     const runs: RunFigures[] = [];
-    for (let run = 0; run < REPEAT; run++) runs.push(await endToEndRun(label, layout, fresh, servers));
+    for (let run = 0; run < REPEAT; run++) {
+      if (REPEAT > 1) console.log(`${label} ${layout}, run ${run + 1} of ${REPEAT}:`);
+      const env = fresh();
+      try {
+        runs.push(await endToEndRun(label, layout, env, servers));
+      } finally {
+        await dropRunData(env);
+      }
+    }
     if (REPEAT > 1) printSpread(label, layout, runs);
   }
 }
@@ -431,21 +440,46 @@ interface RunFigures {
   readonly idleCores: number;
 }
 
+/**
+ * A run's data, once its figures are in: mongo-java-server keeps every database on its fixed
+ * heap, and repeated runs' databases filled it until it did little but collect.
+ */
+async function dropRunData(env: Record<string, string>): Promise<void> {
+  if (env.MONGO_URL !== undefined && env.MONGO_DB !== undefined) {
+    const client = new MongoClient(env.MONGO_URL, { directConnection: true });
+    try {
+      await client.connect();
+      await client.db(env.MONGO_DB).dropDatabase();
+    } finally {
+      await client.close();
+    }
+  }
+  if (env.DATA_DIR !== undefined) rmSync(env.DATA_DIR, { recursive: true, force: true });
+}
+
+/** The median of the figures a run produced (a run that measured nothing gives NaN, left out). */
 function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
   const mid = Math.floor(s.length / 2);
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
 function printSpread(label: string, layout: string, runs: readonly RunFigures[]): void {
-  const spread = (xs: readonly number[], unit: string): string => `${Math.round(median(xs))}${unit} (${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))})`;
+  // Milliseconds to a tenth, as the runs' own lines print them; microseconds whole.
+  const spread = (xs: readonly number[], unit: ' ms' | ' µs' | ''): string => {
+    const got = xs.filter(Number.isFinite);
+    if (got.length === 0) return `n/a (0 of ${xs.length} runs)`;
+    const show = (n: number): string => (unit === ' ms' ? f1(n) : String(Math.round(n)));
+    const missing = got.length < xs.length ? `, ${got.length} of ${xs.length} runs` : '';
+    return `${show(median(got))}${unit} (${show(Math.min(...got))}–${show(Math.max(...got))}${missing})`;
+  };
   const names = Object.keys(runs[0]?.perProcessUs ?? {});
   const perProcess = names.map((n) => `${n} ${spread(runs.map((r) => r.perProcessUs[n] ?? NaN), '')}`).join(', ');
   console.log(`${label} ${layout}, median (range) of ${runs.length} runs: ours ${spread(runs.map((r) => r.oursUs), ' µs')} per webhook; received → visible p50 ${spread(runs.map((r) => r.visibleP50), ' ms')}, p99 ${spread(runs.map((r) => r.visibleP99), ' ms')}; time-to-2xx p99 ${spread(runs.map((r) => r.toTwoXxP99), ' ms')}; per process (µs): ${perProcess}; idle ${median(runs.map((r) => r.idleCores)).toFixed(3)} cores`);
 }
 
-async function endToEndRun(label: string, layout: 'one process' | 'api + worker', fresh: () => Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<RunFigures> {
-  const env = fresh();
+async function endToEndRun(label: string, layout: 'one process' | 'api + worker', env: Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<RunFigures> {
   const procs: Proc[] = [];
   let ingestPort: number;
   let projectorPort: number;

@@ -88,6 +88,9 @@ export function upgradeChatState(state: ChatState, lateMs: number, unansweredMs:
     skippedCount: old.skippedCount, ignoredCloseCount: old.ignoredCloseCount, lateCount: 0,
   };
   const unattributed = new Set(old.unattributed ?? []);
+  // The old window kept the keys of messages and payments too; their `k:` entries are never
+  // looked up now (those records are known by their ids, which the window also kept), only
+  // other records' are. Kept all the same: which key was whose is not in the old state.
   const remember: Remembered[] = [
     ...(old.recentKeys ?? []).map((k) => ({ id: keyId(k), unattributed: false })),
     ...(old.recentMessageIds ?? []).map((m) => ({ id: messageId(m), unattributed: unattributed.has(m) })),

@@ -1,7 +1,7 @@
 // Backfilled platform objects become `inbound` records shaped like the webhooks for the same
 // facts, so one normaliser reads both, and idempotency keys chosen so that a message or a
-// transaction that also arrives by webhook is recognised (the machine dedupes by message id
-// and payment id as well as by key).
+// transaction that also arrives by webhook is recognised (the machine dedupes messages and
+// payments by their own id, other records by their key).
 import { isId } from './bounds.js';
 import { idString, isObject, type JsonObject } from './json.js';
 import { inboundRecord, type InboundRecord } from './inbound-record.js';

@@ -47,7 +47,7 @@ describe.each(['embedded', 'mongo'] as const)('webhook dedupe with no window, %s
   let h: Harness | undefined;
   afterAll(async () => { await h?.stop(); });
 
-  it('a redelivery of a chat\'s first record after 1,100 newer ones, by key or by message id, changes nothing', async () => {
+  it('a redelivery of a chat\'s first record after 1,100 newer ones, under its key or another, changes nothing', async () => {
     const app = await startHarness(kind === 'mongo' ? mongoStoreEnv() : {});
     h = app;
     const deliveries = longChat(1_101);

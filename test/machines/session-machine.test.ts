@@ -45,7 +45,7 @@ describe('session machine', () => {
     expect(sessions[4]).toMatchObject({ firstResponseSec: 95, replyCount: 2, messageCount: 5 });
   });
 
-  it('drops redeliveries by idempotency key and by message id', () => {
+  it('drops redeliveries, and copies under another key, by message id', () => {
     const { events } = run([msg(1, 'fan', 0), msg(1, 'fan', 0), msg(9, 'fan', 5, { messageId: 'm1' })]);
     expect(events.filter((e) => e.type === 'MessageRecorded')).toHaveLength(1);
   });

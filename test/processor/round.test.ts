@@ -17,10 +17,15 @@ const MIN = 60_000;
 const SETTINGS: RoundSettings = { idleMs: 30 * MIN, lateMs: 2 * MIN, now: 42 };
 const keyOf = (fan: string): string => `${ACCOUNT}:${fan}`;
 
-function message(fan: string, id: number, at: number, opts: { direction?: 'received' | 'sent'; key?: string; text?: string } = {}): AppendRecord {
+function message(fan: string, id: number, at: number, opts: { direction?: 'received' | 'sent'; key?: string; text?: string; chatterId?: string } = {}): AppendRecord {
   const direction = opts.direction ?? 'received';
   const body = messageWebhook({ accountId: ACCOUNT, fanId: fan, messageId: String(id), createdAt: new Date(at).toISOString(), text: opts.text ?? 'x', direction });
-  return inboundRecord({ source: 'webhook', event: direction === 'received' ? 'messages.received' : 'messages.sent', accountId: ACCOUNT, chatId: fan, dedupeKey: opts.key ?? `evt_${id}`, receivedAt: at }, Buffer.from(body));
+  // A copy naming its chatter is the connector's.
+  const source = opts.chatterId === undefined ? 'webhook' : 'connector';
+  return inboundRecord({
+    source, event: direction === 'received' ? 'messages.received' : 'messages.sent', accountId: ACCOUNT, chatId: fan, dedupeKey: opts.key ?? `evt_${id}`, receivedAt: at,
+    ...(opts.chatterId === undefined ? {} : { chatterId: opts.chatterId }),
+  }, Buffer.from(body));
 }
 
 const tick = (at: number): AppendRecord => tickRecords(1, at)[0] as AppendRecord;
@@ -82,6 +87,21 @@ describe('the processor round', () => {
     expect(r.states.size).toBe(0);
   });
 
+  it('reads a ledger the two-entry rule wrote: a redelivery under the old key is the message\'s duplicate by its id; a copy naming the chatter attributes it, writing only to the message\'s entry', () => {
+    const store = new RoundStore();
+    const key = keyOf('1');
+    round(store, [batch(0, 0, [message('1', 1, T0, { direction: 'sent' })])]);
+    expect([...store.ledger.keys()]).toEqual([`${key}|m:1`]);
+    expect(store.ledger.get(`${key}|m:1`)).toMatchObject({ unattributed: true });
+    // What the earlier rule also wrote for that record.
+    store.ledger.set(`${key}|k:evt_1`, { _id: `${key}|k:evt_1`, chatKey: key, partition: 0, offset: 0, unattributed: false });
+    const again = round(store, [batch(0, 1, [message('1', 1, T0, { direction: 'sent' })])]);
+    expect(again.counted).toMatchObject({ recordsDuplicate: 1, recordsApplied: 0 });
+    const named = round(store, [batch(0, 2, [message('1', 1, T0, { direction: 'sent', key: 'connector:1', chatterId: 'chatter_a' })])]);
+    expect(named.events.map((e) => e.event.type)).toContain('MessageAttributed');
+    expect(named.ledger.ops()).toEqual([{ updateOne: { filter: { _id: `${key}|m:1` }, update: { $set: { attributedOffset: 2 } } } }]);
+  });
+
   it('takes the second copy of a message in the same round as a duplicate of the first', () => {
     const r = round(new RoundStore(), [batch(0, 0, [message('1', 1, T0), message('1', 1, T0, { key: 'evt_1_connector' })])]);
     expect(r.counted).toMatchObject({ recordsApplied: 1, recordsDuplicate: 1 });
@@ -119,7 +139,7 @@ describe('the processor round', () => {
     const r = round(store, [batch(0, 1, [message('1', 2, T0 + MIN, { text: 'boom' }), message('1', 3, T0 + 2 * MIN, { direction: 'sent' })])], { settings: { step: throwing } });
     expect(r.setAside).toHaveLength(1);
     expect(r.setAside[0]).toMatchObject({ _id: 'inbound:0:1', stage: 'step', partition: 0, offset: 1, chatKey: keyOf('1'), error: 'Error: the step cannot take this', setAsideAt: 42 });
-    expect(ledgerIds(r).some((id) => id.endsWith(':evt_2') || id.endsWith('m:2'))).toBe(false);
+    expect(ledgerIds(r).some((id) => id.endsWith('|m:2'))).toBe(false);
     expect(r.events.some((e) => e.event.source?.offset === 1)).toBe(false);
     expect(r.counted.recordsApplied).toBe(1);
     expect(r.readAt.get(keyOf('1'))).toBe(before);
@@ -182,7 +202,7 @@ describe('the processor round', () => {
     const lost = new RoundStore();
     round(lost, [batch(0, 0, records.slice(0, 4))]);
     lost.states.set(keyOf('1'), (round(new RoundStore(), [batch(0, 0, records.slice(0, 1))]).states.get(keyOf('1')) as ChatStateDoc));
-    for (const k of [...lost.ledger.keys()]) if (k.endsWith('|k:evt_3') || k.endsWith('|m:3')) lost.ledger.delete(k);
+    for (const k of [...lost.ledger.keys()]) if (k.endsWith('|m:3')) lost.ledger.delete(k);
     // Its records since, read again (2 and the tick at 4), before the round's own record at 5.
     const b = batch(0, 0, [...records, message('1', 5, T0 + 4 * 60 * MIN)]);
     const rederiving: Rederiving = { roundStart: new Map([[0, 5]]), chats: new Map([[0, new Map([[keyOf('1'), 0]])]]) };

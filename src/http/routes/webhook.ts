@@ -36,7 +36,7 @@ const WebhookAcceptedSchema = Type.Object({
   event: Type.String({ description: 'the event name, as sent' }),
   accountId: Type.String({ description: 'the creator account it belongs to' }),
   chatId: Type.String({ description: `the fan's chat it belongs to; ${ACCOUNT_CHAT} for events about the account as a whole` }),
-  dedupeKey: Type.String({ description: 'what redeliveries of it are recognised by: its idempotency key (trimmed), or for keyless ephemeral events (users.typing, users.online, users.offline) body_ and a hash of the body' }),
+  dedupeKey: Type.String({ description: 'its idempotency key (trimmed), or for keyless ephemeral events (users.typing, users.online, users.offline) body_ and a hash of the body. Redeliveries of a message or transaction are recognised by its own id, of any other event by this key' }),
 }, { description: 'in the log (or a redelivery of what is): the platform may stop retrying' });
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = async (app, opts) => {
@@ -63,7 +63,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = asy
       throw new ApiError('RATE_LIMITED', `too many wrongly signed webhooks from this address; retry in ${seconds} s`);
     },
     schema: {
-      summary: 'Platform webhook: verified, deduplicated by its idempotency key, appended to the inbound log. With a secret set, missing or wrong signatures get 401 and are counted per client address; past REFUSAL_LIMIT_MAX in a window, that address gets 429 before its signature is checked',
+      summary: 'Platform webhook: verified, appended to the inbound log, counted once however often it is redelivered (a message or transaction by its id, any other event by its idempotency key). With a secret set, missing or wrong signatures get 401 and are counted per client address; past REFUSAL_LIMIT_MAX in a window, that address gets 429 before its signature is checked',
       headers: Type.Object({
         [SIGNATURE_HEADER]: Type.Optional(Type.String({ maxLength: 512 })),
         [IDEMPOTENCY_HEADER]: Type.Optional(Type.String({ maxLength: 200 })),

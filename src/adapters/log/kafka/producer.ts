@@ -72,7 +72,8 @@ export class KafkaAppender {
         createPartitioner: javaCompatiblePartitioner,
         allowAutoTopicCreation: false,
         // Not the kafkajs idempotent producer (experimental in 2.2.4): a retried send may
-        // duplicate a record, which the session machine drops by its idempotency key.
+        // duplicate a record, which the session machine drops as a duplicate (by its message
+        // or payment id, or for other records its idempotency key: the copy is the same bytes).
       });
       await producer.connect();
       this.producer = producer;
