@@ -60,7 +60,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Platform webhook: verified, deduplicated by its idempotency key, appended to the inbound log. With a secret set, missing or wrong signatures get 401 and are counted per client address; past REFUSAL_LIMIT_MAX in a window, that address gets 429 before its signature is checked */
+        /** Platform webhook: verified, appended to the inbound log, counted once however often it is redelivered (a message or transaction by its id, any other event by its idempotency key). With a secret set, missing or wrong signatures get 401 and are counted per client address; past REFUSAL_LIMIT_MAX in a window, that address gets 429 before its signature is checked */
         post: operations["postWebhooksPlatform"];
         delete?: never;
         options?: never;
@@ -1257,7 +1257,7 @@ export interface operations {
                         accountId: string;
                         /** @description the fan's chat it belongs to; _account for events about the account as a whole */
                         chatId: string;
-                        /** @description what redeliveries of it are recognised by: its idempotency key (trimmed), or for keyless ephemeral events (users.typing, users.online, users.offline) body_ and a hash of the body */
+                        /** @description its idempotency key (trimmed), or for keyless ephemeral events (users.typing, users.online, users.offline) body_ and a hash of the body. Redeliveries of a message or transaction are recognised by its own id, of any other event by this key */
                         dedupeKey: string;
                     };
                 };
