@@ -64,14 +64,19 @@ describe('the dedupe ledger', () => {
         const fact = c.kind === 'deleted' ? `deletion under key ${c.key}` : `${c.kind} ${c.id}`;
         const had = facts.get(fact);
         if (c.kind !== 'message') {
-          if (!had) { facts.set(fact, { chatter: null }); expected.push(c.kind); }
-          else expected.push('duplicate');
+          if (!had) facts.set(fact, { chatter: null });
+          expected.push(had ? 'duplicate' : c.kind);
           continue;
         }
         // A fact's sender is its first copy's: the platform never changes who sent a message.
-        if (!had) { facts.set(fact, { sender: c.sender, chatter: c.chatter }); expected.push('message'); }
-        else if (had.sender === 'human' && had.chatter === null && c.sender === 'human' && c.chatter !== null) { had.chatter = c.chatter; expected.push('attribution'); }
-        else expected.push('duplicate');
+        if (!had) {
+          facts.set(fact, { sender: c.sender, chatter: c.chatter });
+          expected.push('message');
+          continue;
+        }
+        const names = had.sender === 'human' && had.chatter === null && c.sender === 'human' && c.chatter !== null;
+        if (names) had.chatter = c.chatter;
+        expected.push(names ? 'attribution' : 'duplicate');
       }
       const ledger = new MemoryLedger();
       const got = copies.map((c) => {
