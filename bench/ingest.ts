@@ -457,13 +457,8 @@ async function dropRunData(env: Record<string, string>): Promise<void> {
   if (env.DATA_DIR !== undefined) rmSync(env.DATA_DIR, { recursive: true, force: true });
 }
 
-/** The median of the figures a run produced (a run that measured nothing gives NaN, left out). */
-function median(xs: readonly number[]): number {
-  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-}
+/** The median of the figures the runs produced (a run that measured nothing gives NaN, left out). */
+const median = (xs: readonly number[]): number => percentile(xs.filter(Number.isFinite).sort((a, b) => a - b), 50);
 
 function printSpread(label: string, layout: string, runs: readonly RunFigures[]): void {
   // Milliseconds to a tenth, as the runs' own lines print them; microseconds whole.
