@@ -79,7 +79,9 @@ describe('PipelineControl.fenced', () => {
     await expect(pipeline.fenced(async () => undefined)).rejects.toBeInstanceOf(PipelineBusyError);
     state.noIndexes = false;
     await eventually(() => allRunning(pipeline) || undefined, 10_000, 'consumers running again');
-    expect(await pipeline.fenced(async () => 'done')).toBe('done');
+    // The stages report running a moment before the background restart has finished starting
+    // the rest; a fence is refused (busy) until it has.
+    expect(await eventually(() => pipeline.fenced(async () => 'done'), 10_000, 'a fence once the restart is done')).toBe('done');
   });
 
   it('gives up without stopping anything when the consumers do not catch up, and refuses a second one meanwhile', async () => {
