@@ -14,8 +14,7 @@ import { buildOpsServer } from './http/ops-server.js';
 import { StoreUnavailableError } from './adapters/store/store.js';
 import { classifyKafkaStart, mongoTarget, StartupAbortedError, StartupProgress, waitForDependency } from './support/dependency-wait.js';
 import {
-  buildApiServices, buildFoundation, buildIntelligence, buildRoles, failpointsFrom, openStore, prepareLog, registerMetrics, runningReadiness,
-  type ApiServices, type OpsHooks, type Services,
+  buildFoundation, buildIntelligence, buildRoles, compose, failpointsFrom, openStore, prepareLog, runningReadiness, type OpsHooks,
 } from './composition.js';
 
 export interface RunningApp {
@@ -145,26 +144,23 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     await Promise.allSettled([log.close(), readyStore.close(), probes.close()]);
     throw err;
   }
-  const services: Services = { ...foundation, store: readyStore, intelligence, pipeline: started, ops };
-  registerMetrics(services);
+  const composed = compose(foundation, readyStore, intelligence, started, ops, config.roles.has('api'));
   options.signal?.removeEventListener('abort', onAbort);
 
   let server: FastifyInstance | null = null;
-  let api: ApiServices | null = null;
   let url: string | null = null;
   let opsServer: FastifyInstance | null = null;
   let opsUrl: string | null = null;
-  if (config.roles.has('api')) {
+  if (composed.api) {
     // The API takes the probes' port over: closed and opened again within a few milliseconds.
     try {
-      api = buildApiServices(services);
-      server = await buildServer(api);
+      server = await buildServer(composed.api);
       options.onServer?.(server);
       await probes.close();
       url = await listen(server, Number(new URL(probeUrl).port), config.host);
     } catch (err) {
-      const [built, apiWork] = [server, api];
-      await Promise.allSettled([(async () => { await built?.close(); await apiWork?.stop(); })(), probes.close(), started.stop().then(() => Promise.all([log.close(), readyStore.close()]))]);
+      const built = server;
+      await Promise.allSettled([(async () => { await built?.close(); await composed.stop(); })(), probes.close()]);
       throw err;
     }
   } else {
@@ -178,15 +174,12 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     log, store: readyStore, server, url, opsUrl, metrics,
     stop() {
       // Intake first (the server stops accepting and waits for its in-flight requests, whose
-      // appends finish or fail), then the API's backfills, then the consumers, then the
-      // connections; the ops port last, so probes say "shutting down" until the end.
+      // appends finish or fail), then what compose() built, in reverse (the API's backfills, the
+      // consumers, the connections); the ops port last, so probes say "shutting down" until the end.
       stopped ??= (async () => {
         stopping = true;
         await server?.close();
-        await api?.stop();
-        await started.stop();
-        await log.close();
-        await readyStore.close();
+        await composed.stop();
         await opsServer?.close();
       })();
       return stopped;

@@ -134,18 +134,42 @@ export function buildApiServices(s: Services): ApiServices {
   };
 }
 
-/** Every service of a process over a store and log that answer now, roles started. */
-export interface Assembled {
-  readonly services: ApiServices;
-  /** Stops what assemble() started, in the order a process stops: API work, roles, log, store. Close the app first. */
+/** A process's services over a store and log that answer, its roles started: what app.ts and assemble() both run. */
+export interface Composed<S extends Services = Services> {
+  readonly services: S;
+  /** Stops it in the reverse of the build order: the API's own work, the roles, the log, the store. Close the HTTP server first. */
   stop(): Promise<void>;
+}
+
+/**
+ * The one build order of a process whose store and log answer and whose roles run: its
+ * metrics registered, then (with `api`) the API's services. stop() takes it down in reverse.
+ */
+export function compose(f: Foundation, store: DocumentStore, intelligence: IntelligenceSetup, pipeline: PipelineControl, ops: OpsHooks, api: boolean): Composed<Services> & { readonly api: ApiServices | null } {
+  const services: Services = { ...f, store, intelligence, pipeline, ops };
+  registerMetrics(services);
+  const apiServices = api ? buildApiServices(services) : null;
+  let stopped: Promise<void> | null = null;
+  return {
+    services: apiServices ?? services,
+    api: apiServices,
+    stop() {
+      stopped ??= (async () => {
+        await apiServices?.stop();
+        await pipeline.stop();
+        await f.log.close();
+        await store.close();
+      })();
+      return stopped;
+    },
+  };
 }
 
 /**
  * The pieces app.ts composes, without its waits and retries: a dependency that does not answer
  * fails at once. For tests and tools that serve the app through inject() (no port).
  */
-export async function assemble(config: Config, logger: Logger, failpoints: PipelineFailpoints = {}): Promise<Assembled> {
+export async function assemble(config: Config, logger: Logger, failpoints: PipelineFailpoints = {}): Promise<Composed<ApiServices>> {
   const f = buildFoundation(config, logger);
   const store = await openStore(f);
   let pipeline: PipelineControl | null = null;
@@ -156,23 +180,11 @@ export async function assemble(config: Config, logger: Logger, failpoints: Pipel
     await pipeline.start();
     const roles = pipeline;
     let stopping = false;
-    const services: Services = { ...f, store, intelligence, pipeline: roles, ops: { metrics: f.metrics, stopping: () => stopping, readiness: runningReadiness(f, roles, () => stopping) } };
-    registerMetrics(services);
-    const api = buildApiServices(services);
-    let stopped: Promise<void> | null = null;
-    return {
-      services: api,
-      stop() {
-        stopped ??= (async () => {
-          stopping = true;
-          await api.stop();
-          await roles.stop();
-          await f.log.close();
-          await store.close();
-        })();
-        return stopped;
-      },
-    };
+    const ops: OpsHooks = { metrics: f.metrics, stopping: () => stopping, readiness: runningReadiness(f, roles, () => stopping) };
+    const composed = compose(f, store, intelligence, roles, ops, true);
+    const api = composed.api;
+    if (!api) throw new Error('compose() built no API services');
+    return { services: api, stop: () => { stopping = true; return composed.stop(); } };
   } catch (err) {
     await Promise.allSettled([pipeline?.stop(), f.log.close(), store.close()]);
     throw err;
