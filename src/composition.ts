@@ -1,8 +1,8 @@
 // The composition root: what every service of a process is built from, each built once here
-// and handed to the HTTP app (http/server.ts builds none), the ops server and the roles.
-// app.ts decides when (it waits for the store and the log, then starts and stops things in
-// order); this module decides what is built from what. Tests that serve the app through
-// inject() use assemble(), the same pieces without the waits.
+// and handed to the HTTP app (http/server.ts builds none), the ops server and the roles, and the
+// one order they are built in and stopped in (compose()). app.ts decides when (it waits for the
+// store and the log first); tests and tools that serve the app through inject() use assemble(),
+// the same pieces without the waits.
 import { createLog, createStore } from './adapters/index.js';
 import type { Log } from './adapters/log/log.js';
 import type { DocumentStore } from './adapters/store/store.js';
