@@ -18,7 +18,8 @@ import { instrumentLog, instrumentStore } from './observability/instrumented-ada
 import { Metrics } from './observability/metrics.js';
 import { readiness, type Readiness } from './observability/readiness.js';
 import { PipelineControl, type PipelineFailpoints } from './pipeline-control.js';
-import { FloorView } from './queries/floor.js';
+import { buildReadSide, type ReadSide } from './queries/read-side.js';
+import { pipelineFaults, type PipelineFaults } from './queries/verify.js';
 import { pingWithin } from './support/deadline.js';
 import type { Logger } from './support/logger.js';
 import { checkPartitions, topology as makeTopology, type Topology } from './topology.js';
@@ -95,7 +96,10 @@ export interface ApiServices extends Services {
   readonly inbound: BatchingAppender;
   readonly platform: { readonly client: PlatformClient; readonly readiness: PlatformReadiness };
   readonly backfill: BackfillJobs;
-  readonly floor: FloorView;
+  /** The read models, accounts, business hours and floor every read route shares. */
+  readonly read: ReadSide;
+  /** The pipeline's own faults (lost chat-state writes, conflicting events), for verify. */
+  readonly faults: (accountId?: string) => Promise<PipelineFaults>;
   readonly keys: ApiKeys;
   /** Stops the API's own background work (the backfill resumer and running backfills): after the server closed, before the roles stop. */
   stop(): Promise<void>;
@@ -125,7 +129,8 @@ export function buildApiServices(s: Services): ApiServices {
     inbound,
     platform: { client, readiness: platformReadiness(config.platformApiBaseUrl, config.platformApiKey) },
     backfill,
-    floor: new FloorView(s.store, s.intelligence, config.reportTimezone),
+    read: buildReadSide(s.store, s.intelligence, config.reportTimezone),
+    faults: (accountId) => pipelineFaults(s.store, accountId),
     keys: new ApiKeys(s.store),
     async stop() {
       clearInterval(resumer);

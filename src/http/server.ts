@@ -162,20 +162,20 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(discoveryRoutes, { routes, platform, pipelineReady });
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes, refusals });
   const liveCache = new LiveCache(config.liveCacheMs);
-  await app.register(readRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache });
-  await app.register(alertRoutes, { store: deps.store, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone, readAuth: config.readAuth });
-  await app.register(exportRoutes, { store: deps.store, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence });
+  await app.register(readRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache });
+  await app.register(alertRoutes, { floor: deps.read.floor, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone, readAuth: config.readAuth });
+  await app.register(exportRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence });
   await app.register(floorStreamRoutes, {
-    floor: deps.floor, logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,
+    floor: deps.read.floor, logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,
   });
   await app.register(pageRoutes);
-  await app.register(adminSessionRoutes, { store: deps.store, inbound });
+  await app.register(adminSessionRoutes, { models: deps.read.models, inbound });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { store: deps.store, log: deps.log, topology: deps.topology });
-  await app.register(adminVerifyRoutes, { store: deps.store });
+  await app.register(adminVerifyRoutes, { models: deps.read.models, faults: deps.faults });
   await app.register(adminAlertHookRoutes, { store: deps.store, allowPrivate: config.alertHooks.allowPrivate });
-  await app.register(adminAccountRoutes, { store: deps.store, client: deps.platform.client, backfill });
+  await app.register(adminAccountRoutes, { read: deps.read, client: deps.platform.client, backfill });
   await app.register(demoRoutes, { store: deps.store, inbound, demoSecret: config.demoSecret, environment: config.environment, pipeline: deps.pipeline });
   await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });
   // The metrics are the whole agency's (open alerts, webhooks, lag): when reads need a key, an

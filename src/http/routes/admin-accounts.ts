@@ -4,20 +4,21 @@
 // created once the platform has answered, so a wrong key or a platform that is down leaves
 // nothing behind.
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import { AccountRegistry, type AccountDoc } from '../../accounts/registry.js';
-import { BusinessHoursStore, type BusinessHoursDoc } from '../../accounts/business-hours.js';
+import { type AccountDoc } from '../../accounts/registry.js';
+import { type BusinessHoursDoc } from '../../accounts/business-hours.js';
 import { DAY_KEYS, MAX_HOLIDAYS, MAX_INTERVALS_PER_DAY, MAX_TIMEZONE_LENGTH, validateBusinessHours } from '../../domain/business-hours.js';
 import { PlatformError, type PlatformClient } from '../../adapters/platform/platform-client.js';
 import { BackfillConflict, type BackfillJobDoc, type BackfillJobs, type BackfillKind } from '../../backfill/backfill-jobs.js';
 import { loadDemoAccounts } from '../../demo/fixtures.js';
 import { idString, isObject } from '../../domain/json.js';
-import type { DocumentStore } from '../../adapters/store/store.js';
+import type {} from '../../adapters/store/store.js';
 import { EARLIEST_TIME_MS } from '../../domain/bounds.js';
 import { ApiError, invalidInput } from '../errors.js';
 import { iso, timeOf as Time } from '../views.js';
+import type { ReadSide } from '../../queries/read-side.js';
 
 export interface AdminAccountOptions {
-  readonly store: DocumentStore;
+  readonly read: ReadSide;
   readonly client: PlatformClient;
   readonly backfill: BackfillJobs;
 }
@@ -151,7 +152,7 @@ function businessHoursView(doc: BusinessHoursDoc): Static<typeof BusinessHoursVi
 const BackfillJobListSchema = Type.Object({ items: Type.Array(BackfillJobViewSchema), count: Type.Integer({ minimum: 0 }) });
 
 export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> = async (app, opts) => {
-  const registry = new AccountRegistry(opts.store);
+  const { accounts: registry, businessHours } = opts.read;
   const guarded = { config: { access: 'admin' as const } };
   const security = [{ adminToken: [] }];
 
@@ -263,7 +264,6 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
     return accountView((await registry.upsert(existing._id, { displayName: existing.displayName, source: existing.source, status: 'disconnected' })).account);
   });
 
-  const businessHours = new BusinessHoursStore(opts.store);
   // Any id is looked up (an id no account has is a 404), so a bad query parameter is named first.
   const accountParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, description: 'a registered account id' }) });
   const registered = async (id: string): Promise<AccountDoc> => {

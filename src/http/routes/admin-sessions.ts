@@ -1,7 +1,7 @@
 // POST /api/admin/close-session: a manager (or admin) closes a session through the log, like every other
 // change: a command record keyed by the chat, which the machine turns into SessionClosed.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { DocumentStore } from '../../adapters/store/store.js';
+import type {} from '../../adapters/store/store.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
@@ -11,7 +11,7 @@ import { iso } from '../views.js';
 import { assertVisible } from '../scope.js';
 
 export interface AdminSessionOptions {
-  readonly store: DocumentStore;
+  readonly models: ReadModelSet;
   readonly inbound: BatchingAppender;
 }
 
@@ -28,7 +28,7 @@ const CloseRequestedSchema = Type.Object({
 }, { description: 'the close command is in the inbound log: the processor closes the session' });
 
 export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> = async (app, opts) => {
-  const models = new ReadModelSet(opts.store);
+  const { models } = opts;
 
   app.post('/api/admin/close-session', {
     config: { access: 'manager' },

@@ -2,14 +2,16 @@
 // place the totals rows or the report buckets disagree (src/queries/verify.ts). An operator's
 // check after an incident, and what the fault suites run after every scenario.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { DocumentStore } from '../../adapters/store/store.js';
+import type {} from '../../adapters/store/store.js';
 import { ACCOUNT_ID_PATTERN } from '../../domain/bounds.js';
 import { ReadModelSet } from '../../projector/read-model-set.js';
-import { pipelineFaults, VERIFIED_FIGURES, verifyFigures } from '../../queries/verify.js';
+import { VERIFIED_FIGURES, verifyFigures, type PipelineFaults } from '../../queries/verify.js';
 import { errorResponses } from '../errors.js';
 
 export interface AdminVerifyOptions {
-  readonly store: DocumentStore;
+  readonly models: ReadModelSet;
+  /** The pipeline's own faults (lost chat-state writes, conflicting events), of one account or all. */
+  readonly faults: (accountId?: string) => Promise<PipelineFaults>;
 }
 
 const Difference = Type.Object({
@@ -50,9 +52,9 @@ export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = 
       },
     },
   }, async (request) => {
-    const rm = await new ReadModelSet(opts.store).active();
+    const rm = await opts.models.active();
     const report = await verifyFigures(rm, request.query.accountId ? { accountId: request.query.accountId } : {});
-    const faults = await pipelineFaults(opts.store, request.query.accountId);
+    const faults = await opts.faults(request.query.accountId);
     const ok = report.ok && faults.stateRollbacks.unrecovered === 0 && faults.stateRollbacks.incomplete === 0 && faults.eventConflicts.count === 0;
     return {
       ...report, ok, differences: [...report.differences],

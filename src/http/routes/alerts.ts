@@ -1,7 +1,7 @@
 // Alerts, the floor wallboard and the intelligence run: what managers act on.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { DocumentStore } from '../../adapters/store/store.js';
+import type {} from '../../adapters/store/store.js';
 import { withStatus, type MergedAlert } from '../../intelligence/alert-merge.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { actorOf, canSee, type ReadAuth } from '../../access/access-model.js';
@@ -42,7 +42,7 @@ const IntelligenceRunSchema = Type.Object({
 });
 
 export interface AlertRouteOptions {
-  readonly store: DocumentStore;
+  readonly floor: FloorView;
   readonly setup: IntelligenceSetup;
   readonly now?: () => number;
   /** IANA zone of the agency's day, for the floor's "today". */
@@ -60,7 +60,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
   const clock = opts.now ?? Date.now;
   const live = opts.liveCache ?? new LiveCache(0);
 
-  const floor = new FloorView(opts.store, opts.setup, opts.reportTimezone);
+  const { floor } = opts;
   /** Stored alerts merged with live findings, only of the accounts the caller may see. */
   const merged = (request: FastifyRequest, now: number, storedFilter: Record<string, unknown>): Promise<MergedAlert[]> =>
     floor.alerts(requestScope(request), now, storedFilter);

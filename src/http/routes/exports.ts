@@ -11,25 +11,24 @@
 // truncated, not complete) and is logged.
 import { Type, type FastifyPluginAsyncTypebox, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DocumentStore, Filter } from '../../adapters/store/store.js';
+import type { Filter } from '../../adapters/store/store.js';
 import { canSee } from '../../access/access-model.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { openAlertsByChatter } from '../../intelligence/alert-merge.js';
 import { shownClose } from '../../domain/session-deadline.js';
 import type { PaymentDoc } from '../../projector/models/payments/projection.js';
 import type { SessionDoc } from '../../projector/models/sessions/projection.js';
-import { ReadModelSet } from '../../projector/read-model-set.js';
 import { reportClockOf, scorecardOf, slaReportOf, type ReportClock } from '../../queries/reports.js';
-import { BusinessHoursStore } from '../../accounts/business-hours.js';
 import type { SlaFigures } from '../../domain/sla.js';
 import { requestScope } from '../access.js';
 import { EXPORT_MEDIA_TYPES, exportFileName, exportStream, formatOf, primed, type Row } from '../export-stream.js';
 import { assertMeasurable, ClockParam, parseWindow, WindowParams } from '../report-window.js';
 import { accountFilter } from '../scope.js';
 import { iso, Nullable, timeOf } from '../views.js';
+import type { ReadSide } from '../../queries/read-side.js';
 
 export interface ExportRouteOptions {
-  readonly store: DocumentStore;
+  readonly read: ReadSide;
   readonly slaThresholdSec: number;
   readonly reportTimezone: string;
   readonly setup: IntelligenceSetup;
@@ -167,10 +166,9 @@ function exportAnswer(what: string, row: TSchema & { properties: Record<string, 
 }
 
 export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async (app, opts) => {
-  const models = new ReadModelSet(opts.store);
+  const { models, businessHours } = opts.read;
   const clock = opts.now ?? Date.now;
   const { intelligence } = opts.setup;
-  const businessHours = new BusinessHoursStore(opts.store);
   /** As the report routes measure: wall-clock, or each account's business hours (of the accounts in scope). */
   const reportClock = (kind: ReportClock['kind'], inScope: Filter): Promise<ReportClock> => reportClockOf(businessHours, kind, inScope);
 

@@ -1,20 +1,17 @@
 // The read surface: everything a manager reads. Every query parameter has a schema; every
 // list has a documented default and maximum `limit`.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { DocumentStore, Filter } from '../../adapters/store/store.js';
+import type { Filter } from '../../adapters/store/store.js';
 import * as AccountStats from '../../projector/models/account-stats/queries.js';
 import * as Chats from '../../projector/models/chats/queries.js';
 import * as Messages from '../../projector/models/messages/queries.js';
 import * as Sessions from '../../projector/models/sessions/queries.js';
 import type { SessionDoc } from '../../projector/models/sessions/projection.js';
-import { ReadModelSet } from '../../projector/read-model-set.js';
 import { openNowOf, reportClockOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type ReportClock, type WindowTotals } from '../../queries/reports.js';
-import { BusinessHoursStore } from '../../accounts/business-hours.js';
 import { gradeOf, gradeSteps, outcomeOf, withinGradeOf } from '../../domain/sla.js';
 import { localDay } from '../../domain/zoned-time.js';
 import { assertMeasurable, ClockParam, isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
 import { LiveCache } from '../live-cache.js';
-import { AccountRegistry } from '../../accounts/registry.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { sessionFacts } from '../../intelligence/intelligence.js';
 import { mergeAlerts, openAlertsByChatter } from '../../intelligence/alert-merge.js';
@@ -26,6 +23,7 @@ import { ApiError } from '../errors.js';
 import { accountFilter, assertVisible } from '../scope.js';
 import { accountStatsView, AccountStatsSchema, Cents, ChatSchema, chatView, Count, emptyAccountStats, FanSchema, fanView, iso, MessageSchema, messageView, Nullable, SessionSchema, sessionView, Time } from '../views.js';
 import { AlertSchema } from '../../queries/floor.js';
+import type { ReadSide } from '../../queries/read-side.js';
 
 export const LIST_LIMIT = { default: 50, max: 500 } as const;
 
@@ -173,7 +171,7 @@ const ScorecardSchema = Type.Object({
 });
 
 export interface ReadRouteOptions {
-  readonly store: DocumentStore;
+  readonly read: ReadSide;
   readonly slaThresholdSec: number;
   readonly reportTimezone: string;
   /** Shares the live routes' answers between wallboards polling at once. */
@@ -183,12 +181,10 @@ export interface ReadRouteOptions {
 }
 
 export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (app, opts) => {
-  const models = new ReadModelSet(opts.store);
+  const { models, accounts: registry, businessHours } = opts.read;
   const clock = opts.now ?? Date.now;
   const { intelligence, settings } = opts.setup;
-  const registry = new AccountRegistry(opts.store);
   const live = opts.liveCache ?? new LiveCache(0);
-  const businessHours = new BusinessHoursStore(opts.store);
 
   /** How a report measures waits: wall-clock, or each account's business hours (of the accounts in scope). */
   const reportClock = (kind: ReportClock['kind'], inScope: Filter): Promise<ReportClock> => reportClockOf(businessHours, kind, inScope);
