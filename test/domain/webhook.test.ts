@@ -6,6 +6,9 @@ import { normalise } from '../../src/domain/normalise.js';
 import { parsePlatformTime } from '../../src/domain/time.js';
 import { routeWebhook, routeWebhookBytes } from '../../src/domain/webhook-route.js';
 import type { InboundMeta } from '../../src/domain/inbound-record.js';
+import { MemoryLedger } from '../../machines/ledger.js';
+import type { SessionSummary } from '../../machines/session-events.js';
+import { initialChatState, step, type ChatState } from '../../machines/step.js';
 
 // The samples were captured in June 2026; times more than a day past receipt are refused.
 const NOW = Date.UTC(2026, 6, 1);
@@ -187,5 +190,64 @@ describe('normalising every platform event kind', () => {
     expect(metaFor('tips_received.json').meta.chatId).toBe('310112051');
     expect(metaFor('users_online.json').meta.chatId).toBe('1000033');
     expect(metaFor('subscriptions_new.json').meta.chatId).toBe('1000032');
+  });
+});
+
+// A scheduled or mass send (the connector's `automated: true`, the platform's `isFromQueue`) is
+// recorded but never answers the fan: no first response, no end to the wait, no credit for the
+// payment after it (docs/connector.md). Each record is normalised from its bytes, as the
+// processor does, and stepped through the session machine after the fan's message.
+describe('automated sends never answer the fan', () => {
+  const account = 'acct_02000000000000000000000000000000';
+  const fanAt = Date.parse('2026-06-10T18:35:30Z');
+  const sentAt = fanAt + 270_000;
+  const fanMeta: InboundMeta = { source: 'webhook', event: 'messages.received', accountId: account, chatId: '1000005', dedupeKey: 'evt_fan', receivedAt: NOW };
+  /** The record POST /api/connector/ingest writes for one message (src/http/routes/connector.ts). */
+  const connector = (automated: boolean): { meta: InboundMeta; raw: Buffer } => ({
+    meta: { source: 'connector', event: 'connector.message', accountId: account, chatId: '1000005', chatterId: 'ann', dedupeKey: `connector:${account}:1000040`, receivedAt: NOW },
+    raw: Buffer.from(JSON.stringify({ event: 'connector.message', account_id: account, payload: { id: '1000040', text: 'new set out now', createdAt: new Date(sentAt).toISOString(), chatterId: 'ann', automated } })),
+  });
+  /** The platform's messages.sent sample, sent to the fan at `sentAt`, queued or not. */
+  const sent = (isFromQueue: boolean): { meta: InboundMeta; raw: Buffer } => {
+    const body = JSON.parse(sampleBody('messages_sent.json').toString());
+    body.payload.isFromQueue = isFromQueue;
+    body.payload.toUser.id = 1000005;
+    body.payload.createdAt = new Date(sentAt).toISOString();
+    return { meta: { source: 'webhook', event: 'messages.sent', accountId: account, chatId: '1000005', dedupeKey: 'evt_sent', receivedAt: NOW }, raw: Buffer.from(JSON.stringify(body)) };
+  };
+  const tip = { type: 'chat.payment', dedupeKey: 'evt_tip', at: sentAt + 60_000, paymentId: 't1', kind: 'tip', grossCents: 1000, netCents: 800 } as const;
+
+  /** The fan writes, the record follows, then a tip: the session as it stands, and who the tip is credited to. */
+  function after(record: { meta: InboundMeta; raw: Buffer }): { state: ChatState; session: SessionSummary | null; tipChatter: string | null | undefined } {
+    const ledger = new MemoryLedger();
+    let state = initialChatState({ accountId: account, chatId: '1000005', idleMs: 30 * 60_000, lateMs: 300_000, unansweredMs: 86_400_000 });
+    let tipChatter: string | null | undefined;
+    for (const input of [normalise(fanMeta, sampleBody('messages_received.json')), normalise(record.meta, record.raw), tip]) {
+      const admitted = ledger.admit(input);
+      if (!admitted) continue;
+      const r = step(state, admitted);
+      state = r.state;
+      for (const e of r.events) if (e.type === 'PaymentRecorded') tipChatter = e.data.chatterId;
+    }
+    return { state, session: state.context.session?.summary ?? null, tipChatter };
+  }
+
+  it('a connector message marked automated leaves the fan waiting, with no first response and no credit', () => {
+    expect(normalise(connector(true).meta, connector(true).raw)).toMatchObject({ type: 'chat.message', sender: 'automated', chatterId: null });
+    const { state, session, tipChatter } = after(connector(true));
+    expect(session).toMatchObject({ awaiting: true, waitingSince: fanAt, firstResponseAt: null, firstResponseSec: null, firstResponderId: null, replyCount: 0, lastHumanChatterId: null, messageCount: 2 });
+    expect(state.value).toEqual({ session: 'awaiting' });
+    expect(tipChatter).toBeNull();
+    // The same message not marked automated is the chatter's reply: the flag is what tells them apart.
+    const human = after(connector(false));
+    expect(human.session).toMatchObject({ awaiting: false, waitingSince: null, firstResponseSec: 270, firstResponderId: 'ann', replyCount: 1 });
+    expect(human.tipChatter).toBe('ann');
+  });
+
+  it('a queued send from the platform leaves the fan waiting, with no first response', () => {
+    const { state, session } = after(sent(true));
+    expect(session).toMatchObject({ awaiting: true, waitingSince: fanAt, firstResponseSec: null, replyCount: 0, messageCount: 2 });
+    expect(state.value).toEqual({ session: 'awaiting' });
+    expect(after(sent(false)).session).toMatchObject({ awaiting: false, firstResponseSec: 270, replyCount: 1 });
   });
 });

@@ -9,6 +9,7 @@ import type { Doc } from '../../src/adapters/store/store.js';
 import type { AccountStatsDoc } from '../../src/projector/models/account-stats/projection.js';
 import { foldChat, type ChatDoc } from '../../src/projector/models/chats/projection.js';
 import { PROJECTIONS } from '../../src/projector/models/index.js';
+import { foldPayment, type PaymentDoc } from '../../src/projector/models/payments/projection.js';
 import type { ReadModel } from '../../src/projector/models/names.js';
 import type { Positioned } from '../../src/projector/models/projection.js';
 import { foldEvent, targetsOf } from '../../src/projector/models/runner.js';
@@ -77,5 +78,28 @@ describe('folds', () => {
     const twice = [...chat1, ...chat1].reduce<ChatDoc | undefined>((doc, x) => foldChat(doc, x.event) ?? doc, undefined);
     expect(twice).toEqual(once);
     expect(once).toMatchObject({ messageCount: 2, paidCents: 700, lifetimeSpendCents: 700, sessionCount: 1 });
+  });
+
+  it('a payment keeps the credit its PaymentCredited gave it when its PaymentRecorded is redelivered', () => {
+    const reply: ChatInput = { type: 'chat.message', dedupeKey: 'k2', at: T0 + 30_000, messageId: 'm2', sender: 'human', text: 'hey', priceCents: 0, chatterId: null };
+    const cases = {
+      // The reply was recorded without a chatter; the connector names her after the payment.
+      'its reply\'s chatter named later': eventsOf([fan(1, 0), reply, pay(3, 60), { type: 'chat.attribution', dedupeKey: 'c2', at: T0 + 30_000, messageId: 'm2', chatterId: 'ann' }], '1'),
+      // The payment came before the fan message that opens its session.
+      'its session opened by a message that came after it': eventsOf([pay(3, 60), fan(1, 0)], '1'),
+    };
+    for (const [name, events] of Object.entries(cases)) {
+      const recorded = events.find((x) => x.event.type === 'PaymentRecorded')?.event;
+      const credited = events.find((x) => x.event.type === 'PaymentCredited')?.event;
+      if (recorded?.type !== 'PaymentRecorded' || credited?.type !== 'PaymentCredited') throw new Error(`${name}: the machine emitted no payment and credit`);
+      expect(credited.seq, name).toBeGreaterThan(recorded.seq);
+      const first = foldPayment(undefined, recorded);
+      const afterCredit = foldPayment(first, credited);
+      expect(afterCredit, name).toMatchObject({ sessionId: credited.data.sessionId, chatterId: credited.data.chatterId, lastSeq: credited.seq });
+      // The credit moved something: the check below would pass vacuously otherwise.
+      expect([first?.sessionId, first?.chatterId], name).not.toEqual([afterCredit?.sessionId, afterCredit?.chatterId]);
+      // The same PaymentRecorded again (same seq): the credit stays (undefined: nothing to write, as the runner reads it).
+      expect(foldPayment(afterCredit, recorded) ?? afterCredit, name).toEqual<PaymentDoc | undefined>(afterCredit);
+    }
   });
 });
