@@ -17,12 +17,6 @@ export function cpuTimes(pid: number): { user: number; system: number } | null {
   }
 }
 
-/** User + system CPU seconds of a process so far; null when it is gone or /proc is missing. */
-export function cpuSeconds(pid: number): number | null {
-  const t = cpuTimes(pid);
-  return t === null ? null : t.user + t.system;
-}
-
 /** What a span measured: its line, and given the events, the CPU µs per event of each process and of `ours` together. */
 export interface CpuUse {
   readonly text: string;

@@ -1,5 +1,6 @@
-// The whole test suite: type-check, lint and vitest (whose global setup provisions Kafka and the
-// Mongo-wire server), then one summary line "tests: N passed, N failed[, N skipped]".
+// The whole test suite: type-check, lint, dead-code check (knip) and vitest (whose global setup
+// provisions Kafka and the Mongo-wire server), then one summary line
+// "tests: N passed, N failed[, N skipped]".
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,15 +21,17 @@ function held(args: string[], env: Record<string, string> = {}): { child: ChildP
   return { child, done: new Promise((resolve) => child.on('close', (status) => resolve({ status, output }))) };
 }
 
-// The three run side by side: vitest spends its first half-minute starting the brokers and then
+// The checks run beside vitest: vitest spends its first half-minute starting the brokers and then
 // often waits on restarts, group joins and timers, time the type-check and the lint (each about
-// one core for half a minute to a minute) fill. A type or lint failure is printed the moment it is known,
+// one core for half a minute to a minute) fill. A check's failure is printed the moment it is known,
 // and fails the run at the end: stopping vitest early would orphan its workers and the brokers
 // its global setup started (it does not tear down on a signal).
 const checks = [
   { name: 'type-check', hint: '', run: held([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']) },
   // Lint and format rules (eslint.config.js): a floating promise or a misused one fails the suite like a test.
   { name: 'lint', hint: '; `npm run format` fixes the formatting', run: held([join(root, 'node_modules/eslint/bin/eslint.js'), '.']) },
+  // Dead code (knip.config.ts): an export nothing imports, an unused file or dependency fails the suite.
+  { name: 'knip', hint: '; see knip.config.ts', run: held([join(root, 'node_modules/knip/bin/knip.js')]) },
   // The committed OpenAPI document against Redocly's recommended rules (redocly.yaml): no error,
   // no warning. (A test keeps the file equal to what the service serves.)
   { name: 'openapi lint', hint: '; see redocly.yaml', run: held([join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--max-problems', '50', 'docs/openapi.json'], { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }) },
@@ -46,7 +49,7 @@ const vitestStatus = await vitestDone;
 
 interface JsonReport { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; success: boolean }
 const r = existsSync(results) ? (JSON.parse(readFileSync(results, 'utf8')) as JsonReport) : undefined;
-// The type-check and the lint count as one failed test each, so the summary line never reads
+// Each failed check counts as one failed test, so the summary line never reads
 // "0 failed" for a run that failed.
 const checkFailures = checks.length - (await Promise.all(checks.map((c) => c.run.done))).filter((f) => f.status === 0).length;
 const passed = r?.numPassedTests ?? 0;

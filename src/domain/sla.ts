@@ -13,7 +13,6 @@
 
 /** At risk from 4/5 of the threshold; kept as a fraction so the boundary is exact in integers. */
 const AT_RISK = { num: 4, den: 5 } as const;
-export const AT_RISK_SHARE = AT_RISK.num / AT_RISK.den;
 
 export type WaitGrade = 'ok' | 'at-risk' | 'breached';
 

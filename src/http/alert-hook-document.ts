@@ -2,7 +2,7 @@
 // described under 3.1's `webhooks`, not `paths`. Receivers can generate their types from it
 // (openapi-typescript writes them into examples/convops-api.d.ts), and the suite holds every
 // delivered body to these schemas.
-import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
 import { Nullable } from './views.js';
 
 export const AlertEventSchema = Type.Object({
@@ -32,8 +32,6 @@ export const TestEventSchema = Type.Object({
 }, { additionalProperties: false, description: 'POST /api/admin/alert-hooks/:id/test, format standard' });
 
 export const SlackBodySchema = Type.Object({ text: Type.String({ maxLength: 3000 }) }, { additionalProperties: false, description: 'format slack: a Slack-compatible message' });
-
-export type AlertEvent = Static<typeof AlertEventSchema>;
 
 const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
 

@@ -3,7 +3,7 @@
 // about it, not even that it exists.
 import type { FastifyRequest } from 'fastify';
 import type { Filter } from '../adapters/store/store.js';
-import { canSee, type Scope } from '../access/access-model.js';
+import { canSee } from '../access/access-model.js';
 import { requestScope } from './access.js';
 import { ApiError } from './errors.js';
 
@@ -24,5 +24,3 @@ export function accountFilter(request: FastifyRequest, requested: string | undef
 export function assertVisible(request: FastifyRequest, accountId: string | null | undefined, notFound: string): void {
   if (!canSee(requestScope(request), accountId)) throw new ApiError('NOT_FOUND', notFound);
 }
-
-export const visibleTo = (scope: Scope) => (accountId: string | null | undefined): boolean => canSee(scope, accountId);

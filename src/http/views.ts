@@ -4,7 +4,6 @@ import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox'
 import type { AccountTotals } from '../projector/models/account-stats/queries.js';
 import type { ChatDoc } from '../projector/models/chats/projection.js';
 import type { MessageDoc } from '../projector/models/messages/projection.js';
-import type { PaymentDoc } from '../projector/models/payments/projection.js';
 import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import { priorityScore } from '../projector/priority.js';
 import { gradeOf, waitedSec } from '../domain/sla.js';
@@ -112,11 +111,6 @@ export const AccountStatsSchema = Type.Object({
   lastActivityAt: Time,
   lastStatusEvent: Nullable(Type.String()),
   lastStatusState: Nullable(Type.String()),
-});
-
-export const PaymentSchema = Type.Object({
-  id: Type.String(), accountId: Type.String(), chatId: Nullable(Type.String()), kind: Type.String(), grossCents: Cents, netCents: Nullable(Cents),
-  paidAt: Time, sessionId: Nullable(Type.String()), chatterId: Nullable(Type.String()),
 });
 
 let noteUnshowable: (value: unknown) => void = () => undefined;
@@ -253,11 +247,4 @@ export function accountStatsView(d: AccountTotals): Static<typeof AccountStatsSc
 
 export function emptyAccountStats(): Static<typeof AccountStatsSchema> {
   return { chats: 0, sessions: 0, openSessions: 0, messages: 0, fanMessages: 0, revenueCents: 0, paymentCount: 0, lastActivityAt: null, lastStatusEvent: null, lastStatusState: null };
-}
-
-export function paymentView(d: PaymentDoc): Static<typeof PaymentSchema> {
-  return {
-    id: d.paymentId, accountId: d.accountId, chatId: d.chatId, kind: d.kind, grossCents: d.grossCents, netCents: d.netCents,
-    paidAt: iso(d.paidAt), sessionId: d.sessionId, chatterId: d.chatterId,
-  };
 }

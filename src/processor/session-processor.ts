@@ -35,7 +35,6 @@ import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import { appliedMarks, appliedMarkWrite, describeRollbacks, markRecovered, readRange, recordRollbacks, rollbackId, rollbacksBehindMark, unrecoveredRollbacks, type Rollback, type StatePlace } from './rollback.js';
 
 export { CHAT_STATE_COLLECTION, type ChatStateDoc } from './chat-state.js';
-export { SLOW_STEP_MS } from './round.js';
 
 export interface ProcessorOptions {
   readonly log: Log;

@@ -220,8 +220,6 @@ export class FloorView {
   }
 }
 
-export type FloorSnapshot = Awaited<ReturnType<FloorView['snapshot']>>;
-
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Time = Nullable(Type.String({ format: 'date-time' }));
 const Count = Type.Integer({ minimum: 0 });

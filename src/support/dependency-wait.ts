@@ -11,8 +11,6 @@ export interface BackoffSettings {
   readonly maxMs: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffSettings = { initialMs: 500, maxMs: 30_000 };
-
 /**
  * The delay after failed attempt `attempt` (1-based): initialMs doubled each attempt, capped
  * at maxMs, then a random half of it taken off ("equal jitter"), so many processes restarted

@@ -12,8 +12,6 @@ export interface Window {
   readonly to: number | null;
 }
 
-export const ALL_TIME: Window = { from: null, to: null };
-
 export function inWindow(w: Window, at: number): boolean {
   return (w.from === null || at >= w.from) && (w.to === null || at < w.to);
 }

@@ -10,7 +10,7 @@ import { ApiError, errorResponses } from '../errors.js';
 import { accountFilter } from '../scope.js';
 import { LiveCache } from '../live-cache.js';
 import { Count } from '../views.js';
-import { AlertSchema, alertView, floorViewer, FloorSnapshotSchema, FloorView, publicAlertView } from '../../queries/floor.js';
+import { AlertSchema, alertView, floorViewer, FloorSnapshotSchema, FloorView } from '../../queries/floor.js';
 
 export const INTELLIGENCE_RUN_MAX = 20;
 
@@ -53,7 +53,7 @@ export interface AlertRouteOptions {
   readonly readAuth: ReadAuth;
 }
 
-export { alertView, publicAlertView };
+export { alertView };
 
 export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (app, opts) => {
   const { intelligence } = opts.setup;
