@@ -1,7 +1,9 @@
 // The whole test suite: type-check, lint and vitest (whose global setup provisions Kafka and the
-// Mongo-wire server), then one summary line "tests: N passed, N failed[, N skipped]".
+// Mongo-wire server when a test first needs them), then one summary line
+// "tests: N passed, N failed[, N skipped]".
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -33,7 +35,10 @@ const checks = [
   // no warning. (A test keeps the file equal to what the service serves.)
   { name: 'openapi lint', hint: '; see redocly.yaml', run: held([join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--max-problems', '50', 'docs/openapi.json'], { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }) },
 ];
-const vitest = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+// The tests' temporary folders go in one folder of this run's, so what a test leaves behind is
+// seen (and fails the run) instead of piling up in the system's temporary directory.
+const runTmp = mkdtempSync(join(tmpdir(), 'convops-test-run-'));
+const vitest = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env: { ...process.env, TMPDIR: runTmp } });
 const vitestDone = new Promise<number | null>((resolve) => vitest.on('close', (status) => resolve(status)));
 
 let failedCheck: string | undefined;
@@ -43,15 +48,20 @@ await Promise.all(checks.map(async (c) => {
   if (status !== 0) failedCheck ??= `${c.name} failed${c.hint}`;
 }));
 const vitestStatus = await vitestDone;
+const leftBehind = readdirSync(runTmp);
+rmSync(runTmp, { recursive: true, force: true });
+if (leftBehind.length > 0) {
+  process.stdout.write(`\n[temporary folders] FAILED: the tests left ${leftBehind.length} behind: ${leftBehind.slice(0, 20).join(', ')}${leftBehind.length > 20 ? ', …' : ''}\n`);
+}
 
 interface JsonReport { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; success: boolean }
 const r = existsSync(results) ? (JSON.parse(readFileSync(results, 'utf8')) as JsonReport) : undefined;
 // The type-check and the lint count as one failed test each, so the summary line never reads
 // "0 failed" for a run that failed.
-const checkFailures = checks.length - (await Promise.all(checks.map((c) => c.run.done))).filter((f) => f.status === 0).length;
+const checkFailures = checks.length - (await Promise.all(checks.map((c) => c.run.done))).filter((f) => f.status === 0).length + (leftBehind.length > 0 ? 1 : 0);
 const passed = r?.numPassedTests ?? 0;
 const failed = (r?.numFailedTests ?? (r ? 0 : 1)) + checkFailures;
 const skipped = r ? r.numPendingTests + r.numTodoTests : 0;
-const why = [r ? '' : 'vitest wrote no results', failedCheck ?? ''].filter(Boolean).join('; ');
+const why = [r ? '' : 'vitest wrote no results', failedCheck ?? '', leftBehind.length > 0 ? 'temporary folders left behind' : ''].filter(Boolean).join('; ');
 process.stdout.write(`tests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${why ? ` (${why})` : ''}\n`);
 process.exit(passed > 0 && failed === 0 && vitestStatus === 0 ? 0 : 1);
