@@ -11,10 +11,9 @@ import { defineConfig } from 'vitest/config';
 //                 backfills and replays.
 // `npm run test:unit` runs the unit tier alone (CONVOPS_TEST_TIER=unit); `npm test` runs all.
 //
-// Two lanes, one file each: the scenarios one after another, everything else beside them. The
-// scenarios mostly wait (restarts, group joins, drains) while the short files are mostly CPU;
-// two scenarios at once each took about twice as long, and loaded the machine the kill
-// scenarios measure. Test servers start on a file's first ask (test/infra/provisioner.ts).
+// `npm test` (scripts/run-tests.ts) runs the two projects as two lanes of one file each, the
+// scenarios one after another beside the rest. Test servers start on a file's first ask
+// (test/infra/provisioner.ts).
 const SCENARIOS = ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts'];
 const unitOnly = process.env.CONVOPS_TEST_TIER === 'unit';
 
@@ -38,7 +37,7 @@ export default defineConfig({
     ? { ...shared, include: ['test/**/*.test.ts'], exclude: [...SCENARIOS, '**/*.int.test.ts'], maxWorkers: 2 }
     : {
       ...shared,
-      maxWorkers: 1,
+      maxWorkers: 2,
       projects: [
         { extends: true, test: { name: 'unit+integration', include: ['test/**/*.test.ts'], exclude: SCENARIOS } },
         { extends: true, test: { name: 'scenarios', include: SCENARIOS } },

@@ -16,9 +16,11 @@ const holder = globalThis as { [KEY]?: Shared };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const tier = process.env.CONVOPS_TEST_TIER === 'unit' ? 'unit' : 'all';
+  // scripts/run-tests.ts runs two vitests over one provisioner of its own.
+  const given = process.env.CONVOPS_TEST_PROVISIONER;
   const shared = holder[KEY] ??= {
     users: 0,
-    provisioner: startProvisioner({
+    provisioner: given ? Promise.resolve({ url: given, started: () => [], stop: () => Promise.resolve() }) : startProvisioner({
       refuseWith: tier === 'unit' ? 'the unit tier starts no server (npm run test:unit)' : undefined,
       given: { kafka: process.env.KAFKA_BROKERS || undefined, mongo: process.env.MONGO_URL || undefined },
     }),
