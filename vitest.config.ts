@@ -37,7 +37,8 @@ export default defineConfig({
     ? { ...shared, include: ['test/**/*.test.ts'], exclude: [...SCENARIOS, '**/*.int.test.ts'], maxWorkers: 2 }
     : {
       ...shared,
-      maxWorkers: 2,
+      // scripts/run-tests.ts runs each project as a lane of one worker (a project takes the root's count).
+      maxWorkers: Number(process.env.CONVOPS_TEST_WORKERS ?? 2),
       projects: [
         { extends: true, test: { name: 'unit+integration', include: ['test/**/*.test.ts'], exclude: SCENARIOS } },
         { extends: true, test: { name: 'scenarios', include: SCENARIOS } },

@@ -47,8 +47,8 @@ const provisioner = await startProvisioner({ given: { kafka: process.env.KAFKA_B
 const lanes = ['scenarios', 'unit+integration'].map((project) => {
   const results = join(root, '.cache', `vitest-results-${project.replace(/\W/g, '-')}.json`);
   rmSync(results, { force: true });
-  const child = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', project, '--maxWorkers', '1', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)], {
-    cwd: root, stdio: 'inherit', env: { ...process.env, TMPDIR: runTmp, CONVOPS_TEST_PROVISIONER: provisioner.url },
+  const child = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)], {
+    cwd: root, stdio: 'inherit', env: { ...process.env, TMPDIR: runTmp, CONVOPS_TEST_PROVISIONER: provisioner.url, CONVOPS_TEST_WORKERS: '1' },
   });
   return { results, done: new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status))) };
 });
