@@ -14,9 +14,8 @@ const config: KnipConfig = {
   entry: [
     // The service (`npm start` runs its build, dist/src/main.js).
     'src/main.ts',
-    // The test files and the sequencer that vitest.config.ts names.
+    // The test files (vitest.config.ts names its global and setup files).
     'test/**/*.test.ts',
-    'test/infra/sequencer.ts',
     // `npm run test:servers`.
     'test/infra/servers-cli.ts',
     // Each is run by hand (node --import tsx bench/NAME.ts; `npm run bench:ingest`); the few

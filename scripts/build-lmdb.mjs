@@ -6,7 +6,7 @@
 // read and that store, mti_txnid goes back by one; the next writer starts from the previous
 // meta page and overwrites the committed transaction. On the embedded deployment with the
 // roles in several processes, a worker restarting while the API appended lost acknowledged
-// webhooks this way (docs/benchmarks.md, "Issue 29"; test/adapters/embedded-open-race.test.ts).
+// webhooks this way (docs/benchmarks.md, "Issue 29"; test/adapters/embedded-open-race.int.test.ts).
 // Upstream LMDB sets mti_txnid only when the opener is alone (mdb_env_share_locks), which
 // still happens without this line.
 //

@@ -8,7 +8,7 @@
 // emits neither, so the command never settles. When the Mongo-wire server restarted under load,
 // this froze the server monitor's check (the client held the server unknown for good, every
 // call failing with the first error) or a projector round's write (its lag frozen, nothing
-// logged): docs/benchmarks.md, "Issue 29", and test/adapters/mongo-stall.test.ts.
+// logged): docs/benchmarks.md, "Issue 29", and test/adapters/mongo-stall.int.test.ts.
 //
 // Plain JavaScript with no dependencies: it runs before anything else is installed or built.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,14 +1,15 @@
-// The whole test suite: type-check, lint, dead-code check (knip) and vitest (whose global setup
-// provisions Kafka and the Mongo-wire server), then one summary line
+// The whole test suite: type-check, lint, dead-code check (knip), OpenAPI lint and vitest (whose
+// provisioner starts Kafka and the Mongo-wire server when a test first needs them), then one
+// summary line
 // "tests: N passed, N failed[, N skipped]".
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startProvisioner } from '../test/infra/provisioner.js';
 
 const root = join(import.meta.dirname, '..');
-const results = join(root, '.cache', 'vitest-results.json');
 mkdirSync(join(root, '.cache'), { recursive: true });
-rmSync(results, { force: true });
 
 interface Finished { readonly status: number | null; readonly output: string }
 
@@ -36,8 +37,24 @@ const checks = [
   // no warning. (A test keeps the file equal to what the service serves.)
   { name: 'openapi lint', hint: '; see redocly.yaml', run: held([join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--max-problems', '50', 'docs/openapi.json'], { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }) },
 ];
-const vitest = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
-const vitestDone = new Promise<number | null>((resolve) => vitest.on('close', (status) => resolve(status)));
+// The tests' temporary folders go in one folder of this run's, so what a test leaves behind is
+// seen (and fails the run) instead of piling up in the system's temporary directory.
+const runTmp = mkdtempSync(join(tmpdir(), 'convops-test-run-'));
+// Two lanes, each a vitest of one worker: the scenarios (vitest.config.ts) one after another, and
+// everything else beside them. The scenarios mostly wait (restarts, group joins, drains) while the
+// other files are mostly CPU; two scenarios at once each took about twice as long and loaded the
+// machine the kill scenarios measure. Vitest cannot give one project one worker and another two
+// in one run, hence two. They share one provisioner, so each test server starts once, when a
+// file of either lane first needs it.
+const provisioner = await startProvisioner({ given: { kafka: process.env.KAFKA_BROKERS || undefined, mongo: process.env.MONGO_URL || undefined } });
+const lanes = ['scenarios', 'unit+integration'].map((project) => {
+  const results = join(root, '.cache', `vitest-results-${project.replace(/\W/g, '-')}.json`);
+  rmSync(results, { force: true });
+  const child = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)], {
+    cwd: root, stdio: 'inherit', env: { ...process.env, TMPDIR: runTmp, CONVOPS_TEST_PROVISIONER: provisioner.url, CONVOPS_TEST_WORKERS: '1' },
+  });
+  return { results, done: new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status))) };
+});
 
 let failedCheck: string | undefined;
 await Promise.all(checks.map(async (c) => {
@@ -45,16 +62,24 @@ await Promise.all(checks.map(async (c) => {
   process.stdout.write(`\n[${c.name}] ${status === 0 ? 'passed' : 'FAILED'}\n${output}`);
   if (status !== 0) failedCheck ??= `${c.name} failed${c.hint}`;
 }));
-const vitestStatus = await vitestDone;
+const statuses = await Promise.all(lanes.map((l) => l.done));
+await provisioner.stop();
+const leftBehind = readdirSync(runTmp);
+rmSync(runTmp, { recursive: true, force: true });
+if (leftBehind.length > 0) {
+  process.stdout.write(`\n[temporary folders] FAILED: the tests left ${leftBehind.length} behind: ${leftBehind.slice(0, 20).join(', ')}${leftBehind.length > 20 ? ', …' : ''}\n`);
+}
 
 interface JsonReport { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; success: boolean }
-const r = existsSync(results) ? (JSON.parse(readFileSync(results, 'utf8')) as JsonReport) : undefined;
-// Each failed check counts as one failed test, so the summary line never reads
+const reports = lanes.map((l) => (existsSync(l.results) ? (JSON.parse(readFileSync(l.results, 'utf8')) as JsonReport) : undefined));
+const sum = (f: (r: JsonReport) => number): number => reports.reduce((n, r) => n + (r ? f(r) : 0), 0);
+const missing = reports.filter((r) => r === undefined).length;
+// Each failed check (and folders left behind) counts as one failed test, so the summary line never reads
 // "0 failed" for a run that failed.
-const checkFailures = checks.length - (await Promise.all(checks.map((c) => c.run.done))).filter((f) => f.status === 0).length;
-const passed = r?.numPassedTests ?? 0;
-const failed = (r?.numFailedTests ?? (r ? 0 : 1)) + checkFailures;
-const skipped = r ? r.numPendingTests + r.numTodoTests : 0;
-const why = [r ? '' : 'vitest wrote no results', failedCheck ?? ''].filter(Boolean).join('; ');
+const checkFailures = checks.length - (await Promise.all(checks.map((c) => c.run.done))).filter((f) => f.status === 0).length + (leftBehind.length > 0 ? 1 : 0);
+const passed = sum((r) => r.numPassedTests);
+const failed = sum((r) => r.numFailedTests) + missing + checkFailures;
+const skipped = sum((r) => r.numPendingTests + r.numTodoTests);
+const why = [missing > 0 ? 'a vitest lane wrote no results' : '', failedCheck ?? '', leftBehind.length > 0 ? 'temporary folders left behind' : ''].filter(Boolean).join('; ');
 process.stdout.write(`tests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${why ? ` (${why})` : ''}\n`);
-process.exit(passed > 0 && failed === 0 && vitestStatus === 0 ? 0 : 1);
+process.exit(passed > 0 && failed === 0 && statuses.every((s) => s === 0) ? 0 : 1);

@@ -2,19 +2,17 @@
 // index entry alone when a write does not change its key. Both are only safe if a list another
 // process recorded is seen at the next write, and if an entry whose key did change still moves:
 // a missed index entry is a document that indexed reads never return.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import type { Doc } from '../../src/adapters/store/store.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 interface Row extends Doc {
   n: number;
   tag?: string;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'embedded-indexes-'));
+const dir = tempDir('embedded-indexes-');
 const api = new EmbeddedStore(dir);
 const worker = new EmbeddedStore(dir);
 afterAll(async () => {

@@ -2,14 +2,14 @@
 // collection instead of in every value. That is only safe if a value written before still
 // reads, and if a process reads values whose structures another process recorded after it
 // loaded its own copy: the API process reads what the worker writes, and the reverse.
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedLog } from '../../src/adapters/log/embedded-log.js';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import type { Doc } from '../../src/adapters/store/store.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 /** A document of one of many shapes: more than msgpackr's 32 shared structures. */
 function shaped(i: number): Doc & Record<string, unknown> {
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe('embedded msgpack structures', () => {
   it('read values written before the collection kept shared structures', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'embedded-structures-'));
+    const dir = tempDir('embedded-structures-');
     const path = join(dir, 'store');
     mkdirSync(path, { recursive: true });
     // What earlier versions wrote: the same database name, each value with inline structures.
@@ -46,7 +46,7 @@ describe('embedded msgpack structures', () => {
   });
 
   it('are seen by another process that opened the store before they were recorded', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'embedded-structures-'));
+    const dir = tempDir('embedded-structures-');
     const api = new EmbeddedStore(dir);
     const worker = new EmbeddedStore(dir);
     closers.push(() => api.close(), () => worker.close());
@@ -63,7 +63,7 @@ describe('embedded msgpack structures', () => {
   });
 
   it('in the log, are seen by a process that consumes what another appended', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'embedded-structures-'));
+    const dir = tempDir('embedded-structures-');
     const appender = new EmbeddedLog(dir);
     const reader = new EmbeddedLog(dir);
     closers.push(() => appender.close(), () => reader.close());

@@ -1,27 +1,26 @@
 // The lease the replay lock, backfill claims and the report-bucket build marker share: one
 // holder at a time across processes (owners racing through separate store connections), an
 // expired holder taken over, and an owner that lost the lease unable to renew or release it.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import { MongoStore } from '../../src/adapters/store/mongo-store.js';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { Lease, type LeaseOptions } from '../../src/adapters/store/lease.js';
 import { uniqueName } from '../support/wait.js';
+import { mongoUrl, withServers } from '../support/test-servers.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const STALE_MS = 10_000;
 
 describe.each([
   ['embedded', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'convops-lease-'));
+    const dir = tempDir('convops-lease-');
     return async () => new EmbeddedStore(dir);
   }] as const,
-  ['mongodb wire', () => {
+  ...withServers([['mongodb wire', () => {
     const db = uniqueName('convops_lease');
-    return () => MongoStore.connect(inject('mongoUrl'), db);
-  }] as const,
+    return async () => MongoStore.connect(await mongoUrl(), db);
+  }] as const]),
 ])('a lease on the %s store', (_name, deployment) => {
   const open = deployment();
   const stores: DocumentStore[] = [];

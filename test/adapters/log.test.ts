@@ -1,33 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
-import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
+// The log contract on the embedded log (the Kafka log's run is in kafka-log.int.test.ts).
 import { EmbeddedLog } from '../../src/adapters/log/embedded-log.js';
-import { KafkaLog } from '../../src/adapters/log/kafka-log.js';
 import { logContract } from '../contract/log-contract.js';
+import { tempDir } from '../support/temp-dirs.js';
 
-logContract('kafka', async () => new KafkaLog({ brokers: inject('kafkaBrokers').split(',') }));
-logContract('embedded', async () => new EmbeddedLog(mkdtempSync(join(tmpdir(), 'convops-log-'))));
-
-describe('kafka topics', () => {
-  it('are created to keep records forever, whatever their timestamps', async () => {
-    const brokers = inject('kafkaBrokers').split(',');
-    const log = new KafkaLog({ brokers });
-    const name = `retention-${Date.now()}`;
-    await log.createTopics([{ name, partitions: 2 }]);
-    const admin = new Kafka({ brokers, logLevel: logLevel.NOTHING }).admin();
-    await admin.connect();
-    try {
-      const described = await admin.describeConfigs({
-        includeSynonyms: false,
-        resources: [{ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'retention.bytes'] }],
-      });
-      const entries = Object.fromEntries(described.resources[0]!.configEntries.map((e) => [e.configName, e.configValue]));
-      expect(entries).toEqual({ 'retention.ms': '-1', 'retention.bytes': '-1' });
-    } finally {
-      await admin.disconnect();
-      await log.close();
-    }
-  });
-});
+logContract('embedded', async () => new EmbeddedLog(tempDir('convops-log-')));

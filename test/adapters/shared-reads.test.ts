@@ -1,12 +1,10 @@
 // Shared reads on the embedded store: a reader that promises not to modify what it gets may be
 // handed the same decoded objects again, but only while the stored bytes are unchanged,
 // whichever process changed them (a second store on the same folder stands for the worker).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import type { Doc } from '../../src/adapters/store/store.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 interface Bucket extends Doc {
   accountId: string;
@@ -14,7 +12,7 @@ interface Bucket extends Doc {
   frt?: Record<string, number>;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'shared-reads-'));
+const dir = tempDir('shared-reads-');
 const api = new EmbeddedStore(dir);
 const worker = new EmbeddedStore(dir);
 afterAll(async () => {

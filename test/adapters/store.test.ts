@@ -1,12 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { inject } from 'vitest';
+// The store contract on the embedded store (the Mongo-wire run is in mongo-store.int.test.ts).
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
-import { MongoStore } from '../../src/adapters/store/mongo-store.js';
 import { storeContract } from '../contract/store-contract.js';
-import { uniqueName } from '../support/wait.js';
+import { tempDir } from '../support/temp-dirs.js';
 
-// MongoDB runs a bulkWriteMany one collection at a time, without a transaction (see StoreCapabilities).
-storeContract('mongodb wire', () => MongoStore.connect(inject('mongoUrl'), uniqueName('convops_test')), { atomicBulkWrites: false });
-storeContract('embedded', async () => new EmbeddedStore(mkdtempSync(join(tmpdir(), 'convops-store-'))), { atomicBulkWrites: true });
+storeContract('embedded', async () => new EmbeddedStore(tempDir('convops-store-')), { atomicBulkWrites: true });

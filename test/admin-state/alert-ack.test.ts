@@ -71,7 +71,7 @@ describe.each(DEPLOYMENTS)('alert acknowledgements on %s', (kind: Deployment) =>
     await Promise.all(running.map((a) => a.stop()));
   });
   const start = async (): Promise<Harness> => {
-    const app = await startHarness({ ...(kind === 'kafka+mongo' ? kafkaMongoEnv() : {}), ...ENV });
+    const app = await startHarness({ ...(kind === 'kafka+mongo' ? await kafkaMongoEnv() : {}), ...ENV });
     running.push(app);
     return app;
   };

@@ -58,7 +58,7 @@ describe.each(DEPLOYMENTS)('backfill job claims on %s', (kind) => {
     const fake = new FakePlatform(fakeOptions);
     fakes.push(fake);
     const base = await fake.start();
-    const env = deploymentEnv(kind, { ADMIN_TOKEN: ADMIN, PLATFORMAPI_BASE_URL: base, PLATFORMAPI_KEY: fake.apiKey, ...extra });
+    const env = await deploymentEnv(kind, { ADMIN_TOKEN: ADMIN, PLATFORMAPI_BASE_URL: base, PLATFORMAPI_KEY: fake.apiKey, ...extra });
     const app = await startWithEnv(env);
     apps.push(app);
     const topics = topology(env.TOPIC_PREFIX ?? '');

@@ -94,7 +94,7 @@ describe.each(DEPLOYMENTS)('a replay that cannot progress, on %s', (kind) => {
   });
 
   async function setUp(limits: ReplayLimits) {
-    const config = loadConfig(deploymentEnv(kind));
+    const config = loadConfig(await deploymentEnv(kind));
     const topo = topology(config.topicPrefix);
     const logger = createLogger('silent');
     const log = createLog(config, logger);

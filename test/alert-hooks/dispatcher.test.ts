@@ -3,11 +3,9 @@
 // (checked with the standardwebhooks package, an implementation not ours), retried with the
 // same webhook-id and growing gaps, given up after the window (which disables the hook and
 // raises an alert), and never sent to an address the guard refuses.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeEach, describe, expect, it, inject } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import { MongoStore } from '../../src/adapters/store/mongo-store.js';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
@@ -21,17 +19,19 @@ import { bodyPrefix, SET_ASIDE_COLLECTION, setAsideWrite } from '../../src/pipel
 import { createLogger } from '../../src/support/logger.js';
 import { startReceiver, type Receiver } from '../support/hook-receiver.js';
 import { eventually, uniqueName } from '../support/wait.js';
+import { mongoUrl, withServers } from '../support/test-servers.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
 
-const STORES: readonly [string, () => Promise<DocumentStore>][] = [
+const STORES: readonly (readonly [string, () => Promise<DocumentStore>])[] = [
   ['embedded', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'convops-hooks-'));
+    const dir = tempDir('convops-hooks-');
     dirs.push(dir);
     return new EmbeddedStore(dir);
   }],
-  ['mongodb wire', () => MongoStore.connect(inject('mongoUrl'), uniqueName('convops_hooks'))],
+  ...withServers([['mongodb wire', async () => MongoStore.connect(await mongoUrl(), uniqueName('convops_hooks'))] as const]),
 ];
 
 /** Opens the pipeline's set-aside alert through the real code: a record set aside, then reconciled. */

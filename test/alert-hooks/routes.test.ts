@@ -2,9 +2,7 @@
 // what an admin may register (and what is refused, naming the field), that the secret is shown
 // once, that deliveries are visible (route and /metrics), and that a restart between an alert's
 // change and its delivery sends it exactly once.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reconcileSetAsideAlert, SET_ASIDE_ALERT_ID } from '../../src/pipeline/set-aside-alert.js';
@@ -16,6 +14,8 @@ import { eventually } from '../support/wait.js';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AlertEventSchema } from '../../src/http/alert-hook-document.js';
+import { withServers } from '../support/test-servers.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const ajv = new Ajv({ strict: false });
 addFormats.default(ajv);
@@ -24,13 +24,13 @@ const ADMIN = 'admin-token-for-alert-hooks-0000';
 const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
 
-const STORES: readonly [string, () => Record<string, string>][] = [
-  ['embedded', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'convops-hook-routes-'));
+const STORES: readonly (readonly [string, () => Promise<Record<string, string>>])[] = [
+  ['embedded', async () => {
+    const dir = tempDir('convops-hook-routes-');
     dirs.push(dir);
     return { DATA_DIR: dir };
   }],
-  ['mongodb wire', () => mongoStoreEnv()],
+  ...withServers([['mongodb wire', mongoStoreEnv] as const]),
 ];
 
 interface Hook { id: string; url: string; status: string; secret?: string; lastDelivery: { id: string; status: string; attempts: number } | null }
@@ -59,7 +59,7 @@ describe.each(STORES)('alert hook routes on %s', (_name, storeEnv) => {
   });
 
   it('refuses what it cannot send to, naming the field, and keeps the secret to the create answer', async () => {
-    const h = await start(storeEnv());
+    const h = await start(await storeEnv());
     const post = (body: unknown) => h.call('POST', '/api/admin/alert-hooks', { token: ADMIN, body });
     const refused = async (body: unknown, pattern: RegExp) => {
       const res = await post(body);
@@ -100,7 +100,7 @@ describe.each(STORES)('alert hook routes on %s', (_name, storeEnv) => {
   });
 
   it('delivers what the API changes, signed, and shows it in the deliveries, the hook list and /metrics', async () => {
-    const h = await start({ ...storeEnv(), ALERT_HOOK_ALLOW_PRIVATE: 'true' });
+    const h = await start({ ...await storeEnv(), ALERT_HOOK_ALLOW_PRIVATE: 'true' });
     const created = await h.call<Hook>('POST', '/api/admin/alert-hooks', { token: ADMIN, body: { url: receiver.url, events: ['opened', 'acked'] } });
     expect(created.status, created.text).toBe(201);
     await openSetAsideAlert(h);
@@ -137,7 +137,7 @@ describe.each(STORES)('alert hook routes on %s', (_name, storeEnv) => {
   });
 
   it('sends a transition exactly once when the process stops between the alert\'s change and the delivery', async () => {
-    const env = { ...storeEnv(), ALERT_HOOK_ALLOW_PRIVATE: 'true' };
+    const env = { ...await storeEnv(), ALERT_HOOK_ALLOW_PRIVATE: 'true' };
     // No intelligence role, so nothing sends: the change is written and the process stops.
     const first = await start({ ...env, ROLES: 'api,processor,projector' });
     const created = await first.call<Hook>('POST', '/api/admin/alert-hooks', { token: ADMIN, body: { url: receiver.url, events: ['opened', 'acked', 'resolved'] } });

@@ -56,7 +56,7 @@ describe('accounts and backfill', () => {
     removeDataDirs();
   });
   const start = async (extra: Record<string, string> = {}) => {
-    const env = deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, PLATFORMAPI_BASE_URL: base, PLATFORMAPI_KEY: fake.apiKey, PLATFORMAPI_RATE_WINDOW_SEC: '1', ...extra });
+    const env = await deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, PLATFORMAPI_BASE_URL: base, PLATFORMAPI_KEY: fake.apiKey, PLATFORMAPI_RATE_WINDOW_SEC: '1', ...extra });
     const app = await startWithEnv(env);
     apps.push(app);
     return { app, url: app.url ?? '', env };
@@ -168,7 +168,7 @@ describe('accounts and backfill', () => {
     const small = new FakePlatform({ accounts: 1, chatsPerAccount: RESUME_CHATS, messagesPerChat: SIZE.messages, transactionsPerChat: SIZE.transactions, rateLimit: 1000, rateWindowMs: 1000 });
     const smallBase = await small.start();
     try {
-      const env = deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, PLATFORMAPI_BASE_URL: smallBase, PLATFORMAPI_KEY: small.apiKey, PLATFORMAPI_RATE_WINDOW_SEC: '1', BACKFILL_STALE_SEC: '1' });
+      const env = await deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, PLATFORMAPI_BASE_URL: smallBase, PLATFORMAPI_KEY: small.apiKey, PLATFORMAPI_RATE_WINDOW_SEC: '1', BACKFILL_STALE_SEC: '1' });
       const first = await startWithEnv(env);
       const url = first.url ?? '';
       small.faults.slowMs = 40;

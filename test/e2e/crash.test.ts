@@ -1,11 +1,9 @@
 // SIGKILL of the embedded service right after it acknowledged webhooks loses none of them.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getJson, messageBody, postWebhook } from '../support/platform.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { eventually } from '../support/wait.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const SECRET = 'whsec_crash';
 const ACCOUNT = 'acct_0c000000000000000000000000000000';
@@ -18,7 +16,7 @@ describe('embedded service killed with SIGKILL', () => {
   });
 
   it('keeps every message acknowledged with a 2xx before the kill', async () => {
-    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'convops-kill-')), PLATFORMAPI_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'warn' };
+    const env = { DATA_DIR: tempDir('convops-kill-'), PLATFORMAPI_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'warn' };
     svc = await startServiceProcess(env);
     const acked: string[] = [];
     const inFlight: Promise<void>[] = [];

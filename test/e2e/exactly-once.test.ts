@@ -2,8 +2,7 @@
 // killed with SIGKILL again and again; and replaying inbound from offset 0 into fresh state
 // gives the same figures. Both are compared with the reference model's reading of the
 // deliveries (each fact once, in time order), never with another run of the system.
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
@@ -14,6 +13,7 @@ import { deliverAll } from '../support/sender.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/service-process.js';
 import { auditAppends } from '../support/append-audit.js';
 import { topology } from '../../src/topology.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const KILLS = 5;
 
@@ -53,7 +53,7 @@ describe('exactly-once effects', () => {
 
     // The API in this process keeps taking webhooks while the processing side, a separate
     // process, is killed at random moments and restarted.
-    const env = deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
+    const env = await deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
     const api = await startWithEnv({ ...env, ROLES: 'api' });
     running.push(api);
     const audit = auditAppends(api.log, topology(env.TOPIC_PREFIX ?? '').inbound);
@@ -88,11 +88,11 @@ describe('exactly-once effects', () => {
     await api.stop();
     let replayEnv: Record<string, string>;
     if (kind === 'embedded') {
-      const dir = mkdtempSync(join(tmpdir(), 'convops-replay-'));
+      const dir = tempDir('convops-replay-');
       cpSync(join(env.DATA_DIR ?? '', 'log'), join(dir, 'log'), { recursive: true });
-      replayEnv = { ...deploymentEnv(kind), DATA_DIR: dir, TOPIC_PREFIX: 'replay.', INBOUND_TOPIC: 'inbound' };
+      replayEnv = { ...await deploymentEnv(kind), DATA_DIR: dir, TOPIC_PREFIX: 'replay.', INBOUND_TOPIC: 'inbound' };
     } else {
-      replayEnv = { ...deploymentEnv(kind), INBOUND_TOPIC: `${env.TOPIC_PREFIX ?? ''}inbound` };
+      replayEnv = { ...await deploymentEnv(kind), INBOUND_TOPIC: `${env.TOPIC_PREFIX ?? ''}inbound` };
     }
     const replay = await startWithEnv(replayEnv);
     running.push(replay);

@@ -50,7 +50,7 @@ describe('intelligence', () => {
   const modelEnv = () => ({ MODEL_BASE_URL: model.url, MODEL_API_KEY: 'sk-fake', MODEL_NAME: 'fake-1', ALERT_SWEEP_SEC: '0', ADMIN_TOKEN: ADMIN });
 
   it('ingest, processing and projection make no model call and no intelligence write: only the intelligence role does', async () => {
-    const app = await startWithEnv(deploymentEnv('embedded', { ...modelEnv(), ROLES: 'api,processor,projector' }));
+    const app = await startWithEnv(await deploymentEnv('embedded', { ...modelEnv(), ROLES: 'api,processor,projector' }));
     apps.push(app);
     const url = app.url ?? '';
     const before = model.calls();
@@ -67,7 +67,7 @@ describe('intelligence', () => {
   });
 
   it('its own consumer analyses a session when it closes, with the model, after the webhook was answered', async () => {
-    const app = await startWithEnv(deploymentEnv('embedded', modelEnv()));
+    const app = await startWithEnv(await deploymentEnv('embedded', modelEnv()));
     apps.push(app);
     const url = app.url ?? '';
     // Two minutes ago: an old message's session would be past its deadline, closed to the rules.
@@ -98,7 +98,7 @@ describe('intelligence', () => {
     let shiftMs = 0;
     beforeAll(async () => {
       // No intelligence role here: the admin run is the only thing that calls the model.
-      app = await startWithEnv(deploymentEnv('embedded', { ...modelEnv(), ROLES: 'api,processor,projector', FLOOR_RATE_LIMIT_MAX: '3', FLOOR_RATE_LIMIT_WINDOW_SEC: '60' }));
+      app = await startWithEnv(await deploymentEnv('embedded', { ...modelEnv(), ROLES: 'api,processor,projector', FLOOR_RATE_LIMIT_MAX: '3', FLOOR_RATE_LIMIT_WINDOW_SEC: '60' }));
       apps.push(app);
       url = app.url ?? '';
       // The recent timeline: seeded history closes what is long past, the live part stays open.

@@ -23,7 +23,7 @@ const fanMessage = (i: number, fanId = 900 + i): string => messageBody({
 
 describe('metrics and probes of a worker', () => {
   it('a worker without the API serves metrics and probes on its ops port', async () => {
-    const env = deploymentEnv('embedded');
+    const env = await deploymentEnv('embedded');
     const api = await startWithEnv({ ...env, ROLES: 'api' });
     running.push(api);
     const worker = await startWithEnv({ ...env, ROLES: 'processor,projector' });
@@ -72,7 +72,7 @@ describe('readiness by role', () => {
 
 describe('shutdown deadline', () => {
   it('a stop that hangs in a store write ends at SHUTDOWN_TIMEOUT_MS with exit code 1', async () => {
-    const env = deploymentEnv('embedded');
+    const env = await deploymentEnv('embedded');
     const api = await startWithEnv({ ...env, ROLES: 'api' });
     running.push(api);
     const worker = await startWorkerProcess({ ...env, ROLES: 'processor', SHUTDOWN_TIMEOUT_MS: '1500', CONVOPS_FAILPOINT_STALL_BEFORE_WRITE_MS: '60000' });

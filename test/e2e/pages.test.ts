@@ -3,8 +3,7 @@
 // shows no fan id and no message text, the console works with an access key and the keyboard.
 // Screenshots land in docs/screenshots for the README with UPDATE_SCREENSHOTS=1, else in a
 // temporary folder: a test run leaves the working tree as it found it.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,9 +14,10 @@ import { startReceiver } from '../support/hook-receiver.js';
 import { messageBody, postWebhook } from '../support/platform.js';
 import { settledHash } from '../support/read-models.js';
 import { eventually } from '../support/wait.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const ADMIN = 'pages-admin-token-0123456789abcdef';
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/screenshots') : mkdtempSync(join(tmpdir(), 'convops-shots-'));
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/screenshots') : tempDir('convops-shots-');
 const DEMO_ACCOUNT = 'acct_0000000000000000000000000000de01';
 
 interface Floor {
@@ -44,7 +44,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
   // The floor's request budget off: the tests open more streams than a minute's share.
-  app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, LIVE_CACHE_MS: '0', FLOOR_RATE_LIMIT_MAX: '100000', ALERT_HOOK_ALLOW_PRIVATE: 'true' }));
+  app = await startWithEnv(await deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, LIVE_CACHE_MS: '0', FLOOR_RATE_LIMIT_MAX: '100000', ALERT_HOOK_ALLOW_PRIVATE: 'true' }));
   url = app.url ?? '';
   const seeded = await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{}' });
   expect(seeded.status).toBe(200);
@@ -178,7 +178,7 @@ describe('the floor wallboard', () => {
   });
 
   it('a server with open streams stops promptly', async () => {
-    const other = await startWithEnv(deploymentEnv('embedded', { ROLES: 'api' }));
+    const other = await startWithEnv(await deploymentEnv('embedded', { ROLES: 'api' }));
     const c = new AbortController();
     const res = await fetch(`${other.url ?? ''}/api/floor/stream`, { signal: c.signal });
     expect(res.status).toBe(200);

@@ -19,7 +19,7 @@ describe.each(DEPLOYMENTS)('pipeline end to end on %s', (kind) => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    env = deploymentEnv(kind, { PLATFORMAPI_WEBHOOK_SECRET: SECRET });
+    env = await deploymentEnv(kind, { PLATFORMAPI_WEBHOOK_SECRET: SECRET });
     app = await startWithEnv(env);
     url = app.url ?? '';
   });
@@ -125,7 +125,7 @@ describe.each(DEPLOYMENTS)('pipeline end to end on %s', (kind) => {
 
 describe('roles split across processes on kafka+mongo', () => {
   it('an api-only process ingests and a processor+projector process builds the read models', async () => {
-    const env = deploymentEnv('kafka+mongo', { PLATFORMAPI_WEBHOOK_SECRET: SECRET });
+    const env = await deploymentEnv('kafka+mongo', { PLATFORMAPI_WEBHOOK_SECRET: SECRET });
     const workers = await startWithEnv({ ...env, ROLES: 'processor,projector' });
     const api = await startWithEnv({ ...env, ROLES: 'api' });
     try {

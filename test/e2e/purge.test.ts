@@ -13,7 +13,7 @@ import { deploymentEnv, removeDataDirs } from '../support/deployments.js';
 import { eventually } from '../support/wait.js';
 
 describe('PipelineControl.fenced', () => {
-  const env = (extra: Record<string, string> = {}) => deploymentEnv('embedded', { ALERT_SWEEP_SEC: '0', ...extra });
+  const env = (extra: Record<string, string> = {}): Promise<Record<string, string>> => deploymentEnv('embedded', { ALERT_SWEEP_SEC: '0', ...extra });
   const opened: { pipeline: PipelineControl; log: Log; close: () => Promise<void> }[] = [];
   afterAll(async () => {
     for (const o of opened) await o.close();
@@ -37,7 +37,7 @@ describe('PipelineControl.fenced', () => {
    * (consumers never catch up), `noIndexes` makes every index creation fail (stages cannot start).
    */
   async function pipelineOf(extra: Record<string, string> = {}) {
-    const config = loadConfig(env(extra));
+    const config = loadConfig(await env(extra));
     const logger = createLogger('silent');
     const real = createLog(config, logger);
     const realStore = await createStore(config);

@@ -3,12 +3,12 @@
 // against a running service: what a newcomer types first must work.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -24,7 +24,7 @@ function tryItCommands(): string {
 
 /** The repository's files (tracked, or new and not ignored) in a folder of their own. */
 async function cloneLike(): Promise<string> {
-  const dir = join(mkdtempSync(join(tmpdir(), 'convops-try-it-')), 'convops');
+  const dir = join(tempDir('convops-try-it-'), 'convops');
   const { stdout } = await promisify(execFile)('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
   // A tracked file deleted in the working tree is not part of what a clone of it would hold.
   for (const f of stdout.split('\0').filter((f) => f !== '' && existsSync(join(root, f)))) {
@@ -47,7 +47,7 @@ describe('the README\'s "Try it"', () => {
     const commands = tryItCommands();
     expect(commands).toContain('localhost:3000');
     clone = await cloneLike();
-    app = await startWithEnv(deploymentEnv('embedded'));
+    app = await startWithEnv(await deploymentEnv('embedded'));
     const port = new URL(app.url ?? '').port;
     // A newline after each command (each line that does not continue), so the answers can be told apart.
     const script = commands.replaceAll('localhost:3000', `127.0.0.1:${port}`).replace(/^(?!.*\\$)(.+)$/gm, '$1; echo');

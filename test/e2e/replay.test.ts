@@ -43,14 +43,14 @@ describe.each(DEPLOYMENTS)('replay on %s', (kind) => {
     const { deliveries } = faultDeliveries(1600, 11);
     const half = Math.floor(deliveries.length / 2);
 
-    const clean = await startWithEnv(deploymentEnv(kind, { ADMIN_TOKEN: ADMIN }));
+    const clean = await startWithEnv(await deploymentEnv(kind, { ADMIN_TOKEN: ADMIN }));
     running.push(clean);
     await sendAll(clean.url ?? '', deliveries, 8);
     const cleanHash = await settledHash(clean.url ?? '', clean.store);
     const cleanDocs = await readModelDocs(clean.store);
     await clean.stop();
 
-    const app = await startWithEnv(deploymentEnv(kind, { ADMIN_TOKEN: ADMIN }));
+    const app = await startWithEnv(await deploymentEnv(kind, { ADMIN_TOKEN: ADMIN }));
     running.push(app);
     const url = app.url ?? '';
     await sendAll(url, deliveries.slice(0, half), 8);
@@ -104,7 +104,7 @@ describe.each(DEPLOYMENTS)('replay on %s', (kind) => {
 
   it('leaves the served read models untouched when the service stops mid-replay, and can replay again after', async () => {
     const { deliveries } = faultDeliveries(600, 5);
-    const env = deploymentEnv(kind, { ADMIN_TOKEN: ADMIN });
+    const env = await deploymentEnv(kind, { ADMIN_TOKEN: ADMIN });
     const first = await startWithEnv(env);
     running.push(first);
     await sendAll(first.url ?? '', deliveries, 8);

@@ -29,7 +29,7 @@ describe.each(DEPLOYMENTS)('an unanswered fan on %s', (kind: Deployment) => {
   });
 
   it('stays awaiting and first in the inbox past the idle gap, then closes unanswered at the limit, missed and breached; the late reply opens nothing', async () => {
-    const app = await startHarness({ ...(kind === 'kafka+mongo' ? kafkaMongoEnv() : {}), ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0', UNANSWERED_CLOSE_SEC: '86400' });
+    const app = await startHarness({ ...(kind === 'kafka+mongo' ? await kafkaMongoEnv() : {}), ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0', UNANSWERED_CLOSE_SEC: '86400' });
     running.push(app);
     const now = Date.now();
     const fan = (fanId: number, messageId: number, agoMs: number, direction: 'received' | 'sent' = 'received') =>

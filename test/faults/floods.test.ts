@@ -16,7 +16,7 @@ const FLOOR_MAX = 25;
 let app: RunningApp;
 let port = 0;
 beforeAll(async () => {
-  app = await startWithEnv(deploymentEnv('embedded', {
+  app = await startWithEnv(await deploymentEnv('embedded', {
     ADMIN_TOKEN, PLATFORMAPI_WEBHOOK_SECRET: SECRET, REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
     FLOOR_RATE_LIMIT_MAX: String(FLOOR_MAX), FLOOR_RATE_LIMIT_WINDOW_SEC: '600', ALERT_SWEEP_SEC: '0',
   }));

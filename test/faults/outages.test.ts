@@ -4,7 +4,6 @@
 // names what is down. Afterwards the service has recovered by itself: every delivery is in
 // the read models exactly once (the canonical hash equals a clean run's).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { startKafka, startMongo, type RestartableServer } from '../infra/servers.js';
 import { expectSameAsReference, referenceOf } from '../support/reference-check.js';
@@ -14,6 +13,7 @@ import { faultDeliveries } from '../support/fault-input.js';
 import { postWebhook } from '../support/platform.js';
 import { deliverAll } from '../support/sender.js';
 import { eventually } from '../support/wait.js';
+import { kafkaBrokers } from '../support/test-servers.js';
 
 // Enough that the outage falls mid-ingest with chats in every state; the outage, not the volume, is under test.
 const { deliveries } = faultDeliveries(900, 23);
@@ -64,7 +64,7 @@ describe('infrastructure outages mid-ingest', () => {
   it('the Kafka broker stops and restarts: 503 while it is down, health says the log is down, nothing lost or doubled', async () => {
     const kafka = await startKafka();
     servers.push(kafka);
-    const env = { ...deploymentEnv('kafka+mongo', { APPEND_TIMEOUT_MS: '2000', KAFKA_SESSION_TIMEOUT_MS: '6000' }), KAFKA_BROKERS: kafka.url };
+    const env = { ...await deploymentEnv('kafka+mongo', { APPEND_TIMEOUT_MS: '2000', KAFKA_SESSION_TIMEOUT_MS: '6000' }), KAFKA_BROKERS: kafka.url };
     const app = await startWithEnv(env);
     apps.push(app);
     const url = app.url ?? '';
@@ -88,7 +88,7 @@ describe('infrastructure outages mid-ingest', () => {
   it('the Mongo-wire server stops and restarts: ingest keeps taking webhooks into the log, reads answer 503, nothing lost or doubled', async () => {
     const mongo = await startMongo(512, true);
     servers.push(mongo);
-    const env = { ...deploymentEnv('kafka+mongo', { KAFKA_SESSION_TIMEOUT_MS: '6000' }), KAFKA_BROKERS: inject('kafkaBrokers'), MONGO_URL: mongo.url };
+    const env = { ...await deploymentEnv('kafka+mongo', { KAFKA_SESSION_TIMEOUT_MS: '6000' }), KAFKA_BROKERS: await kafkaBrokers(), MONGO_URL: mongo.url };
     const app = await startWithEnv(env);
     apps.push(app);
     const url = app.url ?? '';

@@ -51,7 +51,7 @@ describe.each(DEPLOYMENTS)('pathological texts on %s', (kind) => {
   let app: RunningApp;
   let url = '';
   beforeAll(async () => {
-    app = await startWithEnv(deploymentEnv(kind, { PLATFORMAPI_WEBHOOK_SECRET: SECRET, ALERT_SWEEP_SEC: '0' }));
+    app = await startWithEnv(await deploymentEnv(kind, { PLATFORMAPI_WEBHOOK_SECRET: SECRET, ALERT_SWEEP_SEC: '0' }));
     url = app.url ?? '';
   });
   afterAll(async () => {

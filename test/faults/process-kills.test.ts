@@ -63,7 +63,7 @@ describe('SIGKILLed processes', () => {
 
   it.concurrent.for(DEPLOYMENTS)(`on %s: api, processor and projector each killed ${KILLS_PER_ROLE}+ times mid-ingest: nothing lost, nothing counted twice`, { timeout: 600_000 }, async (kind, { expect, onTestFinished }) => {
     const cleanup = cleanupOf(onTestFinished);
-    const env = deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
+    const env = await deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
     const port = await ownPort();
     const start: Record<Role, () => Promise<Running>> = {
       api: () => startServiceProcess({ ...env, ROLES: 'api' }, port),
@@ -125,7 +125,7 @@ describe('SIGKILLed processes', () => {
     const { deliveries } = faultDeliveries(1000, 13);
     const ref = referenceOf(deliveries);
     const cleanup = cleanupOf(onTestFinished);
-    const env = deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
+    const env = await deploymentEnv(kind, { KAFKA_SESSION_TIMEOUT_MS: '6000' });
     const api = await startWithEnv({ ...env, ROLES: 'api', PORT: String(await ownPort()) });
     cleanup(() => api.stop());
     const workers: WorkerProcess[] = [];

@@ -4,8 +4,7 @@
 // and read models are written conditionally on what they were read at, and a processor
 // checks it still owns its partition before it writes. Afterwards every figure equals the
 // reference model's. Kafka only: the embedded log has no group rebalancing between processes.
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import { faultDeliveries } from '../support/fault-input.js';
 import { deliverAll } from '../support/sender.js';
 import { startWorkerProcess } from '../support/service-process.js';
 import { eventually } from '../support/wait.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 // Thirds of 500: each third reaches every one of the 300 chats, so the zombie holds work on every partition.
 const { deliveries } = faultDeliveries(1500, 31);
@@ -27,8 +27,8 @@ afterAll(async () => {
 
 describe('a zombie processor on kafka+mongo', () => {
   it('paused until its partitions move, then resumed: its stale batch does not land, and every figure equals the reference', async () => {
-    const env = deploymentEnv('kafka+mongo', { KAFKA_SESSION_TIMEOUT_MS: '6000' });
-    const logDir = mkdtempSync(join(tmpdir(), 'convops-zombie-'));
+    const env = await deploymentEnv('kafka+mongo', { KAFKA_SESSION_TIMEOUT_MS: '6000' });
+    const logDir = tempDir('convops-zombie-');
     const api = await startWithEnv({ ...env, ROLES: 'api,projector' });
     cleanup.push(() => api.stop());
     const zombieLog = join(logDir, 'zombie.log');

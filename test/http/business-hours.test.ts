@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { BusinessClock } from '../../src/domain/business-hours.js';
 import { gradeOf, gradeSteps } from '../../src/domain/sla.js';
-import { mongoStoreEnv, startHarness, type Harness } from '../support/app-harness.js';
+import { mongoStoreEnv, startHarness, STORE_KINDS, type Harness } from '../support/app-harness.js';
 
 const ADMIN = 'admin-token-for-business-hours-tests';
 const CONNECTOR = 'connector-token-for-business-hours';
@@ -33,7 +33,7 @@ interface Figures { sessions: number; responded: number; withinThreshold: number
 interface SlaAnswer extends Figures { clock: string; businessHoursAccounts: string[]; byAccount: (Figures & { accountId: string })[]; byChatter: (Figures & { chatterId: string })[] }
 interface Scorecard { clock: string; businessHoursAccounts: string[]; items: { chatterId: string; sla: Figures }[] }
 
-describe.each([['embedded'], ['mongo']])('business hours on the %s store', (kind) => {
+describe.each(STORE_KINDS.map((k) => [k]))('business hours on the %s store', (kind) => {
   let h: Harness;
   const admin = { token: ADMIN };
 
@@ -53,7 +53,7 @@ describe.each([['embedded'], ['mongo']])('business hours on the %s store', (kind
 
   beforeAll(async () => {
     h = await startHarness({
-      ...(kind === 'mongo' ? mongoStoreEnv() : {}), ADMIN_TOKEN: ADMIN, CONNECTOR_TOKEN: CONNECTOR, ALERT_SWEEP_SEC: '0',
+      ...(kind === 'mongo' ? await mongoStoreEnv() : {}), ADMIN_TOKEN: ADMIN, CONNECTOR_TOKEN: CONNECTOR, ALERT_SWEEP_SEC: '0',
       SESSION_IDLE_SEC: String(4 * DAY_SEC), UNANSWERED_CLOSE_SEC: String(5 * DAY_SEC), REPORT_TIMEZONE: 'Europe/Berlin',
     });
     for (const id of [A, W]) expect((await h.call('POST', '/api/admin/accounts', { ...admin, body: { id, displayName: id.slice(-4) } })).status).toBe(201);

@@ -25,7 +25,7 @@ describe('refusals from the HTTP parser', () => {
   let app: RunningApp;
   let port = 0;
   beforeAll(async () => {
-    app = await startWithEnv(deploymentEnv('embedded', { ROLES: 'api' }));
+    app = await startWithEnv(await deploymentEnv('embedded', { ROLES: 'api' }));
     port = Number(new URL(app.url ?? '').port);
   });
   afterAll(async () => {

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { messageWebhook, transactionWebhook } from '../../src/demo/platform-bodies.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { verifyFigures } from '../../src/queries/verify.js';
-import { mongoStoreEnv, startHarness, type Harness } from '../support/app-harness.js';
+import { mongoStoreEnv, startHarness, STORE_KINDS, type Harness } from '../support/app-harness.js';
 import { reference } from '../support/reference-model.js';
 import { tickRecords } from '../../src/processor/ticker.js';
 import { topology } from '../../src/topology.js';
@@ -93,14 +93,14 @@ const SWEEP: Mutation[] = SAMPLES.flatMap((s, sample) => meaningfulPaths(s.body)
 
 const READ_ROUTES = ['/api/sessions', '/api/messages', '/api/chats?limit=5', '/api/fans', '/api/accounts', '/api/stats', '/api/overview', '/api/sla', '/api/floor', '/api/alerts', '/api/chatters/scorecard'];
 
-describe.each(['embedded', 'mongo'] as const)('the real samples broken field by field, %s store', (kind) => {
+describe.each(STORE_KINDS)('the real samples broken field by field, %s store', (kind) => {
   let app: Harness | undefined;
   afterAll(async () => {
     await app?.stop();
   });
 
   it('are refused or accepted, never a 5xx; valid traffic beside them is counted once; every read answers', async () => {
-    app = await startHarness(kind === 'mongo' ? mongoStoreEnv() : {});
+    app = await startHarness(kind === 'mongo' ? await mongoStoreEnv() : {});
     const running = app;
     const server = running.app;
     let run = 0;

@@ -11,7 +11,7 @@ import { tickRecords } from '../../src/processor/ticker.js';
 import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { verifyFigures } from '../../src/queries/verify.js';
 import { topology } from '../../src/topology.js';
-import { mongoStoreEnv, startHarness, type Harness } from '../support/app-harness.js';
+import { mongoStoreEnv, startHarness, STORE_KINDS, type Harness } from '../support/app-harness.js';
 import { compareWithReference } from '../support/compare-reference.js';
 import type { Delivery } from '../support/fault-input.js';
 import { readModelDocs } from '../support/read-models.js';
@@ -43,12 +43,12 @@ async function expectSameAsReference(h: Harness, ref: Reference): Promise<void> 
 
 interface Overview { messages: { total: number }; sessions: { total: number } }
 
-describe.each(['embedded', 'mongo'] as const)('webhook dedupe with no window, %s store', (kind) => {
+describe.each(STORE_KINDS)('webhook dedupe with no window, %s store', (kind) => {
   let h: Harness | undefined;
   afterAll(async () => { await h?.stop(); });
 
   it('a redelivery of a chat\'s first record after 1,100 newer ones, under its key or another, changes nothing', async () => {
-    const app = await startHarness(kind === 'mongo' ? mongoStoreEnv() : {});
+    const app = await startHarness(kind === 'mongo' ? await mongoStoreEnv() : {});
     h = app;
     const deliveries = longChat(1_101);
     await app.deliver(deliveries);

@@ -3,9 +3,9 @@ import type { ProvidedContext as _Provided } from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    kafkaBrokers: string;
-    mongoUrl: string;
-    /** The built service's entry module (./service-build.ts). */
-    serviceEntry: string;
+    /** Where test files ask for the test servers (./provisioner.ts; test/support/test-servers.ts asks). */
+    provisioner: string;
+    /** `unit` in `npm run test:unit` (no Java, no child processes), else `all`. */
+    tier: 'unit' | 'all';
   }
 }

@@ -1,13 +1,12 @@
 // Group commit in the webhook route's appender, on the real embedded log: records that arrive
 // within the linger share one log write (one disk flush), each caller still hears its own
 // record's place, and without a linger the first record of a quiet moment is written at once.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AppendRecord, AppendResult } from '../../src/adapters/log/log.js';
 import { EmbeddedLog } from '../../src/adapters/log/embedded-log.js';
 import { BatchingAppender } from '../../src/ingest/batching-appender.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const dirs: string[] = [];
 const logs: EmbeddedLog[] = [];
@@ -18,7 +17,7 @@ afterAll(async () => {
 
 /** A real embedded log whose appends are counted (each is one write and one flush). */
 async function countedLog(): Promise<{ log: EmbeddedLog; writes: number[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'batching-appender-'));
+  const dir = tempDir('batching-appender-');
   dirs.push(dir);
   const log = new EmbeddedLog(dir);
   logs.push(log);

@@ -28,7 +28,7 @@ describe('Intelligence.forgetAccounts', () => {
   });
 
   it("removes the purged accounts' alerts, analyses and the streaks that rested on them, nothing else", async () => {
-    store = await createStore(loadConfig(deploymentEnv('embedded')));
+    store = await createStore(loadConfig(await deploymentEnv('embedded')));
     const models = new ReadModelSet(store);
     const intelligence = new Intelligence(store, models, DEFAULT_RULE_SETTINGS, null, createLogger('silent'), () => NOW);
     const rm = await models.active();

@@ -1,16 +1,15 @@
 // The pipeline's set-aside alert is a function of the set-aside collection when reconciled:
 // open (with the count) while any record is kept, resolved once none is, opened again (a new
 // episode, not acknowledged) when records are set aside after that. Real embedded store.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import { ALERTS_COLLECTION, type AlertDoc } from '../../src/intelligence/intelligence.js';
 import { reconcileSetAsideAlert, SET_ASIDE_ALERT_ID } from '../../src/pipeline/set-aside-alert.js';
 import { bodyPrefix, SET_ASIDE_COLLECTION, setAsideWrite, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
+import { tempDir } from '../support/temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'convops-set-aside-alert-'));
+const dir = tempDir('convops-set-aside-alert-');
 const store = new EmbeddedStore(dir);
 afterAll(async () => {
   await store.close();

@@ -35,7 +35,7 @@ afterAll(async () => {
 
 /** A fresh log and store with one partition per topic (every chat shares the mark), and a way to start processors on them. */
 async function deployment(kind: Deployment) {
-  const config = loadConfig(deploymentEnv(kind));
+  const config = loadConfig(await deploymentEnv(kind));
   const logger = createLogger('silent');
   const log = createLog(config, logger);
   const store = await createStore(config);

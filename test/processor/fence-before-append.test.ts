@@ -37,7 +37,7 @@ describe.each(DEPLOYMENTS)('a chat state changed behind the cache, on %s', (kind
   });
 
   it('appends no event from the stale round; the retry steps from the store', async () => {
-    const config = loadConfig(deploymentEnv(kind));
+    const config = loadConfig(await deploymentEnv(kind));
     const topo = topology(config.topicPrefix);
     const log: Log = createLog(config, createLogger('silent'));
     const store: DocumentStore = await createStore(config);

@@ -1,9 +1,7 @@
 // Chat states stored by the version before event time and the chat ledger: the processor takes
 // them up (a crash loop on the old shape would stall a whole partition), keeps the open
 // session going, and recognises redeliveries of what the old state remembered in its lists.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLog, createStore } from '../../src/adapters/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -13,6 +11,7 @@ import { CHAT_STATE_COLLECTION, SessionProcessor } from '../../src/processor/ses
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';
 import { eventually } from '../support/wait.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const ACCOUNT = 'acct_00000000000000000000000000000a1d';
 const FAN = '7770001';
@@ -31,7 +30,7 @@ function legacySession() {
 
 describe('chat states stored before issue 12', () => {
   it('are taken up: the open session goes on, and a redelivery the old lists remembered counts once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'convops-legacy-'));
+    const dir = tempDir('convops-legacy-');
     dirs.push(dir);
     const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
     const logger = createLogger('silent');

@@ -13,7 +13,7 @@ afterAll(() => removeDataDirs());
 
 describe('forgetting accounts on the processor side', () => {
   it('removes the chats of the accounts named and no chat of an account whose id only starts the same or matches as a pattern', async () => {
-    const store = await createStore(loadConfig(deploymentEnv('embedded')));
+    const store = await createStore(loadConfig(await deploymentEnv('embedded')));
     try {
       const keys = ['acct_1:42', 'acct_1:7', 'acct_10:42', 'acct_1x:1', 'acct.1:5', 'acctx1:5', 'other:acct_1'];
       for (const k of keys) {

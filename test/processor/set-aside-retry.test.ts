@@ -84,7 +84,7 @@ describe.each(DEPLOYMENTS)('retrying a set-aside record, on %s', (kind) => {
   it('is set aside again while its cause remains, then processed exactly once when it is gone; metrics and the alert follow', async () => {
     // Read by src/app.ts when the app starts: on for the first start, off after the "fix".
     process.env.CONVOPS_FAILPOINT_THROW_ON_TEXT = MARKER;
-    const env = deploymentEnv(kind, { ADMIN_TOKEN: TOKEN, ROLES: 'api,processor,projector' });
+    const env = await deploymentEnv(kind, { ADMIN_TOKEN: TOKEN, ROLES: 'api,processor,projector' });
     const config = loadConfig(env);
     const topo = topology(config.topicPrefix);
     const start = async () => {

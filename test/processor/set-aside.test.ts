@@ -59,7 +59,7 @@ describe.each(DEPLOYMENTS)('a record that makes a step throw, on %s', (kind) => 
   });
 
   it('is set aside once (also when redelivered), counted in health, listed by the admin route, and everything else is processed', async () => {
-    const env = deploymentEnv(kind, { ADMIN_TOKEN: TOKEN, ROLES: 'api,processor,projector' });
+    const env = await deploymentEnv(kind, { ADMIN_TOKEN: TOKEN, ROLES: 'api,processor,projector' });
     const config = loadConfig(env);
     const topo = topology(config.topicPrefix);
     const start = async () => {

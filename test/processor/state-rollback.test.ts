@@ -74,7 +74,7 @@ describe.each(DEPLOYMENTS)('lost writes, on %s', (kind) => {
 
   it('a chat state rolled back behind the processor is re-derived from inbound: no event id reused, figures exact, the rollback logged, counted and verified', async () => {
     // A short unanswered limit: the tick two hours on below closes a waiting fan's session too.
-    const env = deploymentEnv(kind, { ADMIN_TOKEN: TOKEN, ROLES: 'api,processor,projector', EVENT_DIGESTS: 'on', UNANSWERED_CLOSE_SEC: '60' });
+    const env = await deploymentEnv(kind, { ADMIN_TOKEN: TOKEN, ROLES: 'api,processor,projector', EVENT_DIGESTS: 'on', UNANSWERED_CLOSE_SEC: '60' });
     topo = topology(loadConfig(env).topicPrefix);
     lastEnv = env;
     app = await startWithEnv(env);

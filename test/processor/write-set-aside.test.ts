@@ -54,7 +54,7 @@ describe.each(DEPLOYMENTS)('a write that keeps failing, on %s', (kind) => {
   });
 
   it('sets aside the record whose write fails twice, and only it; a store outage sets nothing aside', async () => {
-    const config = loadConfig(deploymentEnv(kind));
+    const config = loadConfig(await deploymentEnv(kind));
     const topo = topology(config.topicPrefix);
     const log = createLog(config, createLogger('silent'));
     const store = await createStore(config);

@@ -1,11 +1,8 @@
 // Read models stored before report buckets existed get their buckets once, computed from the
 // documents, before the projector folds anything else: equal to what folding the events
 // builds, on both stores.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import { MongoStore } from '../../src/adapters/store/mongo-store.js';
 import type { BulkOp, Doc, DocumentStore } from '../../src/adapters/store/store.js';
@@ -18,6 +15,8 @@ import { conversationArb } from '../support/conversations.js';
 import { withoutZeros } from '../support/read-models.js';
 import { runChats } from '../support/run-chats.js';
 import { uniqueName } from '../support/wait.js';
+import { mongoUrl, withServers } from '../support/test-servers.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const IDLE_MS = 1800_000;
 const LATE_MS = 300_000;
@@ -26,8 +25,8 @@ const logger = createLogger('silent');
 const meaning = (docs: readonly Doc[]) => docs.map((d) => withoutZeros(d)).sort((a, b) => String((a as Doc)._id).localeCompare(String((b as Doc)._id)));
 
 describe.each([
-  ['embedded', async () => new EmbeddedStore(mkdtempSync(join(tmpdir(), 'convops-backfill-')))] as const,
-  ['mongodb wire', () => MongoStore.connect(inject('mongoUrl'), uniqueName('convops_backfill'))] as const,
+  ['embedded', async () => new EmbeddedStore(tempDir('convops-backfill-'))] as const,
+  ...withServers([['mongodb wire', async () => MongoStore.connect(await mongoUrl(), uniqueName('convops_backfill'))] as const]),
 ])('report buckets for older read models on the %s store', (_name, open) => {
   it('are built from the documents, page by page, equal to folding the events, once', async () => {
     const [conversation] = fc.sample(conversationArb({ minSteps: 40, maxSteps: 60, idleMs: IDLE_MS, lateMs: LATE_MS }), { numRuns: 1, seed: 14 });

@@ -1,20 +1,19 @@
 // The report-bucket build marker is a lease: while its builder renews it, another process
 // waits instead of building too; once it has not moved for the stale bound, one process takes
 // it over, builds, and marks the version built.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import { ensureReportBuckets } from '../../src/projector/models/report-buckets/backfill.js';
 import { CONTRIBUTIONS_FORMAT } from '../../src/projector/models/report-buckets/contributions.js';
 import { META_COLLECTION, ReadModelSet } from '../../src/projector/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const STALE_MS = 120_000;
 
 describe('the report-bucket build marker', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'convops-marker-'));
+  const dir = tempDir('convops-marker-');
   const store = new EmbeddedStore(dir);
   afterAll(async () => {
     await store.close();

@@ -3,11 +3,8 @@
 // documents (the sum of every document's contributions). And a window splits into buckets and
 // partial hours that cover it exactly, once. A failure prints fast-check's seed: rerun with
 // PROPERTY_SEED / PROPERTY_PATH.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import { MongoStore } from '../../src/adapters/store/mongo-store.js';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
@@ -22,6 +19,8 @@ import { conversationArb, type Conversation } from '../support/conversations.js'
 import { runChats } from '../support/run-chats.js';
 import { withoutZeros } from '../support/read-models.js';
 import { uniqueName } from '../support/wait.js';
+import { mongoUrl, withServers } from '../support/test-servers.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const IDLE_MS = 1800_000;
 const LATE_MS = 300_000;
@@ -151,8 +150,8 @@ function settled(c: Conversation): Conversation {
 }
 
 describe.each([
-  ['embedded', async () => new EmbeddedStore(mkdtempSync(join(tmpdir(), 'convops-buckets-')))] as const,
-  ['mongodb wire', () => MongoStore.connect(inject('mongoUrl'), uniqueName('convops_buckets'))] as const,
+  ['embedded', async () => new EmbeddedStore(tempDir('convops-buckets-'))] as const,
+  ...withServers([['mongodb wire', async () => MongoStore.connect(await mongoUrl(), uniqueName('convops_buckets'))] as const]),
 ])('report buckets on the %s store', (name, open) => {
   it('equal the sum of the final documents\' contributions, however events are batched, redelivered or half-written before a crash', async () => {
     await fc.assert(fc.asyncProperty(caseArb, async ({ conversation, cuts, again, crashes }) => {

@@ -5,11 +5,8 @@
 // the rest of the events, equals the sum of the final documents' contributions with times in
 // it, computed the plain way. A failure prints fast-check's seed: rerun with PROPERTY_SEED /
 // PROPERTY_PATH.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import { MongoStore } from '../../src/adapters/store/mongo-store.js';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
@@ -23,6 +20,8 @@ import { ReadModelSet } from '../../src/projector/read-model-set.js';
 import { conversationArb, type Conversation } from '../support/conversations.js';
 import { runChats, type Models } from '../support/run-chats.js';
 import { uniqueName } from '../support/wait.js';
+import { mongoUrl, withServers } from '../support/test-servers.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const IDLE_MS = 1800_000;
 const LATE_MS = 300_000;
@@ -97,8 +96,8 @@ const caseArb = fc.record({
 });
 
 describe.each([
-  ['embedded', async () => new EmbeddedStore(mkdtempSync(join(tmpdir(), 'convops-edges-')))] as const,
-  ['mongodb wire', () => MongoStore.connect(inject('mongoUrl'), uniqueName('convops_edges'))] as const,
+  ['embedded', async () => new EmbeddedStore(tempDir('convops-edges-'))] as const,
+  ...withServers([['mongodb wire', async () => MongoStore.connect(await mongoUrl(), uniqueName('convops_edges'))] as const]),
 ])('report windows on the %s store', (name, open) => {
   it('show records that arrive after the window was asked for, at its partial ends too', async () => {
     await fc.assert(fc.asyncProperty(caseArb, async ({ conversation, cut, bounds, recent }) => {

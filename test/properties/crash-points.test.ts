@@ -378,7 +378,7 @@ describe('crash points: a stage stopped anywhere in a round and restarted change
     };
     await fc.assert(fc.asyncProperty(planArb, async (p) => {
       // A deployment of its own per run: its own data folder, log and store.
-      const config = loadConfig(deploymentEnv('embedded', { INBOUND_PARTITIONS: String(p.partitions) }));
+      const config = loadConfig(await deploymentEnv('embedded', { INBOUND_PARTITIONS: String(p.partitions) }));
       const log = createLog(config, logger);
       const store = await createStore(config);
       try {

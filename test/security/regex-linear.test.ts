@@ -7,13 +7,13 @@
 // time must be listed in REVIEWED_DYNAMIC below with the RegExp values to check. recheck
 // decides, on its pure-JavaScript backend (offline, no Java, no native binary): anything not
 // `safe` fails, naming file:line and recheck's attack string.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { check, type Diagnostics } from 'recheck';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHURN_PATTERN } from '../../src/intelligence/rules.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -285,7 +285,7 @@ afterAll(() => {
 
 describe('regular expressions run in linear time', () => {
   it('the check itself reports a super-linear regex with its place and attack string, and an unreviewed dynamic one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'regex-linear-'));
+    const dir = tempDir('regex-linear-');
     try {
       const fixture = join(dir, 'fixture.ts');
       writeFileSync(fixture, [

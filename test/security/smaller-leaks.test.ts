@@ -217,7 +217,7 @@ describe('/metrics when reads need a key', () => {
   // On a real port, on purpose: a process without the API role serves its metrics on the ops
   // port startApp opens for it, and that port is what this checks (the harness has no ops port).
   it('stays open on the ops port of a process without the API', async () => {
-    const worker = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0', READ_AUTH: 'required', ROLES: 'processor,projector' }));
+    const worker = await startWithEnv(await deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0', READ_AUTH: 'required', ROLES: 'processor,projector' }));
     running.push(worker);
     expect(worker.url).toBeNull();
     const res = await fetch(`${worker.opsUrl ?? ''}/metrics`);

@@ -10,7 +10,7 @@ const HINT = /^ADMIN_TOKEN is not set/;
 
 async function startLogged(extra: Record<string, string>): Promise<{ app: RunningApp; lines: Line[] }> {
   const { logger, lines } = capturedLogger();
-  const app = await startApp(loadConfig(deploymentEnv('embedded', { ROLES: 'api', ...extra })), logger);
+  const app = await startApp(loadConfig(await deploymentEnv('embedded', { ROLES: 'api', ...extra })), logger);
   return { app, lines };
 }
 

@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { inject } from 'vitest';
 import type { Log } from '../../src/adapters/log/log.js';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -20,6 +19,7 @@ import { tickRecords } from '../../src/processor/ticker.js';
 import { topology } from '../../src/topology.js';
 import { ContractCheck } from './contract-check.js';
 import { settledHash } from './read-models.js';
+import { kafkaBrokers, mongoUrl, unitTier } from './test-servers.js';
 import { uniqueName } from './wait.js';
 
 export interface Answer<T = unknown> {
@@ -97,17 +97,20 @@ export const TEST_ENV: Readonly<Record<string, string>> = {
  * Settings that put the store on the test Mongo-wire server (a database of its own) while the
  * log stays embedded: for routes whose queries the store runs, so they are read by MongoDB too.
  */
-export function mongoStoreEnv(): Record<string, string> {
-  return { MONGO_URL: inject('mongoUrl'), MONGO_DB: uniqueName('convops_inject').replace(/-/g, '_') };
+export async function mongoStoreEnv(): Promise<Record<string, string>> {
+  return { MONGO_URL: await mongoUrl(), MONGO_DB: uniqueName('convops_inject').replace(/-/g, '_') };
 }
 
 /**
  * Settings that put the log on the test Kafka (topics of their own) and the store on the test
  * Mongo-wire server (a database of its own): the kafka+mongo deployment, still without a port.
  */
-export function kafkaMongoEnv(): Record<string, string> {
-  return { ...mongoStoreEnv(), KAFKA_BROKERS: inject('kafkaBrokers'), TOPIC_PREFIX: `${uniqueName('inject')}.` };
+export async function kafkaMongoEnv(): Promise<Record<string, string>> {
+  return { ...await mongoStoreEnv(), KAFKA_BROKERS: await kafkaBrokers(), TOPIC_PREFIX: `${uniqueName('inject')}.` };
 }
+
+/** The stores a route test runs on: the Mongo-wire one too, except in the unit tier (no Java). */
+export const STORE_KINDS: readonly ('embedded' | 'mongo')[] = unitTier() ? ['embedded'] : ['embedded', 'mongo'];
 
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'convops-inject-'));

@@ -2,15 +2,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
 import { startApp, type RunningApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/support/logger.js';
+import { kafkaBrokers, mongoUrl, unitTier } from './test-servers.js';
 import { uniqueName } from './wait.js';
 import { ContractCheck } from './contract-check.js';
 
 export type Deployment = 'kafka+mongo' | 'embedded';
-export const DEPLOYMENTS: readonly Deployment[] = ['kafka+mongo', 'embedded'];
+/** Both deployments; the unit tier (no Java) runs the embedded one only. */
+export const DEPLOYMENTS: readonly Deployment[] = unitTier() ? ['embedded'] : ['kafka+mongo', 'embedded'];
 
 const dataDirs: string[] = [];
 
@@ -20,7 +21,7 @@ export function removeDataDirs(): void {
 }
 
 /** Environment for a fresh, isolated deployment: own data dir, or own topics and database. */
-export function deploymentEnv(kind: Deployment, extra: Record<string, string> = {}): Record<string, string> {
+export async function deploymentEnv(kind: Deployment, extra: Record<string, string> = {}): Promise<Record<string, string>> {
   // Ticks off unless a test asks: platform sample times lie months back, so any tick would close their sessions.
   // Rate limits off unless a test asks: tests poll routes far faster than a person, and
   // test/security/rate-limits.test.ts pins the limits themselves. The live routes' shared
@@ -35,8 +36,8 @@ export function deploymentEnv(kind: Deployment, extra: Record<string, string> = 
     return { DATA_DIR: dir, ...base };
   }
   return {
-    KAFKA_BROKERS: inject('kafkaBrokers'),
-    MONGO_URL: inject('mongoUrl'),
+    KAFKA_BROKERS: await kafkaBrokers(),
+    MONGO_URL: await mongoUrl(),
     MONGO_DB: uniqueName('convops_e2e').replace(/-/g, '_'),
     TOPIC_PREFIX: `${uniqueName('e2e')}.`,
     ...base,

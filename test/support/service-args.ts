@@ -1,7 +1,7 @@
-// How a test starts the service as a process: the build the global setup made of this run's
-// sources (../infra/service-build.ts), with its source maps for stack traces.
-import { inject } from 'vitest';
+// How a test starts the service as a process: the build of this run's sources
+// (../infra/service-build.ts, made on the run's first ask), with its source maps for stack traces.
+import { serviceEntry } from './test-servers.js';
 
-export function serviceArgs(): string[] {
-  return ['--enable-source-maps', inject('serviceEntry')];
+export async function serviceArgs(): Promise<string[]> {
+  return ['--enable-source-maps', await serviceEntry()];
 }

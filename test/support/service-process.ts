@@ -40,7 +40,7 @@ export interface ServiceProcess {
  *  generous: tests that run two deployments at once restart processes on a busy machine. */
 export async function startServiceProcess(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
   port ??= await freePort();
-  const child = spawn(process.execPath, serviceArgs(), {
+  const child = spawn(process.execPath, await serviceArgs(), {
     cwd: root,
     env: { ...childEnv(env), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -108,7 +108,7 @@ export interface WorkerProcess {
 
 /** A process without the API role (processor, projector): ready once it logs that it started. */
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, serviceArgs(), {
+  const child = spawn(process.execPath, await serviceArgs(), {
     cwd: root,
     env: { ...childEnv(env), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

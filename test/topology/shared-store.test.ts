@@ -98,7 +98,7 @@ describe.each(DEPLOYMENTS)('deployments sharing one store (%s)', (kind) => {
 
   beforeAll(async () => {
     // One database (or DATA_DIR) for all of them; each its own prefix.
-    const shared = deploymentEnv(kind, { ADMIN_TOKEN: ADMIN });
+    const shared = await deploymentEnv(kind, { ADMIN_TOKEN: ADMIN });
     for (const t of list) t.app = await startWithEnv({ ...shared, TOPIC_PREFIX: t.prefix });
     raw = kind === 'embedded' ? new EmbeddedStore(shared.DATA_DIR ?? '') : await MongoStore.connect(shared.MONGO_URL ?? '', shared.MONGO_DB ?? '');
     for (const t of list) {

@@ -3,11 +3,11 @@
 // the first conditional write, again after the collection is dropped, and never changes what
 // a conditional write means.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { MongoClient } from 'mongodb';
 import { MongoStore } from '../../src/adapters/store/mongo-store.js';
 import { WriteConflictError, type Doc } from '../../src/adapters/store/store.js';
 import { uniqueName } from '../support/wait.js';
+import { mongoUrl } from '../support/test-servers.js';
 
 describe('condition indexes on the Mongo-wire test server', () => {
   const dbName = uniqueName('convops_cond');
@@ -15,8 +15,8 @@ describe('condition indexes on the Mongo-wire test server', () => {
   let client: MongoClient;
 
   beforeAll(async () => {
-    store = await MongoStore.connect(inject('mongoUrl'), dbName);
-    client = new MongoClient(inject('mongoUrl'));
+    store = await MongoStore.connect(await mongoUrl(), dbName);
+    client = new MongoClient(await mongoUrl());
     await client.connect();
   });
   afterAll(async () => {

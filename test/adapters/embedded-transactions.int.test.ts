@@ -2,19 +2,18 @@
 // (index entries, msgpack's shared record structures, database handles), and its collection
 // and index lists survive writers that race: other stores on the same folder, other processes.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import { DuplicateKeyError, WriteConflictError, type Doc } from '../../src/adapters/store/store.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const close of closers.reverse()) await close();
 });
 
-const folder = () => mkdtempSync(join(tmpdir(), 'embedded-txn-'));
+const folder = () => tempDir('embedded-txn-');
 
 function openStore(dir: string): EmbeddedStore {
   const store = new EmbeddedStore(dir);

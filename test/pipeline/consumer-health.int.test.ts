@@ -2,7 +2,7 @@
 // app exports, per role and group, the joins its consumer had to make again (by reason) and the
 // seconds it has gone without progress while records wait (0 once drained), and its health
 // names no group while the consumers keep up. What makes them report (a drop, a stall) is
-// tested in test/adapters/kafka-rounds.test.ts and kafka-round-limits.test.ts.
+// tested in test/adapters/kafka-rounds.int.test.ts and kafka-round-limits.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { topology } from '../../src/topology.js';
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 describe('consumer health in /metrics and /api/health', () => {
   it('exports rejoins by reason and seconds stalled per role and group, 0 once drained', async () => {
-    const env = deploymentEnv('kafka+mongo', { KAFKA_SESSION_TIMEOUT_MS: '6000' });
+    const env = await deploymentEnv('kafka+mongo', { KAFKA_SESSION_TIMEOUT_MS: '6000' });
     const app = await startWithEnv(env);
     running.push(app);
     const url = app.url ?? '';

@@ -8,14 +8,13 @@
 //
 // A hang there stops the event loop, vitest's timers with it, so each scenario runs in a child
 // process that is killed when it takes too long.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { result, scenario } from '../support/hang-scenario.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const logModule = join(import.meta.dirname, '../../src/adapters/log/embedded-log.ts');
-const folder = () => mkdtempSync(join(tmpdir(), 'embedded-log-shared-'));
+const folder = () => tempDir('embedded-log-shared-');
 
 /** `EmbeddedLog`, a fresh `dir` and `turns` in scope of every scenario. */
 const prelude = (): string => `

@@ -2,7 +2,7 @@
 // topic-level min.insync.replicas of the settings (resolved against the cluster), a setting
 // the cluster cannot hold stops the start naming the variable, and existing topics that are
 // less durable than wanted are named in a warning. The test broker is a single one.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import kafkajs, { Kafka, logLevel, type Admin } from 'kafkajs';
 import { createLog } from '../../src/adapters/index.js';
 import { KafkaLog } from '../../src/adapters/log/kafka-log.js';
@@ -11,13 +11,15 @@ import { topology } from '../../src/topology.js';
 import { deploymentEnv, startWithEnv } from '../support/deployments.js';
 import { uniqueName } from '../support/wait.js';
 import { capturedLogger } from '../support/captured-log.js';
+import { kafkaBrokers } from '../support/test-servers.js';
 
-const brokers = () => inject('kafkaBrokers');
+let brokers = '';
 const created: string[] = [];
 let admin: Admin;
 
 beforeAll(async () => {
-  admin = new Kafka({ brokers: brokers().split(','), logLevel: logLevel.NOTHING }).admin();
+  brokers = await kafkaBrokers();
+  admin = new Kafka({ brokers: brokers.split(','), logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   // Everything below assumes the single test broker; say so plainly when that changes.
   expect((await admin.describeCluster()).brokers).toHaveLength(1);
@@ -42,7 +44,7 @@ async function replicaCounts(topic: string): Promise<number[]> {
 }
 
 function envFor(extra: Record<string, string> = {}): Record<string, string> {
-  return { KAFKA_BROKERS: brokers(), TOPIC_PREFIX: `${uniqueName('durability')}.`, ...extra };
+  return { KAFKA_BROKERS: brokers, TOPIC_PREFIX: `${uniqueName('durability')}.`, ...extra };
 }
 
 describe('kafka durability', () => {
@@ -97,7 +99,7 @@ describe('kafka durability', () => {
   });
 
   it('stops the service start with that error', async () => {
-    const env = deploymentEnv('kafka+mongo', { KAFKA_REPLICATION_FACTOR: '2' });
+    const env = await deploymentEnv('kafka+mongo', { KAFKA_REPLICATION_FACTOR: '2' });
     await expect(startWithEnv(env)).rejects.toThrow(/KAFKA_REPLICATION_FACTOR is 2 but the Kafka cluster has 1 broker/);
   });
 
@@ -116,7 +118,7 @@ describe('kafka durability', () => {
     expect((await minInsyncEntry(t.inbound))?.configSource).not.toBe(kafkajs.ConfigSource.TOPIC_CONFIG);
 
     const { logger, warnings } = capturedLogger('warn');
-    const log = new KafkaLog({ brokers: brokers().split(','), logger });
+    const log = new KafkaLog({ brokers: brokers.split(','), logger });
     try {
       // One broker cannot hold more than 1 / 1, so start-up itself finds nothing weaker to name.
       await log.createTopics([{ name: t.inbound, partitions: 2 }, { name: t.sessionEvents, partitions: 2 }]);

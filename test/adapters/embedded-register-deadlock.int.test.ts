@@ -8,14 +8,13 @@
 //
 // A hang there stops the event loop, vitest's timers with it, so each scenario runs in a child
 // process that is killed when it takes too long.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { result, scenario } from '../support/hang-scenario.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const storeModule = join(import.meta.dirname, '../../src/adapters/store/embedded-store.ts');
-const folder = () => mkdtempSync(join(tmpdir(), 'embedded-deadlock-'));
+const folder = () => tempDir('embedded-deadlock-');
 
 /** `EmbeddedStore`, a fresh `dir` in scope of every scenario. */
 const prelude = (): string => `

@@ -3,12 +3,12 @@
 // one environment a busy worker appending events held up every webhook the API appended. Folders
 // from before keep all topics in the one environment they were written to.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedLog } from '../../src/adapters/log/embedded-log.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -46,7 +46,7 @@ function busyAppender(dir: string, topic: string, ms: number, marker: string): P
 
 describe('embedded log topics', () => {
   it('take appends while another process holds a different topic mid-transaction', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'embedded-log-topics-'));
+    const dir = tempDir('embedded-log-topics-');
     const log = new EmbeddedLog(dir);
     closers.push(() => log.close());
     await log.createTopics([{ name: 'cv.inbound', partitions: 2 }, { name: 'cv.session-events', partitions: 2 }]);
@@ -64,7 +64,7 @@ describe('embedded log topics', () => {
   }, 20_000);
 
   it('keep using the one environment of a folder written before topics had their own', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'embedded-log-topics-'));
+    const dir = tempDir('embedded-log-topics-');
     const path = join(dir, 'log');
     mkdirSync(path, { recursive: true });
     // What earlier versions wrote: topics, records and heads all in log/.

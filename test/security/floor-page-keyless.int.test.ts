@@ -22,7 +22,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  app = await startWithEnv(deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, READ_AUTH: 'required', FLOOR_RATE_LIMIT_MAX: '100000', ALERT_SWEEP_SEC: '0' }));
+  app = await startWithEnv(await deploymentEnv('embedded', { ADMIN_TOKEN: ADMIN, READ_AUTH: 'required', FLOOR_RATE_LIMIT_MAX: '100000', ALERT_SWEEP_SEC: '0' }));
   const seeded = await app.server?.inject({ method: 'POST', url: '/api/admin/seed-demo', headers: { authorization: `Bearer ${ADMIN}` }, payload: {} });
   expect(seeded?.statusCode).toBe(200);
   await settledHash(app.url ?? '', app.store);

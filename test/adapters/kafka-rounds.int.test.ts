@@ -5,19 +5,20 @@
 // session timeouts of work waiting, and every record must be handled (at most twice) and the
 // group's offsets reach the end. A consumer whose event loop is held past the session (so no
 // heartbeat can go out) is dropped: that is reported naming its group, and clears once it commits.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaLog } from '../../src/adapters/log/kafka-log.js';
 import type { RecordBatch } from '../../src/adapters/log/log.js';
 import { StageHealth } from '../../src/pipeline/stage-health.js';
 import { eventually, uniqueName } from '../support/wait.js';
+import { kafkaBrokers } from '../support/test-servers.js';
 
 const SESSION_MS = 6_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 let log: KafkaLog;
 
-beforeAll(() => {
-  log = new KafkaLog({ brokers: inject('kafkaBrokers').split(','), sessionTimeoutMs: SESSION_MS, rounds: { maxRecords: 2_000, maxMs: 1_000 } });
+beforeAll(async () => {
+  log = new KafkaLog({ brokers: (await kafkaBrokers()).split(','), sessionTimeoutMs: SESSION_MS, rounds: { maxRecords: 2_000, maxMs: 1_000 } });
 });
 
 afterAll(async () => {

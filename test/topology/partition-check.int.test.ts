@@ -29,7 +29,7 @@ const topicsOf = (env: Record<string, string>) => topology(env.TOPIC_PREFIX ?? '
 
 describe.each(DEPLOYMENTS)('partition check (%s)', (kind) => {
   it('refuses to start when session-events already exists with another partition count than inbound', async () => {
-    const env = deploymentEnv(kind, { INBOUND_PARTITIONS: '4' });
+    const env = await deploymentEnv(kind, { INBOUND_PARTITIONS: '4' });
     const t = topicsOf(env);
     await precreate(env, [{ name: t.sessionEvents, partitions: 2 }]);
     const started = startWithEnv(env);
@@ -43,7 +43,7 @@ describe.each(DEPLOYMENTS)('partition check (%s)', (kind) => {
   });
 
   it('names INBOUND_TOPIC when the inbound log of another prefix has another count than the session-events it gets', async () => {
-    const env = deploymentEnv(kind);
+    const env = await deploymentEnv(kind);
     const old = `${uniqueName('old')}.inbound`;
     await precreate(env, [{ name: old, partitions: 3 }]);
     const next = { ...env, TOPIC_PREFIX: `${uniqueName('new')}.`, INBOUND_TOPIC: old, INBOUND_PARTITIONS: '5' };
@@ -54,7 +54,7 @@ describe.each(DEPLOYMENTS)('partition check (%s)', (kind) => {
   });
 
   it('starts when existing topics agree with each other, whatever INBOUND_PARTITIONS says', async () => {
-    const env = deploymentEnv(kind, { INBOUND_PARTITIONS: '4' });
+    const env = await deploymentEnv(kind, { INBOUND_PARTITIONS: '4' });
     const t = topicsOf(env);
     await precreate(env, [{ name: t.inbound, partitions: 3 }, { name: t.sessionEvents, partitions: 3 }]);
     const app = await startWithEnv(env);
@@ -69,12 +69,12 @@ describe.each(DEPLOYMENTS)('partition check (%s)', (kind) => {
 
 describe('the process', () => {
   it('prints the refusal as one line and exits non-zero', async () => {
-    const env = deploymentEnv('embedded', { INBOUND_PARTITIONS: '4' });
+    const env = await deploymentEnv('embedded', { INBOUND_PARTITIONS: '4' });
     await precreate(env, [{ name: topicsOf(env).sessionEvents, partitions: 2 }]);
     // Embedded means no broker and no database: the test servers' addresses must not leak in.
     const { KAFKA_BROKERS: _k, MONGO_URL: _m, ...inherited } = process.env;
     const root = join(import.meta.dirname, '../..');
-    const child = spawn(process.execPath, serviceArgs(), {
+    const child = spawn(process.execPath, await serviceArgs(), {
       cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

@@ -3,10 +3,9 @@
 // and starts once the dependency comes; a SIGTERM meanwhile stops it at once; a malformed
 // MONGO_URL still ends the start with a message.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startApp, type RunningApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { StartupAbortedError } from '../../src/support/dependency-wait.js';
@@ -16,6 +15,8 @@ import { getJson, messageBody, postWebhook } from '../support/platform.js';
 import { signBody } from '../../src/ingest/signature.js';
 import { eventually, uniqueName } from '../support/wait.js';
 import { serviceArgs } from '../support/service-args.js';
+import { kafkaBrokers } from '../support/test-servers.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const SECRET = 'whsec_startup_secret';
 const root = join(import.meta.dirname, '../..');
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 function dataDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'convops-startup-'));
+  const d = tempDir('convops-startup-');
   dirs.push(d);
   return d;
 }
@@ -56,7 +57,7 @@ describe('start-up waits for its dependencies', () => {
     const mongoPort = await freePort();
     const port = await freePort();
     const env = baseEnv({
-      ...(logKind === 'kafka' ? { KAFKA_BROKERS: inject('kafkaBrokers'), TOPIC_PREFIX: `${uniqueName('startup')}.` } : {}),
+      ...(logKind === 'kafka' ? { KAFKA_BROKERS: await kafkaBrokers(), TOPIC_PREFIX: `${uniqueName('startup')}.` } : {}),
       // A try gives up after 300 ms, so the test sees several; the default is 5 s.
       MONGO_URL: `mongodb://127.0.0.1:${mongoPort}/?serverSelectionTimeoutMS=300`,
       MONGO_DB: uniqueName('convops_startup').replace(/-/g, '_'),
@@ -140,7 +141,7 @@ describe('start-up waits for its dependencies', () => {
     const opsPort = await freePort();
     const mongoPort = await freePort();
     const { KAFKA_BROKERS: _k, MONGO_URL: _m, ...inherited } = process.env;
-    const child = spawn(process.execPath, serviceArgs(), {
+    const child = spawn(process.execPath, await serviceArgs(), {
       cwd: root,
       env: { ...inherited, ...baseEnv({ ROLES: 'processor,projector,intelligence', OPS_PORT: String(opsPort), MONGO_URL: `mongodb://127.0.0.1:${mongoPort}/?serverSelectionTimeoutMS=300`, LOG_LEVEL: 'info' }) },
       stdio: ['ignore', 'pipe', 'pipe'],
