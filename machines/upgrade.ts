@@ -13,7 +13,7 @@
 import type { StateValue } from 'xstate';
 import type { ChatContext, ChatState, OpenSession } from './chat-context.js';
 import type { SessionSummary } from './session-events.js';
-import { keyId, messageId, paymentId, type Remembered } from './ledger.js';
+import { keyId, messageId, paymentId, type Remembered } from './dedupe.js';
 import { fanWaiting } from './session-figures.js';
 
 interface LegacyContext {

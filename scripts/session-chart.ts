@@ -2,7 +2,7 @@
 //   npm run chart
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderChart } from '../machines/chart-diagram.js';
+import { renderChart } from './chart-diagram.js';
 import { sessionMachine } from '../machines/session-machine.js';
 
 export const CHART_DOC = join(import.meta.dirname, '../docs/session-chart.md');

@@ -1,7 +1,7 @@
 // The account registry: which platform accounts the agency connected, how (manual, synced
 // from the platform, demo), and their status. Disconnecting keeps the account's history.
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
-import { BusinessHoursStore } from './business-hours.js';
+import { BusinessHoursStore } from './business-hours-store.js';
 
 export const ACCOUNTS_COLLECTION = 'accounts';
 export type AccountStatus = 'connected' | 'pending-auth' | 'disconnected';

@@ -2,6 +2,7 @@
 // waits for the chat's arrivals to go idle (so history being ingested is not cut up). Readers
 // do not wait: a session whose deadline (closesAt) has passed by the clock is shown as closed,
 // as the processor will close it, so a stale sample or an old chat never shows a wait of days.
+import type { CloseReason } from '../../machines/lifecycle.js';
 
 interface Deadlined {
   readonly status: 'open' | 'closed';
@@ -25,9 +26,7 @@ export function notPastDeadline(now: number): Record<string, unknown> {
 }
 
 /** How a session past its deadline will close: as the processor closes it, at its deadline. */
-type CloseReason = 'idle' | 'unanswered' | 'forced' | null;
-
-export function shownClose(s: Deadlined & { readonly closedAt: number | null; readonly closeReason: CloseReason }, now: number): { status: 'open' | 'closed'; closedAt: number | null; closeReason: CloseReason } {
+export function shownClose(s: Deadlined & { readonly closedAt: number | null; readonly closeReason: CloseReason | null }, now: number): { status: 'open' | 'closed'; closedAt: number | null; closeReason: CloseReason | null } {
   if (!pastDeadline(s, now)) return { status: s.status, closedAt: s.closedAt, closeReason: s.closeReason };
   return { status: 'closed', closedAt: s.closesAt ?? null, closeReason: s.awaiting ? 'unanswered' : 'idle' };
 }

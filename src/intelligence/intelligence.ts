@@ -12,7 +12,7 @@ import { DELIVERIES_COLLECTION } from '../alert-hooks/hook-docs.js';
 import { ALERTS_COLLECTION, announcing, HOOK_OUTBOX, HOOK_PENDING, outboxEntry, type AlertDoc, type AlertStatus, type Finding } from '../pipeline/alert-doc.js';
 import type { HttpModelProvider, ModelLabels } from './model-provider.js';
 import { evaluateChatter, evaluateSession, RULES, type RuleSettings, type SessionFacts } from './rules.js';
-import { BusinessHoursStore, scheduleGeneration } from '../accounts/business-hours.js';
+import { BusinessHoursStore, scheduleGeneration } from '../accounts/business-hours-store.js';
 import { businessWaitClock, type WaitClock } from '../domain/business-hours.js';
 
 // Where they were defined before alert-doc.ts: importers keep importing them from here.

@@ -1,11 +1,11 @@
-// The durable side of dedupe (machines/ledger.ts decides): every id a chat has taken in (one
+// The durable side of dedupe (machines/dedupe.ts decides): every id a chat has taken in (one
 // per record: a message's or payment's own id, any other record's key), one document each,
 // written before the chat's state and visible only once a state that includes it is stored. A
 // crash between the two leaves documents whose offset is past the stored state; they are
 // ignored and written again, identically, when the record is re-run. So the ledger and the
 // state move together without a transaction, on both stores.
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore } from '../adapters/store/store.js';
-import type { KnownId, Remembered } from '../../machines/ledger.js';
+import type { KnownId, Remembered } from '../../machines/dedupe.js';
 
 export const CHAT_LEDGER_COLLECTION = 'chat_ledger';
 

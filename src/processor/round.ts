@@ -10,7 +10,7 @@
 // and says which states and ledger ids to read; `decideRound` takes those facts and decides.
 import type { LogRecord, RecordBatch } from '../adapters/log/log.js';
 import type { ChatInput } from '../../machines/chat-input.js';
-import { admit, idsOf } from '../../machines/ledger.js';
+import { dedupe, idsOf } from '../../machines/dedupe.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import { tickDue } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
@@ -320,7 +320,7 @@ export function decideRound(read: ReadRound, facts: RoundFacts, settings: RoundS
       put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
       continue;
     }
-    const admission = admit(n.input, (known) => ledger.known(n.key, known));
+    const admission = dedupe(n.input, (known) => ledger.known(n.key, known));
     if (admission.kind === 'duplicate') {
       counted.recordsDuplicate++;
       continue;

@@ -2,7 +2,7 @@
 // routes, which build none: the served read-model version, the account registry, the accounts'
 // business hours, and the floor (which reads all three and intelligence's findings).
 import type { DocumentStore } from '../adapters/store/store.js';
-import { BusinessHoursStore } from '../accounts/business-hours.js';
+import { BusinessHoursStore } from '../accounts/business-hours-store.js';
 import { AccountRegistry } from '../accounts/registry.js';
 import type { IntelligenceSetup } from '../intelligence/index.js';
 import { ReadModelSet } from '../projector/read-model-set.js';

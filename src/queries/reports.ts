@@ -1,7 +1,7 @@
 // The reports managers read, each one named query over the report buckets (history, summed by
 // window) and what is open now. Routes parse, call one of these and shape the answer.
 import type { Filter } from '../adapters/store/store.js';
-import type { BusinessClocks, BusinessHoursStore } from '../accounts/business-hours.js';
+import type { BusinessClocks, BusinessHoursStore } from '../accounts/business-hours-store.js';
 import { gradedWait, unansweredSec, wholeSec, type GradedWait } from '../domain/sla.js';
 import { businessWaitClock, WALL_CLOCK } from '../domain/business-hours.js';
 import type { ReadModelCollections } from '../projector/read-model-set.js';
@@ -16,7 +16,7 @@ import type { SessionDoc } from '../projector/models/sessions/projection.js';
 import { coachPriority, type ScorecardRow } from './scorecard.js';
 import type { SlaFigures } from '../domain/sla.js';
 import { percent } from '../domain/percentiles.js';
-import { UNATTRIBUTED, type SlaReport } from './sla.js';
+import { UNATTRIBUTED, type SlaReport } from './sla-report.js';
 
 /**
  * How a report measures waits: `wall`, in wall-clock seconds from the report buckets; or

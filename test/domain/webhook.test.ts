@@ -6,7 +6,7 @@ import { normalise } from '../../src/domain/normalise.js';
 import { parsePlatformTime } from '../../src/domain/time.js';
 import { routeWebhook, routeWebhookBytes } from '../../src/domain/webhook-route.js';
 import type { InboundMeta } from '../../src/domain/inbound-record.js';
-import { MemoryLedger } from '../../machines/ledger.js';
+import { MemoryLedger } from '../support/memory-ledger.js';
 import type { SessionSummary } from '../../machines/session-events.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
 
@@ -223,7 +223,7 @@ describe('automated sends never answer the fan', () => {
     let state = initialChatState({ accountId: account, chatId: '1000005', idleMs: 30 * 60_000, lateMs: 300_000, unansweredMs: 86_400_000 });
     let tipChatter: string | null | undefined;
     for (const input of [normalise(fanMeta, sampleBody('messages_received.json')), normalise(record.meta, record.raw), tip]) {
-      const admitted = ledger.admit(input);
+      const admitted = ledger.dedupe(input);
       if (!admitted) continue;
       const r = step(state, admitted);
       state = r.state;

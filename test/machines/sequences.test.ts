@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionAfter, type SessionEvent, type SessionSummary } from '../../machines/session-events.js';
 import { fixtureFiles, fixtureInput, loadSequence } from '../support/fixture-sequences.js';
 import { initialChatState, step } from '../../machines/step.js';
-import { MemoryLedger } from '../../machines/ledger.js';
+import { MemoryLedger } from '../support/memory-ledger.js';
 import { foldChat, type ChatDoc } from '../../src/projector/models/chats/projection.js';
 import { foldSession, type SessionDoc } from '../../src/projector/models/sessions/projection.js';
 
@@ -21,7 +21,7 @@ describe('session machine on fixture sequences', () => {
     let chat: ChatDoc | undefined;
     const docs = new Map<string, SessionDoc>();
     seq.inputs.forEach((inp, i) => {
-      const admitted = ledger.admit(fixtureInput(i, inp, t0));
+      const admitted = ledger.dedupe(fixtureInput(i, inp, t0));
       if (!admitted) return;
       const r = step(state, admitted);
       state = r.state;

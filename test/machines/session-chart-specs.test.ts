@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StateValue } from 'xstate';
 import type { ChatInput, ChatMessageInput } from '../../machines/chat-input.js';
-import { chartEdges } from '../../machines/chart-diagram.js';
+import { chartEdges } from '../../scripts/chart-diagram.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import { sessionMachine } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';

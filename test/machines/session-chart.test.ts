@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chartEdges, renderChart } from '../../machines/chart-diagram.js';
+import { chartEdges, renderChart } from '../../scripts/chart-diagram.js';
 import { sessionMachine } from '../../machines/session-machine.js';
 
 describe('the session chart document', () => {

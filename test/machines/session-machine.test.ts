@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatInput, ChatMessageInput } from '../../machines/chat-input.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
-import { MemoryLedger } from '../../machines/ledger.js';
+import { MemoryLedger } from '../support/memory-ledger.js';
 import { SESSION_EVENT_TYPES, type SessionEvent } from '../../machines/session-events.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ function run(inputs: ChatInput[], from?: ChatState, ledger = new MemoryLedger())
   let state = from ?? initialChatState({ accountId: 'acct_1', chatId: '42', idleMs, lateMs: 300_000, unansweredMs: 86_400_000 });
   const events: SessionEvent[] = [];
   for (const input of inputs) {
-    const i = ledger.admit(input);
+    const i = ledger.dedupe(input);
     if (!i) continue;
     const r = step(state, i);
     state = r.state;
@@ -126,7 +126,7 @@ describe('session machine', () => {
     const first = run(inputs.slice(0, 2));
     const stored = JSON.parse(JSON.stringify(first.state)) as ChatState;
     const ledger = new MemoryLedger();
-    for (const i of inputs.slice(0, 2)) ledger.admit(i);
+    for (const i of inputs.slice(0, 2)) ledger.dedupe(i);
     const rest = run(inputs.slice(2), stored, ledger);
     expect([...first.events, ...rest.events]).toEqual(whole.events);
     expect(rest.state).toEqual(whole.state);

@@ -5,7 +5,7 @@
 // nothing behind.
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { type AccountDoc } from '../../accounts/registry.js';
-import { type BusinessHoursDoc } from '../../accounts/business-hours.js';
+import { type BusinessHoursDoc } from '../../accounts/business-hours-store.js';
 import { DAY_KEYS, MAX_HOLIDAYS, MAX_INTERVALS_PER_DAY, MAX_TIMEZONE_LENGTH, validateBusinessHours } from '../../domain/business-hours.js';
 import { PlatformError, type PlatformClient } from '../../adapters/platform/platform-client.js';
 import { BackfillConflict, type BackfillJobDoc, type BackfillJobs, type BackfillKind } from '../../backfill/backfill-jobs.js';

@@ -1,10 +1,11 @@
-// The dedupe rule (machines/ledger.ts) on its own: a message or payment is one fact per id,
+// The dedupe rule (machines/dedupe.ts) on its own: a message or payment is one fact per id,
 // whatever key each copy came under; anything else is one fact per key. Checked against a
 // reference written from that sentence (facts, not ledger ids) on generated streams of copies.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatInput, ChatMessageInput, ChatPaymentInput } from '../../machines/chat-input.js';
-import { admit, idsOf, MemoryLedger } from '../../machines/ledger.js';
+import { dedupe, idsOf } from '../../machines/dedupe.js';
+import { MemoryLedger } from '../support/memory-ledger.js';
 
 const message = (id: string, key: string, sender: ChatMessageInput['sender'], chatterId: string | null): ChatMessageInput => ({
   type: 'chat.message', dedupeKey: key, at: 1_000, messageId: id, sender, text: 'x', priceCents: 0, chatterId,
@@ -17,34 +18,34 @@ describe('the dedupe ledger', () => {
     const first = message('m1', 'evt_1', 'fan', null);
     expect(idsOf(first)).toEqual(['m:m1']);
     const ledger = new MemoryLedger();
-    expect(ledger.admit(first)).toEqual(first);
-    expect(ledger.admit(message('m1', 'backfill_m1', 'fan', null))).toBeNull();
-    expect(ledger.admit(message('m1', 'evt_1', 'fan', null))).toBeNull();
+    expect(ledger.dedupe(first)).toEqual(first);
+    expect(ledger.dedupe(message('m1', 'backfill_m1', 'fan', null))).toBeNull();
+    expect(ledger.dedupe(message('m1', 'evt_1', 'fan', null))).toBeNull();
     // Another message under the first one's key is another fact.
-    expect(ledger.admit(message('m2', 'evt_1', 'fan', null))).not.toBeNull();
+    expect(ledger.dedupe(message('m2', 'evt_1', 'fan', null))).not.toBeNull();
   });
 
   it('knows a payment by its id, and any other input by its key', () => {
     expect(idsOf(payment('t1', 'evt_9'))).toEqual(['p:t1']);
     expect(idsOf(deleted('m1', 'evt_8'))).toEqual(['k:evt_8']);
     const ledger = new MemoryLedger();
-    expect(ledger.admit(payment('t1', 'evt_9'))).not.toBeNull();
-    expect(ledger.admit(payment('t1', 'bf_t1'))).toBeNull();
-    expect(ledger.admit(deleted('m1', 'evt_8'))).not.toBeNull();
-    expect(ledger.admit(deleted('m1', 'evt_8'))).toBeNull();
-    expect(ledger.admit(deleted('m1', 'evt_7'))).not.toBeNull();
+    expect(ledger.dedupe(payment('t1', 'evt_9'))).not.toBeNull();
+    expect(ledger.dedupe(payment('t1', 'bf_t1'))).toBeNull();
+    expect(ledger.dedupe(deleted('m1', 'evt_8'))).not.toBeNull();
+    expect(ledger.dedupe(deleted('m1', 'evt_8'))).toBeNull();
+    expect(ledger.dedupe(deleted('m1', 'evt_7'))).not.toBeNull();
   });
 
   it('turns the first copy that names the chatter of a human message taken in without one into its attribution, once', () => {
     const ledger = new MemoryLedger();
-    expect(ledger.admit(message('m1', 'evt_1', 'human', null))).not.toBeNull();
-    const named = ledger.admit(message('m1', 'conn_m1', 'human', 'chatter_a'));
+    expect(ledger.dedupe(message('m1', 'evt_1', 'human', null))).not.toBeNull();
+    const named = ledger.dedupe(message('m1', 'conn_m1', 'human', 'chatter_a'));
     expect(named).toMatchObject({ type: 'chat.attribution', messageId: 'm1', chatterId: 'chatter_a', dedupeKey: 'conn_m1' });
-    expect(ledger.admit(message('m1', 'conn_m1_again', 'human', 'chatter_b'))).toBeNull();
-    expect(ledger.admit(message('m1', 'evt_1', 'human', null))).toBeNull();
+    expect(ledger.dedupe(message('m1', 'conn_m1_again', 'human', 'chatter_b'))).toBeNull();
+    expect(ledger.dedupe(message('m1', 'evt_1', 'human', null))).toBeNull();
     // A human message first taken in with its chatter is never attributed again.
-    expect(ledger.admit(message('m2', 'evt_2', 'human', 'chatter_a'))).not.toBeNull();
-    expect(ledger.admit(message('m2', 'conn_m2', 'human', 'chatter_b'))).toBeNull();
+    expect(ledger.dedupe(message('m2', 'evt_2', 'human', 'chatter_a'))).not.toBeNull();
+    expect(ledger.dedupe(message('m2', 'conn_m2', 'human', 'chatter_b'))).toBeNull();
   });
 
   it('admits what a reference written from the rule admits, on generated streams of copies (seed printed on failure)', () => {
@@ -81,7 +82,7 @@ describe('the dedupe ledger', () => {
       const ledger = new MemoryLedger();
       const got = copies.map((c) => {
         const input = c.kind === 'message' ? message(c.id, c.key, c.sender, c.chatter) : c.kind === 'payment' ? payment(c.id, c.key) : deleted(c.id, c.key);
-        const a = ledger.admit(input);
+        const a = ledger.dedupe(input);
         return a === null ? 'duplicate' : a.type === 'chat.attribution' ? 'attribution' : a.type === 'chat.message' ? 'message' : a.type === 'chat.payment' ? 'payment' : 'deleted';
       });
       expect(got).toEqual(expected);
@@ -89,9 +90,9 @@ describe('the dedupe ledger', () => {
   });
 
   it('remembers one id per admitted input, so each takes one ledger document', () => {
-    const a = admit(message('m1', 'evt_1', 'human', null), () => undefined);
+    const a = dedupe(message('m1', 'evt_1', 'human', null), () => undefined);
     expect(a).toMatchObject({ kind: 'admit', remember: [{ id: 'm:m1', unattributed: true }] });
-    const b = admit(message('m1', 'conn', 'human', 'x'), () => ({ unattributed: true }));
+    const b = dedupe(message('m1', 'conn', 'human', 'x'), () => ({ unattributed: true }));
     expect(b).toMatchObject({ kind: 'admit', remember: [{ id: 'm:m1', unattributed: false }] });
   });
 });

@@ -18,7 +18,7 @@ export interface Remembered {
   readonly unattributed: boolean;
 }
 
-export type Admission =
+export type DedupeVerdict =
   | { readonly kind: 'duplicate' }
   | { readonly kind: 'admit'; readonly input: ChatInput; readonly remember: readonly Remembered[] };
 
@@ -47,7 +47,7 @@ export function idsOf(input: ChatInput): string[] {
   }
 }
 
-export function admit(input: ChatInput, known: (id: string) => KnownId | undefined): Admission {
+export function dedupe(input: ChatInput, known: (id: string) => KnownId | undefined): DedupeVerdict {
   const [id] = idsOf(input);
   if (id === undefined) return { kind: 'admit', input, remember: [] };
   const seen = known(id);
@@ -64,16 +64,4 @@ export function admit(input: ChatInput, known: (id: string) => KnownId | undefin
   }
   if (seen) return { kind: 'duplicate' };
   return { kind: 'admit', input, remember: [{ id, unattributed: false }] };
-}
-
-/** An in-memory ledger: for tests, benchmarks and anything that runs a chat without a store. */
-export class MemoryLedger {
-  private readonly ids = new Map<string, KnownId>();
-
-  admit(input: ChatInput): ChatInput | null {
-    const a = admit(input, (id) => this.ids.get(id));
-    if (a.kind === 'duplicate') return null;
-    for (const r of a.remember) this.ids.set(r.id, { unattributed: r.unattributed });
-    return a.input;
-  }
 }
