@@ -90,7 +90,7 @@ import { topology } from '../src/topology.js';
 import { initialChatState, step, type ChatState } from '../machines/step.js';
 import type { ChatInput, MessageSender, PaymentKind } from '../machines/chat-input.js';
 import { freePort } from '../test/infra/servers.js';
-import { BusinessHoursStore } from '../src/accounts/business-hours.js';
+import { BusinessHoursStore } from '../src/accounts/business-hours-store.js';
 import { validateBusinessHours } from '../src/domain/business-hours.js';
 
 const { values: args } = parseArgs({

@@ -115,8 +115,7 @@ export function deadlineOf(ctx: ChatContext, s: OpenSession): number {
   const idle = s.summary.lastActivityAt + ctx.idleMs;
   const waitingSince = s.unanswered[0];
   if (waitingSince === undefined) return idle;
-  // A context stored before the limit is upgraded when read (upgrade.ts); the default guards any other way in.
-  const limit = ctx.unansweredMs ?? DEFAULT_UNANSWERED_MS;
+  const limit = ctx.unansweredMs;
   return limit === 0 ? Number.POSITIVE_INFINITY : Math.max(idle, waitingSince + limit);
 }
 

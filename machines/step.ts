@@ -4,7 +4,6 @@ import { initialTransition, transition, type StateValue } from 'xstate';
 import type { ChatInput } from './chat-input.js';
 import { sessionAfter, type SessionEvent, type SessionSummary } from './session-events.js';
 import { collecting, sessionMachine, type ChartContext, type ChartEvent, type ChatContext, type ChatMachineInput, type SessionMachine } from './session-machine.js';
-import { chartValueOf } from './upgrade.js';
 import { deadlineOf, initialContext, type ChatState } from './chat-context.js';
 
 export type { ChatState } from './chat-context.js';
@@ -86,7 +85,7 @@ function restingSummary(awaiting: boolean, context: ChatContext, events: Session
  */
 export function step(state: ChatState, input: ChatInput, machine: SessionMachine = sessionMachine): { state: ChatState; events: SessionEvent[] } {
   // The stored context is the chart's context as it is: XState copies it before any change.
-  const snapshot = machine.resolveState({ value: chartValueOf(state), context: state.context });
+  const snapshot = machine.resolveState({ value: state.value, context: state.context });
   const [[next], events] = collecting(() => transition(machine, snapshot, chartEvent(input)));
   // XState keeps an action's error in the snapshot; the caller sets such a record aside.
   if (next.status === 'error') throw next.error;

@@ -14,7 +14,7 @@ import { buildOpsServer } from './http/ops-server.js';
 import { StoreUnavailableError } from './adapters/store/store.js';
 import { classifyKafkaStart, mongoTarget, StartupAbortedError, StartupProgress, waitForDependency } from './support/dependency-wait.js';
 import {
-  buildFoundation, buildIntelligence, buildRoles, compose, failpointsFrom, openStore, prepareLog, runningReadiness, type OpsHooks,
+  buildFoundation, buildIntelligence, buildRoles, compose, failpointsFrom, openStore, prepareLog, runningReadiness, type Foundation, type OpsHooks,
 } from './composition.js';
 
 export interface RunningApp {
@@ -40,7 +40,8 @@ export interface StartOptions {
  * Serves the probes first, on the port the process will serve (PORT with the API, OPS_PORT
  * without), then waits for the store and the log with backoff (support/dependency-wait.ts) and
  * starts the roles. Meanwhile liveness answers and readiness says what is awaited. Only what
- * waiting cannot cure (ConfigError, TopologyError, refused credentials) ends the start.
+ * waiting cannot cure (ConfigError, TopologyError, refused credentials, an embedded log folder
+ * in a layout this version does not read: StoredFormatError) ends the start.
  */
 export async function startApp(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningApp> {
   const metrics = new Metrics();
@@ -75,7 +76,13 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     logger.warn('ADMIN_TOKEN is not set: admin routes (seed-demo, access keys, replay, backfill) refuse everyone until it is (at least 16 characters) or an admin key exists');
   }
 
-  const foundation = buildFoundation(config, logger, metrics);
+  let foundation: Foundation;
+  try {
+    foundation = buildFoundation(config, logger, metrics);
+  } catch (err) {
+    await probes.close();
+    throw err;
+  }
   const { log } = foundation;
 
   // Set by the store's wait (a callback, so declared without narrowing to null).

@@ -4,6 +4,7 @@ import { startApp } from './app.js';
 import { createLogger } from './support/logger.js';
 import { TopologyError } from './topology.js';
 import { StartupAbortedError } from './support/dependency-wait.js';
+import { StoredFormatError } from './support/stored-format.js';
 
 async function main(): Promise<void> {
   let config;
@@ -37,8 +38,9 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof StartupAbortedError) process.exit(0);
     // Settings that do not fit the topics or the cluster as they exist, or a store or broker that
-    // refuses them (a malformed MONGO_URL, credentials): a message to act on, not a stack.
-    if (err instanceof TopologyError || err instanceof ConfigError) {
+    // refuses them (a malformed MONGO_URL, credentials), or data stored in a format this version
+    // does not read: a message to act on, not a stack.
+    if (err instanceof TopologyError || err instanceof ConfigError || err instanceof StoredFormatError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
     }

@@ -3,12 +3,13 @@
 // round's append or store write names no record. When the same round fails the same way twice,
 // the stage runs its records one at a time, and the one whose own round still fails is set
 // aside (stage 'write'), so the partition moves on. Failures that are not a record's fault
-// (the store or the broker unavailable, a fence, a paused projection) are never counted here:
-// they are retried with the consumer's backoff, and the record is never set aside for them.
+// (the store or the broker unavailable, a fence, a paused projection, stored data in a format
+// this version does not read) are never counted here: they are retried with the consumer's
+// backoff, and the record is never set aside for them.
 import type { RecordBatch } from '../adapters/log/log.js';
 
-/** Errors no record causes: availability and ownership. Matched by name, across libraries. */
-const NOT_THE_RECORDS_FAULT = /^(StoreUnavailableError|WriteConflictError|BatchFencedError|AppendTimeoutError|LogReadTimeoutError|TopicNotFoundError|ProjectionPaused|KafkaJS\w*|Mongo(Network|ServerSelection|TopologyClosed|NotConnected|PoolCleared)\w*Error)$/;
+/** Errors no record causes: availability, ownership, stored formats. Matched by name, across libraries. */
+const NOT_THE_RECORDS_FAULT = /^(StoreUnavailableError|StoredFormatError|WriteConflictError|BatchFencedError|AppendTimeoutError|LogReadTimeoutError|TopicNotFoundError|ProjectionPaused|KafkaJS\w*|Mongo(Network|ServerSelection|TopologyClosed|NotConnected|PoolCleared)\w*Error)$/;
 
 /** Errno codes of the machine or the network, never of a record. */
 const SYSTEM_CODE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|ENOSPC|EIO|EACCES|EROFS|EMFILE|ENOMEM)$/;

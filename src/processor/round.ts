@@ -14,13 +14,12 @@ import { dedupe, idsOf } from '../../machines/dedupe.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import { tickDue } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
-import { isLegacyState, lacksUnansweredLimit, upgradeChatState, withUnansweredLimit } from '../../machines/upgrade.js';
 import { DEFAULT_UNANSWERED_MS } from '../../machines/chat-context.js';
 import { readInboundMeta, type InboundSource } from '../domain/inbound-record.js';
 import { carriedInput, normalise } from '../domain/normalise.js';
 import { positionOf } from '../pipeline/repeat-failures.js';
 import type { BatchLedger } from './chat-ledger.js';
-import type { ChatStateDoc } from './chat-state.js';
+import { checkStoredFormat, type ChatStateDoc } from './chat-state.js';
 import { bodyPrefix, errorMessage, RETRY_OF_HEADER, setAsideId, type SetAsideDoc, type SetAsideStage } from '../pipeline/set-aside.js';
 
 /**
@@ -198,7 +197,9 @@ type StepOutcome = { readonly ok: true; readonly result: ReturnType<typeof step>
 
 /**
  * Steps the round's records, in order, from the states in `facts`. Chats never span
- * partitions, so stepping the partitions one after another keeps each chat's order.
+ * partitions, so stepping the partitions one after another keeps each chat's order. Throws
+ * StoredFormatError when a stored state it would step is not in this version's format
+ * (checkStoredFormat in ./chat-state.ts): the round decides nothing.
  */
 export function decideRound(read: ReadRound, facts: RoundFacts, settings: RoundSettings, rederiving: Rederiving = NOT_REDERIVING): RoundResult {
   const stepFn = settings.step ?? step;
@@ -214,16 +215,13 @@ export function decideRound(read: ReadRound, facts: RoundFacts, settings: RoundS
   };
   const rederived = (partition: number, offset: number): boolean => offset < (rederiving.roundStart.get(partition) ?? 0);
   const ledger = facts.ledger.fork();
-  // States stored before the ledger existed: today's shape, and their remembered ids into the ledger.
   const unansweredMs = settings.unansweredMs ?? DEFAULT_UNANSWERED_MS;
-  const upgraded = (doc: ChatStateDoc): ChatStateDoc => {
-    if (!isLegacyState(doc.state)) return lacksUnansweredLimit(doc.state) ? { ...doc, state: withUnansweredLimit(doc.state, unansweredMs) } : doc;
-    const u = upgradeChatState(doc.state, settings.lateMs, unansweredMs);
-    ledger.remember(doc._id, doc.partition, doc.offset, u.remember);
-    return { ...doc, state: u.state };
-  };
+  // A stored state in a format this version does not read fails the round (checkStoredFormat).
   const states = new Map<string, ChatStateDoc>();
-  for (const [k, d] of facts.states) states.set(k, upgraded(d));
+  for (const [k, d] of facts.states) {
+    checkStoredFormat(d);
+    states.set(k, d);
+  }
 
   const touched = new Map<string, ChatStateDoc>();
   const readAt = new Map<string, ChatStateDoc | null>();
@@ -286,7 +284,10 @@ export function decideRound(read: ReadRound, facts: RoundFacts, settings: RoundS
         if (due.offset >= n.offset) continue;
         // A tick read again steps only the chats being re-derived: the others' states are whole.
         if (only && !only.has(due._id)) continue;
-        if (!states.has(due._id)) states.set(due._id, upgraded(due));
+        if (!states.has(due._id)) {
+          checkStoredFormat(due);
+          states.set(due._id, due);
+        }
         const state = (states.get(due._id) ?? due).state;
         const stepped = tryStep(state, n.input);
         const id = setAsideId(n.topic, n.partition, n.offset, due._id);

@@ -13,7 +13,9 @@
 // the state it had before the record, with the offset moved past it, and the set-aside
 // document goes in the same store write as the states. The step is pure, so a redelivery or a
 // re-derivation throws the same way and makes the same decision.
-// What a round decides (normalising, dedupe, upgrading legacy states, ticks, stepping, setting
+// A stored chat state this version does not read (./chat-state.ts, checkStoredFormat) is no
+// record's fault: its round fails whole, logged, and comes again, never set aside.
+// What a round decides (normalising, dedupe, the stored states' format, ticks, stepping, setting
 // aside) is the pure ./round.ts; this file does the reads, the fencing, the append and the
 // write around it, and keeps the cache, the counters and the rollback bookkeeping.
 import type { AppendRecord, Consumer, Log, RecordBatch } from '../adapters/log/log.js';

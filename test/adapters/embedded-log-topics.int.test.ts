@@ -1,13 +1,14 @@
 // Each topic of the embedded log has its own LMDB environment. An LMDB write transaction holds
 // its environment's lock until the writing process's event loop has run its callback, so with
-// one environment a busy worker appending events held up every webhook the API appended. Folders
-// from before keep all topics in the one environment they were written to.
+// one environment a busy worker appending events held up every webhook the API appended. A folder
+// written by a build before 0.1.0, with every topic in the one environment, is refused.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedLog } from '../../src/adapters/log/embedded-log.js';
+import { StoredFormatError } from '../../src/support/stored-format.js';
 import { tempDir } from '../support/temp-dirs.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -63,39 +64,39 @@ describe('embedded log topics', () => {
     expect(Object.values(ends).reduce((a, b) => a + b, 0)).toBe(1);
   }, 20_000);
 
-  it('keep using the one environment of a folder written before topics had their own', async () => {
+  it('refuse a folder written before topics had their own, saying what to do, and change nothing in it', async () => {
     const dir = tempDir('embedded-log-topics-');
     const path = join(dir, 'log');
     mkdirSync(path, { recursive: true });
-    // What earlier versions wrote: topics, records and heads all in log/.
-    const old = open({ path, maxDbs: 8, mapSize: 2 ** 30 });
-    const topics = old.openDB<number, string>({ name: 'topics', encoding: 'msgpack' });
-    const records = old.openDB<unknown, [string, number, number]>({ name: 'records', encoding: 'msgpack' });
-    const heads = old.openDB<number, [string, number]>({ name: 'heads', encoding: 'msgpack' });
-    await old.transaction(() => {
+    // What builds before 0.1.0 wrote: topics, records and heads all in log/.
+    const written = open({ path, maxDbs: 8, mapSize: 2 ** 30 });
+    const topics = written.openDB<number, string>({ name: 'topics', encoding: 'msgpack' });
+    await written.transaction(() => {
       void topics.put('t', 1);
+      const records = written.openDB<unknown, [string, number, number]>({ name: 'records', encoding: 'msgpack' });
       for (let i = 0; i < 3; i++) void records.put(['t', 0, i], { k: `k${i}`, v: Buffer.from(`old${i}`), h: {}, t: 1000 + i });
-      void heads.put(['t', 0], 3);
+      void written.openDB<number, [string, number]>({ name: 'heads', encoding: 'msgpack' }).put(['t', 0], 3);
     });
-    await old.close();
+    await written.close();
 
-    const log = new EmbeddedLog(dir);
-    closers.push(() => log.close());
-    expect(await log.endOffsets('t')).toEqual({ 0: 3 });
-    const [appended] = await log.append('t', [{ key: 'k3', value: 'new', partition: 0 }]);
-    expect(appended).toEqual({ partition: 0, offset: 3 });
-    const seen: string[] = [];
-    await new Promise<void>((resolve, reject) => {
-      log.consume({
-        groupId: 'g', topics: ['t'], fromBeginning: true,
-        onBatch: async (b) => {
-          for (const r of b.records) seen.push(r.value.toString('utf8'));
-          if (seen.length >= 4) resolve();
-        },
-        onError: reject,
-      }).catch(reject);
-    });
-    expect(seen).toEqual(['old0', 'old1', 'old2', 'new']);
+    for (let i = 0; i < 2; i++) {
+      let refused: unknown = null;
+      try {
+        const log = new EmbeddedLog(dir);
+        closers.push(() => log.close());
+      } catch (err) {
+        refused = err;
+      }
+      expect(refused).toBeInstanceOf(StoredFormatError);
+      expect((refused as Error).message).toBe(`the embedded log in ${path} was written by a build of convops before 0.1.0: it keeps its records in ${path} itself. `
+        + `This version reads only the layout with each topic in its own folder under ${join(path, 'topics')}, and does not move records from the older one. Nothing was changed. `
+        + 'Start with an empty DATA_DIR (move this one aside).');
+    }
     expect(existsSync(join(dir, 'log', 'topics'))).toBe(false);
+    const old = open({ path, maxDbs: 8, mapSize: 2 ** 30 });
+    const records = old.openDB<{ v: Buffer }, [string, number, number]>({ name: 'records', encoding: 'msgpack' });
+    expect([...records.getRange({})].map((e) => Buffer.from(e.value.v).toString('utf8'))).toEqual(['old0', 'old1', 'old2']);
+    expect(old.openDB<number, [string, number]>({ name: 'heads', encoding: 'msgpack' }).get(['t', 0])).toBe(3);
+    await old.close();
   });
 });

@@ -3,17 +3,18 @@
 import { describe, expect, it } from 'vitest';
 import { StoreUnavailableError, WriteConflictError } from '../../src/adapters/store/store.js';
 import { isRecordsFault, RepeatFailures } from '../../src/pipeline/repeat-failures.js';
+import { StoredFormatError } from '../../src/support/stored-format.js';
 
 const named = (name: string, message = 'x', extra: Record<string, unknown> = {}): Error => Object.assign(new Error(message), { name }, extra);
 
 describe('isRecordsFault', () => {
-  it('counts outages, fences and full disks as nobody\'s record', () => {
+  it('counts outages, fences, full disks and stored data in a format this version does not read as nobody\'s record', () => {
     for (const err of [
       new StoreUnavailableError('down'), new WriteConflictError('c', 'moved'), named('KafkaJSConnectionError'), named('MongoNetworkTimeoutError'),
       named('MongoServerSelectionError'), named('Error', 'connect failed', { code: 'ECONNREFUSED' }), named('Error', 'MDB_MAP_FULL: Environment mapsize limit reached'),
       named('Error', 'write failed', { code: 'ENOSPC' }), named('MongoServerError', 'not primary', { code: 10107 }),
       named('MongoServerError', 'retry', { hasErrorLabel: (l: string) => l === 'RetryableWriteError' }),
-      new Error('wrapped', { cause: named('MongoNetworkError') }),
+      new Error('wrapped', { cause: named('MongoNetworkError') }), new StoredFormatError('chat state written before 0.1.0'),
     ]) expect(isRecordsFault(err), `${err.name}: ${err.message}`).toBe(false);
   });
 

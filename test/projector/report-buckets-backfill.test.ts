@@ -1,6 +1,6 @@
-// Read models stored before report buckets existed get their buckets once, computed from the
-// documents, before the projector folds anything else: equal to what folding the events
-// builds, on both stores.
+// Read models whose buckets were built by other contribution rules (a marker of an older
+// CONTRIBUTIONS_FORMAT) get them built again once, computed from the documents, before the
+// projector folds anything else: equal to what folding the events builds, on both stores.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
@@ -27,20 +27,21 @@ const meaning = (docs: readonly Doc[]) => docs.map((d) => withoutZeros(d)).sort(
 describe.each([
   ['embedded', async () => new EmbeddedStore(tempDir('convops-backfill-'))] as const,
   ...withServers([['mongodb wire', async () => MongoStore.connect(await mongoUrl(), uniqueName('convops_backfill'))] as const]),
-])('report buckets for older read models on the %s store', (_name, open) => {
+])('report buckets built by other contribution rules, on the %s store', (_name, open) => {
   it('are built from the documents, page by page, equal to folding the events, once', async () => {
     const [conversation] = fc.sample(conversationArb({ minSteps: 40, maxSteps: 60, idleMs: IDLE_MS, lateMs: LATE_MS }), { numRuns: 1, seed: 14 });
     const m = runChats([...(conversation?.arrivals ?? []), { kind: 'tick', at: (conversation?.maxAt ?? 0) + LATE_MS + 1 }], IDLE_MS, LATE_MS);
     const [folded, old] = [await open(), await open()];
     try {
       await applyEvents(new ReadModelSet(folded).at(1), m.positioned);
-      // The old version: the documents, no buckets.
+      // The documents, and buckets the previous rules built (here: one that no document holds).
       const rm = new ReadModelSet(old).at(1);
       const insert = (docs: Iterable<Doc>) => [...docs].map((d): BulkOp<Doc> => ({ insertOne: { document: d } }));
       await rm.sessions.bulkWrite(insert(m.sessions.values()) as never);
       await rm.messages.bulkWrite(insert(m.messages.values()) as never);
       await rm.payments.bulkWrite(insert(m.payments.values()) as never);
-      expect(await rm.report_buckets.countDocuments({})).toBe(0);
+      await rm.report_buckets.insertOne({ _id: 'stale', level: 'hour', start: 0, accountId: 'acct', opened: 99 } as never);
+      await old.collection(META_COLLECTION).insertOne({ _id: `report-buckets-v1-f${CONTRIBUTIONS_FORMAT - 1}`, state: 'built', at: 1 });
 
       await ensureReportBuckets(old, new ReadModelSet(old), 1, logger, Date.now, 7);
       const built = await rm.report_buckets.find({});

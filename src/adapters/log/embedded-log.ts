@@ -12,6 +12,7 @@ import { perBatch, TopicNotFoundError } from './log.js';
 import { partitionForKey } from './partitioner.js';
 import { openSharedRoot, type SharedRoot } from '../lmdb-roots.js';
 import { SHARED_STRUCTURES } from '../lmdb-structures.js';
+import { StoredFormatError } from '../../support/stored-format.js';
 
 interface StoredRecord {
   readonly k: string;
@@ -35,8 +36,6 @@ interface TopicFiles {
 interface MainFiles {
   readonly topics: Database<number, string>;
   readonly groups: Database<number, GroupKey>;
-  /** Its records and heads when the folder is from before topics had their own: every topic's. */
-  readonly legacy: TopicFiles | null;
 }
 
 const BATCH_SIZE = 5000;
@@ -55,7 +54,6 @@ export class EmbeddedLog implements Log {
   private readonly root: RootDatabase;
   private readonly topics: Database<number, string>;
   private readonly groups: Database<number, GroupKey>;
-  private readonly legacy: TopicFiles | null;
   private readonly topicRoots = new Map<string, SharedRoot<TopicFiles>>();
   private closed = false;
   private readonly appended = new EventEmitter();
@@ -68,29 +66,31 @@ export class EmbeddedLog implements Log {
     this.main = openSharedRoot(path, { maxDbs: 8, mapSize: 2 ** 34, overlappingSync: false }, (root): MainFiles => {
       const topics = root.openDB<number, string>({ name: 'topics', encoding: 'msgpack' });
       const groups = root.openDB<number, GroupKey>({ name: 'groups', encoding: 'msgpack' });
-      const main = recordFiles(root);
       // Each topic has its own environment, so its own write lock. An LMDB write transaction
       // holds its environment's lock until this process's event loop has run its callback:
       // with one environment, the API's inbound appends queued behind a busy worker's event
       // appends (at 1,000/s in the split layout: up to 22 ms p99 waiting for the lock, 43 ms
-      // p99 in all). A folder whose main environment already holds records keeps them all
-      // there, so nothing needs moving.
-      const legacy = main.records.getKeysCount({ limit: 1 }) > 0 ? main : null;
+      // p99 in all). Builds before 0.1.0 kept every topic's records in the main environment;
+      // this version does not read that layout (../../support/stored-format.ts).
+      const older = recordFiles(root).records.getKeysCount({ limit: 1 }) > 0;
       // That read opened a read transaction, which lmdb-js keeps until a timer fires: a topic
       // another process creates meanwhile would look missing. Reads start afresh from here.
       root.resetReadTxn();
-      return { topics, groups, legacy };
+      if (older) {
+        throw new StoredFormatError(`the embedded log in ${path} was written by a build of convops before 0.1.0: it keeps its records in ${path} itself. `
+          + `This version reads only the layout with each topic in its own folder under ${join(path, 'topics')}, and does not move records from the older one. Nothing was changed. `
+          + 'Start with an empty DATA_DIR (move this one aside).');
+      }
+      return { topics, groups };
     });
     this.root = this.main.root;
     this.topics = this.main.opened.topics;
     this.groups = this.main.opened.groups;
-    this.legacy = this.main.opened.legacy;
     this.appended.setMaxListeners(0);
   }
 
   /** The files of `topic`, opened on first use. */
   private files(topic: string): TopicFiles {
-    if (this.legacy) return this.legacy;
     let f = this.topicRoots.get(topic);
     if (!f) {
       if (this.closed) throw new Error('the log is closed');

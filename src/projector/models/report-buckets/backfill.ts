@@ -1,9 +1,11 @@
-// Read models built before report buckets existed have documents but no buckets. Before the
-// projector folds anything into such a version, the buckets are computed once from its
-// documents (the same contributions the fold uses), page by page. One process builds, holding
-// the marker document as a lease (adapters/store/lease.ts) while it is `building`; the others
-// wait for it, and take it over if its builder stops renewing it. A replay builds its
-// version's buckets from events, so it marks its version as built from the start.
+// A read-model version's buckets are built by the rules of one CONTRIBUTIONS_FORMAT, which a
+// marker document in `meta` names. When a projector starts on a version that has documents but
+// no marker for the current format (what a document contributes changed since they were
+// folded), the buckets are computed again once from its documents (the same contributions the
+// fold uses), page by page, before the projector folds anything into it. One process builds,
+// holding the marker document as a lease (adapters/store/lease.ts) while it is `building`; the
+// others wait for it, and take it over if its builder stops renewing it. A version with no
+// documents yet, and one a replay builds from events, is marked built from the start.
 import { randomUUID } from 'node:crypto';
 import type { BulkOp, Collection, Doc, DocumentStore } from '../../../adapters/store/store.js';
 import { Lease } from '../../../adapters/store/lease.js';
@@ -21,7 +23,7 @@ interface MarkerDoc extends Doc {
   state: 'building' | 'built';
   /** The last renewal while building; when it was built after. */
   at: number;
-  /** Who builds (absent on markers written before builders were named). */
+  /** Who builds (absent on a marker written as built: markReportBucketsBuilt). */
   builder?: string | null;
   documents?: number;
 }
@@ -72,7 +74,7 @@ export async function ensureReportBuckets(store: DocumentStore, models: ReadMode
 
 async function build(store: DocumentStore, models: ReadModelSet, version: number, logger: Logger, clock: () => number, pageSize: number, lease: Lease, me: string): Promise<void> {
   const rm = models.at(version);
-  logger.warn({ version }, 'read models predate report buckets: building them from the stored documents before projecting (once)');
+  logger.warn({ version, format: CONTRIBUTIONS_FORMAT }, 'report buckets not built by the current contributions format: building them from the stored documents before projecting (once)');
   const started = clock();
   const builder = new ReportBucketBuilder();
   let documents = 0;

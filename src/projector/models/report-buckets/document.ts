@@ -54,8 +54,8 @@ export interface ReportBucketDoc extends Doc, BucketCounters {
   /**
    * The earliest and latest time of any contribution ever added to this time bucket (kept with
    * $min and $max, so they only widen, whatever the order). A window whose partial end covers
-   * [loAt, hiAt] can read the bucket instead of the raw documents. Absent on buckets from
-   * before they were kept, and on buckets built from documents rather than events.
+   * [loAt, hiAt] can read the bucket instead of the raw documents. Absent on buckets built
+   * from documents rather than events (report-buckets/backfill.ts).
    */
   readonly loAt?: number;
   readonly hiAt?: number;
