@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 //                 child process, no port. Files that run on both deployments or both stores run
 //                 the embedded one only here (test/support/test-servers.ts `unitTier()`).
 //   integration:  `*.int.test.ts`: needs the test Kafka, the Mongo-wire server, child processes
-//                 or the browser.
+//                 or the browser, or drives the whole in-process pipeline under load (fuzzing
+//                 through it, demo seeding, replays, backfills).
 //   scenarios:    test/e2e/ and test/faults/: the whole service under traffic, kills, outages,
 //                 backfills and replays.
 // `npm run test:unit` runs the unit tier alone (CONVOPS_TEST_TIER=unit); `npm test` runs all.

@@ -1,6 +1,6 @@
 // PipelineControl.fenced, the fence purge-demo runs in (issue 27 item 8, issue 30): refusals,
 // drain timeout, a failing purge that leaves the consumers running, shutdown in the middle.
-// What purge-demo removes through the route is in test/http/demo.test.ts.
+// What purge-demo removes through the route is in test/http/demo.int.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLog, createStore } from '../../src/adapters/index.js';
 import type { Log } from '../../src/adapters/log/log.js';
