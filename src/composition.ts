@@ -18,6 +18,7 @@ import { instrumentLog, instrumentStore } from './observability/instrumented-ada
 import { Metrics } from './observability/metrics.js';
 import { readiness, type Readiness } from './observability/readiness.js';
 import { PipelineControl, type PipelineFailpoints } from './pipeline-control.js';
+import { purgeAccounts } from './demo/purge-accounts.js';
 import { buildReadSide, type ReadSide } from './queries/read-side.js';
 import { pipelineFaults, type PipelineFaults } from './queries/verify.js';
 import { pingWithin } from './support/deadline.js';
@@ -101,6 +102,8 @@ export interface ApiServices extends Services {
   /** The pipeline's own faults (lost chat-state writes, conflicting events), for verify. */
   readonly faults: (accountId?: string) => Promise<PipelineFaults>;
   readonly keys: ApiKeys;
+  /** Removes everything of these accounts, the consumers fenced (the demo purge). */
+  readonly purgeAccounts: (accountIds: readonly string[]) => Promise<Record<string, number>>;
   /** Stops the API's own background work (the backfill resumer and running backfills): after the server closed, before the roles stop. */
   stop(): Promise<void>;
 }
@@ -132,6 +135,7 @@ export function buildApiServices(s: Services): ApiServices {
     read: buildReadSide(s.store, s.intelligence, config.reportTimezone),
     faults: (accountId) => pipelineFaults(s.store, accountId),
     keys: new ApiKeys(s.store),
+    purgeAccounts: (accountIds) => purgeAccounts(s.store, s.pipeline, accountIds),
     async stop() {
       clearInterval(resumer);
       await backfill.stop();

@@ -176,7 +176,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(adminVerifyRoutes, { models: deps.read.models, faults: deps.faults });
   await app.register(adminAlertHookRoutes, { store: deps.store, allowPrivate: config.alertHooks.allowPrivate });
   await app.register(adminAccountRoutes, { read: deps.read, client: deps.platform.client, backfill });
-  await app.register(demoRoutes, { store: deps.store, inbound, demoSecret: config.demoSecret, environment: config.environment, pipeline: deps.pipeline });
+  await app.register(demoRoutes, { accounts: deps.read.accounts, purgeAccounts: deps.purgeAccounts, inbound, demoSecret: config.demoSecret, environment: config.environment, pipeline: deps.pipeline });
   await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });
   // The metrics are the whole agency's (open alerts, webhooks, lag): when reads need a key, an
   // admin's; while reads are open, anyone's, like every other read.

@@ -2,28 +2,23 @@
 // purging demo accounts or the whole pipeline.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { DocumentStore } from '../../adapters/store/store.js';
 import { DEFAULT_DEMO_SECRET } from '../../config.js';
 import { verifyDemoRecord, type DemoRecord, type VerifiedDemo } from '../../demo/demo-records.js';
 import { DemoAccountSchema, loadDemoAccounts, loadDemoRecords } from '../../demo/fixtures.js';
 import { historyCompleteRecords, inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { DrainTimeoutError, PipelineBusyError, type PipelineControl } from '../../pipeline-control.js';
-import { EVENT_DIGESTS_COLLECTION } from '../../projector/event-digests.js';
-import { chatKeysOf, forgetChatStates } from '../../processor/purge.js';
-import { reconcileSetAsideAlert } from '../../pipeline/set-aside-alert.js';
-import { ALL_READ_MODELS } from '../../projector/models/names.js';
-import { ReadModelSet, collectionName } from '../../projector/read-model-set.js';
 import { ApiError } from '../errors.js';
 import { recentShift, shiftBody } from '../../demo/timeline.js';
 import { signBody } from '../../ingest/signature.js';
-import { ACCOUNTS_COLLECTION, AccountRegistry } from '../../accounts/registry.js';
-import { ALERTS_COLLECTION, ANALYSES_COLLECTION } from '../../intelligence/intelligence.js';
+import type { AccountRegistry } from '../../accounts/registry.js';
 
 export const DEMO_INGEST_MAX_RECORDS = 500;
 
 export interface DemoRouteOptions {
-  readonly store: DocumentStore;
+  readonly accounts: AccountRegistry;
+  /** Removes everything of these accounts, fenced (src/demo/purge-accounts.ts); counts per collection. */
+  readonly purgeAccounts: (accountIds: readonly string[]) => Promise<Record<string, number>>;
   readonly inbound: BatchingAppender;
   readonly demoSecret: string;
   /** NODE_ENV ('development' when unset). */
@@ -131,8 +126,7 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
     });
     const verified = verifyAll(records);
     const accounts = loadDemoAccounts();
-    const registry = new AccountRegistry(opts.store);
-    for (const a of accounts) await registry.upsert(a.id, { displayName: a.displayName, source: 'demo' });
+    for (const a of accounts) await opts.accounts.upsert(a.id, { displayName: a.displayName, source: 'demo' });
     const receivedAt = Date.now();
     try {
       await opts.inbound.appendBulk(verified.map((v) => inboundRecord({ source: 'demo', ...v.route, receivedAt, ...(v.chatterId ? { chatterId: v.chatterId } : {}) }, v.raw)));
@@ -166,7 +160,7 @@ export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (ap
     // With the consumers drained and stopped: no round is half way through a demo chat, so none
     // writes a document, a total or a chat state back after it is deleted, and nothing of them
     // already in the log comes back afterwards (the multi-process caveat is in fenced()).
-    const removed = await fencedOrRefused(() => purgeAccounts(opts.store, opts.pipeline, accountIds));
+    const removed = await fencedOrRefused(() => opts.purgeAccounts(accountIds));
     return { status: 'purged' as const, accounts: accountIds, removed };
   });
 };
@@ -180,35 +174,4 @@ async function fencedOrRefused<T>(work: () => Promise<T>): Promise<T> {
     if (err instanceof DrainTimeoutError) throw new ApiError('NOT_READY', `${err.message}; retry later`);
     throw err;
   }
-}
-
-/**
- * Everything convops keeps of these accounts, in every stored read-model version (an older
- * one can be switched back to): documents, totals and report buckets, chat states, dedupe
- * ledger (or their records seeded again would be taken for redeliveries), set-aside records,
- * alerts and analyses, and their registry entries. Counts per collection.
- */
-async function purgeAccounts(store: DocumentStore, pipeline: PipelineControl, accountIds: readonly string[]): Promise<Record<string, number>> {
-  return pipeline.fenced(async () => {
-    const ofAccounts = { accountId: { $in: [...accountIds] } };
-    const models = new ReadModelSet(store);
-    // Who answered in them, read before their sessions go: a slow-streak alert may rest on them.
-    const answered = await (await models.active()).sessions.find({ ...ofAccounts, firstResponderId: { $ne: null } }, { projection: { firstResponderId: 1 } });
-    const chatters = answered.map((s) => s.firstResponderId).filter((c): c is string => typeof c === 'string');
-    const removed: Record<string, number> = {};
-    const versions = new Set([await models.activeVersion(), ...await models.storedVersions()]);
-    for (const version of versions) {
-      for (const name of ALL_READ_MODELS) removed[name] = (removed[name] ?? 0) + await store.collection(collectionName(name, version)).deleteMany(ofAccounts);
-    }
-    Object.assign(removed, await forgetChatStates(store, accountIds));
-    // Their chats seeded again number their events from 1: digests left would take them for conflicts.
-    removed[EVENT_DIGESTS_COLLECTION] = await store.collection(EVENT_DIGESTS_COLLECTION).deleteMany({ _id: chatKeysOf(accountIds) });
-    const forgotten = await pipeline.intelligence.forgetAccounts(accountIds, chatters);
-    removed[ALERTS_COLLECTION] = forgotten.alerts;
-    removed[ANALYSES_COLLECTION] = forgotten.analyses;
-    removed[ACCOUNTS_COLLECTION] = await new AccountRegistry(store).remove(accountIds);
-    // Their set-aside records went: the pipeline alert follows what is left.
-    await reconcileSetAsideAlert(store);
-    return removed;
-  });
 }
