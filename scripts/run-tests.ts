@@ -47,6 +47,10 @@ const runTmp = mkdtempSync(join(tmpdir(), 'convops-test-run-'));
 // in one run, hence two. They share one provisioner, so each test server starts once, when a
 // file of either lane first needs it.
 const provisioner = await startProvisioner({ given: { kafka: process.env.KAFKA_BROKERS || undefined, mongo: process.env.MONGO_URL || undefined } });
+// Interrupted (Ctrl-C, CI's stop): the JVMs it started go with the run instead of outliving it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => { void provisioner.stop().finally(() => process.exit(130)); });
+}
 const lanes = ['scenarios', 'unit+integration'].map((project) => {
   const results = join(root, '.cache', `vitest-results-${project.replace(/\W/g, '-')}.json`);
   rmSync(results, { force: true });
