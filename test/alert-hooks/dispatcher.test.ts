@@ -131,7 +131,8 @@ describe.each(STORES)('alert hook dispatcher on %s', (_name, open) => {
     expect(gaps[3]).toBeGreaterThan(2 * (gaps[0] ?? 0));
     // The receiver has answered; the outcome is recorded with the round's others a moment later.
     await eventually(async () => expect((await hooks().recentDeliveries(hook._id, 1))[0]).toMatchObject({ status: 'delivered', attempts: 5, lastHttpStatus: 200, lastError: null }));
-    expect(dispatcher?.counters).toMatchObject({ delivered: 1, retried: 4, failed: 0 });
+    // The counters follow the outcomes' write, which another reader can see before the dispatcher's await returns.
+    await eventually(() => expect(dispatcher?.counters).toMatchObject({ delivered: 1, retried: 4, failed: 0 }));
   });
 
   it('gives up after the retry window, disables the hook, raises an alert, and the other hooks hear of it', async () => {
