@@ -20,7 +20,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const given = process.env.CONVOPS_TEST_PROVISIONER;
   const shared = holder[KEY] ??= {
     users: 0,
-    provisioner: given ? Promise.resolve({ url: given, started: () => [], stop: () => Promise.resolve() }) : startProvisioner({
+    provisioner: given ? Promise.resolve({ url: given, stop: () => Promise.resolve() }) : startProvisioner({
       refuseWith: tier === 'unit' ? 'the unit tier starts no server (npm run test:unit)' : undefined,
       given: { kafka: process.env.KAFKA_BROKERS || undefined, mongo: process.env.MONGO_URL || undefined },
     }),

@@ -16,8 +16,6 @@ export type Provisioned = 'kafka' | 'mongo' | 'service';
 
 export interface Provisioner {
   readonly url: string;
-  /** What was started, for the run's last line of set-up. */
-  started(): Provisioned[];
   /** Stops every server it started. */
   stop(): Promise<void>;
 }
@@ -65,7 +63,6 @@ export async function startProvisioner(options: Options): Promise<Provisioner> {
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    started: () => [...servers.keys()],
     async stop() {
       http.close();
       const all = await Promise.allSettled([...servers.values()]);

@@ -1,8 +1,7 @@
 // The test servers a file needs, started on its first ask (test/infra/provisioner.ts) and
 // shared by every file of the run. Each answer is kept for the worker's life.
 import { inject } from 'vitest';
-
-type Provisioned = 'kafka' | 'mongo' | 'service';
+import type { Provisioned } from '../infra/provisioner.js';
 
 const asked = new Map<Provisioned, Promise<string>>();
 
