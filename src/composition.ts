@@ -9,6 +9,7 @@ import type { DocumentStore } from './adapters/store/store.js';
 import { platformReadiness, type PlatformReadiness } from './adapters/platform/readiness.js';
 import { PlatformClient } from './adapters/platform/platform-client.js';
 import { ApiKeys } from './access/api-keys.js';
+import { AlertHooks } from './alert-hooks/alert-hooks.js';
 import { BackfillJobs } from './backfill/backfill-jobs.js';
 import type { Config } from './config.js';
 import { BatchingAppender } from './ingest/batching-appender.js';
@@ -102,6 +103,8 @@ export interface ApiServices extends Services {
   /** The pipeline's own faults (lost chat-state writes, conflicting events), for verify. */
   readonly faults: (accountId?: string) => Promise<PipelineFaults>;
   readonly keys: ApiKeys;
+  /** The alert hooks' registry, for the admin routes. */
+  readonly alertHooks: AlertHooks;
   /** Removes everything of these accounts, the consumers fenced (the demo purge). */
   readonly purgeAccounts: (accountIds: readonly string[]) => Promise<Record<string, number>>;
   /** Stops the API's own background work (the backfill resumer and running backfills): after the server closed, before the roles stop. */
@@ -135,6 +138,7 @@ export function buildApiServices(s: Services): ApiServices {
     read: buildReadSide(s.store, s.intelligence, config.reportTimezone),
     faults: (accountId) => pipelineFaults(s.store, accountId),
     keys: new ApiKeys(s.store),
+    alertHooks: new AlertHooks(s.store),
     purgeAccounts: (accountIds) => purgeAccounts(s.store, s.pipeline, accountIds),
     async stop() {
       clearInterval(resumer);

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Collection, DocumentStore } from '../adapters/store/store.js';
 import type { AlertTransition } from '../pipeline/alert-doc.js';
+import { resolveHookAlert } from './hook-alert.js';
 import { DELIVERIES_COLLECTION, HOOKS_COLLECTION, type DeliveryDoc, type HookDoc, type HookFormat } from './hook-docs.js';
 import { newSecret } from './signing.js';
 
@@ -25,9 +26,14 @@ export class AlertHooks {
   readonly hooks: Collection<HookDoc>;
   readonly deliveries: Collection<DeliveryDoc>;
 
-  constructor(store: DocumentStore, private readonly clock: () => number = Date.now) {
+  constructor(private readonly store: DocumentStore, private readonly clock: () => number = Date.now) {
     this.hooks = store.collection<HookDoc>(HOOKS_COLLECTION);
     this.deliveries = store.collection<DeliveryDoc>(DELIVERIES_COLLECTION);
+  }
+
+  /** The hook's standing "disabled" alert is over: the hook was enabled again, or removed. */
+  async settleDisabledAlert(hookId: string): Promise<void> {
+    await resolveHookAlert(this.store, hookId, this.clock());
   }
 
   async ensureIndexes(): Promise<void> {

@@ -174,7 +174,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { store: deps.store, log: deps.log, topology: deps.topology });
   await app.register(adminVerifyRoutes, { models: deps.read.models, faults: deps.faults });
-  await app.register(adminAlertHookRoutes, { store: deps.store, allowPrivate: config.alertHooks.allowPrivate });
+  await app.register(adminAlertHookRoutes, { hooks: deps.alertHooks, allowPrivate: config.alertHooks.allowPrivate });
   await app.register(adminAccountRoutes, { read: deps.read, client: deps.platform.client, backfill });
   await app.register(demoRoutes, { accounts: deps.read.accounts, purgeAccounts: deps.purgeAccounts, inbound, demoSecret: config.demoSecret, environment: config.environment, pipeline: deps.pipeline });
   await app.register(connectorRoutes, { inbound, connectorGuard: bearerGuard(config.connectorToken, 'CONNECTOR_TOKEN') });

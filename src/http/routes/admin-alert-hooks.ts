@@ -4,11 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../access/access-model.js';
-import type { DocumentStore } from '../../adapters/store/store.js';
-import { AlertHooks, MAX_HOOK_ACCOUNTS, TooManyHooks } from '../../alert-hooks/alert-hooks.js';
+import { MAX_HOOK_ACCOUNTS, TooManyHooks, type AlertHooks } from '../../alert-hooks/alert-hooks.js';
 import { MAX_HOOK_URL_LENGTH, urlProblem } from '../../alert-hooks/destination.js';
 import type { DeliveryDoc, HookDoc } from '../../alert-hooks/hook-docs.js';
-import { resolveHookAlert } from '../../alert-hooks/hook-alert.js';
 import { testBody } from '../../alert-hooks/payload.js';
 import { sendOnce } from '../../alert-hooks/sender.js';
 import { signedHeaders } from '../../alert-hooks/signing.js';
@@ -18,7 +16,8 @@ import { ApiError, invalidInput } from '../errors.js';
 import { iso, Nullable, timeOf as Time } from '../views.js';
 
 export interface AlertHookRouteOptions {
-  readonly store: DocumentStore;
+  /** The hook registry, built once by the composition root. */
+  readonly hooks: AlertHooks;
   readonly allowPrivate: boolean;
   readonly now?: () => number;
 }
@@ -81,7 +80,7 @@ function hookView(h: HookDoc, last: DeliveryDoc | undefined): Static<typeof Hook
 
 export const adminAlertHookRoutes: FastifyPluginAsyncTypebox<AlertHookRouteOptions> = async (app, opts) => {
   const clock = opts.now ?? Date.now;
-  const hooks = new AlertHooks(opts.store, clock);
+  const { hooks } = opts;
   const found = async (id: string): Promise<HookDoc> => {
     const hook = await hooks.get(id);
     if (!hook) throw new ApiError('NOT_FOUND', `id: no alert hook ${id}`);
@@ -149,7 +148,7 @@ export const adminAlertHookRoutes: FastifyPluginAsyncTypebox<AlertHookRouteOptio
     const hook = await found(request.params.id);
     const view = await viewOf(hook);
     await hooks.remove(hook._id);
-    await resolveHookAlert(opts.store, hook._id, clock());
+    await hooks.settleDisabledAlert(hook._id);
     return view;
   });
 
@@ -165,7 +164,7 @@ export const adminAlertHookRoutes: FastifyPluginAsyncTypebox<AlertHookRouteOptio
     await found(request.params.id);
     const hook = await hooks.enable(request.params.id);
     if (!hook) throw new ApiError('NOT_FOUND', `id: no alert hook ${request.params.id}`);
-    await resolveHookAlert(opts.store, hook._id, clock());
+    await hooks.settleDisabledAlert(hook._id);
     return viewOf(hook);
   });
 
