@@ -124,6 +124,7 @@ export function registerMetrics(s: Services): void {
 /** The API's services, built once; the backfill resumer starts with them and stops with stop(). */
 export function buildApiServices(s: Services): ApiServices {
   const { config, logger } = s;
+  const read = buildReadSide(s.store, s.intelligence, config.reportTimezone);
   const inbound = new BatchingAppender(s.log, s.topology.inbound, { timeoutMs: config.appendTimeoutMs, lingerMs: config.appendLingerMs });
   const client = new PlatformClient({ baseUrl: config.platformApiBaseUrl, apiKey: config.platformApiKey, rateWindowMs: config.platformRateWindowSec * 1000, maxResponseBytes: config.outboundMaxResponseBytes });
   const backfill = new BackfillJobs(s.store, client, async (records) => { await s.log.append(s.topology.inbound, records); }, logger.child({ role: 'backfill' }), config.backfillStaleSec * 1000);
@@ -135,11 +136,11 @@ export function buildApiServices(s: Services): ApiServices {
     inbound,
     platform: { client, readiness: platformReadiness(config.platformApiBaseUrl, config.platformApiKey) },
     backfill,
-    read: buildReadSide(s.store, s.intelligence, config.reportTimezone),
+    read,
     faults: (accountId) => pipelineFaults(s.store, accountId),
     keys: new ApiKeys(s.store),
     alertHooks: new AlertHooks(s.store),
-    purgeAccounts: (accountIds) => purgeAccounts(s.store, s.pipeline, accountIds),
+    purgeAccounts: (accountIds) => purgeAccounts(s.store, read, s.pipeline, accountIds),
     async stop() {
       clearInterval(resumer);
       await backfill.stop();
@@ -148,8 +149,9 @@ export function buildApiServices(s: Services): ApiServices {
 }
 
 /** A process's services over a store and log that answer, its roles started: what app.ts and assemble() both run. */
-export interface Composed<S extends Services = Services> {
-  readonly services: S;
+export interface Composed {
+  /** The API's services, when the process runs the API. */
+  readonly api: ApiServices | null;
   /** Stops it in the reverse of the build order: the API's own work, the roles, the log, the store. Close the HTTP server first. */
   stop(): Promise<void>;
 }
@@ -158,13 +160,12 @@ export interface Composed<S extends Services = Services> {
  * The one build order of a process whose store and log answer and whose roles run: its
  * metrics registered, then (with `api`) the API's services. stop() takes it down in reverse.
  */
-export function compose(f: Foundation, store: DocumentStore, intelligence: IntelligenceSetup, pipeline: PipelineControl, ops: OpsHooks, api: boolean): Composed<Services> & { readonly api: ApiServices | null } {
+export function compose(f: Foundation, store: DocumentStore, intelligence: IntelligenceSetup, pipeline: PipelineControl, ops: OpsHooks, api: boolean): Composed {
   const services: Services = { ...f, store, intelligence, pipeline, ops };
   registerMetrics(services);
   const apiServices = api ? buildApiServices(services) : null;
   let stopped: Promise<void> | null = null;
   return {
-    services: apiServices ?? services,
     api: apiServices,
     stop() {
       stopped ??= (async () => {
@@ -182,7 +183,7 @@ export function compose(f: Foundation, store: DocumentStore, intelligence: Intel
  * The pieces app.ts composes, without its waits and retries: a dependency that does not answer
  * fails at once. For tests and tools that serve the app through inject() (no port).
  */
-export async function assemble(config: Config, logger: Logger, failpoints: PipelineFailpoints = {}): Promise<Composed<ApiServices>> {
+export async function assemble(config: Config, logger: Logger, failpoints: PipelineFailpoints = {}): Promise<{ readonly services: ApiServices; stop(): Promise<void> }> {
   const f = buildFoundation(config, logger);
   const store = await openStore(f);
   let pipeline: PipelineControl | null = null;

@@ -1,7 +1,7 @@
 // Removes everything convops keeps of some accounts (the demo's), with the consumers drained and
 // stopped meanwhile (PipelineControl.fenced): no round is half way through one of their chats,
 // so none writes a document, a total or a chat state back after it is deleted.
-import { ACCOUNTS_COLLECTION, AccountRegistry } from '../accounts/registry.js';
+import { ACCOUNTS_COLLECTION } from '../accounts/registry.js';
 import type { DocumentStore } from '../adapters/store/store.js';
 import { ALERTS_COLLECTION, ANALYSES_COLLECTION } from '../intelligence/intelligence.js';
 import type { PipelineControl } from '../pipeline-control.js';
@@ -9,7 +9,8 @@ import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import { chatKeysOf, forgetChatStates } from '../processor/purge.js';
 import { EVENT_DIGESTS_COLLECTION } from '../projector/event-digests.js';
 import { ALL_READ_MODELS } from '../projector/models/names.js';
-import { collectionName, ReadModelSet } from '../projector/read-model-set.js';
+import { collectionName } from '../projector/read-model-set.js';
+import type { ReadSide } from '../queries/read-side.js';
 
 /**
  * Everything convops keeps of these accounts, in every stored read-model version (an older
@@ -17,10 +18,10 @@ import { collectionName, ReadModelSet } from '../projector/read-model-set.js';
  * ledger (or their records seeded again would be taken for redeliveries), set-aside records,
  * alerts and analyses, and their registry entries. Counts per collection.
  */
-export async function purgeAccounts(store: DocumentStore, pipeline: PipelineControl, accountIds: readonly string[]): Promise<Record<string, number>> {
+export async function purgeAccounts(store: DocumentStore, read: Pick<ReadSide, 'models' | 'accounts'>, pipeline: PipelineControl, accountIds: readonly string[]): Promise<Record<string, number>> {
   return pipeline.fenced(async () => {
     const ofAccounts = { accountId: { $in: [...accountIds] } };
-    const models = new ReadModelSet(store);
+    const { models } = read;
     // Who answered in them, read before their sessions go: a slow-streak alert may rest on them.
     const answered = await (await models.active()).sessions.find({ ...ofAccounts, firstResponderId: { $ne: null } }, { projection: { firstResponderId: 1 } });
     const chatters = answered.map((s) => s.firstResponderId).filter((c): c is string => typeof c === 'string');
@@ -35,7 +36,7 @@ export async function purgeAccounts(store: DocumentStore, pipeline: PipelineCont
     const forgotten = await pipeline.intelligence.forgetAccounts(accountIds, chatters);
     removed[ALERTS_COLLECTION] = forgotten.alerts;
     removed[ANALYSES_COLLECTION] = forgotten.analyses;
-    removed[ACCOUNTS_COLLECTION] = await new AccountRegistry(store).remove(accountIds);
+    removed[ACCOUNTS_COLLECTION] = await read.accounts.remove(accountIds);
     // Their set-aside records went: the pipeline alert follows what is left.
     await reconcileSetAsideAlert(store);
     return removed;
