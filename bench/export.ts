@@ -25,8 +25,8 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EmbeddedStore } from '../src/adapters/store/embedded-store.js';
-import type { SessionDoc } from '../src/projector/models/sessions/projection.js';
-import { ReadModelSet } from '../src/projector/read-model-set.js';
+import type { SessionDoc } from '../src/read-models/sessions/projection.js';
+import { ReadModelSet } from '../src/read-models/read-model-set.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -9,7 +9,7 @@
 //        [--replay-cpu-prof <path prefix>] (a CPU profile of the replay alone, without the seeding)
 //
 // The data, and why it looks like this. The read models are written directly (the documents
-// the projector writes, field for field; see src/projector/models/*/projection.ts), not by
+// the projector writes, field for field; see src/read-models/*/projection.ts), not by
 // replaying events, so a million sessions seed in minutes. What a dashboard costs depends on
 // how history is spread over time and on how much of it is live, so the shape follows a real
 // floor rather than a convenient one:
@@ -76,14 +76,14 @@ import type { Log } from '../src/adapters/log/log.js';
 import { partitionForKey } from '../src/adapters/log/partitioner.js';
 import type { Doc, DocumentStore } from '../src/adapters/store/store.js';
 import { loadConfig } from '../src/config.js';
-import { accountStatsDocId, type AccountStatsDoc } from '../src/projector/models/account-stats/projection.js';
-import { lifetimeSpend, type ChatDoc } from '../src/projector/models/chats/projection.js';
-import { messageDocId, type MessageDoc } from '../src/projector/models/messages/projection.js';
-import { paymentDocId, type PaymentDoc } from '../src/projector/models/payments/projection.js';
-import type { SessionDoc } from '../src/projector/models/sessions/projection.js';
-import { ReportBucketBuilder } from '../src/projector/models/report-buckets/builder.js';
-import { priorityAt } from '../src/projector/priority.js';
-import { ReadModelSet } from '../src/projector/read-model-set.js';
+import { accountStatsDocId, type AccountStatsDoc } from '../src/read-models/account-stats/projection.js';
+import { lifetimeSpend, type ChatDoc } from '../src/read-models/chats/projection.js';
+import { messageDocId, type MessageDoc } from '../src/read-models/messages/projection.js';
+import { paymentDocId, type PaymentDoc } from '../src/read-models/payments/projection.js';
+import type { SessionDoc } from '../src/read-models/sessions/projection.js';
+import { ReportBucketBuilder } from '../src/read-models/report-buckets/builder.js';
+import { priorityAt } from '../src/read-models/sessions/priority.js';
+import { ReadModelSet } from '../src/read-models/read-model-set.js';
 import { ReplayService } from '../src/projector/replay.js';
 import { createLogger } from '../src/support/logger.js';
 import { topology } from '../src/topology.js';

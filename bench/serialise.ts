@@ -9,7 +9,7 @@ import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { SessionListSchema } from '../src/http/routes/reads.js';
 import { sessionView } from '../src/http/views.js';
-import type { SessionDoc } from '../src/projector/models/sessions/projection.js';
+import type { SessionDoc } from '../src/read-models/sessions/projection.js';
 import { gradeSteps } from '../src/domain/sla.js';
 import { serializerSchema } from '../src/http/serializer.js';
 

@@ -20,8 +20,9 @@ import { Metrics } from './observability/metrics.js';
 import { readiness, type Readiness } from './observability/readiness.js';
 import { PipelineControl, type PipelineFailpoints } from './pipeline-control.js';
 import { purgeAccounts } from './demo/purge-accounts.js';
-import { buildReadSide, type ReadSide } from './queries/read-side.js';
-import { pipelineFaults, type PipelineFaults } from './queries/verify.js';
+import { SetAsideRecords } from './pipeline/set-aside-records.js';
+import { buildReadSide, type ReadSide } from './read-side/read-side.js';
+import { pipelineFaults, type PipelineFaults } from './read-side/verify.js';
 import { pingWithin } from './support/deadline.js';
 import type { Logger } from './support/logger.js';
 import { checkPartitions, topology as makeTopology, type Topology } from './topology.js';
@@ -105,6 +106,8 @@ export interface ApiServices extends Services {
   readonly keys: ApiKeys;
   /** The alert hooks' registry, for the admin routes. */
   readonly alertHooks: AlertHooks;
+  /** Set-aside records, for the admin routes and health's count. */
+  readonly setAside: SetAsideRecords;
   /** Removes everything of these accounts, the consumers fenced (the demo purge). */
   readonly purgeAccounts: (accountIds: readonly string[]) => Promise<Record<string, number>>;
   /** Stops the API's own background work (the backfill resumer and running backfills): after the server closed, before the roles stop. */
@@ -140,6 +143,7 @@ export function buildApiServices(s: Services): ApiServices {
     faults: (accountId) => pipelineFaults(s.store, accountId),
     keys: new ApiKeys(s.store),
     alertHooks: new AlertHooks(s.store),
+    setAside: new SetAsideRecords(s.store),
     purgeAccounts: (accountIds) => purgeAccounts(s.store, read, s.pipeline, accountIds),
     async stop() {
       clearInterval(resumer);

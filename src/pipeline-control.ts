@@ -13,7 +13,7 @@ import { EVENT_DIGESTS_COLLECTION } from './projector/event-digests.js';
 import { SET_ASIDE_COLLECTION, SetAsideTally } from './pipeline/set-aside.js';
 import { Ticker } from './processor/ticker.js';
 import { Projector, type ProjectorStatus } from './projector/projector.js';
-import { ReadModelSet } from './projector/read-model-set.js';
+import { ReadModelSet } from './read-models/read-model-set.js';
 import type { Logger } from './support/logger.js';
 import { ReplayService, type ProjectionControl } from './projector/replay.js';
 import { ALERTS_COLLECTION, ANALYSES_COLLECTION, type Intelligence } from './intelligence/intelligence.js';

@@ -31,7 +31,7 @@ export const money = (cents) => (cents === null || cents === undefined ? '—' :
 
 /**
  * How each grade the API sends looks: a colour and the word shown beside it (docs/api.md, "The
- * floor and the console"). The API decides every grade (src/domain/sla.ts, src/queries/floor.ts);
+ * floor and the console"). The API decides every grade (src/domain/sla.ts, src/read-side/floor.ts);
  * the pages decide none, so a page and the server cannot disagree about a wait.
  * @typedef {{ level: 'ok' | 'warn' | 'bad' | 'muted', word: string }} Look
  * @type {Record<string, Look>}

@@ -8,9 +8,9 @@ import type { PipelineControl } from '../pipeline-control.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import { chatKeysOf, forgetChatStates } from '../processor/purge.js';
 import { EVENT_DIGESTS_COLLECTION } from '../projector/event-digests.js';
-import { ALL_READ_MODELS } from '../projector/models/names.js';
-import { collectionName } from '../projector/read-model-set.js';
-import type { ReadSide } from '../queries/read-side.js';
+import { ALL_READ_MODELS } from '../read-models/names.js';
+import { collectionName } from '../read-models/read-model-set.js';
+import type { ReadSide } from '../read-side/read-side.js';
 
 /**
  * Everything convops keeps of these accounts, in every stored read-model version (an older

@@ -3,7 +3,7 @@
 // REPORT_TIMEZONE). `from` is inclusive, `to` exclusive; an absent bound leaves the window open.
 import { Type } from '@fastify/type-provider-typebox';
 import { startOfLocalDate } from '../domain/zoned-time.js';
-import { ALL_TIME, type ReportWindow } from '../projector/models/report-buckets/queries.js';
+import { ALL_TIME, type ReportWindow } from '../read-models/report-buckets/queries.js';
 import { ApiError } from './errors.js';
 import { iso } from './views.js';
 

@@ -38,6 +38,7 @@ import { installRequestIds, requestIdOptions } from './request-ids.js';
 import { installHttpMetrics } from './http-metrics.js';
 import { LIVE_PATH, METRICS_PATH, opsRoutes, READY_PATH } from './routes/ops.js';
 import { floorStreamRoutes } from './routes/floor-stream.js';
+import { floorAnswers } from './floor-answer.js';
 import { pageRoutes } from './routes/pages.js';
 import { pingWithin } from '../support/deadline.js';
 import type { ApiServices } from '../composition.js';
@@ -166,13 +167,13 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(alertRoutes, { floor: deps.read.floor, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone, readAuth: config.readAuth });
   await app.register(exportRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence });
   await app.register(floorStreamRoutes, {
-    floor: deps.read.floor, logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,
+    floor: floorAnswers(deps.read.floor), logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,
   });
   await app.register(pageRoutes);
   await app.register(adminSessionRoutes, { models: deps.read.models, inbound });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });
-  await app.register(adminSetAsideRoutes, { store: deps.store, log: deps.log, topology: deps.topology });
+  await app.register(adminSetAsideRoutes, { setAside: deps.setAside, log: deps.log, topology: deps.topology });
   await app.register(adminVerifyRoutes, { models: deps.read.models, faults: deps.faults });
   await app.register(adminAlertHookRoutes, { hooks: deps.alertHooks, allowPrivate: config.alertHooks.allowPrivate });
   await app.register(adminAccountRoutes, { read: deps.read, client: deps.platform.client, backfill });
@@ -184,6 +185,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(healthRoutes, {
     log: deps.log,
     store: deps.store,
+    setAside: deps.setAside,
     topology: deps.topology,
     roles: config.roles,
     webhookSecretConfigured: config.webhookSecret !== null,

@@ -1,14 +1,14 @@
 // API views of read-model documents: epoch milliseconds become ISO-8601 strings and the
 // bookkeeping fields (lastSeq, applied offsets) stay inside.
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
-import type { AccountTotals } from '../projector/models/account-stats/queries.js';
-import type { ChatDoc } from '../projector/models/chats/projection.js';
-import type { MessageDoc } from '../projector/models/messages/projection.js';
-import type { SessionDoc } from '../projector/models/sessions/projection.js';
-import { priorityScore } from '../projector/priority.js';
+import type { AccountTotals } from '../read-models/account-stats/queries.js';
+import type { ChatDoc } from '../read-models/chats/projection.js';
+import type { MessageDoc } from '../read-models/messages/projection.js';
+import type { SessionDoc } from '../read-models/sessions/projection.js';
+import { priorityScore } from '../read-models/sessions/priority.js';
 import { gradeOf, waitedSec } from '../domain/sla.js';
 import { openAt, shownClose } from '../domain/session-deadline.js';
-import { priorityReasons } from '../projector/priority-reasons.js';
+import { priorityReasons } from '../read-models/sessions/priority-reasons.js';
 
 // The views' schemas: the routes declare them, so each answer is serialised by them and each
 // view's return type is checked against its schema by the compiler.

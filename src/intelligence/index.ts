@@ -2,7 +2,7 @@
 // provider only when every MODEL_* setting is present.
 import type { DocumentStore } from '../adapters/store/store.js';
 import type { Config } from '../config.js';
-import { ReadModelSet } from '../projector/read-model-set.js';
+import { ReadModelSet } from '../read-models/read-model-set.js';
 import type { Logger } from '../support/logger.js';
 import { Intelligence } from './intelligence.js';
 import { HttpModelProvider, modelStatus, type ModelStatus } from './model-provider.js';

@@ -4,8 +4,8 @@
 import { resolvedBecause, type ResolvedBecause } from './resolution.js';
 import { notPastDeadline } from '../domain/session-deadline.js';
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore, type Filter } from '../adapters/store/store.js';
-import type { ReadModelSet } from '../projector/read-model-set.js';
-import type { SessionDoc } from '../projector/models/sessions/projection.js';
+import type { ReadModelSet } from '../read-models/read-model-set.js';
+import type { SessionDoc } from '../read-models/sessions/projection.js';
 import type { Logger } from '../support/logger.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import { DELIVERIES_COLLECTION } from '../alert-hooks/hook-docs.js';

@@ -2,7 +2,7 @@
 // session closed (idle, unanswered at the limit, or by an admin). Alerts about a waiting fan
 // hold while the fan waits, so these are the usual answers; `condition-cleared` is the rest (a
 // rule whose condition passed while the fan still waits, a chatter's streak broken).
-import type { SessionDoc } from '../projector/models/sessions/projection.js';
+import type { SessionDoc } from '../read-models/sessions/projection.js';
 import { shownClose } from '../domain/session-deadline.js';
 
 export const RESOLVED_BECAUSE = ['replied', 'closed-idle', 'closed-unanswered', 'closed-forced', 'session-removed', 'condition-cleared'] as const;

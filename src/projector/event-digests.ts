@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { CollectionWrite, Doc, DocumentStore } from '../adapters/store/store.js';
 import { bodyPrefix, setAsideId, setAsideWrite, type SetAsideDoc } from '../pipeline/set-aside.js';
-import type { Positioned } from './models/projection.js';
+import type { Positioned } from '../read-models/projection.js';
 
 export const EVENT_DIGESTS_COLLECTION = 'event_digests';
 

@@ -25,12 +25,12 @@ import type { Topology } from '../topology.js';
 import { isRecordsFault } from '../pipeline/repeat-failures.js';
 import { errorMessage } from '../pipeline/set-aside.js';
 import { withTimeout } from '../support/deadline.js';
-import type { Positioned } from './models/projection.js';
-import { applyEvents, prepareApplication, writeApplication, type FoldSetAside, type WrittenDocs } from './models/runner.js';
-import { PROJECTIONS, WRITE_ORDER } from './models/index.js';
+import type { Positioned } from '../read-models/projection.js';
+import { applyEvents, prepareApplication, writeApplication, type FoldSetAside, type WrittenDocs } from './runner.js';
+import { PROJECTIONS, WRITE_ORDER } from '../read-models/index.js';
 import { parseEvents } from './projector.js';
-import { ReadModelSet, type ReadModelCollections } from './read-model-set.js';
-import { markReportBucketsBuilt } from './models/report-buckets/backfill.js';
+import { ReadModelSet, type ReadModelCollections } from '../read-models/read-model-set.js';
+import { markReportBucketsBuilt } from '../read-models/report-buckets/backfill.js';
 
 export { JOBS_COLLECTION };
 /** The one document whose holder may run a replay (in the jobs collection, kind `replay-lock`). */

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Collection, Doc, DocumentStore } from '../../src/adapters/store/store.js';
 import { ALERTS_COLLECTION, Intelligence } from '../../src/intelligence/intelligence.js';
 import { DEFAULT_RULE_SETTINGS } from '../../src/intelligence/rules.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
 import { kafkaMongoEnv, startHarness, type Harness } from '../support/app-harness.js';
 import { DEPLOYMENTS, type Deployment } from '../support/deployments.js';

@@ -20,7 +20,7 @@ import { adminReplayRoutes } from '../../src/http/routes/admin-replay.js';
 import type { PipelineControl } from '../../src/pipeline-control.js';
 import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
 import { JOBS_COLLECTION, REPLAY_LOCK_ID, ReplayService, type ReplayLimits } from '../../src/projector/replay.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology, type Topology } from '../../src/topology.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';

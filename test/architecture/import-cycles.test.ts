@@ -25,7 +25,7 @@ const folderOf = (file: string): string => {
  * itself (InboundRecord) instead of reading the log seam; set-aside records (set-aside.ts) and
  * the alert document (alert-doc.ts, with Finding) are in pipeline/, under the processor, the
  * projector and intelligence, and percentiles and SlaFigures in domain/, under the projector's
- * report buckets and queries/; StageState is pipeline/stage.ts's, not readiness's, so
+ * report buckets and the read side's figures; StageState is pipeline/stage.ts's, not readiness's, so
  * PipelineControl does not import observability/, whose app-metrics reads it.
  */
 const KNOWN_FOLDER_CYCLES: readonly (readonly string[])[] = [];

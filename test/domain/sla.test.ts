@@ -3,10 +3,10 @@
 // with the one definition session by session.
 import { describe, expect, it } from 'vitest';
 import { gradeOf, gradeSteps, gradedWait, outcomeOf, waitedSec, wholeSec, withinGradeOf, type JudgedSession } from '../../src/domain/sla.js';
-import { sessionIncrements } from '../../src/projector/models/report-buckets/contributions.js';
-import { slaOf } from '../../src/projector/models/report-buckets/figures.js';
-import { HistogramSet, sortedCounts } from '../../src/projector/models/report-buckets/histogram.js';
-import type { SessionDoc } from '../../src/projector/models/sessions/projection.js';
+import { sessionIncrements } from '../../src/read-models/report-buckets/contributions.js';
+import { slaOf } from '../../src/read-models/report-buckets/figures.js';
+import { HistogramSet, sortedCounts } from '../../src/read-models/report-buckets/histogram.js';
+import type { SessionDoc } from '../../src/read-models/sessions/projection.js';
 
 const T = 300;
 const T0 = Date.UTC(2026, 10, 25, 12);

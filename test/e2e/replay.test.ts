@@ -2,7 +2,7 @@
 // answering with data throughout, a second replay is refused, and the result equals a clean run.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { faultDeliveries, type Delivery } from '../support/fault-input.js';
 import { postWebhook } from '../support/platform.js';

@@ -5,7 +5,7 @@
 // and a failed computation leaves the screens with what they had.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FloorBroadcaster, type Client } from '../../src/http/routes/floor-stream.js';
-import type { FloorView } from '../../src/queries/floor.js';
+import type { FloorAnswers } from '../../src/http/floor-answer.js';
 import { createLogger } from '../../src/support/logger.js';
 
 interface Screen extends Client {
@@ -42,7 +42,7 @@ const floor = {
     if (failing) throw new Error('store down');
     return { at: new Date(now).toISOString(), ...figures };
   },
-} as unknown as FloorView;
+} as unknown as FloorAnswers;
 
 let hub: FloorBroadcaster;
 beforeEach(() => {

@@ -8,8 +8,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { tickRecords } from '../../src/processor/ticker.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
-import { verifyFigures } from '../../src/queries/verify.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
+import { verifyFigures } from '../../src/read-side/verify.js';
 import { topology } from '../../src/topology.js';
 import { mongoStoreEnv, startHarness, STORE_KINDS, type Harness } from '../support/app-harness.js';
 import { compareWithReference } from '../support/compare-reference.js';

@@ -8,7 +8,7 @@ import type { ChatInput, ChatMessageInput } from '../../machines/chat-input.js';
 import { sessionAfter, type SessionEvent } from '../../machines/session-events.js';
 import { sessionMachine, type SessionMachine } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
-import { foldChat, type ChatDoc } from '../../src/projector/models/chats/projection.js';
+import { foldChat, type ChatDoc } from '../../src/read-models/chats/projection.js';
 
 const T0 = Date.parse('2026-06-10T18:00:00Z');
 let n = 0;

@@ -4,8 +4,8 @@ import { sessionAfter, type SessionEvent, type SessionSummary } from '../../mach
 import { fixtureFiles, fixtureInput, loadSequence } from '../support/fixture-sequences.js';
 import { initialChatState, step } from '../../machines/step.js';
 import { MemoryLedger } from '../support/memory-ledger.js';
-import { foldChat, type ChatDoc } from '../../src/projector/models/chats/projection.js';
-import { foldSession, type SessionDoc } from '../../src/projector/models/sessions/projection.js';
+import { foldChat, type ChatDoc } from '../../src/read-models/chats/projection.js';
+import { foldSession, type SessionDoc } from '../../src/read-models/sessions/projection.js';
 
 describe('session machine on fixture sequences', () => {
   it('has fixtures to run', () => {

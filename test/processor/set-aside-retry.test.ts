@@ -16,7 +16,7 @@ import { inputHeaders } from '../../src/domain/normalise.js';
 import { routeWebhookBytes } from '../../src/domain/webhook-route.js';
 import { SET_ASIDE_ALERT_ID } from '../../src/pipeline/set-aside-alert.js';
 import { RETRY_OF_HEADER, SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';

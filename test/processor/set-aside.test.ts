@@ -14,9 +14,10 @@ import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { inboundRecord } from '../../src/domain/inbound-record.js';
 import { ApiError, installErrorHandling } from '../../src/http/errors.js';
 import { adminSetAsideRoutes } from '../../src/http/routes/admin-set-aside.js';
+import { SetAsideRecords } from '../../src/pipeline/set-aside-records.js';
 import { CHAT_STATE_COLLECTION } from '../../src/processor/session-processor.js';
 import { bodyPrefix, errorMessage, SET_ASIDE_BODY_PREFIX_BYTES, SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
@@ -128,7 +129,7 @@ describe.each(DEPLOYMENTS)('a record that makes a step throw, on %s', (kind) => 
     const adminGuard = async (request: FastifyRequest): Promise<void> => {
       if (request.headers.authorization !== `Bearer ${TOKEN}`) throw new ApiError('UNAUTHORIZED', 'authorization: not the admin token');
     };
-    await admin.register(adminSetAsideRoutes, { store: app.store, log: app.log, topology: topo, adminGuard });
+    await admin.register(adminSetAsideRoutes, { setAside: new SetAsideRecords(app.store), log: app.log, topology: topo, adminGuard });
     try {
       expect((await admin.inject({ method: 'GET', url: '/api/admin/set-aside' })).statusCode).toBe(401);
       expect((await admin.inject({ method: 'GET', url: '/api/admin/set-aside?limit=501', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(400);

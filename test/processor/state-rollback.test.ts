@@ -20,7 +20,7 @@ import { tickRecords } from '../../src/processor/ticker.js';
 import { SET_ASIDE_ALERT_ID } from '../../src/pipeline/set-aside-alert.js';
 import { CHAT_STATE_COLLECTION, type ChatStateDoc } from '../../src/processor/session-processor.js';
 import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { topology, type Topology } from '../../src/topology.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { parsePrometheus, total } from '../support/prometheus.js';

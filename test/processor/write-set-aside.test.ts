@@ -13,7 +13,7 @@ import { inboundRecord } from '../../src/domain/inbound-record.js';
 import { SessionProcessor } from '../../src/processor/session-processor.js';
 import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-aside.js';
 import { Projector } from '../../src/projector/projector.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs } from '../support/deployments.js';

@@ -16,7 +16,7 @@
 // the processor appends (twice, after a crash past its append) is what the projector reads, at
 // the offsets the log gave. After the last round and a settling tick, every figure of every
 // read model must equal the reference model's (test/support/reference-model.ts, which shares no
-// code with the system), and verify (src/queries/verify.ts) must find the totals and report
+// code with the system), and verify (src/read-side/verify.ts) must find the totals and report
 // buckets equal to the documents. A failure prints fast-check's seed and path: rerun with
 // PROPERTY_SEED / PROPERTY_PATH (PROPERTY_RUNS for more runs).
 import fc from 'fast-check';
@@ -29,8 +29,8 @@ import { CHAT_STATE_COLLECTION, SessionProcessor, type ChatStateDoc } from '../.
 import { SET_ASIDE_COLLECTION } from '../../src/pipeline/set-aside.js';
 import { tickRecords } from '../../src/processor/ticker.js';
 import { Projector } from '../../src/projector/projector.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
-import { verifyFigures } from '../../src/queries/verify.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
+import { verifyFigures } from '../../src/read-side/verify.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology, type Topology } from '../../src/topology.js';
 import { compareWithReference, type StoredModels } from '../support/compare-reference.js';

@@ -6,7 +6,7 @@
 // over the real app and store in a temporary folder (test/support/app-harness.ts): no port.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoAccounts } from '../../src/demo/fixtures.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { startHarness, type Harness } from '../support/app-harness.js';
 import { messageBody } from '../support/platform.js';
 

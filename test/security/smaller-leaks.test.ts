@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../src/app.js';
 import { loadDemoAccounts } from '../../src/demo/fixtures.js';
 import { signBody } from '../../src/ingest/signature.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { startHarness, type Harness } from '../support/app-harness.js';
 import { deploymentEnv, removeDataDirs, startWithEnv } from '../support/deployments.js';
 import { messageBody } from '../support/platform.js';

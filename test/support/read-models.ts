@@ -1,8 +1,8 @@
 // Canonical view of the read models: every document of every read model, sorted, hashed.
 import { createHash } from 'node:crypto';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
-import { ALL_READ_MODELS, REPORT_BUCKETS } from '../../src/projector/models/names.js';
-import { ReadModelSet, collectionName } from '../../src/projector/read-model-set.js';
+import { ALL_READ_MODELS, REPORT_BUCKETS } from '../../src/read-models/names.js';
+import { ReadModelSet, collectionName } from '../../src/read-models/read-model-set.js';
 import { eventually } from './wait.js';
 
 // Idempotence bookkeeping (the last input offset a row applied), not meaning: a webhook the

@@ -11,8 +11,8 @@ import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../../src/pipeline/set-a
 import { tickRecords } from '../../src/processor/ticker.js';
 import { createLogger } from '../../src/support/logger.js';
 import { topology } from '../../src/topology.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
-import { verifyFigures } from '../../src/queries/verify.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
+import { verifyFigures } from '../../src/read-side/verify.js';
 import { compareWithReference } from './compare-reference.js';
 import type { Delivery } from './fault-input.js';
 import { readModelDocs, settledHash } from './read-models.js';

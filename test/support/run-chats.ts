@@ -12,15 +12,15 @@ import { ledgerDocId, resolveLedger, type LedgerDoc } from '../../src/processor/
 import type { ChatStateDoc } from '../../src/processor/chat-state.js';
 import { decideRound, readRound, type DueChat, type ReadRound, type RoundFacts, type RoundResult } from '../../src/processor/round.js';
 import { tickRecords } from '../../src/processor/ticker.js';
-import type { AccountStatsDoc } from '../../src/projector/models/account-stats/projection.js';
-import type { ChatDoc } from '../../src/projector/models/chats/projection.js';
-import { PROJECTIONS } from '../../src/projector/models/index.js';
-import type { MessageDoc } from '../../src/projector/models/messages/projection.js';
-import type { PaymentDoc } from '../../src/projector/models/payments/projection.js';
-import type { Positioned } from '../../src/projector/models/projection.js';
-import type { ReadModel } from '../../src/projector/models/names.js';
-import { foldEvent, targetsOf } from '../../src/projector/models/runner.js';
-import type { SessionDoc } from '../../src/projector/models/sessions/projection.js';
+import type { AccountStatsDoc } from '../../src/read-models/account-stats/projection.js';
+import type { ChatDoc } from '../../src/read-models/chats/projection.js';
+import { PROJECTIONS } from '../../src/read-models/index.js';
+import type { MessageDoc } from '../../src/read-models/messages/projection.js';
+import type { PaymentDoc } from '../../src/read-models/payments/projection.js';
+import type { Positioned } from '../../src/read-models/projection.js';
+import type { ReadModel } from '../../src/read-models/names.js';
+import { foldEvent, targetsOf } from '../../src/projector/runner.js';
+import type { SessionDoc } from '../../src/read-models/sessions/projection.js';
 import type { Arrival } from './conversations.js';
 import { factRecord } from './inbound-records.js';
 

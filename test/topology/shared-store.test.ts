@@ -10,7 +10,7 @@ import { MongoStore } from '../../src/adapters/store/mongo-store.js';
 import { withPrefix } from '../../src/adapters/store/prefixed-store.js';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { ReadModelSet } from '../../src/projector/read-model-set.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { DEPLOYMENTS, deploymentEnv, removeDataDirs, startWithEnv, type Deployment } from '../support/deployments.js';
 import { getJson, messageBody, postWebhook } from '../support/platform.js';
 import { settledHash } from '../support/read-models.js';

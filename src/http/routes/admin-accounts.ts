@@ -15,7 +15,7 @@ import type {} from '../../adapters/store/store.js';
 import { EARLIEST_TIME_MS } from '../../domain/bounds.js';
 import { ApiError, invalidInput } from '../errors.js';
 import { iso, timeOf as Time } from '../views.js';
-import type { ReadSide } from '../../queries/read-side.js';
+import type { ReadSide } from '../../read-side/read-side.js';
 
 export interface AdminAccountOptions {
   readonly read: ReadSide;

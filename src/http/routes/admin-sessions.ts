@@ -4,7 +4,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type {} from '../../adapters/store/store.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
-import { ReadModelSet } from '../../projector/read-model-set.js';
+import { ReadModelSet } from '../../read-models/read-model-set.js';
 import { actorOf } from '../../access/access-model.js';
 import { ApiError } from '../errors.js';
 import { iso } from '../views.js';

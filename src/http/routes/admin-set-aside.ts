@@ -5,16 +5,15 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { LogReadTimeoutError, TopicNotFoundError, type AppendResult, type Log, type LogRecord } from '../../adapters/log/log.js';
-import type { DocumentStore } from '../../adapters/store/store.js';
 import { H, withoutCarriedInput } from '../../domain/inbound-record.js';
-import { reconcileSetAsideAlert } from '../../pipeline/set-aside-alert.js';
-import { RETRY_OF_HEADER, SET_ASIDE_COLLECTION, setAsideId, type SetAsideDoc } from '../../pipeline/set-aside.js';
+import type { SetAsideRecords } from '../../pipeline/set-aside-records.js';
+import { RETRY_OF_HEADER, setAsideId, type SetAsideDoc } from '../../pipeline/set-aside.js';
 import type { Topology } from '../../topology.js';
 import { ApiError, errorResponses } from '../errors.js';
 import { iso, Time } from '../views.js';
 
 export interface AdminSetAsideOptions {
-  readonly store: DocumentStore;
+  readonly setAside: SetAsideRecords;
   /** Where a retry reads the original record and appends its copy. */
   readonly log: Log;
   readonly topology: Topology;
@@ -23,8 +22,6 @@ export interface AdminSetAsideOptions {
 }
 
 const LIMIT = { default: 50, max: 500 } as const;
-/** A retry that claimed a record this long ago and did not finish (its process died) no longer holds it. */
-const RETRY_CLAIM_STALE_MS = 60_000;
 
 const SetAsideSchema = Type.Object({
   id: Type.String({ description: '`<topic>:<partition>:<offset>`, with `|<chat key>` for a clock tick\'s' }),
@@ -64,7 +61,7 @@ function setAsideView(d: SetAsideDoc): Static<typeof SetAsideSchema> {
 }
 
 export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions> = async (app, opts) => {
-  const docs = opts.store.collection<SetAsideDoc>(SET_ASIDE_COLLECTION);
+  const records = opts.setAside;
 
   app.get('/api/admin/set-aside', {
     ...(opts.adminGuard ? { onRequest: opts.adminGuard } : {}),
@@ -78,10 +75,7 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
     },
   }, async (request) => {
     const { limit } = request.query;
-    const [items, total] = await Promise.all([
-      docs.find({}, { sort: { setAsideAt: -1, _id: -1 }, limit }),
-      docs.countDocuments(),
-    ]);
+    const { items, total } = await records.newest(limit);
     return { items: items.map(setAsideView), count: items.length, total, limit };
   });
 
@@ -93,7 +87,7 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
     ...(opts.adminGuard ? { onRequest: opts.adminGuard } : {}),
     schema: { summary: 'One set-aside record: stage, position, error and body prefix', security: [{ adminToken: [] }], params, response: { 200: SetAsideSchema } },
   }, async (request) => {
-    const doc = await docs.findOne({ _id: request.params.id });
+    const doc = await records.get(request.params.id);
     if (!doc) throw new ApiError('NOT_FOUND', `id: no set-aside record ${request.params.id.slice(0, 200)}`);
     return setAsideView(doc);
   });
@@ -107,15 +101,11 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
       response: { 200: Type.Object({ dropped: Type.String({ description: 'the id removed' }) }) },
     },
   }, async (request) => {
-    const removed = await docs.deleteMany({ _id: request.params.id });
-    if (removed === 0) throw new ApiError('NOT_FOUND', `id: no set-aside record ${request.params.id.slice(0, 200)}`);
-    await settleAlert(request);
+    if (!(await records.remove(request.params.id, alertFailed(request)))) throw new ApiError('NOT_FOUND', `id: no set-aside record ${request.params.id.slice(0, 200)}`);
     return { dropped: request.params.id };
   });
 
-  /** The pipeline alert follows what is kept; it never fails the answer (the alert sweep settles it too). */
-  const settleAlert = (request: FastifyRequest): Promise<unknown> =>
-    reconcileSetAsideAlert(opts.store).catch((err: unknown) => request.log.warn({ err }, 'the set-aside alert could not be settled; the alert sweep will'));
+  const alertFailed = (request: FastifyRequest) => (err: unknown): void => request.log.warn({ err }, 'the set-aside alert could not be settled; the alert sweep will');
 
   // A retry puts an inbound record back into processing at its stage, as new work: its original
   // (the document keeps 4 KB of it) is read from the log and appended again to the same topic
@@ -149,7 +139,7 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
   }, async (request, reply) => {
     const { id } = request.params;
     const shown = id.slice(0, 200);
-    const doc = await docs.findOne({ _id: id });
+    const doc = await records.get(id);
     if (!doc) throw new ApiError('NOT_FOUND', `id: no set-aside record ${shown}`);
     if (doc._id.includes('|')) throw tickRefusal(shown);
     if (doc.topic !== opts.topology.inbound) {
@@ -172,14 +162,9 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
 
     // One retry at a time per record: two at once would append two copies.
     const now = Date.now();
-    const claimed = await docs.updateOne(
-      { _id: id, $or: [{ retryClaimedAt: { $exists: false } }, { retryClaimedAt: null }, { retryClaimedAt: { $lt: now - RETRY_CLAIM_STALE_MS } }] },
-      { $set: { retryClaimedAt: now } },
-    );
-    if (claimed.matched === 0) {
-      if (!(await docs.findOne({ _id: id }))) throw new ApiError('NOT_FOUND', `id: no set-aside record ${shown}`);
-      throw new ApiError('CONFLICT', `id: a retry of ${shown} is under way`);
-    }
+    const claim = await records.claimRetry(id, now);
+    if (claim === 'gone') throw new ApiError('NOT_FOUND', `id: no set-aside record ${shown}`);
+    if (claim === 'busy') throw new ApiError('CONFLICT', `id: a retry of ${shown} is under way`);
     let at: AppendResult | undefined;
     try {
       [at] = await opts.log.append(doc.topic, [{
@@ -187,12 +172,11 @@ export const adminSetAsideRoutes: FastifyPluginAsyncTypebox<AdminSetAsideOptions
       }]);
     } catch (err) {
       request.log.error({ err, id }, 'set-aside retry: the append failed; the record stays set aside');
-      await docs.updateOne({ _id: id, retryClaimedAt: now }, { $set: { retryClaimedAt: null } }).catch(() => undefined);
+      await records.releaseRetry(id, now).catch(() => undefined);
       throw new ApiError('NOT_READY', `log: appending the copy of ${shown} failed; nothing was retried, try again`);
     }
     if (!at) throw new Error('the log answered no position for the appended copy');
-    await docs.deleteMany({ _id: id, retryClaimedAt: now });
-    await settleAlert(request);
+    await records.remove(id, alertFailed(request), now);
     request.log.warn({ id, partition: at.partition, offset: at.offset }, 'set-aside record retried: appended again as new work');
     return reply.status(202).send({ retried: id, topic: doc.topic, partition: at.partition, offset: at.offset, id: setAsideId(doc.topic, at.partition, at.offset) });
   });

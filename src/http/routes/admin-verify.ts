@@ -1,11 +1,11 @@
 // GET /api/admin/verify: recomputes every account's totals from the documents and names each
-// place the totals rows or the report buckets disagree (src/queries/verify.ts). An operator's
+// place the totals rows or the report buckets disagree (src/read-side/verify.ts). An operator's
 // check after an incident, and what the fault suites run after every scenario.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type {} from '../../adapters/store/store.js';
 import { ACCOUNT_ID_PATTERN } from '../../domain/bounds.js';
-import { ReadModelSet } from '../../projector/read-model-set.js';
-import { VERIFIED_FIGURES, verifyFigures, type PipelineFaults } from '../../queries/verify.js';
+import { ReadModelSet } from '../../read-models/read-model-set.js';
+import { VERIFIED_FIGURES, verifyFigures, type PipelineFaults } from '../../read-side/verify.js';
 import { errorResponses } from '../errors.js';
 
 export interface AdminVerifyOptions {

@@ -10,7 +10,9 @@ import { ApiError, errorResponses } from '../errors.js';
 import { accountFilter } from '../scope.js';
 import { LiveCache } from '../live-cache.js';
 import { Count } from '../views.js';
-import { AlertSchema, alertView, floorViewer, FloorSnapshotSchema, FloorView } from '../../queries/floor.js';
+import { floorViewer, type FloorView } from '../../read-side/floor.js';
+import { AlertSchema, alertView } from '../alert-views.js';
+import { floorAnswer, FloorSnapshotSchema } from '../floor-answer.js';
 
 export const INTELLIGENCE_RUN_MAX = 20;
 
@@ -52,8 +54,6 @@ export interface AlertRouteOptions {
   /** Without a key the floor names accounts and chatters only while reads are open. */
   readonly readAuth: ReadAuth;
 }
-
-export { alertView };
 
 export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (app, opts) => {
   const { intelligence } = opts.setup;
@@ -147,5 +147,5 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (
       summary: 'The floor wallboard: totals (open, awaiting, severity), accounts, chatters and top alerts. Public and rate-limited. With a key: the key\'s accounts, full alerts. Without one: while reads are open, every account and chatter, alerts without fan ids or text; with READ_AUTH=required, totals only (no account, name or chatter)',
       response: { 200: FloorSnapshotSchema, ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'RATE_LIMITED', 'NOT_READY') },
     },
-  }, async (request) => live.answer(request, () => floor.snapshot(floorViewer(requestScope(request), request.principal.kind !== 'anonymous', opts.readAuth), clock())));
+  }, async (request) => live.answer(request, async () => floorAnswer(await floor.snapshot(floorViewer(requestScope(request), request.principal.kind !== 'anonymous', opts.readAuth), clock()))));
 };

@@ -16,16 +16,16 @@ import { canSee } from '../../access/access-model.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { openAlertsByChatter } from '../../intelligence/alert-merge.js';
 import { shownClose } from '../../domain/session-deadline.js';
-import type { PaymentDoc } from '../../projector/models/payments/projection.js';
-import type { SessionDoc } from '../../projector/models/sessions/projection.js';
-import { reportClockOf, scorecardOf, slaReportOf, type ReportClock } from '../../queries/reports.js';
+import type { PaymentDoc } from '../../read-models/payments/projection.js';
+import type { SessionDoc } from '../../read-models/sessions/projection.js';
+import { reportClockOf, scorecardOf, slaReportOf, type ReportClock } from '../../read-models/reports.js';
 import type { SlaFigures } from '../../domain/sla.js';
 import { requestScope } from '../access.js';
 import { EXPORT_MEDIA_TYPES, exportFileName, exportStream, formatOf, primed, type Row } from '../export-stream.js';
 import { assertMeasurable, ClockParam, parseWindow, WindowParams } from '../report-window.js';
 import { accountFilter } from '../scope.js';
 import { iso, Nullable, timeOf } from '../views.js';
-import type { ReadSide } from '../../queries/read-side.js';
+import type { ReadSide } from '../../read-side/read-side.js';
 
 export interface ExportRouteOptions {
   readonly read: ReadSide;

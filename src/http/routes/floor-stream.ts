@@ -11,14 +11,15 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReadAuth } from '../../access/access-model.js';
 import { distinctUntilKeyChanged, exhaustMap, filter, map, ReplaySubject, share, Subscription, timer, type Observable } from 'rxjs';
-import { floorViewer, type FloorView, type FloorViewer } from '../../queries/floor.js';
+import { floorViewer, type FloorViewer } from '../../read-side/floor.js';
+import type { FloorAnswers } from '../floor-answer.js';
 import type { Logger } from '../../support/logger.js';
 import { ApiError, errorResponses } from '../errors.js';
 
 export const FLOOR_STREAM_PATH = '/api/floor/stream';
 
 export interface FloorStreamOptions {
-  readonly floor: FloorView;
+  readonly floor: FloorAnswers;
   readonly logger: Logger;
   /** Decides the view without a key: `public` while reads are open, `aggregate` when they need a key. */
   readonly readAuth: ReadAuth;

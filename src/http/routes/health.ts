@@ -6,7 +6,7 @@ import type { DocumentStore } from '../../adapters/store/store.js';
 import type { Topology } from '../../topology.js';
 import type { PlatformReadiness } from '../../adapters/platform/readiness.js';
 import type { ModelStatus } from '../../intelligence/model-provider.js';
-import { SET_ASIDE_COLLECTION } from '../../pipeline/set-aside.js';
+import type { SetAsideRecords } from '../../pipeline/set-aside-records.js';
 import type { ProcessorStatus } from '../../processor/session-processor.js';
 import type { ProjectorStatus } from '../../projector/projector.js';
 import { withTimeout } from '../../support/deadline.js';
@@ -15,7 +15,9 @@ import { GroupProgressWatch, type StageProblem } from '../../pipeline/stage-heal
 
 export interface HealthOptions {
   readonly log: Log;
-  readonly store: DocumentStore;
+  /** Whether the store answers, and which it is: health reads nothing else of it. */
+  readonly store: Pick<DocumentStore, 'kind' | 'ping'>;
+  readonly setAside: Pick<SetAsideRecords, 'count'>;
   readonly topology: Topology;
   readonly roles: ReadonlySet<string>;
   readonly webhookSecretConfigured: boolean;
@@ -160,7 +162,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
     const counters = opts.counters();
     // Set-aside records kept in the store, whichever process set them aside and across restarts
     // (the processor and projector counters count this process's only). A small collection.
-    const setAsideStored = storeOk ? await withTimeout(opts.store.collection(SET_ASIDE_COLLECTION).countDocuments().catch(() => null), 3000, null) : null;
+    const setAsideStored = storeOk ? await withTimeout(opts.setAside.count().catch(() => null), 3000, null) : null;
     const ready = logOk && storeOk;
     // Degraded is not unready: the API still takes webhooks and serves reads while a stage is
     // stuck or records wait set aside, but whoever looks must be told which, why and since when.

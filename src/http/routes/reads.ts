@@ -2,12 +2,12 @@
 // list has a documented default and maximum `limit`.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Filter } from '../../adapters/store/store.js';
-import * as AccountStats from '../../projector/models/account-stats/queries.js';
-import * as Chats from '../../projector/models/chats/queries.js';
-import * as Messages from '../../projector/models/messages/queries.js';
-import * as Sessions from '../../projector/models/sessions/queries.js';
-import type { SessionDoc } from '../../projector/models/sessions/projection.js';
-import { openNowOf, reportClockOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type ReportClock, type WindowTotals } from '../../queries/reports.js';
+import * as AccountStats from '../../read-models/account-stats/queries.js';
+import * as Chats from '../../read-models/chats/queries.js';
+import * as Messages from '../../read-models/messages/queries.js';
+import * as Sessions from '../../read-models/sessions/queries.js';
+import type { SessionDoc } from '../../read-models/sessions/projection.js';
+import { openNowOf, reportClockOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type ReportClock, type WindowTotals } from '../../read-models/reports.js';
 import { gradeOf, gradeSteps, outcomeOf, withinGradeOf } from '../../domain/sla.js';
 import { localDay } from '../../domain/zoned-time.js';
 import { assertMeasurable, ClockParam, isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
@@ -16,14 +16,13 @@ import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { sessionFacts } from '../../intelligence/intelligence.js';
 import { mergeAlerts, openAlertsByChatter } from '../../intelligence/alert-merge.js';
 import { evaluateSession } from '../../intelligence/rules.js';
-import { alertView } from './alerts.js';
 import { canSee } from '../../access/access-model.js';
 import { requestScope } from '../access.js';
 import { ApiError } from '../errors.js';
 import { accountFilter, assertVisible } from '../scope.js';
 import { accountStatsView, AccountStatsSchema, Cents, ChatSchema, chatView, Count, emptyAccountStats, FanSchema, fanView, iso, MessageSchema, messageView, Nullable, SessionSchema, sessionView, Time } from '../views.js';
-import { AlertSchema } from '../../queries/floor.js';
-import type { ReadSide } from '../../queries/read-side.js';
+import { AlertSchema, alertView } from '../alert-views.js';
+import type { ReadSide } from '../../read-side/read-side.js';
 
 export const LIST_LIMIT = { default: 50, max: 500 } as const;
 

@@ -1,0 +1,66 @@
+// Payments: one document per payment of an account, credited to a session and chatter once
+// the machine has placed it.
+import type { Doc } from '../../adapters/store/store.js';
+import type { PaymentKind } from '../../../machines/chat-input.js';
+import type { SessionEvent } from '../../../machines/session-events.js';
+import { PAYMENTS } from '../names.js';
+import type { DocumentProjection } from '../projection.js';
+
+export interface PaymentDoc extends Doc {
+  readonly paymentId: string;
+  readonly accountId: string;
+  readonly chatId: string;
+  readonly chatKey: string;
+  readonly kind: PaymentKind;
+  readonly grossCents: number;
+  readonly netCents: number;
+  readonly paidAt: number;
+  readonly sessionId: string | null;
+  readonly chatterId: string | null;
+  /** Arrived later than the allowed lateness: counted as revenue, credited to nobody. */
+  readonly late?: boolean;
+  readonly lastSeq: number;
+}
+
+export const paymentDocId = (accountId: string, paymentId: string): string => `${accountId}:${paymentId}`;
+
+export function foldPayment(doc: PaymentDoc | undefined, e: SessionEvent): PaymentDoc | undefined {
+  if (e.type === 'PaymentCredited') {
+    // Its PaymentRecorded has a lower sequence in the same chat, so the document exists.
+    if (!doc || doc.lastSeq >= e.seq) return undefined;
+    return { ...doc, sessionId: e.data.sessionId, chatterId: e.data.chatterId, lastSeq: e.seq };
+  }
+  if (e.type !== 'PaymentRecorded') return undefined;
+  if (doc && doc.lastSeq >= e.seq) return undefined;
+  const d = e.data;
+  return {
+    _id: paymentDocId(e.accountId, d.paymentId),
+    paymentId: d.paymentId,
+    accountId: e.accountId,
+    chatId: e.chatId,
+    chatKey: e.chatKey,
+    kind: d.kind,
+    grossCents: d.grossCents,
+    netCents: d.netCents,
+    paidAt: d.paidAt,
+    sessionId: d.sessionId,
+    chatterId: d.chatterId,
+    late: d.late === true,
+    lastSeq: e.seq,
+  };
+}
+
+export const payments: DocumentProjection<PaymentDoc> = {
+  name: PAYMENTS,
+  canHandle: (e) => e.type === 'PaymentRecorded' || e.type === 'PaymentCredited',
+  documentIds: (p) => {
+    const e = p.event;
+    if (e.type === 'PaymentRecorded' || e.type === 'PaymentCredited') return [paymentDocId(e.accountId, e.data.paymentId)];
+    return [];
+  },
+  evolve: (doc, p) => foldPayment(doc, p.event),
+  indexes: [
+    // Reports: payments made at a window's partial ends (report-buckets/queries.ts).
+    { keys: { paidAt: 1 } },
+  ],
+};

@@ -1,0 +1,111 @@
+// What one read-model document adds to the report buckets. A bucket holds the sum of these over
+// the documents as they stand now, so when an event changes a document the projector adds the
+// new document's contributions and takes away the old one's: redelivered events change no
+// document, so they change no bucket, and replay rebuilds the same sums.
+//
+// Which time places a document in a window:
+//   - a session's first-response outcome: its first fan message (the SLA clock starts there);
+//   - a session's count (opened, closed of those opened, new chat): when it opened;
+//   - a message: when it was sent; a payment (revenue, and its chatter's credit): when it was paid.
+// Open sessions not answered yet add nothing to time buckets: their outcome depends on the
+// clock, so reports read them live (they are few: sessions close after the idle timeout, or
+// with the fan waiting, at the unanswered limit).
+import { unansweredSec } from '../../domain/sla.js';
+import type { MessageDoc } from '../messages/projection.js';
+import type { PaymentDoc } from '../payments/projection.js';
+import type { SessionDoc } from '../sessions/projection.js';
+import { chatterKey, secKey } from './keys.js';
+
+export interface Increment {
+  readonly accountId: string;
+  /** The time that places it in a bucket; null: the account's live row (open now). */
+  readonly at: number | null;
+  /** Dotted field path in the bucket document. */
+  readonly field: string;
+  readonly amount: number;
+}
+
+export type BucketedModel = 'sessions' | 'messages' | 'payments';
+
+/**
+ * Which rules built a read-model version's buckets. A change to what a document contributes
+ * bumps it, so buckets built by the old rules are built again from the documents (netting a
+ * changed document against contributions it never made would leave counts no document holds).
+ * 2: an unanswered session's wait rounds to the nearest second, as the SLA counts it (was: up).
+ * 3: a session closed unanswered counts as `missed` too.
+ */
+export const CONTRIBUTIONS_FORMAT = 3;
+
+export function sessionIncrements(s: SessionDoc): Increment[] {
+  const a = s.accountId;
+  const out: Increment[] = [
+    { accountId: a, at: s.openedAt, field: 'opened', amount: 1 },
+  ];
+  if (s.status === 'closed') out.push({ accountId: a, at: s.openedAt, field: 'openedClosed', amount: 1 });
+  // A chat's first session is the first sign of that chat (as the account totals count it).
+  if (s._id.endsWith(':1')) out.push({ accountId: a, at: s.openedAt, field: 'chats', amount: 1 });
+  if (s.firstFanMessageAt !== null) {
+    const at = s.firstFanMessageAt;
+    if (s.firstResponseSec !== null) {
+      const k = secKey(s.firstResponseSec);
+      out.push({ accountId: a, at, field: `frt.${k}`, amount: 1 });
+      out.push({ accountId: a, at, field: `chatters.${chatterKey(s.firstResponderId)}.frt.${k}`, amount: 1 });
+    } else if (s.status === 'closed') {
+      // How long its fan waited, in whole seconds as the SLA counts them (until it closed).
+      out.push({ accountId: a, at, field: `wait.${secKey(unansweredSec(s, s.lastActivityAt))}`, amount: 1 });
+      if (s.closeReason === 'unanswered') out.push({ accountId: a, at, field: 'missed', amount: 1 });
+    }
+  }
+  if (s.status === 'open') {
+    out.push({ accountId: a, at: null, field: 'open', amount: 1 });
+    if (s.awaiting) out.push({ accountId: a, at: null, field: 'awaiting', amount: 1 });
+    if (s.lastHumanChatterId !== null) {
+      const c = `chatters.${chatterKey(s.lastHumanChatterId)}`;
+      out.push({ accountId: a, at: null, field: `${c}.open`, amount: 1 });
+      if (s.awaiting) out.push({ accountId: a, at: null, field: `${c}.awaiting`, amount: 1 });
+    }
+  }
+  return out;
+}
+
+export function messageIncrements(m: MessageDoc): Increment[] {
+  if (m.tombstone || m.sentAt === undefined) return [];
+  const out: Increment[] = [{ accountId: m.accountId, at: m.sentAt, field: 'messages', amount: 1 }];
+  if (m.sender === 'fan') out.push({ accountId: m.accountId, at: m.sentAt, field: 'fanMessages', amount: 1 });
+  return out;
+}
+
+export function paymentIncrements(p: PaymentDoc): Increment[] {
+  const out: Increment[] = [
+    { accountId: p.accountId, at: p.paidAt, field: 'revenueCents', amount: p.grossCents },
+    { accountId: p.accountId, at: p.paidAt, field: 'payments', amount: 1 },
+  ];
+  if (p.chatterId !== null) {
+    const c = `chatters.${chatterKey(p.chatterId)}`;
+    out.push({ accountId: p.accountId, at: p.paidAt, field: `${c}.revenueCents`, amount: p.grossCents });
+    out.push({ accountId: p.accountId, at: p.paidAt, field: `${c}.payments`, amount: 1 });
+  }
+  return out;
+}
+
+export function incrementsOf(model: BucketedModel, doc: unknown): Increment[] {
+  if (doc === undefined) return [];
+  if (model === 'sessions') return sessionIncrements(doc as SessionDoc);
+  if (model === 'messages') return messageIncrements(doc as MessageDoc);
+  return paymentIncrements(doc as PaymentDoc);
+}
+
+/** What replacing `before` by `after` changes: the new contributions minus the old, netted. */
+export function transitionIncrements(model: BucketedModel, before: unknown, after: unknown): Increment[] {
+  // A new document (most of a replay's messages and payments) has nothing to net against.
+  if (before === undefined) return incrementsOf(model, after).filter((i) => i.amount !== 0);
+  const net = new Map<string, Increment>();
+  const add = (i: Increment, sign: number) => {
+    const key = `${i.accountId}\u0000${i.at ?? 'live'}\u0000${i.field}`;
+    const prev = net.get(key);
+    net.set(key, { accountId: i.accountId, at: i.at, field: i.field, amount: (prev?.amount ?? 0) + sign * i.amount });
+  };
+  for (const i of incrementsOf(model, before)) add(i, -1);
+  for (const i of incrementsOf(model, after)) add(i, 1);
+  return [...net.values()].filter((i) => i.amount !== 0);
+}

@@ -1,0 +1,224 @@
+// The report-bucket document and how increments land in it. Buckets sum contributions of many
+// chats, so like the account totals they remember, per source partition, the last `inbound`
+// offset applied and which events of that record they have seen: an event applied once is
+// skipped when it comes again (a batch retried after a store write failed half-way on
+// MongoDB). Updates are increments fenced on the writer's own partition mark only, so
+// projectors owning other partitions add to the same bucket without conflicting.
+import type { BulkOp, Doc } from '../../adapters/store/store.js';
+import { bucketIndex, bucketKey, bucketStart, docId, LIVE_KEY, TIME_LEVELS, type Level } from './keys.js';
+import type { Increment } from './contributions.js';
+
+export type Histogram = Record<string, number>;
+
+export interface ChatterCounters {
+  readonly frt?: Histogram;
+  readonly revenueCents?: number;
+  readonly payments?: number;
+  readonly open?: number;
+  readonly awaiting?: number;
+}
+
+/** Every figure a bucket can hold; absent means zero. */
+export interface BucketCounters {
+  readonly opened?: number;
+  readonly openedClosed?: number;
+  readonly chats?: number;
+  readonly messages?: number;
+  readonly fanMessages?: number;
+  readonly revenueCents?: number;
+  readonly payments?: number;
+  /** First-response seconds of answered sessions → count. */
+  readonly frt?: Histogram;
+  /** Seconds waited (rounded up) by sessions that closed unanswered → count. */
+  readonly wait?: Histogram;
+  /** Sessions that closed with the fan never answered (closeReason `unanswered`). */
+  readonly missed?: number;
+  readonly chatters?: Readonly<Record<string, ChatterCounters>>;
+  /** Live row only: sessions open now, and of those, awaiting a reply. */
+  readonly open?: number;
+  readonly awaiting?: number;
+}
+
+export interface PartitionMark {
+  readonly o: number;
+  readonly n: number;
+  readonly ids: readonly string[];
+}
+
+export interface ReportBucketDoc extends Doc, BucketCounters {
+  readonly level: Level;
+  /** Bucket start (epoch ms); null for the live row. */
+  readonly start: number | null;
+  readonly accountId: string;
+  readonly w?: Readonly<Record<string, PartitionMark>>;
+  /**
+   * The earliest and latest time of any contribution ever added to this time bucket (kept with
+   * $min and $max, so they only widen, whatever the order). A window whose partial end covers
+   * [loAt, hiAt] can read the bucket instead of the raw documents. Absent on buckets built
+   * from documents rather than events (report-buckets/backfill.ts).
+   */
+  readonly loAt?: number;
+  readonly hiAt?: number;
+}
+
+/** Fields of a bucket that are not figures. */
+export const BUCKET_META: ReadonlySet<string> = new Set(['_id', 'level', 'start', 'accountId', 'w', '_rev', 'loAt', 'hiAt']);
+
+export interface BucketAddress {
+  readonly id: string;
+  readonly level: Level;
+  readonly start: number | null;
+  readonly accountId: string;
+}
+
+/** The buckets an increment lands in: its hour, day and month, or the live row. */
+export function addressesOf(i: Increment): readonly BucketAddress[] {
+  if (i.at === null) return liveAddress(i.accountId);
+  // An event's increments share a time, and a replay's events crowd into the same hours:
+  // the addresses (three ids, a calendar month) are worked out once per account and hour.
+  const hour = bucketIndex('h', i.at);
+  const key = `${i.accountId}\u0000${hour}`;
+  let found = ADDRESSES.get(key);
+  if (!found) {
+    const at = bucketStart('h', hour);
+    found = TIME_LEVELS.map((level) => {
+      const idx = bucketIndex(level, at);
+      return { id: docId(level, bucketKey(idx), i.accountId), level, start: bucketStart(level, idx), accountId: i.accountId };
+    });
+    if (ADDRESSES.size >= MAX_ADDRESSES) ADDRESSES.clear();
+    ADDRESSES.set(key, found);
+  }
+  return found;
+}
+
+const ADDRESSES = new Map<string, readonly BucketAddress[]>();
+const MAX_ADDRESSES = 20_000;
+
+function liveAddress(accountId: string): readonly BucketAddress[] {
+  return [{ id: docId('live', LIVE_KEY, accountId), level: 'live', start: null, accountId }];
+}
+
+/** Adds `amount` at a dotted path of a plain object (an accumulator, not a stored document). */
+export function addAt(target: Record<string, unknown>, field: string, amount: number): void {
+  const parts = field.split('.');
+  let cur = target;
+  for (const p of parts.slice(0, -1)) {
+    const next = cur[p];
+    if (typeof next !== 'object' || next === null) cur[p] = {};
+    cur = cur[p] as Record<string, unknown>;
+  }
+  const last = parts[parts.length - 1] as string;
+  cur[last] = (typeof cur[last] === 'number' ? (cur[last] as number) : 0) + amount;
+}
+
+/** Where an event sits: its source record (partition, offset) and its id. */
+export interface EventMark {
+  readonly partition: number;
+  readonly offset: number;
+  readonly id: string;
+}
+
+interface Pending {
+  readonly address: BucketAddress;
+  readonly existed: boolean;
+  /** Whether the bucket keeps time bounds: new ones do; one stored without them never can. */
+  readonly bounded: boolean;
+  readonly before: Record<string, PartitionMark>;
+  readonly marks: Record<string, PartitionMark>;
+  readonly inc: Map<string, number>;
+  lo: number;
+  hi: number;
+}
+
+const markKey = (partition: number): string => `p${partition}`;
+
+/**
+ * Folds events' increments into writes for the bucket documents `loaded` holds (absent ids are
+ * new). Per bucket, an event already applied (by its source partition mark) is skipped.
+ */
+export class BucketWrites {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(private readonly loaded: ReadonlyMap<string, ReportBucketDoc>) {}
+
+  add(event: EventMark, increments: readonly Increment[]): void {
+    const byDoc = new Map<string, { address: BucketAddress; items: Increment[] }>();
+    for (const i of increments) {
+      for (const address of addressesOf(i)) {
+        const slot = byDoc.get(address.id);
+        if (slot) slot.items.push(i);
+        else byDoc.set(address.id, { address, items: [i] });
+      }
+    }
+    const key = markKey(event.partition);
+    for (const [id, { address, items }] of byDoc) {
+      const p = this.pendingFor(id, address);
+      const mark = p.marks[key];
+      if (mark && (event.offset < mark.o || (event.offset === mark.o && mark.ids.includes(event.id)))) continue;
+      p.marks[key] = mark && mark.o === event.offset ? { o: mark.o, n: mark.n + 1, ids: [...mark.ids, event.id] } : { o: event.offset, n: 1, ids: [event.id] };
+      for (const i of items) {
+        p.inc.set(i.field, (p.inc.get(i.field) ?? 0) + i.amount);
+        // Every applied event's times, before netting: the bounds then do not depend on batching.
+        if (i.at !== null) {
+          if (i.at < p.lo) p.lo = i.at;
+          if (i.at > p.hi) p.hi = i.at;
+        }
+      }
+    }
+  }
+
+  private pendingFor(id: string, address: BucketAddress): Pending {
+    let p = this.pending.get(id);
+    if (!p) {
+      const doc = this.loaded.get(id);
+      const before = { ...(doc?.w ?? {}) };
+      const bounded = address.level !== 'live' && (doc === undefined || typeof doc.hiAt === 'number');
+      p = { address, existed: doc !== undefined, bounded, before, marks: { ...before }, inc: new Map(), lo: Infinity, hi: -Infinity };
+      this.pending.set(id, p);
+    }
+    return p;
+  }
+
+  /** Ids of buckets the events touched (to load before adding). */
+  static idsOf(increments: readonly Increment[]): string[] {
+    return increments.flatMap((i) => addressesOf(i).map((a) => a.id));
+  }
+
+  /**
+   * Updates of existing buckets (each must match its fence) and upserts of new ones, kept
+   * apart: a MongoDB bulk write reports matches for the whole write, not per operation.
+   */
+  ops(): { updates: BulkOp<ReportBucketDoc>[]; inserts: BulkOp<ReportBucketDoc>[] } {
+    const updates: BulkOp<ReportBucketDoc>[] = [];
+    const inserts: BulkOp<ReportBucketDoc>[] = [];
+    for (const [id, p] of this.pending) {
+      const $inc: Record<string, number> = {};
+      for (const [field, amount] of p.inc) if (amount !== 0) $inc[field] = amount;
+      const filter: Record<string, unknown> = { _id: id };
+      const $set: Record<string, unknown> = {};
+      for (const [k, mark] of Object.entries(p.marks)) {
+        if (p.before[k] === mark) continue;
+        const was = p.before[k];
+        if (was) {
+          filter[`w.${k}.o`] = was.o;
+          filter[`w.${k}.n`] = was.n;
+        } else {
+          filter[`w.${k}`] = { $exists: false };
+        }
+        $set[`w.${k}`] = mark;
+      }
+      // Marks are written even when the increments cancelled out, so the stored document does
+      // not depend on how events were batched (replay must rebuild it byte for byte).
+      if (Object.keys($set).length === 0) continue;
+      const bounds = p.bounded && p.lo <= p.hi ? { $min: { loAt: p.lo }, $max: { hiAt: p.hi } } : {};
+      const update = { ...(Object.keys($inc).length > 0 ? { $inc } : {}), $set, ...bounds };
+      if (p.existed) {
+        updates.push({ updateOne: { filter, update, requireMatch: true } });
+      } else {
+        const { level, start, accountId } = p.address;
+        inserts.push({ updateOne: { filter, update: { ...update, $setOnInsert: { level, start, accountId } }, upsert: true } });
+      }
+    }
+    return { updates, inserts };
+  }
+}

@@ -1,0 +1,45 @@
+// Report figures from a window's buckets. Histograms count whole seconds (rounded as
+// domain/sla.ts rounds a wait), so a threshold splits them exactly as outcomeOf judges one
+// session: at most the threshold is within (answered) or pending (not answered), more is a
+// breach. The median and p90 are exact order statistics.
+import { isBreach, wholeSec, type SlaFigures } from '../../domain/sla.js';
+import { percent } from '../../domain/percentiles.js';
+import type { BucketCounters, ChatterCounters } from './document.js';
+import type { HistogramSet } from './histogram.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] extends object ? Mutable<T[K]> : T[K] };
+export type Sums = Mutable<BucketCounters>;
+
+/** An open session whose fan has not had a reply: judged against the clock. */
+export interface Unanswered {
+  readonly firstFanMessageAt: number;
+}
+
+/** `missed`: sessions closed unanswered (their waits are in `wait`, so they count as breaches too). */
+export function slaOf(frt: HistogramSet, wait: HistogramSet, unanswered: readonly Unanswered[], thresholdSec: number, now: number, missed = 0): SlaFigures {
+  const responded = frt.total;
+  const within = frt.atMost(thresholdSec);
+  let breaches = responded - within;
+  const waitedWithin = wait.atMost(thresholdSec);
+  let pending = waitedWithin;
+  breaches += wait.total - waitedWithin;
+  for (const u of unanswered) {
+    if (isBreach(wholeSec(now - u.firstFanMessageAt), thresholdSec)) breaches++;
+    else pending++;
+  }
+  return {
+    sessions: within + breaches + pending,
+    responded,
+    withinThreshold: within,
+    breaches,
+    missed,
+    pending,
+    withinThresholdPct: percent(within, within + breaches),
+    medianFirstResponseSec: frt.percentile(50),
+    p90FirstResponseSec: frt.percentile(90),
+  };
+}
+
+export function chattersOf(s: Sums): [string, ChatterCounters][] {
+  return Object.entries(s.chatters ?? {});
+}

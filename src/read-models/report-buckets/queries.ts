@@ -1,0 +1,157 @@
+// Named queries over the report buckets: what a window of history sums to, and what is open
+// now. A window reads its whole buckets (see window.ts) and, at its partial ends, the raw
+// documents of at most an hour each, passed through the same contributions the projector
+// folds, so an answer is exact wherever the window's bounds fall.
+import type { Filter } from '../../adapters/store/store.js';
+import type { ReadModelCollections } from '../read-model-set.js';
+import type { SessionDoc } from '../sessions/projection.js';
+import type { Increment } from './contributions.js';
+import { edgeIncrements, type Part } from './edges.js';
+import { addAt, BUCKET_META, type ReportBucketDoc } from './document.js';
+import type { Sums, Unanswered } from './figures.js';
+import { chatterKey, idRange } from './keys.js';
+import { cover, type Cover } from './window.js';
+import { AccountWindow, decodeBucket } from './window-sums.js';
+
+/** [from, to) in epoch ms; either bound may be infinite (an open window). */
+export interface ReportWindow {
+  readonly from: number;
+  readonly to: number;
+}
+
+export const ALL_TIME: ReportWindow = { from: -Infinity, to: Infinity };
+
+export interface WindowSums {
+  /** Figures per account (only accounts with something in the window). */
+  readonly byAccount: Map<string, AccountWindow>;
+  /** Open sessions in the window whose fan has had no reply yet (judged against the clock). */
+  readonly unanswered: readonly (Unanswered & { readonly accountId: string })[];
+}
+
+/** Which accounts a store filter (from the request's scope) lets through. */
+export function accountTest(inScope: Filter): (accountId: string) => boolean {
+  const a = inScope.accountId;
+  if (a === undefined) return () => true;
+  if (typeof a === 'string') return (id) => id === a;
+  const list = (a as { $in?: unknown[] }).$in;
+  if (Array.isArray(list)) {
+    const set = new Set(list);
+    return (id) => set.has(id);
+  }
+  return () => false;
+}
+
+function counters(doc: ReportBucketDoc): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(doc)) if (!BUCKET_META.has(k)) out[k] = v;
+  return out;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * The window as whole buckets and raw edges, split at the start of the current hour: what lies
+ * before it is settled history whose buckets rarely change (so their decoding is reused), and
+ * the buckets written on every event (this month's, today's) are never read whole: only the
+ * current hour's bucket is.
+ */
+export function windowCover(w: ReportWindow, now: number): Cover {
+  const split = Math.floor(now / HOUR) * HOUR;
+  if (!(w.from < split && split < w.to)) return cover(w.from, w.to);
+  const [before, after] = [cover(w.from, split), cover(split, w.to)];
+  return { buckets: [...before.buckets, ...after.buckets], edges: [...before.edges, ...after.edges] };
+}
+
+export class ReportQueries {
+  constructor(private readonly rm: ReadModelCollections) {}
+
+  /** The window's figures, of the accounts `inScope` selects; `now` splits settled history from the hour being written. */
+  async window(w: ReportWindow, inScope: Filter, parts: readonly Part[], now: number): Promise<WindowSums> {
+    const visible = accountTest(inScope);
+    const wanted = new Set(parts);
+    const byAccount = new Map<string, AccountWindow>();
+    const windowOf = (accountId: string): AccountWindow => {
+      let s = byAccount.get(accountId);
+      if (!s) {
+        s = new AccountWindow();
+        byAccount.set(accountId, s);
+      }
+      return s;
+    };
+    const { buckets, edges } = windowCover(w, now);
+    // Counts alone leave the first-response histograms (most of a bucket) on the server.
+    const projection: Record<string, 0> = wanted.has('sla') ? {} : { frt: 0, wait: 0, chatters: 0 };
+    const reads: Promise<void>[] = buckets.map(async (r) => {
+      for (const doc of await this.rm.report_buckets.find({ _id: idRange(r.level, r.from, r.to) }, { projection, shared: true })) {
+        if (visible(doc.accountId)) windowOf(doc.accountId).add(decodeBucket(doc));
+      }
+    });
+    // The partial ends: each part from the documents that carry its time, summed per account
+    // like a bucket and added as one.
+    const edgeSums = new Map<string, Record<string, unknown>>();
+    const take = (increments: readonly Increment[], a: number, b: number) => {
+      for (const i of increments) {
+        if (i.at === null || i.at < a || i.at >= b || !visible(i.accountId)) continue;
+        let sums = edgeSums.get(i.accountId);
+        if (!sums) {
+          sums = {};
+          edgeSums.set(i.accountId, sums);
+        }
+        addAt(sums, i.field, i.amount);
+      }
+    };
+    for (const [a, b] of edges) {
+      for (const part of wanted) reads.push(edgeIncrements(this.rm, part, a, b, inScope, now).then((increments) => take(increments, a, b)));
+    }
+    const unanswered = wanted.has('sla') ? this.unanswered(w, inScope) : Promise.resolve([]);
+    await Promise.all(reads);
+    for (const [accountId, sums] of edgeSums) windowOf(accountId).add(decodeBucket(sums));
+    return { byAccount, unanswered: (await unanswered).filter((u) => visible(u.accountId)) };
+  }
+
+  private async unanswered(w: ReportWindow, inScope: Filter): Promise<(Unanswered & { accountId: string })[]> {
+    const range: Record<string, number | null> = { $ne: null };
+    if (Number.isFinite(w.from)) range.$gte = w.from;
+    if (Number.isFinite(w.to)) range.$lt = w.to;
+    const docs = await this.rm.sessions.find({ ...inScope, status: 'open', firstResponseSec: null, firstFanMessageAt: range }, { projection: { accountId: 1, firstFanMessageAt: 1 } });
+    return docs.map((d) => ({ accountId: d.accountId, firstFanMessageAt: d.firstFanMessageAt ?? 0 }));
+  }
+
+  /**
+   * Each account's live row: sessions open now and awaiting, per account and per chatter, less
+   * those past their deadline at `now` (the tick has yet to close them; readers show them closed).
+   */
+  async live(inScope: Filter, now: number): Promise<Map<string, Sums>> {
+    const visible = accountTest(inScope);
+    const out = new Map<string, Sums>();
+    const [rows, lapsed] = await Promise.all([
+      this.rm.report_buckets.find({ _id: { $gte: 'live|', $lt: 'live}' } }),
+      this.rm.sessions.find({ ...inScope, status: 'open', closesAt: { $lte: now } }, { projection: { accountId: 1, awaiting: 1, lastHumanChatterId: 1 } }),
+    ]);
+    for (const doc of rows) if (visible(doc.accountId)) out.set(doc.accountId, structuredClone(counters(doc)) as Sums);
+    const less = (o: Record<string, unknown>, field: string) => {
+      if (typeof o[field] === 'number') o[field] = Math.max(0, (o[field] as number) - 1);
+    };
+    for (const s of lapsed) {
+      const row = out.get(s.accountId) as Record<string, unknown> | undefined;
+      if (!row) continue;
+      less(row, 'open');
+      if (s.awaiting) less(row, 'awaiting');
+      const chatter = s.lastHumanChatterId === null ? undefined : (row.chatters as Record<string, Record<string, unknown>> | undefined)?.[chatterKey(s.lastHumanChatterId)];
+      if (chatter) {
+        less(chatter, 'open');
+        if (s.awaiting) less(chatter, 'awaiting');
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Sessions whose fan is waiting now (an index read of the priority inbox's waiting part),
+   * less those past their deadline at `now`: the tick closes them as unanswered soon.
+   */
+  async awaitingNow(inScope: Filter, now: number): Promise<Pick<SessionDoc, '_id' | 'accountId' | 'awaiting' | 'waitingSince' | 'openedAt' | 'lastHumanChatterId'>[]> {
+    const docs = await this.rm.sessions.find({ ...inScope, priorityAt: { $ne: null } }, { projection: { accountId: 1, awaiting: 1, waitingSince: 1, openedAt: 1, lastHumanChatterId: 1, closesAt: 1 } });
+    return docs.filter((d) => d.closesAt == null || d.closesAt > now);
+  }
+}

@@ -1,0 +1,25 @@
+// The read side's services, built once per process by the composition root and handed to the
+// routes, which build none: the served read-model version, the account registry, the accounts'
+// business hours, and the floor (which reads all three and intelligence's findings).
+import type { DocumentStore } from '../adapters/store/store.js';
+import { BusinessHoursStore } from '../accounts/business-hours-store.js';
+import { AccountRegistry } from '../accounts/registry.js';
+import type { IntelligenceSetup } from '../intelligence/index.js';
+import { ReadModelSet } from '../read-models/read-model-set.js';
+import { FloorView } from './floor.js';
+
+export interface ReadSide {
+  readonly models: ReadModelSet;
+  readonly accounts: AccountRegistry;
+  readonly businessHours: BusinessHoursStore;
+  readonly floor: FloorView;
+}
+
+export function buildReadSide(store: DocumentStore, intelligence: IntelligenceSetup, reportTimezone: string): ReadSide {
+  return {
+    models: new ReadModelSet(store),
+    accounts: new AccountRegistry(store),
+    businessHours: new BusinessHoursStore(store),
+    floor: new FloorView(store, intelligence, reportTimezone),
+  };
+}

@@ -1,0 +1,182 @@
+// What an operator runs to know the figures add up: every account's totals recomputed from the
+// documents (sessions, messages, payments), compared with the totals rows and with the report
+// buckets, each difference named. The totals and the buckets are both derived from document
+// changes; the documents are the ground they must agree with.
+import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import { STATE_ROLLBACKS_COLLECTION, type StateRollbackDoc } from '../processor/rollback.js';
+import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../pipeline/set-aside.js';
+import { accountTotals } from '../read-models/account-stats/queries.js';
+import type { ReportBucketDoc } from '../read-models/report-buckets/document.js';
+import type { ReadModelCollections } from '../read-models/read-model-set.js';
+
+/** The figures all three must agree on. */
+export const VERIFIED_FIGURES = ['sessionsOpened', 'sessionsClosed', 'chats', 'messages', 'fanMessages', 'paymentCount', 'revenueCents'] as const;
+export type VerifiedFigure = (typeof VERIFIED_FIGURES)[number];
+export type Figures = Record<VerifiedFigure, number>;
+
+export interface Difference {
+  readonly accountId: string;
+  readonly figure: VerifiedFigure;
+  /** Where the figure disagrees with the documents: the totals rows or the report buckets. */
+  readonly source: 'totals' | 'buckets';
+  readonly documents: number;
+  readonly found: number;
+}
+
+export interface VerifyReport {
+  readonly ok: boolean;
+  readonly accounts: number;
+  readonly checkedAt: string;
+  readonly differences: readonly Difference[];
+}
+
+const zero = (): Figures => ({ sessionsOpened: 0, sessionsClosed: 0, chats: 0, messages: 0, fanMessages: 0, paymentCount: 0, revenueCents: 0 });
+const PAGE = 5_000;
+
+/** Every document of the collection matching `filter`, a page at a time by `_id` (memory bounded by the page). */
+async function eachPage<T extends Doc>(c: Collection<T>, filter: Record<string, unknown>, projection: Record<string, 1>, visit: (d: T) => void): Promise<void> {
+  let after: string | null = null;
+  for (;;) {
+    const page: T[] = await c.find(after === null ? filter : { ...filter, _id: { $gt: after } }, { sort: { _id: 1 }, limit: PAGE, projection: { _id: 1, ...projection } });
+    for (const d of page) visit(d);
+    if (page.length < PAGE) return;
+    after = (page[page.length - 1] as T)._id;
+  }
+}
+
+/** Each account's figures as the documents have them. */
+export async function figuresFromDocuments(rm: ReadModelCollections, scope: Record<string, unknown>): Promise<Map<string, Figures>> {
+  const out = new Map<string, Figures>();
+  const of = (accountId: string): Figures => {
+    let f = out.get(accountId);
+    if (!f) {
+      f = zero();
+      out.set(accountId, f);
+    }
+    return f;
+  };
+  await eachPage(rm.sessions, scope, { accountId: 1, status: 1 }, (s) => {
+    const f = of(s.accountId);
+    f.sessionsOpened++;
+    if (s.status === 'closed') f.sessionsClosed++;
+    // A chat's first session is the first sign of that chat, as the totals count it.
+    if (s._id.endsWith(':1')) f.chats++;
+  });
+  await eachPage(rm.messages, scope, { accountId: 1, sender: 1, sentAt: 1, tombstone: 1 }, (m) => {
+    if (m.tombstone || m.sentAt === undefined) return;
+    const f = of(m.accountId);
+    f.messages++;
+    if (m.sender === 'fan') f.fanMessages++;
+  });
+  await eachPage(rm.payments, scope, { accountId: 1, grossCents: 1 }, (p) => {
+    const f = of(p.accountId);
+    f.paymentCount++;
+    f.revenueCents += p.grossCents;
+  });
+  return out;
+}
+
+/** Each account's figures summed over its report buckets of one time level (every level holds every contribution). */
+export async function figuresFromBuckets(buckets: Collection<ReportBucketDoc>, scope: Record<string, unknown>): Promise<Map<string, Figures>> {
+  const out = new Map<string, Figures>();
+  // Months: the fewest documents that still hold every contribution.
+  await eachPage(buckets, { ...scope, level: 'm' }, { accountId: 1, opened: 1, openedClosed: 1, chats: 1, messages: 1, fanMessages: 1, payments: 1, revenueCents: 1 }, (b) => {
+    const f = out.get(b.accountId) ?? zero();
+    f.sessionsOpened += b.opened ?? 0;
+    f.sessionsClosed += b.openedClosed ?? 0;
+    f.chats += b.chats ?? 0;
+    f.messages += b.messages ?? 0;
+    f.fanMessages += b.fanMessages ?? 0;
+    f.paymentCount += b.payments ?? 0;
+    f.revenueCents += b.revenueCents ?? 0;
+    out.set(b.accountId, f);
+  });
+  return out;
+}
+
+/** Every difference between the documents' figures and the totals' and the buckets'. */
+export function compareFigures(documents: Map<string, Figures>, totals: Map<string, Figures>, buckets: Map<string, Figures>): Difference[] {
+  const accounts = [...new Set([...documents.keys(), ...totals.keys(), ...buckets.keys()])].sort();
+  const out: Difference[] = [];
+  for (const accountId of accounts) {
+    const want = documents.get(accountId) ?? zero();
+    for (const [source, have] of [['totals', totals.get(accountId) ?? zero()], ['buckets', buckets.get(accountId) ?? zero()]] as const) {
+      for (const figure of VERIFIED_FIGURES) {
+        if (want[figure] !== have[figure]) out.push({ accountId, figure, source, documents: want[figure], found: have[figure] });
+      }
+    }
+  }
+  return out;
+}
+
+export async function verifyFigures(rm: ReadModelCollections, scope: Record<string, unknown> = {}, now = Date.now()): Promise<VerifyReport> {
+  const documents = await figuresFromDocuments(rm, scope);
+  const totals = new Map(accountTotals(await rm.account_stats.find(scope)).map((t) => [t.accountId, {
+    sessionsOpened: t.sessionsOpened, sessionsClosed: t.sessionsClosed, chats: t.chats, messages: t.messages, fanMessages: t.fanMessages,
+    paymentCount: t.paymentCount, revenueCents: t.revenueCents,
+  }]));
+  const buckets = await figuresFromBuckets(rm.report_buckets, scope);
+  const differences = compareFigures(documents, totals, buckets);
+  const accounts = new Set([...documents.keys(), ...totals.keys(), ...buckets.keys()]).size;
+  return { ok: differences.length === 0, accounts, checkedAt: new Date(now).toISOString(), differences };
+}
+
+/** How many of each fault verify lists (the counts are whole). */
+const FAULTS_LISTED = 20;
+
+export interface StateRollbackView {
+  readonly chatKey: string;
+  readonly partition: number;
+  readonly storedOffset: number;
+  readonly storedSeq: number | null;
+  readonly cachedOffset: number;
+  readonly cachedSeq: number | null;
+  readonly detectedAt: string;
+  /** Null while the chat waits to be re-derived (its next record does it). */
+  readonly recoveredAt: string | null;
+  readonly recordsRederived: number | null;
+  /** Records of the chat the log no longer held when it was re-derived: its state went on without them. */
+  readonly recordsMissing: number;
+}
+
+export interface EventConflictView {
+  readonly id: string;
+  readonly eventId: string | null;
+  readonly chatKey: string | null;
+  readonly error: string;
+}
+
+/**
+ * What the pipeline noticed of lost writes: chat states the store handed back older than the
+ * processor had stored (re-derived from inbound: ../processor/rollback.ts), and session events
+ * whose id came back with other content (set aside, never folded: ../projector/event-digests.ts).
+ * A recovered rollback leaves the figures right; a conflict means an input's effect is missing.
+ */
+export interface PipelineFaults {
+  readonly stateRollbacks: { readonly count: number; readonly unrecovered: number; readonly incomplete: number; readonly items: readonly StateRollbackView[] };
+  readonly eventConflicts: { readonly count: number; readonly items: readonly EventConflictView[] };
+}
+
+export async function pipelineFaults(store: DocumentStore, accountId?: string): Promise<PipelineFaults> {
+  const mine = (chatKey: string | null): boolean => accountId === undefined || (chatKey ?? '').startsWith(`${accountId}:`);
+  const iso = (ms: number | null | undefined): string | null => (typeof ms === 'number' ? new Date(ms).toISOString() : null);
+  // Rare documents (one per lost state, one per conflicting event): read whole and scoped here.
+  const rollbacks = (await store.collection<StateRollbackDoc>(STATE_ROLLBACKS_COLLECTION).find({}, { sort: { detectedAt: -1 } })).filter((r) => mine(r.chatKey));
+  const conflicts = (await store.collection<SetAsideDoc>(SET_ASIDE_COLLECTION).find({ stage: 'conflict' }, { sort: { setAsideAt: -1 } })).filter((c) => mine(c.chatKey));
+  return {
+    stateRollbacks: {
+      count: rollbacks.length,
+      unrecovered: rollbacks.filter((r) => !r.recoveredAt).length,
+      incomplete: rollbacks.filter((r) => (r.recordsMissing ?? 0) > 0).length,
+      items: rollbacks.slice(0, FAULTS_LISTED).map((r) => ({
+        chatKey: r.chatKey, partition: r.partition, storedOffset: r.storedOffset, storedSeq: r.storedSeq, cachedOffset: r.knownOffset, cachedSeq: r.knownSeq,
+        detectedAt: iso(r.detectedAt) ?? '', recoveredAt: iso(r.recoveredAt), recordsRederived: r.recordsRederived ?? null,
+        recordsMissing: r.recordsMissing ?? 0,
+      })),
+    },
+    eventConflicts: {
+      count: conflicts.length,
+      items: conflicts.slice(0, FAULTS_LISTED).map((c) => ({ id: c._id, eventId: c.conflict?.eventId ?? null, chatKey: c.chatKey, error: c.error })),
+    },
+  };
+}

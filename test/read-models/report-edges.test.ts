@@ -1,0 +1,137 @@
+// A window's partial ends are read from raw documents, or from the hour's buckets when their time
+// bounds lie inside the end, and on the embedded store what a settled hour contributes is kept
+// between requests (report-buckets/edges.ts) while its buckets stay the same objects. Records arriving after a window was asked for (a reply that arrives last, a
+// chat interleaved with it) must show in the next answer: every window, asked before and after
+// the rest of the events, equals the sum of the final documents' contributions with times in
+// it, computed the plain way. A failure prints fast-check's seed: rerun with PROPERTY_SEED /
+// PROPERTY_PATH.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
+import { MongoStore } from '../../src/adapters/store/mongo-store.js';
+import type { DocumentStore } from '../../src/adapters/store/store.js';
+import { incrementsOf, type BucketedModel } from '../../src/read-models/report-buckets/contributions.js';
+import { addAt } from '../../src/read-models/report-buckets/document.js';
+import { HistogramSet } from '../../src/read-models/report-buckets/histogram.js';
+import { ReportQueries } from '../../src/read-models/report-buckets/queries.js';
+import { decodeBucket, type AccountWindow } from '../../src/read-models/report-buckets/window-sums.js';
+import { applyEvents } from '../../src/projector/runner.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
+import { conversationArb, type Conversation } from '../support/conversations.js';
+import { runChats, type Models } from '../support/run-chats.js';
+import { uniqueName } from '../support/wait.js';
+import { mongoUrl, withServers } from '../support/test-servers.js';
+import { tempDir } from '../support/temp-dirs.js';
+
+const IDLE_MS = 1800_000;
+const LATE_MS = 300_000;
+const HOUR = 3_600_000;
+
+const params = <T>(numRuns: number): fc.Parameters<T> => ({
+  numRuns: Number(process.env.PROPERTY_RUNS ?? numRuns),
+  ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED), path: process.env.PROPERTY_PATH } : {}),
+});
+
+function settled(c: Conversation): Conversation {
+  return { ...c, arrivals: [...c.arrivals, { kind: 'tick', at: c.maxAt + LATE_MS + 1 }] };
+}
+
+/** Per account, the contributions of the final documents with times in [from, to). */
+function reference(m: Models, from: number, to: number): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  const docs: [BucketedModel, Iterable<unknown>][] = [['sessions', m.sessions.values()], ['messages', m.messages.values()], ['payments', m.payments.values()]];
+  for (const [model, list] of docs) {
+    for (const d of list) {
+      for (const i of incrementsOf(model, d)) {
+        if (i.at === null || i.at < from || i.at >= to) continue;
+        const sums = out.get(i.accountId) ?? {};
+        addAt(sums, i.field, i.amount);
+        out.set(i.accountId, sums);
+      }
+    }
+  }
+  return out;
+}
+
+/** The same figures a histogram set answers, of the reference: totals, and how many are at most each second (and one below). */
+function expectSameHistogram(actual: HistogramSet, expectedCounts: Record<string, number> | undefined, what: string): void {
+  const ref = new HistogramSet();
+  ref.add(decodeBucket({ frt: expectedCounts ?? {} }).frt);
+  expect(actual.total, what).toBe(ref.total);
+  for (const sec of Object.keys(expectedCounts ?? {}).map((k) => Number(k.slice(1)))) {
+    expect(actual.atMost(sec), `${what} at most ${sec}`).toBe(ref.atMost(sec));
+    expect(actual.atMost(sec - 1), `${what} at most ${sec - 1}`).toBe(ref.atMost(sec - 1));
+  }
+}
+
+function expectWindow(actual: ReadonlyMap<string, AccountWindow>, expected: ReadonlyMap<string, Record<string, unknown>>, label: string): void {
+  const nonZero = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== 0));
+  for (const accountId of new Set([...actual.keys(), ...expected.keys()])) {
+    const a = actual.get(accountId);
+    const e = expected.get(accountId) ?? {};
+    const eb = decodeBucket(e);
+    expect(nonZero(a?.counters ?? {}), `${label} ${accountId} counters`).toEqual(nonZero({ ...eb.counters }));
+    expectSameHistogram(a?.frt ?? new HistogramSet(), e.frt as Record<string, number> | undefined, `${label} ${accountId} frt`);
+    const waits = new HistogramSet();
+    waits.addAll(a?.wait ?? new HistogramSet());
+    expectSameHistogram(waits, e.wait as Record<string, number> | undefined, `${label} ${accountId} wait`);
+    const chatters = (e.chatters ?? {}) as Record<string, { frt?: Record<string, number>; revenueCents?: number; payments?: number }>;
+    for (const key of new Set([...(a?.chatters.keys() ?? []), ...Object.keys(chatters)])) {
+      const got = a?.chatters.get(key);
+      expect([got?.revenueCents ?? 0, got?.payments ?? 0], `${label} ${accountId} chatter ${key}`).toEqual([chatters[key]?.revenueCents ?? 0, chatters[key]?.payments ?? 0]);
+      expectSameHistogram(got?.frt ?? new HistogramSet(), chatters[key]?.frt, `${label} ${accountId} chatter ${key} frt`);
+    }
+  }
+}
+
+// Window bounds near the data: inside an hour (so the ends are raw reads), on its edges, or open.
+const boundArb = fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: -90, max: 90 }), fc.constantFrom(0, 1, 2));
+
+const caseArb = fc.record({
+  conversation: conversationArb({ maxSteps: 60, idleMs: IDLE_MS, lateMs: LATE_MS }),
+  cut: fc.double({ min: 0.2, max: 0.9, noNaN: true }),
+  bounds: fc.array(fc.tuple(boundArb, boundArb), { minLength: 1, maxLength: 4 }),
+  // Asked long after the data (every hour settled), or while its last hour is being written.
+  recent: fc.boolean(),
+});
+
+describe.each([
+  ['embedded', async () => new EmbeddedStore(tempDir('convops-edges-'))] as const,
+  ...withServers([['mongodb wire', async () => MongoStore.connect(await mongoUrl(), uniqueName('convops_edges'))] as const]),
+])('report windows on the %s store', (name, open) => {
+  it('show records that arrive after the window was asked for, at its partial ends too', async () => {
+    await fc.assert(fc.asyncProperty(caseArb, async ({ conversation, cut, bounds, recent }) => {
+      const m = runChats(settled(conversation).arrivals, IDLE_MS, LATE_MS);
+      const times = [...m.messages.values()].map((d) => d.sentAt).filter((t): t is number => t !== undefined).sort((a, b) => a - b);
+      if (times.length === 0) return;
+      const at = ([pick, minutes, edge]: [number, number, number]): number => {
+        const t = (times[pick % times.length] as number) + minutes * 60_000;
+        // Sometimes on the hour itself or a millisecond into it.
+        return edge === 0 ? t : Math.floor(t / HOUR) * HOUR + (edge - 1);
+      };
+      const windows = bounds.map(([x, y]) => [at(x), at(y)].sort((a, b) => a - b) as [number, number]).filter(([a, b]) => a < b);
+      // Long after the data: every hour in it is settled; or a minute after its last record, so
+      // windows ending in that hour read it while it is the hour being written.
+      const now = recent ? conversation.maxAt + 60_000 : conversation.maxAt + 30 * 24 * HOUR;
+      const store: DocumentStore = await open();
+      try {
+        const rm = new ReadModelSet(store).at(1);
+        await new ReadModelSet(store).ensureIndexes(1);
+        const split = Math.floor(m.positioned.length * cut);
+        await applyEvents(rm, m.positioned.slice(0, split));
+        const q = new ReportQueries(rm);
+        // Asked twice before the rest arrives: the second time is when an edge hour is kept.
+        for (const w of windows) for (let i = 0; i < 2; i++) await q.window({ from: w[0], to: w[1] }, {}, ['sla', 'sessions', 'messages', 'payments'], now);
+        for (let i = split; i < m.positioned.length; i += 7) await applyEvents(rm, m.positioned.slice(i, i + 7));
+        for (const [from, to] of windows) {
+          for (let i = 0; i < 2; i++) {
+            const got = await q.window({ from, to }, {}, ['sla', 'sessions', 'messages', 'payments'], now);
+            expectWindow(got.byAccount, reference(m, from, to), `[${new Date(from).toISOString()}, ${new Date(to).toISOString()}) request ${i + 1}`);
+          }
+        }
+      } finally {
+        await store.close();
+      }
+    }), params(name === 'embedded' ? 40 : 10));
+  }, 180_000);
+});
