@@ -9,7 +9,14 @@
 import type { RecordBatch } from '../adapters/log/log.js';
 
 /** Errors no record causes: availability, ownership, stored formats. Matched by name, across libraries. */
-const NOT_THE_RECORDS_FAULT = /^(StoreUnavailableError|StoredFormatError|WriteConflictError|BatchFencedError|AppendTimeoutError|LogReadTimeoutError|TopicNotFoundError|ProjectionPaused|KafkaJS\w*|Mongo(Network|ServerSelection|TopologyClosed|NotConnected|PoolCleared)\w*Error)$/;
+const OURS_NOT_THE_RECORDS = new Set([
+  'StoreUnavailableError', 'StoredFormatError', 'WriteConflictError', 'BatchFencedError', 'AppendTimeoutError', 'LogReadTimeoutError',
+  'TopicNotFoundError', 'ProjectionPaused',
+]);
+/** The driver's outages: MongoNetworkError, MongoNetworkTimeoutError, MongoServerSelectionError… */
+const MONGO_OUTAGE = ['MongoNetwork', 'MongoServerSelection', 'MongoTopologyClosed', 'MongoNotConnected', 'MongoPoolCleared'];
+const notTheRecords = (name: string): boolean =>
+  OURS_NOT_THE_RECORDS.has(name) || name.startsWith('KafkaJS') || (name.endsWith('Error') && MONGO_OUTAGE.some((p) => name.startsWith(p)));
 
 /** Errno codes of the machine or the network, never of a record. */
 const SYSTEM_CODE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|ENOSPC|EIO|EACCES|EROFS|EMFILE|ENOMEM)$/;
@@ -25,7 +32,7 @@ const MONGO_NOT_NOW = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602
  */
 export function isRecordsFault(err: unknown): boolean {
   if (!(err instanceof Error)) return true;
-  if (NOT_THE_RECORDS_FAULT.test(err.name) || NOT_THE_RECORDS_FAULT.test(err.constructor.name)) return false;
+  if (notTheRecords(err.name) || notTheRecords(err.constructor.name)) return false;
   if (STORAGE_TROUBLE.test(err.message)) return false;
   const e = err as { code?: unknown; errorLabels?: unknown; hasErrorLabel?: (label: string) => boolean };
   if (typeof e.code === 'string' && SYSTEM_CODE.test(e.code)) return false;

@@ -15,11 +15,12 @@ describe('isRecordsFault', () => {
       named('Error', 'write failed', { code: 'ENOSPC' }), named('MongoServerError', 'not primary', { code: 10107 }),
       named('MongoServerError', 'retry', { hasErrorLabel: (l: string) => l === 'RetryableWriteError' }),
       new Error('wrapped', { cause: named('MongoNetworkError') }), new StoredFormatError('chat state written before 0.1.0'),
+      named('MongoPoolClearedError'), named('MongoTopologyClosedError'), named('BatchFencedError'), named('ProjectionPaused'),
     ]) expect(isRecordsFault(err), `${err.name}: ${err.message}`).toBe(false);
   });
 
   it('counts anything else as possibly the record\'s, so a repeat on one round ends in isolation', () => {
-    for (const err of [new Error('Key size is larger than the maximum key size (1978)'), new TypeError('x is undefined'), named('DuplicateKeyError'), 'a string']) {
+    for (const err of [new Error('Key size is larger than the maximum key size (1978)'), new TypeError('x is undefined'), named('DuplicateKeyError'), named('MongoServerError'), named('MongoNetworkGlitch'), named('StoreUnavailable'), 'a string']) {
       expect(isRecordsFault(err)).toBe(true);
     }
   });
