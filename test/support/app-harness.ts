@@ -235,7 +235,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       await log.append(inbound, tickRecords(await log.partitionCount(inbound), at));
     },
     async settled(timeoutMs = 60_000) {
-      await settledHash(async () => (await call('GET', '/api/health')).body, store, timeoutMs);
+      await settledHash(async () => (await call('GET', '/api/health')).body, store, timeoutMs, 50);
     },
     stop() {
       stopped ??= (async () => {

@@ -43,17 +43,39 @@ export function closed(schema: unknown): unknown {
   return out;
 }
 
+/**
+ * Validators by schema text, shared by every harness of a test file: the document is the same
+ * for each, and compiling all of it took a second per harness. Each is compiled when a route
+ * first answers with its status.
+ */
+const compiled = new Map<string, ValidateFunction>();
+const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+addFormats.default(ajv);
+
+function validatorOf(schema: Schema): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let v = compiled.get(key);
+  if (!v) {
+    v = ajv.compile(schema);
+    compiled.set(key, v);
+  }
+  return v;
+}
+
+/** A status's body check, compiled on first use. */
+type LazyValidator = () => ValidateFunction;
+
 export class ContractCheck {
   private readonly found: string[] = [];
-  private declared: Map<string, Map<string, ValidateFunction | null>> | null = null;
+  private doc: Doc | null = null;
+  /** Per `METHOD /path`, its statuses' checks; null: not in the document. */
+  private readonly operations = new Map<string, Map<string, LazyValidator | null> | null>();
   /** The media types each operation declares per status (none listed: a status without a body). */
   private readonly mediaTypes = new Map<string, Map<string, string[]>>();
-  private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
   private readonly checkedBody = new WeakSet<FastifyRequest>();
 
   /** `logFile` (CONTRACT_LOG by default): where to list breaks instead of failing on them, to see them all in one run. */
   constructor(private readonly app: FastifyInstance, private readonly logFile: string | null = process.env.CONTRACT_LOG ?? null) {
-    addFormats.default(this.ajv);
     app.addHook('preSerialization', async (request, reply, payload) => {
       // Only where the route's own schema will serialise it; other bodies are checked as sent
       // (an onSend hook adds the error body's requestId).
@@ -98,38 +120,37 @@ export class ContractCheck {
   private checkBody(request: FastifyRequest, reply: FastifyReply, body: unknown): void {
     const url = request.routeOptions.url;
     if (!url || hidden(request)) return;
-    const validate = this.responses(request.method, url)?.get(String(reply.statusCode));
+    const validate = this.responses(request.method, url)?.get(String(reply.statusCode))?.();
     this.checkedBody.add(request);
     if (!validate || validate(body)) return;
     const issues = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''}`);
     this.note(`${request.method} ${pathOf(url)} ${reply.statusCode}: body does not match its declared schema: ${issues.join('; ')}`);
   }
 
-  private responses(method: string, url: string): Map<string, ValidateFunction | null> | undefined {
-    return this.statuses().get(`${method === 'HEAD' ? 'GET' : method} ${pathOf(url)}`);
-  }
-
-  private statuses(): Map<string, Map<string, ValidateFunction | null>> {
-    if (this.declared) return this.declared;
-    const doc = this.app.swagger() as Doc;
-    const out = new Map<string, Map<string, ValidateFunction | null>>();
-    for (const [path, methods] of Object.entries(doc.paths ?? {})) {
-      for (const [method, op] of Object.entries(methods)) {
-        const byStatus = new Map<string, ValidateFunction | null>();
-        const types = new Map<string, string[]>();
-        for (const [status, shown] of Object.entries(op.responses ?? {})) {
-          if (status === 'default') continue;
-          const response = dereferenced(shown, doc) as Response;
-          const schema = response.content?.['application/json']?.schema;
-          byStatus.set(status, schema ? this.ajv.compile(closed(schema) as Schema) : null);
-          types.set(status, Object.keys(response.content ?? {}).map((t) => t.toLowerCase()));
-        }
-        out.set(`${method.toUpperCase()} ${path}`, byStatus);
-        this.mediaTypes.set(`${method.toUpperCase()} ${path}`, types);
-      }
+  private responses(method: string, url: string): Map<string, LazyValidator | null> | undefined {
+    const key = `${method === 'HEAD' ? 'GET' : method} ${pathOf(url)}`;
+    if (this.operations.has(key)) return this.operations.get(key) ?? undefined;
+    this.doc ??= this.app.swagger() as Doc;
+    const [verb, path] = [key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1)];
+    const op = this.doc.paths?.[path]?.[verb.toLowerCase()];
+    if (!op) {
+      this.operations.set(key, null);
+      return undefined;
     }
-    this.declared = out;
-    return out;
+    // Each operation is read from the document when a route first answers, not all at once.
+    const byStatus = new Map<string, LazyValidator | null>();
+    const types = new Map<string, string[]>();
+    for (const [status, shown] of Object.entries(op.responses ?? {})) {
+      if (status === 'default') continue;
+      const response = dereferenced(shown, this.doc) as Response;
+      const schema = response.content?.['application/json']?.schema;
+      let v: ValidateFunction | undefined;
+      byStatus.set(status, schema ? () => (v ??= validatorOf(closed(schema) as Schema)) : null);
+      types.set(status, Object.keys(response.content ?? {}).map((t) => t.toLowerCase()));
+    }
+    this.operations.set(key, byStatus);
+    this.mediaTypes.set(key, types);
+    return byStatus;
   }
 
   private note(line: string): void {

@@ -52,9 +52,10 @@ interface Health { components: Record<string, { lag?: number | null; enabled?: b
 
 /**
  * Waits until the processor and projector have nothing left to read, then until the hash holds
- * still. `service` is the API's base URL, or a reader of its health (an inject() harness).
+ * still for `stableMs`. `service` is the API's base URL, or a reader of its health (an inject()
+ * harness, whose stages commit in this process after their writes, so a short look suffices).
  */
-export async function settledHash(service: string | (() => Promise<unknown>), store: DocumentStore, timeoutMs = 120_000): Promise<string> {
+export async function settledHash(service: string | (() => Promise<unknown>), store: DocumentStore, timeoutMs = 120_000, stableMs = 300): Promise<string> {
   const readHealth = typeof service === 'string' ? async () => (await fetch(`${service}/api/health`)).json() : service;
   let last: Health | undefined;
   await eventually(async () => {
@@ -68,7 +69,7 @@ export async function settledHash(service: string | (() => Promise<unknown>), st
   });
   let previous = await readModelHash(store);
   return eventually(async () => {
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, stableMs));
     const next = await readModelHash(store);
     if (next === previous) return next;
     previous = next;
