@@ -1,4 +1,5 @@
-// Start, stop and reset of the processing roles this process runs. A full reset (purge-demo
+// Start, stop and reset of the processing roles this process runs (pipeline-stages.ts
+// builds them). A full reset (purge-demo
 // with `full`) stops them, moves their consumer groups past everything in the log, drops the
 // read models, chat states, set-aside records, alerts and analyses, and starts them again. A fenced piece of
 // work (purge-demo of some accounts) runs with the consumers drained and stopped, and they
@@ -6,31 +7,25 @@
 import type { Log } from './adapters/log/log.js';
 import type { DocumentStore } from './adapters/store/store.js';
 import type { Config } from './config.js';
-import { SessionProcessor, CHAT_STATE_COLLECTION, type ProcessorStatus } from './processor/session-processor.js';
+import { CHAT_STATE_COLLECTION, type ProcessorStatus, type SessionProcessor } from './processor/session-processor.js';
 import { CHAT_LEDGER_COLLECTION } from './processor/chat-ledger.js';
 import { APPLIED_MARKS_COLLECTION, STATE_ROLLBACKS_COLLECTION } from './processor/rollback.js';
 import { EVENT_DIGESTS_COLLECTION } from './projector/event-digests.js';
 import { SET_ASIDE_COLLECTION, SetAsideTally } from './pipeline/set-aside.js';
 import { Ticker } from './processor/ticker.js';
-import { Projector, type ProjectorStatus } from './projector/projector.js';
+import type { Projector, ProjectorStatus } from './projector/projector.js';
 import { ReadModelSet } from './read-models/read-model-set.js';
 import type { Logger } from './support/logger.js';
 import { ReplayService, type ProjectionControl } from './projector/replay.js';
 import { ALERTS_COLLECTION, ANALYSES_COLLECTION, type Intelligence } from './intelligence/intelligence.js';
-import { IntelligenceConsumer } from './intelligence/intelligence-consumer.js';
+import type { IntelligenceConsumer } from './intelligence/intelligence-consumer.js';
 import { AlertHookDispatcher } from './alert-hooks/dispatcher.js';
 import { DEFAULT_RETRY_POLICY } from './alert-hooks/retry-policy.js';
-import { ProjectionProgress } from './projector/progress.js';
+import { buildStages, type PipelineFailpoints } from './pipeline-stages.js';
 import type { Topology } from './topology.js';
 import type { Consumer } from './adapters/log/log.js';
 import { runStage, type Stage, type StageState } from './pipeline/stage.js';
 import { StageHealth, type StageProblem } from './pipeline/stage-health.js';
-
-/** Test-only fault injection, off unless set (see app.ts). */
-export interface PipelineFailpoints {
-  /** The processor's step throws on a message whose text contains this marker. */
-  readonly throwOnText?: string;
-}
 
 /** How long a fenced piece of work waits for the consumers to catch up before giving up. */
 export const FENCE_DRAIN_MS = 60_000;
@@ -160,20 +155,11 @@ export class PipelineControl implements ProjectionControl {
 
   async start(): Promise<void> {
     const { config, log, store, topology, logger } = this;
-    const stages: Stage[] = [];
-    if (config.roles.has('processor')) {
-      this.processor = new SessionProcessor({ log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, unansweredMs: config.unansweredCloseSec * 1000, stallBeforeWriteMs: config.failpointStallBeforeWriteMs, failpointThrowOnText: this.failpoints.throwOnText, setAsideTally: this.setAsideTally, logger: logger.child({ role: 'processor' }) });
-      stages.push(this.processor);
-    }
-    const progress = config.roles.has('projector') ? new ProjectionProgress() : null;
-    if (progress) {
-      this.projector = new Projector(store, topology, logger.child({ role: 'projector' }), progress, this.setAsideTally, config.eventDigests);
-      stages.push(this.projector);
-    }
-    if (config.roles.has('intelligence')) {
-      this.intelligenceConsumer = new IntelligenceConsumer(log, topology, this.intelligence, config.alertSweepSec * 1000, logger.child({ role: 'intelligence' }), progress);
-      stages.push(this.intelligenceConsumer);
-    }
+    const built = buildStages({ config, log, store, topology, logger, intelligence: this.intelligence, setAsideTally: this.setAsideTally, failpoints: this.failpoints });
+    this.processor = built.processor;
+    this.projector = built.projector;
+    this.intelligenceConsumer = built.intelligence;
+    const stages = [built.processor, built.projector, built.intelligence].filter((s): s is NonNullable<typeof s> => s !== null);
     for (const stage of stages) this.running.push({ stage, consumer: await runStage(log, stage, this.healthOf(stage)) });
     if (config.roles.has('intelligence')) {
       const { allowPrivate, retryBaseMs, retryWindowSec } = config.alertHooks;

@@ -72,7 +72,7 @@ describe.each(DEPLOYMENTS)('backfill jobs page honestly on %s', (kind: Deploymen
   let app: Harness;
   beforeAll(async () => {
     const base = await fake.start();
-    app = await startHarness({ ...(kind === 'kafka+mongo' ? await kafkaMongoEnv() : {}), ADMIN_TOKEN: ADMIN, PLATFORMAPI_BASE_URL: base, PLATFORMAPI_KEY: fake.apiKey });
+    app = await startHarness({ ...(kind === 'kafka+mongo' ? await kafkaMongoEnv() : {}), ADMIN_TOKEN: ADMIN, PLATFORMAPI_BASE_URL: base, PLATFORMAPI_KEY: fake.apiKey }, { driven: kind !== 'kafka+mongo' });
   });
   afterAll(async () => {
     await app?.stop();

@@ -55,7 +55,7 @@ describe.each(STORE_KINDS.map((k) => [k]))('business hours on the %s store', (ki
     h = await startHarness({
       ...(kind === 'mongo' ? await mongoStoreEnv() : {}), ADMIN_TOKEN: ADMIN, CONNECTOR_TOKEN: CONNECTOR, ALERT_SWEEP_SEC: '0',
       SESSION_IDLE_SEC: String(4 * DAY_SEC), UNANSWERED_CLOSE_SEC: String(5 * DAY_SEC), REPORT_TIMEZONE: 'Europe/Berlin',
-    });
+    }, { driven: true });
     for (const id of [A, W]) expect((await h.call('POST', '/api/admin/accounts', { ...admin, body: { id, displayName: id.slice(-4) } })).status).toBe(201);
     await h.deliver([
       fan(A, '8100001', 1, FRIDAY),

@@ -16,7 +16,7 @@ describe('the typed example client', () => {
   let client: ConvopsClient;
   beforeAll(async () => {
     const now = Date.now();
-    app = await startHarness({ ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0' });
+    app = await startHarness({ ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0' }, { driven: true });
     const fan = (fanId: number, messageId: number, agoMs: number) => messageBody({ accountId: ACCOUNT, fanId, messageId, createdAt: new Date(now - agoMs).toISOString(), direction: 'received', text: 'hello?' });
     await app.deliver([{ key: 'evt_ex_1', body: fan(301, 9_300_001, 10 * MIN) }, { key: 'evt_ex_2', body: fan(302, 9_300_002, 40 * MIN) }]);
     await app.settled();

@@ -42,7 +42,7 @@ describe.each(DEPLOYMENTS)('exports on %s', (kind: Deployment) => {
   };
 
   beforeAll(async () => {
-    app = await startHarness({ ...(kind === 'kafka+mongo' ? await kafkaMongoEnv() : {}), ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0' });
+    app = await startHarness({ ...(kind === 'kafka+mongo' ? await kafkaMongoEnv() : {}), ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0' }, { driven: kind !== 'kafka+mongo' });
     expect((await app.call('POST', '/api/admin/seed-demo', { token: ADMIN, body: { timeline: 'original' } })).status).toBe(200);
     await app.settled();
     const key = await app.call('POST', '/api/admin/keys', { token: ADMIN, body: { name: 'A only', role: 'viewer', accounts: [A] } });

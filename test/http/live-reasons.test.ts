@@ -36,7 +36,7 @@ describe.each(DEPLOYMENTS)('pages true to the clock on %s', (kind: Deployment) =
 
   beforeAll(async () => {
     now = Date.now();
-    app = await startHarness({ ...(kind === 'kafka+mongo' ? await kafkaMongoEnv() : {}), ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0' });
+    app = await startHarness({ ...(kind === 'kafka+mongo' ? await kafkaMongoEnv() : {}), ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0' }, { driven: kind !== 'kafka+mongo' });
     await app.deliver([
       // A stale sample: a fan unanswered for three days, and a chat answered two hours ago.
       { key: 'evt_lr_1', body: fan(201, 9_200_001, 3 * DAY) },

@@ -31,7 +31,7 @@ let seededAt = 0;
 
 describe('read surface', () => {
   beforeAll(async () => {
-    app = await startHarness({ ADMIN_TOKEN: ADMIN });
+    app = await startHarness({ ADMIN_TOKEN: ADMIN }, { driven: true });
     seededAt = Date.now();
     expect((await app.call('POST', '/api/admin/seed-demo', { token: ADMIN, body: { timeline: 'original' } })).status).toBe(200);
     await app.settled();

@@ -571,7 +571,7 @@ describe('report windows over the demo data, days in America/New_York', () => {
   let accounts: string[];
 
   beforeAll(async () => {
-    h = await startHarness({ ADMIN_TOKEN: ADMIN, ROLES: 'api,processor,projector', ALERT_SWEEP_SEC: '0', REPORT_TIMEZONE: TZ });
+    h = await startHarness({ ADMIN_TOKEN: ADMIN, ROLES: 'api,processor,projector', ALERT_SWEEP_SEC: '0', REPORT_TIMEZONE: TZ }, { driven: true });
     // Seeding again after a 503 is safe: the records carry idempotency keys.
     const seededAt = Date.now();
     await untilStored('seed-demo', async () => {

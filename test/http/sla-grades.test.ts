@@ -23,7 +23,7 @@ interface Item { chatId: string; waitSec: number; grade: string | null }
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ SLA_THRESHOLD_SEC: String(HOUR) });
+  h = await startHarness({ SLA_THRESHOLD_SEC: String(HOUR) }, { driven: true });
   await h.deliver(FANS.map((f, i) => ({
     key: `evt_grades_${i}`,
     body: messageWebhook({ accountId: f.account, fanId: f.fan, messageId: String(5_100_000_000 + i), createdAt: new Date(NOW - f.agoSec * 1000).toISOString(), text: 'still there?', direction: 'received' }),

@@ -82,7 +82,7 @@ describe('access: every route × every caller', () => {
     app = await startHarness({
       ADMIN_TOKEN: ADMIN, CONNECTOR_TOKEN: CONNECTOR, PLATFORMAPI_WEBHOOK_SECRET: SECRET, READ_AUTH: 'required',
       RATE_LIMIT_MAX: '100000', REPORT_RATE_LIMIT_MAX: '100000', FLOOR_RATE_LIMIT_MAX: '100000', REFUSAL_LIMIT_MAX: '100000', ALERT_SWEEP_SEC: '0',
-    });
+    }, { driven: true });
     expect((await call('POST', '/api/admin/seed-demo', ADMIN, {})).status).toBe(200);
     const accounts = loadDemoAccounts().map((a) => a.id);
     expect(accounts.length).toBeGreaterThanOrEqual(2);

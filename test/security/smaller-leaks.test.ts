@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 async function start(extra: Record<string, string>): Promise<Harness> {
-  const app = await startHarness({ ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0', ...extra });
+  const app = await startHarness({ ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0', ...extra }, { driven: true });
   running.push(app);
   return app;
 }

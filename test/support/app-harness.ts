@@ -1,6 +1,8 @@
 // The real Fastify app over the real embedded store and log in a temporary folder, with the
 // processor, projector and intelligence running in-process, but no port: route tests call it
-// through Fastify's inject(). All knowledge of how the service is wired for a test lives here,
+// through Fastify's inject(). With `driven`, no consumer runs: the same stages are driven by
+// hand (stage-driver.ts) when a test asks for the pipeline to settle, so a route test gets the
+// pipeline's read models without its loops, polls and waits. All knowledge of how the service is wired for a test lives here,
 // so that when the composition root changes only this file follows it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,9 @@ import { ContractCheck } from './contract-check.js';
 import { settledHash } from './read-models.js';
 import { kafkaBrokers, mongoUrl, unitTier } from './test-servers.js';
 import { uniqueName } from './wait.js';
+import { StageDriver } from './stage-driver.js';
+import { buildStages } from '../../src/pipeline-stages.js';
+import { SetAsideTally } from '../../src/pipeline/set-aside.js';
 
 export interface Answer<T = unknown> {
   readonly status: number;
@@ -74,7 +79,10 @@ export interface Harness {
    * did not store it in time on a busy machine) until it is stored; any other refusal fails.
    */
   deliver(deliveries: readonly { key: string; body: string }[], options?: { secret?: string }): Promise<void>;
-  /** Waits until processor and projector have consumed everything appended, and the read models hold still. */
+  /**
+   * Waits until processor and projector have consumed everything appended, and the read models
+   * hold still; driven, runs the stages over everything appended.
+   */
   settled(timeoutMs?: number): Promise<void>;
   /** Appends a clock tick at `at` to every inbound partition, as the ticker does: chats idle by `at` less the lateness close. */
   tick(at: number): Promise<void>;
@@ -112,13 +120,31 @@ export async function kafkaMongoEnv(): Promise<Record<string, string>> {
 /** The stores a route test runs on: the Mongo-wire one too, except in the unit tier (no Java). */
 export const STORE_KINDS: readonly ('embedded' | 'mongo')[] = unitTier() ? ['embedded'] : ['embedded', 'mongo'];
 
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export interface HarnessOptions {
+  /**
+   * No consumer runs (the API role only); settled() drives the processor, projector and
+   * intelligence stages over what the log holds. For route tests, which need the read models
+   * and not the running pipeline (its purge, replay and reset are refused: no roles run them).
+   */
+  readonly driven?: boolean;
+}
+
+export async function startHarness(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'convops-inject-'));
-  const config = loadConfig({ ...TEST_ENV, DATA_DIR: dir, ...env });
+  const wanted = loadConfig({ ...TEST_ENV, DATA_DIR: dir, ...env });
+  // Driven, the process runs the API only; the stages the settings name are driven by hand.
+  const config = options.driven ? { ...wanted, roles: new Set(['api'] as const) } : wanted;
   const logger = createLogger(config.logLevel);
   const assembled = await assemble(config, logger, failpointsFrom(env));
   const { services } = assembled;
   const { log, store, pipeline, metrics } = services;
+  const built = options.driven
+    ? buildStages({
+      config: wanted, log, store, topology: services.topology, logger,
+      intelligence: services.intelligence.intelligence, setAsideTally: new SetAsideTally(), failpoints: failpointsFrom(env),
+    })
+    : null;
+  const driver = built ? new StageDriver(log, [built.processor, built.projector, built.intelligence].filter((s) => s !== null)) : null;
   const app = await buildServer(services);
   const contract = new ContractCheck(app);
   await app.ready();
@@ -235,12 +261,14 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       await log.append(inbound, tickRecords(await log.partitionCount(inbound), at));
     },
     async settled(timeoutMs = 60_000) {
+      if (driver) return driver.drive();
       await settledHash(async () => (await call('GET', '/api/health')).body, store, timeoutMs, 50);
     },
     stop() {
       stopped ??= (async () => {
         try {
           await app.close();
+          await built?.intelligence?.stop();
           await assembled.stop();
           rmSync(dir, { recursive: true, force: true });
         } finally {
