@@ -202,144 +202,188 @@ type StepOutcome = { readonly ok: true; readonly result: ReturnType<typeof step>
  * (checkStoredFormat in ./chat-state.ts): the round decides nothing.
  */
 export function decideRound(read: ReadRound, facts: RoundFacts, settings: RoundSettings, rederiving: Rederiving = NOT_REDERIVING): RoundResult {
-  const stepFn = settings.step ?? step;
-  const clock = settings.clock;
-  const tryStep = (state: ChatState, input: ChatInput): StepOutcome => {
+  const round = new Round(facts, settings, rederiving);
+  for (const n of read.records) {
+    if (!n) round.counted.recordsWithoutRouting++;
+    else if (!('input' in n)) round.unnormalisable(n);
+    else if (n.input.type === 'chat.tick') round.tick(n);
+    else round.record(n);
+  }
+  return round.result();
+}
+
+/** One round's decisions as they accumulate: the chats' states, events, set-aside records and counts. */
+class Round {
+  readonly counted: RoundCounts = { recordsWithoutRouting: 0, ticks: 0, recordsSkippedAsApplied: 0, recordsDuplicate: 0, recordsApplied: 0, recordsRederived: 0 };
+  private readonly step: typeof step;
+  private readonly ledger: BatchLedger;
+  private readonly unansweredMs: number;
+  /** Every state the round knows: read for it, or moved by it. */
+  private readonly states = new Map<string, ChatStateDoc>();
+  private readonly touched = new Map<string, ChatStateDoc>();
+  private readonly readAt = new Map<string, ChatStateDoc | null>();
+  private readonly events: RoundEvent[] = [];
+  private readonly asides: SetAsideDoc[] = [];
+  private readonly slow: SlowStep[] = [];
+  private eventsRederived = 0;
+  /** Chats a re-derived record moved: their stored state had lost it. */
+  private readonly rederivedChats = new Set<string>();
+
+  constructor(private readonly facts: RoundFacts, private readonly settings: RoundSettings, private readonly rederiving: Rederiving) {
+    this.step = settings.step ?? step;
+    this.ledger = facts.ledger.fork();
+    this.unansweredMs = settings.unansweredMs ?? DEFAULT_UNANSWERED_MS;
+    // A stored state in a format this version does not read fails the round (checkStoredFormat).
+    for (const [k, d] of facts.states) {
+      checkStoredFormat(d);
+      this.states.set(k, d);
+    }
+  }
+
+  result(): RoundResult {
+    return {
+      states: this.touched, readAt: this.readAt, events: this.events, setAside: this.asides, ledger: this.ledger, counted: this.counted,
+      rederived: { events: this.eventsRederived, chats: this.rederivedChats }, slow: this.slow,
+    };
+  }
+
+  /** A record read again to re-derive a chat whose stored state lost it (./rollback.ts). */
+  private rederived(partition: number, offset: number): boolean {
+    return offset < (this.rederiving.roundStart.get(partition) ?? 0);
+  }
+
+  /** A tick steps every chat of its partition it would settle. */
+  tick(n: Normalised): void {
+    // A tick read again steps only the chats being re-derived: the others' states are whole.
+    const only = this.rederived(n.partition, n.offset) ? this.rederiving.chats.get(n.partition) : undefined;
+    if (only) this.counted.recordsRederived++;
+    else this.counted.ticks++;
+    for (const due of this.dueChats(n.partition, n.receivedAt)) {
+      if (due.offset >= n.offset) continue;
+      if (only && !only.has(due._id)) continue;
+      if (!this.states.has(due._id)) {
+        checkStoredFormat(due);
+        this.states.set(due._id, due);
+      }
+      const state = (this.states.get(due._id) ?? due).state;
+      const stepped = this.tryStep(state, n.input);
+      const id = setAsideId(n.topic, n.partition, n.offset, due._id);
+      this.noteDuration(id, n, due._id, n.normaliseMs + stepped.ms);
+      if (stepped.ok) {
+        this.apply(due._id, n.partition, n.offset, stepped.result, n.receivedAt);
+      } else {
+        // This chat's part of the tick is set aside. No deadline: ticks stop revisiting a
+        // state that throws on them (one document, not one per tick); its next record
+        // steps it again and sets the deadline afresh.
+        this.setAside(id, n, due._id, 'step', stepped.error);
+        this.put({ _id: due._id, state, partition: n.partition, offset: n.offset, deadline: null });
+      }
+    }
+  }
+
+  /**
+   * Normalise threw, or writing what the record produced failed twice: set aside. The chat stays
+   * as it was, its offset past the record (a clock record belongs to no chat: set aside only). A
+   * record whose write failed leaves its chat's state alone too: that write may be what fails
+   * (a key the store refuses).
+   */
+  unnormalisable(n: Unnormalisable): void {
+    const current = this.states.get(n.key);
+    if (current && current.partition === n.partition && n.offset <= current.offset) {
+      this.counted.recordsSkippedAsApplied++;
+      return;
+    }
+    const id = setAsideId(n.topic, n.partition, n.offset);
+    this.noteDuration(id, n, n.key, n.normaliseMs);
+    this.setAside(id, n, n.key, n.stage, n.error);
+    if (n.source === 'tick' || n.stage === 'write') return;
+    const state = current?.state ?? this.fresh(n);
+    this.put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
+  }
+
+  /** A chat's own record: skipped if its state has it, dropped if the ledger knows it, else stepped. */
+  record(n: Normalised): void {
+    const current = this.states.get(n.key);
+    if (current && current.partition === n.partition && n.offset <= current.offset) {
+      this.counted.recordsSkippedAsApplied++;
+      return;
+    }
+    const admission = dedupe(n.input, (known) => this.ledger.known(n.key, known));
+    if (admission.kind === 'duplicate') {
+      this.counted.recordsDuplicate++;
+      return;
+    }
+    const id = setAsideId(n.topic, n.partition, n.offset);
+    const state = current?.state ?? this.fresh(n);
+    const stepped = this.tryStep(state, admission.input);
+    this.noteDuration(id, n, n.key, n.normaliseMs + stepped.ms);
+    if (!stepped.ok) {
+      // Only this record's result is dropped (the step is pure): the chat keeps its state,
+      // with its offset past the record, and the ledger does not take the record's ids.
+      this.setAside(id, n, n.key, 'step', stepped.error);
+      this.put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
+      return;
+    }
+    this.ledger.remember(n.key, n.partition, n.offset, admission.remember);
+    this.apply(n.key, n.partition, n.offset, stepped.result, n.receivedAt);
+    if (this.rederived(n.partition, n.offset)) this.counted.recordsRederived++;
+    else this.counted.recordsApplied++;
+  }
+
+  private tryStep(state: ChatState, input: ChatInput): StepOutcome {
+    const clock = this.settings.clock;
     const t0 = clock?.() ?? 0;
     try {
-      const result = stepFn(state, input);
+      const result = this.step(state, input);
       return { ok: true, result, ms: (clock?.() ?? 0) - t0 };
     } catch (err) {
       return { ok: false, error: errorMessage(err), ms: (clock?.() ?? 0) - t0 };
     }
-  };
-  const rederived = (partition: number, offset: number): boolean => offset < (rederiving.roundStart.get(partition) ?? 0);
-  const ledger = facts.ledger.fork();
-  const unansweredMs = settings.unansweredMs ?? DEFAULT_UNANSWERED_MS;
-  // A stored state in a format this version does not read fails the round (checkStoredFormat).
-  const states = new Map<string, ChatStateDoc>();
-  for (const [k, d] of facts.states) {
-    checkStoredFormat(d);
-    states.set(k, d);
   }
 
-  const touched = new Map<string, ChatStateDoc>();
-  const readAt = new Map<string, ChatStateDoc | null>();
-  const events: RoundEvent[] = [];
-  const asides: SetAsideDoc[] = [];
-  const slow: SlowStep[] = [];
-  const counted: RoundCounts = { recordsWithoutRouting: 0, ticks: 0, recordsSkippedAsApplied: 0, recordsDuplicate: 0, recordsApplied: 0, recordsRederived: 0 };
-  let eventsRederived = 0;
-  // Chats a re-derived record moved: their stored state had lost it.
-  const rederivedChats = new Set<string>();
+  private put(next: ChatStateDoc): void {
+    if (!this.readAt.has(next._id)) this.readAt.set(next._id, this.states.get(next._id) ?? null);
+    this.states.set(next._id, next);
+    this.touched.set(next._id, next);
+  }
 
-  const put = (next: ChatStateDoc): void => {
-    if (!readAt.has(next._id)) readAt.set(next._id, states.get(next._id) ?? null);
-    states.set(next._id, next);
-    touched.set(next._id, next);
-  };
-  const apply = (key: string, partition: number, offset: number, result: ReturnType<typeof step>, receivedAt: number): void => {
-    put({ _id: key, state: result.state, partition, offset, deadline: tickDue(result.state.context) });
+  private apply(key: string, partition: number, offset: number, result: ReturnType<typeof step>, receivedAt: number): void {
+    this.put({ _id: key, state: result.state, partition, offset, deadline: tickDue(result.state.context) });
     // A re-derived record's events are in session-events already (its state was stored after
     // they were appended): the same step from the same state makes the same ones.
-    if (rederived(partition, offset)) {
-      eventsRederived += result.events.length;
-      rederivedChats.add(key);
+    if (this.rederived(partition, offset)) {
+      this.eventsRederived += result.events.length;
+      this.rederivedChats.add(key);
       return;
     }
-    for (const e of result.events) events.push({ key, event: { ...e, source: { partition, offset } }, receivedAt });
-  };
-  const setAside = (id: string, r: Routed, chatKey: string, stage: SetAsideStage, error: string): void => {
-    asides.push({
+    for (const e of result.events) this.events.push({ key, event: { ...e, source: { partition, offset } }, receivedAt });
+  }
+
+  private setAside(id: string, r: Routed, chatKey: string, stage: SetAsideStage, error: string): void {
+    this.asides.push({
       _id: id, stage, topic: r.topic, partition: r.partition, offset: r.offset, chatKey, event: r.event, error,
-      receivedAt: r.receivedAt, setAsideAt: settings.now, body: bodyPrefix(r.raw), ...(r.retryOf ? { retryOf: r.retryOf } : {}),
+      receivedAt: r.receivedAt, setAsideAt: this.settings.now, body: bodyPrefix(r.raw), ...(r.retryOf ? { retryOf: r.retryOf } : {}),
     });
-  };
-  const noteDuration = (id: string, r: Routed, chatKey: string, ms: number): void => {
-    if (ms > SLOW_STEP_MS) slow.push({ id, partition: r.partition, offset: r.offset, chatKey, event: r.event, ms });
-  };
-  // Chats of a partition a tick at `at` would settle: those stored due before it, overlaid with
-  // this round's newer states, in key order (the order is part of the events' sequence).
-  const dueChats = (partition: number, at: number): ChatStateDoc[] => {
+  }
+
+  private noteDuration(id: string, r: Routed, chatKey: string, ms: number): void {
+    if (ms > SLOW_STEP_MS) this.slow.push({ id, partition: r.partition, offset: r.offset, chatKey, event: r.event, ms });
+  }
+
+  /**
+   * Chats of a partition a tick at `at` would settle: those stored due before it, overlaid with
+   * this round's newer states, in key order (the order is part of the events' sequence).
+   */
+  private dueChats(partition: number, at: number): ChatStateDoc[] {
     const due = new Map<string, ChatStateDoc>();
-    for (const c of facts.due.get(partition) ?? []) if (c.deadline < at) due.set(c.doc._id, states.get(c.doc._id) ?? c.doc);
-    for (const d of states.values()) if (d.partition === partition) due.set(d._id, d);
+    for (const c of this.facts.due.get(partition) ?? []) if (c.deadline < at) due.set(c.doc._id, this.states.get(c.doc._id) ?? c.doc);
+    for (const d of this.states.values()) if (d.partition === partition) due.set(d._id, d);
     return [...due.values()]
       .filter((d) => d.deadline !== null && d.deadline < at)
       .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
-  };
-  const fresh = (n: Routed): ChatState => initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: settings.idleMs, lateMs: settings.lateMs, unansweredMs });
-
-  for (const n of read.records) {
-    if (!n) {
-      counted.recordsWithoutRouting++;
-      continue;
-    }
-    if ('input' in n && n.input.type === 'chat.tick') {
-      // A tick steps every chat of its partition it would settle.
-      const only = rederived(n.partition, n.offset) ? rederiving.chats.get(n.partition) : undefined;
-      if (only) counted.recordsRederived++;
-      else counted.ticks++;
-      for (const due of dueChats(n.partition, n.receivedAt)) {
-        if (due.offset >= n.offset) continue;
-        // A tick read again steps only the chats being re-derived: the others' states are whole.
-        if (only && !only.has(due._id)) continue;
-        if (!states.has(due._id)) {
-          checkStoredFormat(due);
-          states.set(due._id, due);
-        }
-        const state = (states.get(due._id) ?? due).state;
-        const stepped = tryStep(state, n.input);
-        const id = setAsideId(n.topic, n.partition, n.offset, due._id);
-        noteDuration(id, n, due._id, n.normaliseMs + stepped.ms);
-        if (stepped.ok) {
-          apply(due._id, n.partition, n.offset, stepped.result, n.receivedAt);
-        } else {
-          // This chat's part of the tick is set aside. No deadline: ticks stop revisiting a
-          // state that throws on them (one document, not one per tick); its next record
-          // steps it again and sets the deadline afresh.
-          setAside(id, n, due._id, 'step', stepped.error);
-          put({ _id: due._id, state, partition: n.partition, offset: n.offset, deadline: null });
-        }
-      }
-      continue;
-    }
-    const current = states.get(n.key);
-    if (current && current.partition === n.partition && n.offset <= current.offset) {
-      counted.recordsSkippedAsApplied++;
-      continue;
-    }
-    const id = setAsideId(n.topic, n.partition, n.offset);
-    if (!('input' in n)) {
-      // Normalise threw: the chat stays as it was, its offset past the record (a clock
-      // record belongs to no chat: set aside only). A record whose write failed leaves its
-      // chat's state alone too: that write may be what fails (a key the store refuses).
-      noteDuration(id, n, n.key, n.normaliseMs);
-      setAside(id, n, n.key, n.stage, n.error);
-      if (n.source === 'tick' || n.stage === 'write') continue;
-      const state = current?.state ?? fresh(n);
-      put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
-      continue;
-    }
-    const admission = dedupe(n.input, (known) => ledger.known(n.key, known));
-    if (admission.kind === 'duplicate') {
-      counted.recordsDuplicate++;
-      continue;
-    }
-    const state = current?.state ?? fresh(n);
-    const stepped = tryStep(state, admission.input);
-    noteDuration(id, n, n.key, n.normaliseMs + stepped.ms);
-    if (!stepped.ok) {
-      // Only this record's result is dropped (the step is pure): the chat keeps its state,
-      // with its offset past the record, and the ledger does not take the record's ids.
-      setAside(id, n, n.key, 'step', stepped.error);
-      put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
-      continue;
-    }
-    ledger.remember(n.key, n.partition, n.offset, admission.remember);
-    apply(n.key, n.partition, n.offset, stepped.result, n.receivedAt);
-    if (rederived(n.partition, n.offset)) counted.recordsRederived++;
-    else counted.recordsApplied++;
   }
-  return { states: touched, readAt, events, setAside: asides, ledger, counted, rederived: { events: eventsRederived, chats: rederivedChats }, slow };
+
+  private fresh(n: Routed): ChatState {
+    return initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: this.settings.idleMs, lateMs: this.settings.lateMs, unansweredMs: this.unansweredMs });
+  }
 }
