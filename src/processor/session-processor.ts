@@ -29,9 +29,9 @@ import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
 import { partitionsOf, runStage, type Stage } from '../pipeline/stage.js';
 import { IsolatingRounds } from '../pipeline/repeat-failures.js';
-import { ChatLedger, type StatePosition } from './chat-ledger.js';
+import { ChatLedger, type BatchLedger, type StatePosition } from './chat-ledger.js';
 import { CHAT_STATE_COLLECTION, type ChatStateDoc } from './chat-state.js';
-import { decideRound, readRound, type DueChat, type SlowStep } from './round.js';
+import { decideRound, readRound, type DueChat, type ReadRound, type RoundResult, type SlowStep } from './round.js';
 import { SET_ASIDE_COLLECTION, setAsideWrite, type SetAsideDoc, type SetAsideTally } from '../pipeline/set-aside.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import { appliedMarks, appliedMarkWrite, describeRollbacks, markRecovered, readRange, recordRollbacks, rollbackId, rollbacksBehindMark, unrecoveredRollbacks, type Rollback, type StatePlace } from './rollback.js';
@@ -362,9 +362,38 @@ export class SessionProcessor implements Stage {
     }
   }
 
+  /** Reads, decides, appends and writes one round, then notes what it stored; see the phases below. */
   private async runRound(round: readonly RecordBatch[]): Promise<void> {
     const given = round.filter((b) => b.records.length > 0);
     if (given.length === 0) return;
+    const read = await this.readFor(given);
+    const decided = decideRound(
+      read.round,
+      { states: read.loaded, ledger: read.ledger, due: read.due },
+      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, now: Date.now(), step: this.step, clock: () => performance.now() },
+      { roundStart: read.roundStart, chats: read.rederiving },
+    );
+    for (const slow of decided.slow) this.noteSlow(slow);
+    const out = decided.events.map((e) => eventRecord(e.key, e.event, e.receivedAt));
+    if (this.opts.stallBeforeWriteMs) await new Promise((r) => setTimeout(r, this.opts.stallBeforeWriteMs));
+    await this.store(read, decided, out);
+    const storedAt = Date.now();
+    this.noteStored(read, decided, out.length, storedAt);
+    // Operators are told where they see alerts. The round is stored: a failure here only leaves
+    // the alert to the next reconcile (the alert sweep), it does not fail the round.
+    if (decided.setAside.length > 0) {
+      await reconcileSetAsideAlert(this.opts.store).catch((err: unknown) => this.opts.logger.warn({ err }, 'the set-aside alert could not be raised; the alert sweep will'));
+    }
+    await this.finishRederiving(read, decided, storedAt);
+  }
+
+  /**
+   * Everything a round reads before it decides: the records (with those of chats found rolled
+   * back, read again from the log before them, ./rollback.ts), the chats' states, what their
+   * ledgers know, the applied marks and the chats a tick may settle. Throws BatchFencedError if
+   * the stored applied mark went back under this processor.
+   */
+  private async readFor(given: readonly RecordBatch[]): Promise<RoundRead> {
     const partitions = partitionsOf(given);
     for (const batch of given) {
       // A gap means another instance owned this partition meanwhile: cached states may be stale.
@@ -373,17 +402,14 @@ export class SessionProcessor implements Stage {
         await this.checkAppliedMark(batch);
       }
     }
-    // Chats found rolled back are stepped again from their stored state, over their records
-    // read again from the log, before this round's records (./rollback.ts).
     const { batches, roundStart, missing } = await this.withRederived(given);
-    const rederived = (partition: number, offset: number): boolean => offset < (roundStart.get(partition) ?? 0);
-    const read = readRound(batches, this.poisoned, () => performance.now());
+    const round = readRound(batches, this.poisoned, () => performance.now());
     // The reads of a round go out together.
     const [loaded, entries, marks, due] = await Promise.all([
-      this.loadStates([...read.chatKeys]),
-      this.ledger.fetch(read.ledgerIds),
+      this.loadStates([...round.chatKeys]),
+      this.ledger.fetch(round.ledgerIds),
       appliedMarks(this.opts.store, partitions),
-      this.dueChats(read.tickAt),
+      this.dueChats(round.tickAt),
     ]);
     // A stored mark below the one this processor stored: the store lost writes under a running
     // processor (a failover hidden by retried writes, a restored backup). Its cache covers only
@@ -403,16 +429,17 @@ export class SessionProcessor implements Stage {
       const chats = this.rederive.get(p)?.chats;
       return chats ? [[p, chats] as const] : [];
     }));
-    const decided = decideRound(
-      read,
-      { states: loaded, ledger: this.ledger.resolve(entries, positions), due },
-      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, now: Date.now(), step: this.step, clock: () => performance.now() },
-      { roundStart, chats: rederiving },
-    );
-    for (const slow of decided.slow) this.noteSlow(slow);
-    const { states: touched, readAt, setAside: asides, counted } = decided;
-    const out = decided.events.map((e) => eventRecord(e.key, e.event, e.receivedAt));
-    if (this.opts.stallBeforeWriteMs) await new Promise((r) => setTimeout(r, this.opts.stallBeforeWriteMs));
+    return { partitions, batches, roundStart, missing, round, loaded, ledger: this.ledger.resolve(entries, positions), due, rederiving };
+  }
+
+  /**
+   * Appends the round's events, then writes its ledger entries, set-aside records, chat states
+   * and applied marks in one store write. A write refused because a state moved since it was
+   * read fails the round as fenced, naming the chats found rolled back if that is why.
+   */
+  private async store(read: RoundRead, decided: RoundResult, out: readonly AppendRecord[]): Promise<void> {
+    const { batches, partitions } = read;
+    const { states: touched, readAt } = decided;
     try {
       const lost = batches.filter((b) => b.owned && !b.owned());
       if (lost.length > 0) throw new BatchFencedError(partitionsOf(lost), 'the partition is no longer assigned to this processor');
@@ -427,7 +454,7 @@ export class SessionProcessor implements Stage {
       // is stored, and a stored state past a set-aside record means its document exists.
       await this.opts.store.bulkWriteMany([
         this.ledger.writes(decided.ledger),
-        setAsideWrite(asides),
+        setAsideWrite(decided.setAside),
         {
           collection: CHAT_STATE_COLLECTION,
           ops: [...touched.values()].map((d): BulkOp<Doc> => {
@@ -454,7 +481,7 @@ export class SessionProcessor implements Stage {
         // Older than what this round stepped from: the store lost writes. The retry re-derives.
         const rollbacks = await this.findRollbacks(readAt).catch(() => []);
         if (rollbacks.length > 0) {
-          await this.noteRollbacks(rollbacks, roundStart);
+          await this.noteRollbacks(rollbacks, read.roundStart);
           throw new BatchFencedError(partitions, describeRollbacks(rollbacks));
         }
         throw new BatchFencedError(partitions, `a chat state changed since this round read it: ${err.message.slice(0, 400)}`);
@@ -462,26 +489,39 @@ export class SessionProcessor implements Stage {
       if (err instanceof BatchFencedError) this.counters.batchesFenced++;
       throw err;
     }
-    const storedAt = Date.now();
-    for (const n of read.records) if (n && !rederived(n.partition, n.offset)) this.freshness.record(n.receivedAt, storedAt);
-    for (const [k, d] of touched) this.cache.set(k, d);
-    for (const doc of asides) {
+  }
+
+  /** The round is stored: its states cached, its counts and positions taken. */
+  private noteStored(read: RoundRead, decided: RoundResult, appended: number, storedAt: number): void {
+    const rederived = (partition: number, offset: number): boolean => offset < (read.roundStart.get(partition) ?? 0);
+    for (const n of read.round.records) if (n && !rederived(n.partition, n.offset)) this.freshness.record(n.receivedAt, storedAt);
+    for (const [k, d] of decided.states) this.cache.set(k, d);
+    for (const doc of decided.setAside) {
       this.setAside(doc);
       this.poisoned.delete(`${doc.topic}:${doc.partition}:${doc.offset}`);
     }
-    // Counted as soon as the round is stored, before the store calls below: whoever reads the
-    // counters once the round's results show sees it whole.
-    this.counters.eventsEmitted += out.length;
-    for (const [k, v] of Object.entries(counted) as [keyof typeof counted, number][]) this.counters[k] += v;
-    for (const batch of batches) {
+    // Counted as soon as the round is stored, before the store calls after it: whoever reads
+    // the counters once the round's results show sees it whole.
+    this.counters.eventsEmitted += appended;
+    for (const [k, v] of Object.entries(decided.counted) as [keyof RoundResult['counted'], number][]) this.counters[k] += v;
+    for (const batch of read.batches) {
       const last = batch.records[batch.records.length - 1];
       if (!last) continue;
       this.nextExpected.set(batch.partition, last.offset + 1);
       this.markWritten.set(batch.partition, Math.max(this.markWritten.get(batch.partition) ?? 0, last.offset + 1));
     }
+  }
+
+  /**
+   * A round that re-derived rolled-back chats is stored: each chat its records moved is a
+   * rollback confirmed, recorded for verify, and the partition's re-derivation is over (marked
+   * recovered, with the records the log no longer held).
+   */
+  private async finishRederiving(read: RoundRead, decided: RoundResult, storedAt: number): Promise<void> {
+    const { counted } = decided;
     const recovered: { partition: number; ids: string[] }[] = [];
     const confirmed: Rollback[] = [];
-    for (const p of partitions) {
+    for (const p of read.partitions) {
       const done = this.rederive.get(p);
       if (!done) continue;
       this.rederive.delete(p);
@@ -494,11 +534,6 @@ export class SessionProcessor implements Stage {
       recovered.push({ partition: p, ids });
       this.opts.logger.warn({ partition: p, chats: [...done.chats.keys()].slice(0, 20), records: counted.recordsRederived, events: decided.rederived.events }, 'rolled-back chats re-derived from inbound and stored again');
     }
-    // Operators are told where they see alerts. The round is stored: a failure here only leaves
-    // the alert to the next reconcile (the alert sweep), it does not fail the round.
-    if (asides.length > 0) {
-      await reconcileSetAsideAlert(this.opts.store).catch((err: unknown) => this.opts.logger.warn({ err }, 'the set-aside alert could not be raised; the alert sweep will'));
-    }
     if (confirmed.length > 0) {
       this.counters.stateRollbacks += confirmed.length;
       for (const r of confirmed) {
@@ -509,10 +544,26 @@ export class SessionProcessor implements Stage {
     }
     for (const r of recovered) {
       // Records the log no longer held: the state went on without them, which verify reports.
-      await markRecovered(this.opts.store, r.ids, counted.recordsRederived, storedAt, missing.get(r.partition) ?? 0)
+      await markRecovered(this.opts.store, r.ids, counted.recordsRederived, storedAt, read.missing.get(r.partition) ?? 0)
         .catch((err: unknown) => this.opts.logger.warn({ err }, 'a re-derived rollback could not be marked recovered'));
     }
   }
+}
+
+/** What a round read before deciding (SessionProcessor.readFor). */
+interface RoundRead {
+  readonly partitions: number[];
+  /** The round's batches, with the records of chats being re-derived before their own. */
+  readonly batches: RecordBatch[];
+  /** Per partition, the first offset the consumer delivered: records before it are read again. */
+  readonly roundStart: Map<number, number>;
+  /** Per partition, records the log no longer held for a re-derivation. */
+  readonly missing: Map<number, number>;
+  readonly round: ReadRound;
+  readonly loaded: Map<string, ChatStateDoc>;
+  readonly ledger: BatchLedger;
+  readonly due: Map<number, DueChat[]>;
+  readonly rederiving: Map<number, Map<string, number>>;
 }
 
 /** The event sequence a stored state has reached (null for a state too old or odd to say). */
