@@ -116,7 +116,7 @@ describe('the input a webhook record carries', () => {
   });
 
   it('is written by the webhook route, and equals normalising the bytes the log holds', async () => {
-    const h = await startHarness();
+    const h = await startHarness({}, { driven: true });
     try {
       const body = JSON.stringify({ ...samples.find((s) => s.file === 'messages_received.json')?.body });
       const answer = await h.webhook(body, { key: 'evt_through_the_route' });

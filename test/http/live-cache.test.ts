@@ -20,7 +20,7 @@ describe('live routes share answers', () => {
   afterAll(async () => { await Promise.all(apps.map((a) => a.stop())); });
 
   it('between callers who would get the same answer, within LIVE_CACHE_MS only', async () => {
-    const app = await startHarness({ ADMIN_TOKEN: ADMIN, LIVE_CACHE_MS: '60000' });
+    const app = await startHarness({ ADMIN_TOKEN: ADMIN, LIVE_CACHE_MS: '60000' }, { driven: true });
     apps.push(app);
     const key = async (body: Record<string, unknown>) => {
       const res = await app.fetch('/api/admin/keys', { method: 'POST', headers: { ...bearer(ADMIN), 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -54,7 +54,7 @@ describe('live routes share answers', () => {
       }
     }
 
-    const off = await startHarness({ LIVE_CACHE_MS: '0' });
+    const off = await startHarness({ LIVE_CACHE_MS: '0' }, { driven: true });
     apps.push(off);
     const a = await at(off, '/api/stats');
     await pause(5);

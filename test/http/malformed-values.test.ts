@@ -8,7 +8,7 @@ const ADMIN = 'admin-token-for-malformed-values-01';
 
 describe('malformed values in admin bodies', () => {
   let app: Harness;
-  beforeAll(async () => { app = await startHarness({ ADMIN_TOKEN: ADMIN }); });
+  beforeAll(async () => { app = await startHarness({ ADMIN_TOKEN: ADMIN }, { driven: true }); });
   afterAll(async () => { await app?.stop(); });
   const post = (url: string, payload: string) => app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, payload });
 

@@ -17,7 +17,7 @@ describe('the OpenAPI document', () => {
   let doc: Doc;
   const ops = (): [string, Operation][] => Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([m, op]) => [`${m.toUpperCase()} ${path}`, op] as [string, Operation]));
   beforeAll(async () => {
-    app = await startHarness({ ADMIN_TOKEN });
+    app = await startHarness({ ADMIN_TOKEN }, { driven: true });
     doc = (await app.call<Doc>('GET', '/docs/json')).body;
   });
   afterAll(async () => { await app?.stop(); });
@@ -94,7 +94,7 @@ describe('the OpenAPI document', () => {
 
 describe('the OpenAPI document of a locked-down deployment', () => {
   it('asks every read for a key and every webhook for its signature', async () => {
-    const app = await startHarness({ READ_AUTH: 'required', PLATFORMAPI_WEBHOOK_SECRET: 'whsec-openapi-document-test-0000' });
+    const app = await startHarness({ READ_AUTH: 'required', PLATFORMAPI_WEBHOOK_SECRET: 'whsec-openapi-document-test-0000' }, { driven: true });
     try {
       const doc = (await app.call<Doc>('GET', '/docs/json', { token: undefined })).body;
       expect(doc.paths['/api/sessions']?.get?.security).toEqual([{ adminToken: [] }]);

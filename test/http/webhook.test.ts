@@ -48,7 +48,7 @@ describe.each(STORE_KINDS)('webhook dedupe with no window, %s store', (kind) => 
   afterAll(async () => { await h?.stop(); });
 
   it('a redelivery of a chat\'s first record after 1,100 newer ones, under its key or another, changes nothing', async () => {
-    const app = await startHarness(kind === 'mongo' ? await mongoStoreEnv() : {});
+    const app = await startHarness(kind === 'mongo' ? await mongoStoreEnv() : {}, { driven: true });
     h = app;
     const deliveries = longChat(1_101);
     await app.deliver(deliveries);

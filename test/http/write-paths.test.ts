@@ -35,7 +35,7 @@ function forgedPayment(secret: string, n: number): DemoRecord {
 describe('write paths', () => {
   const apps: Harness[] = [];
   const start = async (extra: Record<string, string>) => {
-    const app = await startHarness({ ADMIN_TOKEN: ADMIN, CONNECTOR_TOKEN: CONNECTOR, ...extra });
+    const app = await startHarness({ ADMIN_TOKEN: ADMIN, CONNECTOR_TOKEN: CONNECTOR, ...extra }, { driven: true });
     apps.push(app);
     return app;
   };
