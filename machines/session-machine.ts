@@ -7,7 +7,7 @@
 // Where a record goes by its own time is placement.ts; what opening and closing do is
 // lifecycle.ts; the figures are session-figures.ts. step.ts drives the chart with XState's
 // public transition(); docs/session-chart.md is drawn from this definition.
-import { assign, setup } from 'xstate';
+import { assign, enqueueActions, setup } from 'xstate';
 import type {
   ChatAccountInput, ChatAttributionInput, ChatCloseInput, ChatMessageDeletedInput, ChatMessageInput, ChatPaymentInput,
   ChatPresenceInput, ChatSettleInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
@@ -53,32 +53,23 @@ export type ChartContext = ChatContext & { readonly closing?: ChatCloseInput | n
 // always passes input.
 const NO_INPUT = Object.freeze({ reason: 'the session chart starts only with input (ChatMachineInput)' });
 
-// The events the actions emit during the current step. step() sets it for the length of one
-// synchronous transition() and takes what was pushed; outside a step (a test driving the chart
-// with transition() itself) emitted events are dropped. Collecting them here rather than in the
-// context saves copying an outbox into and out of every snapshot XState clones.
-let sink: SessionEvent[] | null = null;
-const emitToSink: Emit = (e) => {
-  sink?.push(e);
-};
-
-/** Runs one synchronous transition, returning what its actions emitted. */
-export function collecting<T>(run: () => T): [T, SessionEvent[]] {
-  const events: SessionEvent[] = [];
-  const outer = sink;
-  sink = events;
-  try {
-    return [run(), events];
-  } finally {
-    sink = outer;
-  }
-}
-
 type Change = (ctx: ChatContext, event: ChartEvent, emit: Emit) => ChatContext;
 
-/** An action that changes the context with a pure helper; what it emits goes to the step's events. */
+/**
+ * An action that changes the context with a pure helper and emits, with XState's emit, the
+ * events the helper produced: transition() returns them among its actions, in order, so step()
+ * (or a test driving the chart itself) reads them there. One assign per transition still: each
+ * assign clones the snapshot, and a step is paid per webhook.
+ */
 function change(f: Change) {
-  return assign<ChartContext, ChartEvent, undefined, ChartEvent, never>(({ context, event }) => f(context, event, emitToSink));
+  return enqueueActions<ChartContext, ChartEvent, undefined, ChartEvent, never, never, never, never, SessionEvent>(({ context, event, enqueue }) => {
+    const emitted: SessionEvent[] = [];
+    const next = f(context, event, (e) => {
+      emitted.push(e);
+    });
+    enqueue.assign(() => next);
+    for (const e of emitted) enqueue.emit(e);
+  });
 }
 
 const timed = (e: ChartEvent): TimedRecord => e.input as TimedRecord;
@@ -91,6 +82,7 @@ export const sessionMachine = setup({
     context: {} as ChartContext,
     events: {} as ChartEvent,
     input: {} as ChatMachineInput | undefined,
+    emitted: {} as SessionEvent,
   },
   guards: {
     /** Older than the watermark and outside the open session: its place is settled without it. */

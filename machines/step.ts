@@ -1,9 +1,9 @@
 // Drives the session chart one input at a time from a plain, storable state, with XState's
 // public initialTransition() and transition().
-import { initialTransition, transition, type StateValue } from 'xstate';
+import { initialTransition, transition, type ExecutableActionObject, type StateValue } from 'xstate';
 import type { ChatInput } from './chat-input.js';
 import { sessionAfter, type SessionEvent, type SessionSummary } from './session-events.js';
-import { collecting, sessionMachine, type ChartContext, type ChartEvent, type ChatContext, type ChatMachineInput, type SessionMachine } from './session-machine.js';
+import { sessionMachine, type ChartContext, type ChartEvent, type ChatContext, type ChatMachineInput, type SessionMachine } from './session-machine.js';
 import { deadlineOf, initialContext, type ChatState } from './chat-context.js';
 
 export type { ChatState } from './chat-context.js';
@@ -80,14 +80,26 @@ function restingSummary(awaiting: boolean, context: ChatContext, events: Session
 }
 
 /**
+ * The session events the chart's actions emitted, in order: XState's emit actions, which
+ * transition() returns unexecuted. (XState's ExecutableActionsFrom leaves emit actions out of
+ * its union, though transition() returns them; hence the wider type.)
+ */
+function emitted(actions: readonly ExecutableActionObject[]): SessionEvent[] {
+  const events: SessionEvent[] = [];
+  for (const a of actions) if (a.type === 'xstate.emit') events.push((a.params as { event: SessionEvent }).event);
+  return events;
+}
+
+/**
  * One input, already admitted by the dedupe ledger (see ledger.ts): the next state, and the
  * events it emits. `machine` is the session chart; a test may pass one with other guards.
  */
 export function step(state: ChatState, input: ChatInput, machine: SessionMachine = sessionMachine): { state: ChatState; events: SessionEvent[] } {
   // The stored context is the chart's context as it is: XState copies it before any change.
   const snapshot = machine.resolveState({ value: state.value, context: state.context });
-  const [[next], events] = collecting(() => transition(machine, snapshot, chartEvent(input)));
+  const [next, actions] = transition(machine, snapshot, chartEvent(input));
   // XState keeps an action's error in the snapshot; the caller sets such a record aside.
   if (next.status === 'error') throw next.error;
+  const events = emitted(actions);
   return { state: { value: next.value, context: restingSummary(next.matches({ session: 'awaiting' }), stored(next.context), events) }, events };
 }
