@@ -2,7 +2,7 @@
 // decides when.
 import type { ChatMessageInput } from './chat-input.js';
 import { deadlineOf, emitNext, type ChatContext, type Emit, type OpenSession } from './chat-context.js';
-import type { SessionSummary } from './session-events.js';
+import { sessionAfter, type SessionEvent, type SessionSummary } from './session-events.js';
 import { absorb } from './placement.js';
 import { recordMessage } from './session-figures.js';
 
@@ -47,4 +47,36 @@ export function closeSession(ctx: ChatContext, reason: CloseReason, at: number, 
   const closedAt = reason === 'forced' ? Math.max(at, s.summary.lastActivityAt) : deadlineOf(ctx, s);
   const closed: SessionSummary = { ...s.summary, status: 'closed', closedAt, closeReason: reason, fanSpendCents: ctx.fanSpendCents, closesAt: null };
   return { ...emitNext(ctx, emit, 'SessionClosed', closedAt, { session: closed, requestedBy }), session: null };
+}
+
+/**
+ * What the chart coming to rest does (session-machine.ts decides where it rests): the open
+ * session's summary takes whether the fan awaits a reply from the state it rests in, and the
+ * deadline it closes at unless a record moves it, and so does the last of the step's events that
+ * carries that session, which read models keep (the sessions and chats documents, the priority
+ * inbox). The events wait in the chart's outbox until then, so each is emitted once, as it
+ * stays. Summaries earlier in the step describe the session part-way through placing, where the
+ * chart does not rest (SessionOpened before its first message; records placed together), and a
+ * closed session's says whether its fan was still waiting when it closed.
+ */
+export function comeToRest(ctx: ChatContext, outbox: readonly SessionEvent[], awaiting: boolean): [ChatContext, readonly SessionEvent[]] {
+  const open = ctx.session;
+  if (open === null) return [ctx, outbox];
+  const id = open.summary.sessionId;
+  const deadline = deadlineOf(ctx, open);
+  const closesAt = Number.isFinite(deadline) ? deadline : null;
+  const rests = (s: SessionSummary): boolean => s.awaiting === awaiting && s.closesAt === closesAt;
+  let events = outbox;
+  for (let i = outbox.length - 1; i >= 0; i--) {
+    const e = outbox[i] as SessionEvent;
+    const s = sessionAfter(e);
+    if (s === null || s.sessionId !== id) continue;
+    if (!rests(s)) {
+      const copy = outbox.slice();
+      copy[i] = { ...e, data: { ...e.data, session: { ...s, awaiting, closesAt } } } as SessionEvent;
+      events = copy;
+    }
+    break;
+  }
+  return [rests(open.summary) ? ctx : { ...ctx, session: { ...open, summary: { ...open.summary, awaiting, closesAt } } }, events];
 }

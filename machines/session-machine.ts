@@ -13,7 +13,7 @@ import type {
   ChatPresenceInput, ChatSettleInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
 } from './chat-input.js';
 import { emitNext, initialContext, type ChatContext, type ChatMachineInput, type Emit } from './chat-context.js';
-import { closeSession, openSession } from './lifecycle.js';
+import { closeSession, comeToRest, openSession } from './lifecycle.js';
 import {
   arrivalsIdleAt, heldFanMessage, hold, inOpenSpan, isLate, noteArrival, pastIdleDeadline, placeHeld, raiseWatermark, recordInSession, recordOutside, see,
 } from './placement.js';
@@ -41,10 +41,11 @@ export type ChartEvent =
 
 /**
  * The chart's context: the stored ChatContext, plus a forced close that waits until the
- * records before its time are placed. It lives only within one step: absent from a stored
- * context (so step() hands XState the stored object itself, uncopied), and step() drops it.
+ * records before its time are placed, and the step's events, which wait in the outbox until
+ * the chart comes to rest. Both live only within one step: absent from a stored context (so
+ * step() hands XState the stored object itself, uncopied), and step() drops them.
  */
-export type ChartContext = ChatContext & { readonly closing?: ChatCloseInput | null };
+export type ChartContext = ChatContext & { readonly closing?: ChatCloseInput | null; readonly outbox?: readonly SessionEvent[] };
 
 // transition() builds a throwaway actor per call, and that actor eagerly makes an initial
 // snapshot without input, which step() never reads. Entering the chart for it cost a third of
@@ -56,19 +57,33 @@ const NO_INPUT = Object.freeze({ reason: 'the session chart starts only with inp
 type Change = (ctx: ChatContext, event: ChartEvent, emit: Emit) => ChatContext;
 
 /**
- * An action that changes the context with a pure helper and emits, with XState's emit, the
- * events the helper produced: transition() returns them among its actions, in order, so step()
- * (or a test driving the chart itself) reads them there. One assign per transition still: each
+ * An action that changes the context with a pure helper; what the helper emits waits in the
+ * outbox until the chart comes to rest (see rest()). One assign per transition: each XState
  * assign clones the snapshot, and a step is paid per webhook.
  */
 function change(f: Change) {
-  return enqueueActions<ChartContext, ChartEvent, undefined, ChartEvent, never, never, never, never, SessionEvent>(({ context, event, enqueue }) => {
-    const emitted: SessionEvent[] = [];
+  return assign<ChartContext, ChartEvent, undefined, ChartEvent, never>(({ context, event }) => {
+    let out: SessionEvent[] | null = null;
     const next = f(context, event, (e) => {
-      emitted.push(e);
+      (out ??= context.outbox === undefined ? [] : context.outbox.slice()).push(e);
     });
-    enqueue.assign(() => next);
-    for (const e of emitted) enqueue.emit(e);
+    return out === null ? next : { ...next, outbox: out };
+  });
+}
+
+/**
+ * The chart has come to rest (the last eventless transition of the state it rests in): the
+ * open session takes from that state whether the fan awaits a reply (comeToRest()), and the
+ * step's events leave the outbox with XState's emit, so transition() returns them among its
+ * actions, in order. Waiting until then is what lets each event be emitted once, as it stays.
+ * `awaiting` is null where no session is open.
+ */
+function rest(awaiting: boolean | null) {
+  return enqueueActions<ChartContext, ChartEvent, undefined, ChartEvent, never, never, never, never, SessionEvent>(({ context, enqueue }) => {
+    const outbox = context.outbox ?? [];
+    const [next, events] = awaiting === null ? [context, outbox] : comeToRest(context, outbox, awaiting);
+    enqueue.assign(() => ({ ...next, outbox: undefined }));
+    for (const e of events) enqueue.emit(e);
   });
 }
 
@@ -114,6 +129,8 @@ export const sessionMachine = setup({
     namesOpenSession: ({ context, event }) => namesSession(context, closeCommand(event)),
     closeRequested: ({ context }) => context.closing != null,
     closeRequestedForOpenSession: ({ context }) => namesSession(context, context.closing ?? null),
+    /** Events wait in the outbox and nothing is left to decide (no close waits for its records): the chart rests. */
+    unpublished: ({ context }) => context.outbox !== undefined && context.closing == null,
   },
   // One action per transition: each XState assign clones the snapshot, and a step is paid per
   // webhook. Each composes the pure helpers in the order the placement rules need.
@@ -160,6 +177,12 @@ export const sessionMachine = setup({
     advanceClock: change((c, e, emit) => placeHeld(raiseWatermark(c, e.input.at - c.lateMs), emit)),
     /** The chat's bulk history is all in: settle it as a tick would, without waiting for arrivals to go idle. */
     settleHistory: change((c, e, emit) => placeHeld(raiseWatermark(c, (e.input as ChatSettleInput).at - c.lateMs), emit)),
+    /** At rest with the fan waiting for a reply. */
+    restAwaiting: rest(true),
+    /** At rest with every fan message answered. */
+    restAnswered: rest(false),
+    /** At rest with no session open: the events go out as they are. */
+    publish: rest(null),
   },
 }).createMachine({
   id: 'chat',
@@ -205,7 +228,10 @@ export const sessionMachine = setup({
   states: {
     noSession: {
       description: 'No session open yet',
-      always: { guard: 'fanMessageHeld', target: 'session', actions: 'open' },
+      always: [
+        { guard: 'fanMessageHeld', target: 'session', actions: 'open' },
+        { guard: 'unpublished', actions: 'publish' },
+      ],
     },
     session: {
       description: 'A session is open',
@@ -229,9 +255,11 @@ export const sessionMachine = setup({
           on: { 'human.reply': { guard: 'answersTheFan', target: 'answered', actions: 'record' } },
           // Never closed as idle: while the fan waits, the deadline is the unanswered limit
           // (deadlineOf). A placement that answers the fan moves to answered, which decides.
+          // Last, once nothing else moves the chart: it rests here, and says so (rest()).
           always: [
             { guard: 'pastUnansweredLimit', target: '#chat.closed.unanswered', actions: 'closeUnanswered' },
             { guard: 'answered', target: 'answered' },
+            { guard: 'unpublished', actions: 'restAwaiting' },
           ],
         },
         answered: {
@@ -240,6 +268,7 @@ export const sessionMachine = setup({
           always: [
             { guard: 'pastIdleDeadline', target: '#chat.closed.idle', actions: 'closeIdle' },
             { guard: 'fanWaiting', target: 'awaiting' },
+            { guard: 'unpublished', actions: 'restAnswered' },
           ],
         },
       },
@@ -250,6 +279,7 @@ export const sessionMachine = setup({
       always: [
         { guard: 'fanMessageHeld', target: 'session', actions: 'open' },
         { guard: 'closeRequested', actions: 'ignoreClose' },
+        { guard: 'unpublished', actions: 'publish' },
       ],
       states: {
         idle: { description: 'Nothing happened for the idle gap after the fan was answered' },

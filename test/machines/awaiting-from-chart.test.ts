@@ -4,10 +4,11 @@
 // real input, so agreement alone cannot tell where `awaiting` comes from; these specs drive
 // charts whose guards disagree with the figures, and the events must follow the chart.
 import { describe, expect, it } from 'vitest';
+import { initialTransition, transition } from 'xstate';
 import type { ChatInput, ChatMessageInput } from '../../machines/chat-input.js';
 import { sessionAfter, type SessionEvent } from '../../machines/session-events.js';
 import { sessionMachine, type SessionMachine } from '../../machines/session-machine.js';
-import { initialChatState, step, type ChatState } from '../../machines/step.js';
+import { chartEvent, initialChatState, step, type ChatState } from '../../machines/step.js';
 import { foldChat, type ChatDoc } from '../../src/projector/models/chats/projection.js';
 
 const T0 = Date.parse('2026-06-10T18:00:00Z');
@@ -67,5 +68,19 @@ describe('awaiting comes from the chart', () => {
     expect(lastSummary(events)?.awaiting).toBe(false);
     expect(state.context.session?.summary.awaiting).toBe(false);
     expect(chatDoc(events)?.awaiting).toBe(false);
+  });
+});
+
+describe('the chart emits through XState', () => {
+  it('driven with transition() itself, the events come back among its actions, the last summary as the chart rests', () => {
+    const [start] = initialTransition(sessionMachine, { accountId: 'acct_1', chatId: '42', idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 });
+    const [next, actions] = transition(sessionMachine, start, chartEvent(msg('fan', 0)));
+    const emitted = actions.flatMap((a) => ((a as { type: string }).type === 'xstate.emit' ? [(a.params as { event: SessionEvent }).event] : []));
+    expect(next.value).toEqual({ session: 'awaiting' });
+    expect(emitted.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded']);
+    expect(lastSummary(emitted)).toMatchObject({ awaiting: true, closesAt: T0 + 86_400_000 });
+    // What step() returns is what the chart emitted, and the resting summary is the stored one.
+    const stepped = step(initialChatState({ accountId: 'acct_1', chatId: '42', idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 }), msg('fan', 0));
+    expect(lastSummary(stepped.events)).toEqual(stepped.state.context.session?.summary);
   });
 });
