@@ -13,7 +13,7 @@ import type {
   ChatPresenceInput, ChatSettleInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
 } from './chat-input.js';
 import { emitNext, initialContext, type ChatContext, type ChatMachineInput, type Emit } from './chat-context.js';
-import { closeSession, comeToRest, openSession } from './lifecycle.js';
+import { closeSession, comeToRest, openSession, type Resting } from './lifecycle.js';
 import {
   arrivalsIdleAt, heldFanMessage, hold, inOpenSpan, isLate, noteArrival, pastIdleDeadline, placeHeld, raiseWatermark, recordInSession, recordOutside, see,
 } from './placement.js';
@@ -76,12 +76,12 @@ function change(f: Change) {
  * open session takes from that state whether the fan awaits a reply (comeToRest()), and the
  * step's events leave the outbox with XState's emit, so transition() returns them among its
  * actions, in order. Waiting until then is what lets each event be emitted once, as it stays.
- * `awaiting` is null where no session is open.
+ * `resting` is null where no session is open.
  */
-function rest(awaiting: boolean | null) {
+function rest(resting: Resting | null) {
   return enqueueActions<ChartContext, ChartEvent, undefined, ChartEvent, never, never, never, never, SessionEvent>(({ context, enqueue }) => {
     const outbox = context.outbox ?? [];
-    const [next, events] = awaiting === null ? [context, outbox] : comeToRest(context, outbox, awaiting);
+    const [next, events] = resting === null ? [context, outbox] : comeToRest(context, outbox, resting);
     enqueue.assign(() => ({ ...next, outbox: undefined }));
     for (const e of events) enqueue.emit(e);
   });
@@ -177,10 +177,10 @@ export const sessionMachine = setup({
     advanceClock: change((c, e, emit) => placeHeld(raiseWatermark(c, e.input.at - c.lateMs), emit)),
     /** The chat's bulk history is all in: settle it as a tick would, without waiting for arrivals to go idle. */
     settleHistory: change((c, e, emit) => placeHeld(raiseWatermark(c, (e.input as ChatSettleInput).at - c.lateMs), emit)),
-    /** At rest with the fan waiting for a reply. */
-    restAwaiting: rest(true),
-    /** At rest with every fan message answered. */
-    restAnswered: rest(false),
+    /** At rest with the fan waiting for a reply: at its deadline it closes as unanswered (pastUnansweredLimit). */
+    restAwaiting: rest({ awaiting: true, closesAs: 'unanswered' }),
+    /** At rest with every fan message answered: at its deadline it closes as idle (pastIdleDeadline). */
+    restAnswered: rest({ awaiting: false, closesAs: 'idle' }),
     /** At rest with no session open: the events go out as they are. */
     publish: rest(null),
   },

@@ -49,8 +49,8 @@ describe('session chart: given / when / then', () => {
     const r = when(given([]), msg('fan', 0));
     expect(r.types).toEqual(['SessionOpened', 'MessageRecorded']);
     expect(r.value).toEqual({ session: 'awaiting' });
-    // At rest the session says the fan waits, and that it closes at the unanswered limit.
-    expect(r.events[1]?.type === 'MessageRecorded' && r.events[1].data.session).toMatchObject({ awaiting: true, closesAt: T0 + UNANSWERED_SEC * 1000 });
+    // At rest the session says the fan waits, and that it closes unanswered at the limit.
+    expect(r.events[1]?.type === 'MessageRecorded' && r.events[1].data.session).toMatchObject({ awaiting: true, closesAt: T0 + UNANSWERED_SEC * 1000, closesAs: 'unanswered' });
     takes('(any) fan.message -> .', 'noSession (always)[fanMessageHeld] -> session', 'session.awaiting (always)[unpublished] -> .');
   });
 
@@ -58,8 +58,8 @@ describe('session chart: given / when / then', () => {
     const r = when(given([msg('fan', 0)]), msg('human', 60));
     expect(r.types).toEqual(['MessageRecorded']);
     expect(r.value).toEqual({ session: 'answered' });
-    // At rest the session says nobody waits, and that it closes at the idle gap after the reply.
-    expect(r.events[0]?.type === 'MessageRecorded' && r.events[0].data.session).toMatchObject({ awaiting: false, closesAt: T0 + 60_000 + IDLE_SEC * 1000 });
+    // At rest the session says nobody waits, and that it closes idle at the gap after the reply.
+    expect(r.events[0]?.type === 'MessageRecorded' && r.events[0].data.session).toMatchObject({ awaiting: false, closesAt: T0 + 60_000 + IDLE_SEC * 1000, closesAs: 'idle' });
     takes('session.awaiting human.reply[answersTheFan] -> session.answered', 'session.answered (always)[unpublished] -> .');
   });
 
