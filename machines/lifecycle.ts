@@ -62,14 +62,15 @@ export interface Resting {
  * session's summary takes whether the fan awaits a reply from the state it rests in, and the
  * deadline it closes at unless a record moves it and how, and so does the last of the step's events that
  * carries that session, which read models keep (the sessions and chats documents, the priority
- * inbox). The events wait in the chart's outbox until then, so each is emitted once, as it
+ * inbox). The events wait in the chart's outbox until then, so each goes out once, as it
  * stays. Summaries earlier in the step describe the session part-way through placing, where the
  * chart does not rest (SessionOpened before its first message; records placed together), and a
- * closed session's says whether its fan was still waiting when it closed.
+ * closed session's says whether its fan was still waiting when it closed. Returns the open
+ * session as it rests (the only part of the context that changes) and the events.
  */
-export function comeToRest(ctx: ChatContext, outbox: readonly SessionEvent[], resting: Resting): [ChatContext, readonly SessionEvent[]] {
+export function comeToRest(ctx: ChatContext, outbox: readonly SessionEvent[], resting: Resting): [OpenSession | null, readonly SessionEvent[]] {
   const open = ctx.session;
-  if (open === null) return [ctx, outbox];
+  if (open === null) return [open, outbox];
   const id = open.summary.sessionId;
   const deadline = deadlineOf(ctx, open);
   const awaiting = resting.awaiting;
@@ -88,5 +89,5 @@ export function comeToRest(ctx: ChatContext, outbox: readonly SessionEvent[], re
     }
     break;
   }
-  return [rests(open.summary) ? ctx : { ...ctx, session: { ...open, summary: { ...open.summary, awaiting, closesAt, closesAs } } }, events];
+  return [rests(open.summary) ? open : { ...open, summary: { ...open.summary, awaiting, closesAt, closesAs } }, events];
 }

@@ -7,7 +7,7 @@
 // Where a record goes by its own time is placement.ts; what opening and closing do is
 // lifecycle.ts; the figures are session-figures.ts. step.ts drives the chart with XState's
 // public transition(); docs/session-chart.md is drawn from this definition.
-import { assign, enqueueActions, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type {
   ChatAccountInput, ChatAttributionInput, ChatCloseInput, ChatMessageDeletedInput, ChatMessageInput, ChatPaymentInput,
   ChatPresenceInput, ChatSettleInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
@@ -41,11 +41,16 @@ export type ChartEvent =
 
 /**
  * The chart's context: the stored ChatContext, plus a forced close that waits until the
- * records before its time are placed, and the step's events, which wait in the outbox until
- * the chart comes to rest. Both live only within one step: absent from a stored context (so
- * step() hands XState the stored object itself, uncopied), and step() drops them.
+ * records before its time are placed, the step's events, which wait in the outbox until the
+ * chart comes to rest, and those events as they stay once it has (published), for step() to
+ * take. All live only within one step: absent from a stored context (so step() hands XState
+ * the stored object itself, uncopied), and step() drops them.
  */
-export type ChartContext = ChatContext & { readonly closing?: ChatCloseInput | null; readonly outbox?: readonly SessionEvent[] };
+export type ChartContext = ChatContext & {
+  readonly closing?: ChatCloseInput | null;
+  readonly outbox?: readonly SessionEvent[];
+  readonly published?: readonly SessionEvent[];
+};
 
 // transition() builds a throwaway actor per call, and that actor eagerly makes an initial
 // snapshot without input, which step() never reads. Entering the chart for it cost a third of
@@ -67,23 +72,33 @@ function change(f: Change) {
     const next = f(context, event, (e) => {
       (out ??= context.outbox === undefined ? [] : context.outbox.slice()).push(e);
     });
-    return out === null ? next : { ...next, outbox: out };
+    // `published` is named with the outbox so the context takes both keys in this full copy:
+    // added later among rest()'s few fields, a new key made XState's copy of the context a
+    // dictionary-mode (slow) V8 object for the rest of the step, which cost a step about a
+    // quarter more (bench/machines.ts).
+    return out === null ? next : { ...next, outbox: out, published: (next as ChartContext).published };
   });
 }
 
 /**
  * The chart has come to rest (the last eventless transition of the state it rests in): the
  * open session takes from that state whether the fan awaits a reply (comeToRest()), and the
- * step's events leave the outbox with XState's emit, so transition() returns them among its
- * actions, in order. Waiting until then is what lets each event be emitted once, as it stays.
- * `resting` is null where no session is open.
+ * step's events move from the outbox to `published`, where step() (eventsOf()) takes them.
+ * Waiting until then is what lets each event go out once, as it stays. They leave through the
+ * context, not as XState emit actions: with any action for transition() to return, V8 came to
+ * pretenure the throwaway objects XState makes per call, and the collector's work doubled a
+ * step's cost (bench/machines.ts); a plain assign returns none. `resting` is null where no
+ * session is open.
  */
 function rest(resting: Resting | null) {
-  return enqueueActions<ChartContext, ChartEvent, undefined, ChartEvent, never, never, never, never, SessionEvent>(({ context, enqueue }) => {
+  return assign<ChartContext, ChartEvent, undefined, ChartEvent, never>(({ context }) => {
     const outbox = context.outbox ?? [];
-    const [next, events] = resting === null ? [context, outbox] : comeToRest(context, outbox, resting);
-    enqueue.assign(() => ({ ...next, outbox: undefined }));
-    for (const e of events) enqueue.emit(e);
+    const [session, events] = resting === null ? [context.session, outbox] : comeToRest(context, outbox, resting);
+    // The chart rests once per step (resting changes nothing its guards read), but should it
+    // ever rest twice, the events of both go out.
+    const published = context.published === undefined ? events : [...context.published, ...events];
+    // Only what changes: XState copies the rest of the context (one copy, not two).
+    return { session, outbox: undefined, published };
   });
 }
 
@@ -97,7 +112,6 @@ export const sessionMachine = setup({
     context: {} as ChartContext,
     events: {} as ChartEvent,
     input: {} as ChatMachineInput | undefined,
-    emitted: {} as SessionEvent,
   },
   guards: {
     /** Older than the watermark and outside the open session: its place is settled without it. */

@@ -1,6 +1,6 @@
 // Drives the session chart one input at a time from a plain, storable state, with XState's
 // public initialTransition() and transition().
-import { initialTransition, transition, type ExecutableActionObject, type StateValue } from 'xstate';
+import { initialTransition, transition, type StateValue } from 'xstate';
 import type { ChatInput } from './chat-input.js';
 import type { SessionEvent } from './session-events.js';
 import { sessionMachine, type ChartContext, type ChartEvent, type ChatContext, type ChatMachineInput, type SessionMachine } from './session-machine.js';
@@ -8,10 +8,10 @@ import { initialContext, type ChatState } from './chat-context.js';
 
 export type { ChatState } from './chat-context.js';
 
-/** The stored context: a forced close and the events waiting to be emitted live only within a step. */
+/** The stored context: a forced close and the step's events live only within a step, so a stored state never carries events. */
 function stored(context: ChartContext): ChatContext {
-  if (!('closing' in context) && !('outbox' in context)) return context;
-  const { closing: _closing, outbox: _outbox, ...rest } = context;
+  if (!('closing' in context) && !('outbox' in context) && !('published' in context)) return context;
+  const { closing: _closing, outbox: _outbox, published: _published, ...rest } = context;
   return rest;
 }
 
@@ -52,14 +52,17 @@ export function chartEvent(input: ChatInput): ChartEvent {
 }
 
 /**
- * The session events the chart's actions emitted, in order: XState's emit actions, which
- * transition() returns unexecuted. (XState's ExecutableActionsFrom leaves emit actions out of
- * its union, though transition() returns them; hence the wider type.)
+ * The session events of the step that led to this snapshot, in order, as the chart published
+ * them where it came to rest (session-machine.ts, rest()), for a step that began at a stored
+ * state (as step() does; a snapshot transition() returned still holds its step's events).
+ * They travel in the context rather than among transition()'s actions, which keeps
+ * transition() from returning any action for an ordinary input: any returned action doubled
+ * a step's cost.
  */
-function emitted(actions: readonly ExecutableActionObject[]): SessionEvent[] {
-  const events: SessionEvent[] = [];
-  for (const a of actions) if (a.type === 'xstate.emit') events.push((a.params as { event: SessionEvent }).event);
-  return events;
+export function eventsOf(snapshot: { readonly context: ChartContext }): SessionEvent[] {
+  // The array is the step's own, made within it (change() and comeToRest() copy the outbox
+  // before adding to it), and nothing keeps it once the step returns: the caller may have it.
+  return (snapshot.context.published as SessionEvent[] | undefined) ?? [];
 }
 
 /**
@@ -69,9 +72,8 @@ function emitted(actions: readonly ExecutableActionObject[]): SessionEvent[] {
 export function step(state: ChatState, input: ChatInput, machine: SessionMachine = sessionMachine): { state: ChatState; events: SessionEvent[] } {
   // The stored context is the chart's context as it is: XState copies it before any change.
   const snapshot = machine.resolveState({ value: state.value, context: state.context });
-  const [next, actions] = transition(machine, snapshot, chartEvent(input));
+  const [next] = transition(machine, snapshot, chartEvent(input));
   // XState keeps an action's error in the snapshot; the caller sets such a record aside.
   if (next.status === 'error') throw next.error;
-  const events = emitted(actions);
-  return { state: { value: next.value, context: stored(next.context) }, events };
+  return { state: { value: next.value, context: stored(next.context) }, events: eventsOf(next) };
 }
