@@ -145,7 +145,7 @@ async function main(): Promise<void> {
         lastMessageAt: openedAt + 600_000, lastActivityAt: openedAt + 600_000, messageCount: 10, fanMessageCount: 5, replyCount: answered ? 5 : 0,
         awaiting: false, waitingSince: null, firstFanMessageAt: openedAt, firstResponseAt: frt === null ? null : openedAt + frt * 1000, firstResponseSec: frt,
         firstResponderId: answered ? chatter : null, lastHumanChatterId: answered ? chatter : null, revenueCents: i % 3 === 0 ? (i % 50) * 100 : 0,
-        paymentCount: i % 3 === 0 ? 1 : 0, fanSpendCents: (chat * 37) % 50_000, priorityAt: null, closesAt: null, lastSeq: 20,
+        paymentCount: i % 3 === 0 ? 1 : 0, fanSpendCents: (chat * 37) % 50_000, priorityAt: null, closesAt: null, closesAs: null, lastSeq: 20,
       });
       if (batch.length === 5_000 || i === SESSIONS - 1) {
         const docs = batch;

@@ -395,6 +395,7 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
       waitingSince: open ? waitingSince : null, firstFanMessageAt: openedAt, firstResponseAt: answered ? replyAt : null,
       firstResponseSec: frtSec, firstResponderId: answered ? chatter : null, lastHumanChatterId: lastHuman, revenueCents: paidCents, paymentCount: paid ? 1 : 0,
       fanSpendCents: spend, closesAt: open ? (waitingSince !== null ? Math.max(lastActivityAt + IDLE_MS, waitingSince + 86_400_000) : lastActivityAt + IDLE_MS) : null,
+      closesAs: open ? (waitingSince !== null ? 'unanswered' as const : 'idle' as const) : null,
     };
     const sessionDoc: SessionDoc = { _id: sessionId, accountId: acct, chatId, chatKey, ...summary, priorityAt: priorityAt(summary, spend), lastSeq: chat.seq };
     sessions.push(sessionDoc);

@@ -37,6 +37,12 @@ export interface SessionSummary {
    * session past it as closed before the clock's tick closes it. Absent from older events.
    */
   readonly closesAt?: number | null;
+  /**
+   * How it closes at `closesAt` unless a record moves it, as the chart says where it rests:
+   * unanswered while the fan waits, idle once answered; null with `closesAt`. Absent from
+   * events older than it.
+   */
+  readonly closesAs?: 'idle' | 'unanswered' | null;
 }
 
 interface Envelope<T extends string, D> {

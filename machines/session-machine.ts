@@ -13,7 +13,7 @@ import type {
   ChatPresenceInput, ChatSettleInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
 } from './chat-input.js';
 import { emitNext, initialContext, type ChatContext, type ChatMachineInput, type Emit } from './chat-context.js';
-import { closeSession, openSession } from './lifecycle.js';
+import { closeSession, comeToRest, openSession, type Resting } from './lifecycle.js';
 import {
   arrivalsIdleAt, heldFanMessage, hold, inOpenSpan, isLate, noteArrival, pastIdleDeadline, placeHeld, raiseWatermark, recordInSession, recordOutside, see,
 } from './placement.js';
@@ -41,10 +41,16 @@ export type ChartEvent =
 
 /**
  * The chart's context: the stored ChatContext, plus a forced close that waits until the
- * records before its time are placed. It lives only within one step: absent from a stored
- * context (so step() hands XState the stored object itself, uncopied), and step() drops it.
+ * records before its time are placed, the step's events, which wait in the outbox until the
+ * chart comes to rest, and those events as they stay once it has (published), for step() to
+ * take. All live only within one step: absent from a stored context (so step() hands XState
+ * the stored object itself, uncopied), and step() drops them.
  */
-export type ChartContext = ChatContext & { readonly closing?: ChatCloseInput | null };
+export type ChartContext = ChatContext & {
+  readonly closing?: ChatCloseInput | null;
+  readonly outbox?: readonly SessionEvent[];
+  readonly published?: readonly SessionEvent[];
+};
 
 // transition() builds a throwaway actor per call, and that actor eagerly makes an initial
 // snapshot without input, which step() never reads. Entering the chart for it cost a third of
@@ -53,32 +59,47 @@ export type ChartContext = ChatContext & { readonly closing?: ChatCloseInput | n
 // always passes input.
 const NO_INPUT = Object.freeze({ reason: 'the session chart starts only with input (ChatMachineInput)' });
 
-// The events the actions emit during the current step. step() sets it for the length of one
-// synchronous transition() and takes what was pushed; outside a step (a test driving the chart
-// with transition() itself) emitted events are dropped. Collecting them here rather than in the
-// context saves copying an outbox into and out of every snapshot XState clones.
-let sink: SessionEvent[] | null = null;
-const emitToSink: Emit = (e) => {
-  sink?.push(e);
-};
-
-/** Runs one synchronous transition, returning what its actions emitted. */
-export function collecting<T>(run: () => T): [T, SessionEvent[]] {
-  const events: SessionEvent[] = [];
-  const outer = sink;
-  sink = events;
-  try {
-    return [run(), events];
-  } finally {
-    sink = outer;
-  }
-}
-
 type Change = (ctx: ChatContext, event: ChartEvent, emit: Emit) => ChatContext;
 
-/** An action that changes the context with a pure helper; what it emits goes to the step's events. */
+/**
+ * An action that changes the context with a pure helper; what the helper emits waits in the
+ * outbox until the chart comes to rest (see rest()). One assign per transition: each XState
+ * assign clones the snapshot, and a step is paid per webhook.
+ */
 function change(f: Change) {
-  return assign<ChartContext, ChartEvent, undefined, ChartEvent, never>(({ context, event }) => f(context, event, emitToSink));
+  return assign<ChartContext, ChartEvent, undefined, ChartEvent, never>(({ context, event }) => {
+    let out: SessionEvent[] | null = null;
+    const next = f(context, event, (e) => {
+      (out ??= context.outbox === undefined ? [] : context.outbox.slice()).push(e);
+    });
+    // `published` is named with the outbox so the context takes both keys in this full copy:
+    // added later among rest()'s few fields, a new key made XState's copy of the context a
+    // dictionary-mode (slow) V8 object for the rest of the step, which cost a step about a
+    // quarter more (bench/machines.ts).
+    return out === null ? next : { ...next, outbox: out, published: (next as ChartContext).published };
+  });
+}
+
+/**
+ * The chart has come to rest (the last eventless transition of the state it rests in): the
+ * open session takes from that state whether the fan awaits a reply (comeToRest()), and the
+ * step's events move from the outbox to `published`, where step() (eventsOf()) takes them.
+ * Waiting until then is what lets each event go out once, as it stays. They leave through the
+ * context, not as XState emit actions: with any action for transition() to return, V8 came to
+ * pretenure the throwaway objects XState makes per call, and the collector's work doubled a
+ * step's cost (bench/machines.ts); a plain assign returns none. `resting` is null where no
+ * session is open.
+ */
+function rest(resting: Resting | null) {
+  return assign<ChartContext, ChartEvent, undefined, ChartEvent, never>(({ context }) => {
+    const outbox = context.outbox ?? [];
+    const [session, events] = resting === null ? [context.session, outbox] : comeToRest(context, outbox, resting);
+    // The chart rests once per step (resting changes nothing its guards read), but should it
+    // ever rest twice, the events of both go out.
+    const published = context.published === undefined ? events : [...context.published, ...events];
+    // Only what changes: XState copies the rest of the context (one copy, not two).
+    return { session, outbox: undefined, published };
+  });
 }
 
 const timed = (e: ChartEvent): TimedRecord => e.input as TimedRecord;
@@ -122,6 +143,8 @@ export const sessionMachine = setup({
     namesOpenSession: ({ context, event }) => namesSession(context, closeCommand(event)),
     closeRequested: ({ context }) => context.closing != null,
     closeRequestedForOpenSession: ({ context }) => namesSession(context, context.closing ?? null),
+    /** Events wait in the outbox and nothing is left to decide (no close waits for its records): the chart rests. */
+    unpublished: ({ context }) => context.outbox !== undefined && context.closing == null,
   },
   // One action per transition: each XState assign clones the snapshot, and a step is paid per
   // webhook. Each composes the pure helpers in the order the placement rules need.
@@ -168,6 +191,12 @@ export const sessionMachine = setup({
     advanceClock: change((c, e, emit) => placeHeld(raiseWatermark(c, e.input.at - c.lateMs), emit)),
     /** The chat's bulk history is all in: settle it as a tick would, without waiting for arrivals to go idle. */
     settleHistory: change((c, e, emit) => placeHeld(raiseWatermark(c, (e.input as ChatSettleInput).at - c.lateMs), emit)),
+    /** At rest with the fan waiting for a reply: at its deadline it closes as unanswered (pastUnansweredLimit). */
+    restAwaiting: rest({ awaiting: true, closesAs: 'unanswered' }),
+    /** At rest with every fan message answered: at its deadline it closes as idle (pastIdleDeadline). */
+    restAnswered: rest({ awaiting: false, closesAs: 'idle' }),
+    /** At rest with no session open: the events go out as they are. */
+    publish: rest(null),
   },
 }).createMachine({
   id: 'chat',
@@ -213,7 +242,10 @@ export const sessionMachine = setup({
   states: {
     noSession: {
       description: 'No session open yet',
-      always: { guard: 'fanMessageHeld', target: 'session', actions: 'open' },
+      always: [
+        { guard: 'fanMessageHeld', target: 'session', actions: 'open' },
+        { guard: 'unpublished', actions: 'publish' },
+      ],
     },
     session: {
       description: 'A session is open',
@@ -237,9 +269,11 @@ export const sessionMachine = setup({
           on: { 'human.reply': { guard: 'answersTheFan', target: 'answered', actions: 'record' } },
           // Never closed as idle: while the fan waits, the deadline is the unanswered limit
           // (deadlineOf). A placement that answers the fan moves to answered, which decides.
+          // Last, once nothing else moves the chart: it rests here, and says so (rest()).
           always: [
             { guard: 'pastUnansweredLimit', target: '#chat.closed.unanswered', actions: 'closeUnanswered' },
             { guard: 'answered', target: 'answered' },
+            { guard: 'unpublished', actions: 'restAwaiting' },
           ],
         },
         answered: {
@@ -248,6 +282,7 @@ export const sessionMachine = setup({
           always: [
             { guard: 'pastIdleDeadline', target: '#chat.closed.idle', actions: 'closeIdle' },
             { guard: 'fanWaiting', target: 'awaiting' },
+            { guard: 'unpublished', actions: 'restAnswered' },
           ],
         },
       },
@@ -258,6 +293,7 @@ export const sessionMachine = setup({
       always: [
         { guard: 'fanMessageHeld', target: 'session', actions: 'open' },
         { guard: 'closeRequested', actions: 'ignoreClose' },
+        { guard: 'unpublished', actions: 'publish' },
       ],
       states: {
         idle: { description: 'Nothing happened for the idle gap after the fan was answered' },

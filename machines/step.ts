@@ -2,16 +2,16 @@
 // public initialTransition() and transition().
 import { initialTransition, transition, type StateValue } from 'xstate';
 import type { ChatInput } from './chat-input.js';
-import { sessionAfter, type SessionEvent, type SessionSummary } from './session-events.js';
-import { collecting, sessionMachine, type ChartContext, type ChartEvent, type ChatContext, type ChatMachineInput, type SessionMachine } from './session-machine.js';
-import { deadlineOf, initialContext, type ChatState } from './chat-context.js';
+import type { SessionEvent } from './session-events.js';
+import { sessionMachine, type ChartContext, type ChartEvent, type ChatContext, type ChatMachineInput, type SessionMachine } from './session-machine.js';
+import { initialContext, type ChatState } from './chat-context.js';
 
 export type { ChatState } from './chat-context.js';
 
-/** The stored context: a forced close waits only within its step (only close inputs add the key). */
+/** The stored context: a forced close and the step's events live only within a step, so a stored state never carries events. */
 function stored(context: ChartContext): ChatContext {
-  if (!('closing' in context)) return context;
-  const { closing: _closing, ...rest } = context;
+  if (!('closing' in context) && !('outbox' in context) && !('published' in context)) return context;
+  const { closing: _closing, outbox: _outbox, published: _published, ...rest } = context;
   return rest;
 }
 
@@ -52,31 +52,17 @@ export function chartEvent(input: ChatInput): ChartEvent {
 }
 
 /**
- * The chart's state value says whether the fan waits, and the session events say what it says.
- * The figures (session-figures.ts) derive `awaiting` as records are placed, but the open
- * session's summary after the step, the one read models keep (the sessions and chats documents,
- * the priority inbox), takes it from the state the chart came to rest in: in the last event
- * that carries that session and in the stored context, which later summaries start from.
- * Summaries emitted earlier in the same step describe the session part-way through placing,
- * where the chart does not rest (SessionOpened before its first message; records placed
- * together), and a closed session's says whether its fan was still waiting when it closed.
- * The deadline the resting session closes at (`closesAt`) is set the same way.
+ * The session events of the step that led to this snapshot, in order, as the chart published
+ * them where it came to rest (session-machine.ts, rest()), for a step that began at a stored
+ * state (as step() does; a snapshot transition() returned still holds its step's events).
+ * They travel in the context rather than among transition()'s actions, which keeps
+ * transition() from returning any action for an ordinary input: any returned action doubled
+ * a step's cost.
  */
-function restingSummary(awaiting: boolean, context: ChatContext, events: SessionEvent[]): ChatContext {
-  const open = context.session;
-  if (open === null) return context;
-  const id = open.summary.sessionId;
-  const deadline = deadlineOf(context, open);
-  const closesAt = Number.isFinite(deadline) ? deadline : null;
-  const rests = (s: SessionSummary): boolean => s.awaiting === awaiting && s.closesAt === closesAt;
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i] as SessionEvent;
-    const s = sessionAfter(e);
-    if (s === null || s.sessionId !== id) continue;
-    if (!rests(s)) events[i] = { ...e, data: { ...e.data, session: { ...s, awaiting, closesAt } } } as SessionEvent;
-    break;
-  }
-  return rests(open.summary) ? context : { ...context, session: { ...open, summary: { ...open.summary, awaiting, closesAt } } };
+export function eventsOf(snapshot: { readonly context: ChartContext }): SessionEvent[] {
+  // The array is the step's own, made within it (change() and comeToRest() copy the outbox
+  // before adding to it), and nothing keeps it once the step returns: the caller may have it.
+  return (snapshot.context.published as SessionEvent[] | undefined) ?? [];
 }
 
 /**
@@ -86,8 +72,8 @@ function restingSummary(awaiting: boolean, context: ChatContext, events: Session
 export function step(state: ChatState, input: ChatInput, machine: SessionMachine = sessionMachine): { state: ChatState; events: SessionEvent[] } {
   // The stored context is the chart's context as it is: XState copies it before any change.
   const snapshot = machine.resolveState({ value: state.value, context: state.context });
-  const [[next], events] = collecting(() => transition(machine, snapshot, chartEvent(input)));
+  const [next] = transition(machine, snapshot, chartEvent(input));
   // XState keeps an action's error in the snapshot; the caller sets such a record aside.
   if (next.status === 'error') throw next.error;
-  return { state: { value: next.value, context: restingSummary(next.matches({ session: 'awaiting' }), stored(next.context), events) }, events };
+  return { state: { value: next.value, context: stored(next.context) }, events: eventsOf(next) };
 }

@@ -7,6 +7,8 @@ import type { CloseReason } from '../../machines/lifecycle.js';
 interface Deadlined {
   readonly status: 'open' | 'closed';
   readonly closesAt?: number | null;
+  /** How it closes at `closesAt`, as the session chart says (SessionSummary.closesAs). */
+  readonly closesAs?: 'idle' | 'unanswered' | null;
   readonly awaiting: boolean;
 }
 
@@ -25,8 +27,13 @@ export function notPastDeadline(now: number): Record<string, unknown> {
   return { closesAt: { $not: { $lte: now } } };
 }
 
-/** How a session past its deadline will close: as the processor closes it, at its deadline. */
+/**
+ * How a session past its deadline will close: as the processor closes it, at its deadline, for
+ * the reason the chart gave with the deadline. Sessions folded from events written before the
+ * chart gave it (their documents are not rewritten: stored-format.ts checks chat states only)
+ * close unanswered if the fan waits and idle if not, which is the chart's rule.
+ */
 export function shownClose(s: Deadlined & { readonly closedAt: number | null; readonly closeReason: CloseReason | null }, now: number): { status: 'open' | 'closed'; closedAt: number | null; closeReason: CloseReason | null } {
   if (!pastDeadline(s, now)) return { status: s.status, closedAt: s.closedAt, closeReason: s.closeReason };
-  return { status: 'closed', closedAt: s.closesAt ?? null, closeReason: s.awaiting ? 'unanswered' : 'idle' };
+  return { status: 'closed', closedAt: s.closesAt ?? null, closeReason: s.closesAs ?? (s.awaiting ? 'unanswered' : 'idle') };
 }

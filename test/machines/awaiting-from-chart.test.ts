@@ -4,10 +4,11 @@
 // real input, so agreement alone cannot tell where `awaiting` comes from; these specs drive
 // charts whose guards disagree with the figures, and the events must follow the chart.
 import { describe, expect, it } from 'vitest';
+import { initialTransition, transition } from 'xstate';
 import type { ChatInput, ChatMessageInput } from '../../machines/chat-input.js';
 import { sessionAfter, type SessionEvent } from '../../machines/session-events.js';
 import { sessionMachine, type SessionMachine } from '../../machines/session-machine.js';
-import { initialChatState, step, type ChatState } from '../../machines/step.js';
+import { chartEvent, eventsOf, initialChatState, step, type ChatState } from '../../machines/step.js';
 import { foldChat, type ChatDoc } from '../../src/read-models/chats/projection.js';
 
 const T0 = Date.parse('2026-06-10T18:00:00Z');
@@ -67,5 +68,31 @@ describe('awaiting comes from the chart', () => {
     expect(lastSummary(events)?.awaiting).toBe(false);
     expect(state.context.session?.summary.awaiting).toBe(false);
     expect(chatDoc(events)?.awaiting).toBe(false);
+  });
+});
+
+describe('the chart publishes through its context', () => {
+  it('driven with transition() itself, the events come back in the context, the last summary as the chart rests, and no actions', () => {
+    const [start] = initialTransition(sessionMachine, { accountId: 'acct_1', chatId: '42', idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 });
+    const first = msg('fan', 0);
+    const [next, actions] = transition(sessionMachine, start, chartEvent(first));
+    // An action returned for every input doubled a step's cost (bench/machines.ts): there are none.
+    expect(actions).toHaveLength(0);
+    const published = eventsOf(next);
+    expect(next.value).toEqual({ session: 'awaiting' });
+    expect(published.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded']);
+    expect(lastSummary(published)).toMatchObject({ awaiting: true, closesAt: T0 + 86_400_000, closesAs: 'unanswered' });
+    // What step() returns is what the chart published, the resting summary is the stored one,
+    // and the stored context carries no events.
+    const stepped = step(initialChatState({ accountId: 'acct_1', chatId: '42', idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 }), first);
+    expect(stepped.events).toEqual(published);
+    expect(lastSummary(stepped.events)).toEqual(stepped.state.context.session?.summary);
+    expect(Object.keys(stepped.state.context)).not.toContain('published');
+    expect(Object.keys(stepped.state.context)).not.toContain('outbox');
+    // From a stored state, a reply that answers the fan: again events in the context, no actions.
+    const [answered, replyActions] = transition(sessionMachine, sessionMachine.resolveState(stepped.state), chartEvent(msg('human', 60)));
+    expect(replyActions).toHaveLength(0);
+    expect(answered.value).toEqual({ session: 'answered' });
+    expect(lastSummary(eventsOf(answered))).toMatchObject({ awaiting: false, closesAs: 'idle' });
   });
 });

@@ -49,14 +49,18 @@ describe('session chart: given / when / then', () => {
     const r = when(given([]), msg('fan', 0));
     expect(r.types).toEqual(['SessionOpened', 'MessageRecorded']);
     expect(r.value).toEqual({ session: 'awaiting' });
-    takes('(any) fan.message -> .', 'noSession (always)[fanMessageHeld] -> session');
+    // At rest the session says the fan waits, and that it closes unanswered at the limit.
+    expect(r.events[1]?.type === 'MessageRecorded' && r.events[1].data.session).toMatchObject({ awaiting: true, closesAt: T0 + UNANSWERED_SEC * 1000, closesAs: 'unanswered' });
+    takes('(any) fan.message -> .', 'noSession (always)[fanMessageHeld] -> session', 'session.awaiting (always)[unpublished] -> .');
   });
 
   it('given a waiting fan, when a human replies after them, then the session is answered', () => {
     const r = when(given([msg('fan', 0)]), msg('human', 60));
     expect(r.types).toEqual(['MessageRecorded']);
     expect(r.value).toEqual({ session: 'answered' });
-    takes('session.awaiting human.reply[answersTheFan] -> session.answered');
+    // At rest the session says nobody waits, and that it closes idle at the gap after the reply.
+    expect(r.events[0]?.type === 'MessageRecorded' && r.events[0].data.session).toMatchObject({ awaiting: false, closesAt: T0 + 60_000 + IDLE_SEC * 1000, closesAs: 'idle' });
+    takes('session.awaiting human.reply[answersTheFan] -> session.answered', 'session.answered (always)[unpublished] -> .');
   });
 
   it('given a waiting fan, when a reply stamped before their latest message arrives, then it is recorded and the fan still waits', () => {
@@ -109,7 +113,7 @@ describe('session chart: given / when / then', () => {
     expect([...r1.types, ...r2.types, ...r3.types]).toEqual(['MessageRecorded', 'PaymentRecorded', 'FanSignalRecorded']);
     expect(r2.events[0]?.type === 'PaymentRecorded' && r2.events[0].data.sessionId).toBeNull();
     expect(r3.value).toBe('noSession');
-    takes('(any) automated.send -> .', '(any) payment -> .', '(any) fan.signal -> .');
+    takes('(any) automated.send -> .', '(any) payment -> .', '(any) fan.signal -> .', 'noSession (always)[unpublished] -> .');
   });
 
   it('given an answered session, when a payment and a signal arrive inside it, then the payment is credited to the replying chatter', () => {
@@ -183,6 +187,7 @@ describe('session chart: given / when / then', () => {
     expect(r.events[0]?.type === 'MessageRecorded' && r.events[0].data.sessionId).toBeNull();
     expect(r.value).toEqual({ closed: 'unanswered' });
     expect(r.state.context.sessionCount).toBe(1);
+    takes('closed (always)[unpublished] -> .');
   });
 
   it('given no unanswered limit, when ticks pass a week, then the session of the waiting fan stays open', () => {

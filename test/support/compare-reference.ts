@@ -15,7 +15,7 @@ export interface StoredModels {
 
 const SESSION_FIELDS = [
   'status', 'openedAt', 'closedAt', 'closeReason', 'lastActivityAt', 'messageCount', 'fanMessageCount', 'replyCount', 'awaiting',
-  'waitingSince', 'firstResponseSec', 'firstResponderId', 'lastHumanChatterId', 'revenueCents', 'paymentCount', 'closesAt',
+  'waitingSince', 'firstResponseSec', 'firstResponderId', 'lastHumanChatterId', 'revenueCents', 'paymentCount', 'closesAt', 'closesAs',
 ] as const;
 const CHAT_FIELDS = ['messageCount', 'fanMessageCount', 'sessionCount', 'paidCents', 'paymentCount', 'lifetimeSpendCents', 'awaiting', 'openSessionId'] as const;
 const ACCOUNT_FIELDS = ['messages', 'fanMessages', 'revenueCents', 'paymentCount', 'sessionsOpened', 'sessionsClosed'] as const;

@@ -31,6 +31,8 @@ export interface RefSession {
   paymentCount: number;
   /** While open: when it ends unless something moves it (endOf); null once closed or never. */
   closesAt: number | null;
+  /** How it ends at closesAt: unanswered while the fan waits, idle once answered; null with closesAt. */
+  closesAs: 'idle' | 'unanswered' | null;
 }
 
 export interface RefChat {
@@ -143,6 +145,7 @@ function walkChat(ref: Reference, chatKey: string, facts: readonly Fact[], idleM
     open.closeReason = reason === 'forced' ? 'forced' : open.awaiting ? 'unanswered' : 'idle';
     open.closedAt = reason === 'forced' ? Math.max(at, open.lastActivityAt) : endOf(open);
     open.closesAt = null;
+    open.closesAs = null;
     totals.sessionsClosed++;
     open = null;
   };
@@ -167,7 +170,7 @@ function walkChat(ref: Reference, chatKey: string, facts: readonly Fact[], idleM
         open = {
           sessionId: `${chatKey}:${chat.sessionCount}`, account: acct, chatKey, status: 'open', openedAt: f.at, closedAt: null, closeReason: null,
           lastActivityAt: f.at, messageCount: 0, fanMessageCount: 0, replyCount: 0, awaiting: false, waitingSince: null,
-          firstResponseSec: null, firstResponderId: null, lastHumanChatterId: null, revenueCents: 0, paymentCount: 0, closesAt: null,
+          firstResponseSec: null, firstResponderId: null, lastHumanChatterId: null, revenueCents: 0, paymentCount: 0, closesAt: null, closesAs: null,
         };
         ref.sessions.set(open.sessionId, open);
       }
@@ -209,7 +212,10 @@ function walkChat(ref: Reference, chatKey: string, facts: readonly Fact[], idleM
   const stillOpen: RefSession | null = open;
   if (stillOpen && endOf(stillOpen) < closedBy) closeOpen('ended', closedBy);
   const last: RefSession | null = open;
-  if (last) last.closesAt = Number.isFinite(endOf(last)) ? endOf(last) : null;
+  if (last) {
+    last.closesAt = Number.isFinite(endOf(last)) ? endOf(last) : null;
+    last.closesAs = last.closesAt === null ? null : last.awaiting ? 'unanswered' : 'idle';
+  }
   chat.openSessionId = last ? last.sessionId : null;
   chat.awaiting = last ? last.awaiting : false;
   if (spend !== null || chat.paidCents > 0) chat.lifetimeSpendCents = Math.max(spend?.cents ?? 0, chat.paidCents);

@@ -17,6 +17,8 @@ export interface SessionDoc extends Doc, SessionSummary {
   readonly priorityAt: number | null;
   /** See SessionSummary.closesAt; null also for a session folded from events older than it. */
   readonly closesAt: number | null;
+  /** See SessionSummary.closesAs; null also for a session folded from events older than it. */
+  readonly closesAs: 'idle' | 'unanswered' | null;
   readonly lastSeq: number;
 }
 
@@ -36,7 +38,7 @@ export function foldSession(doc: SessionDoc | undefined, e: SessionEvent): Sessi
     replyCount: s.replyCount, awaiting: s.awaiting, waitingSince: s.waitingSince, firstFanMessageAt: s.firstFanMessageAt,
     firstResponseAt: s.firstResponseAt, firstResponseSec: s.firstResponseSec, firstResponderId: s.firstResponderId,
     lastHumanChatterId: s.lastHumanChatterId, revenueCents: s.revenueCents, paymentCount: s.paymentCount,
-    fanSpendCents, priorityAt: priorityAt(session, fanSpendCents), closesAt: s.closesAt ?? null, lastSeq: e.seq,
+    fanSpendCents, priorityAt: priorityAt(session, fanSpendCents), closesAt: s.closesAt ?? null, closesAs: s.closesAs ?? null, lastSeq: e.seq,
   };
 }
 
