@@ -19,6 +19,10 @@ export interface ChatMessageInput extends InputBase {
   readonly chatterId: string | null;
   /** The fan's lifetime spend as the platform reported it with this record, if it did. */
   readonly fanSpendCents?: number;
+  /** Whether the platform said the message is free (`isFree`); absent when it did not say. A PPV is priced and not free. */
+  readonly isFree?: boolean;
+  /** The mass message or queue it was sent from (`queueId`), when it was. */
+  readonly queueId?: string;
 }
 
 /** A second copy of a message recorded without a chatter (the webhook's), naming the chatter
@@ -56,6 +60,11 @@ export interface ChatSignalInput extends InputBase {
   /** Informational amount (e.g. the tip notification's gross); never counted as revenue. */
   readonly amountCents: number | null;
   readonly fanSpendCents?: number;
+  /**
+   * A PPV unlock's message, read from its chat link: the id, or why there is none (`no-link`:
+   * no readable link; `other-chat`: the link opens another fan's chat). Absent on other signals.
+   */
+  readonly ppv?: { readonly messageId: string } | { readonly unlinked: 'no-link' | 'other-chat' };
 }
 
 export interface ChatPresenceInput extends InputBase {

@@ -2,12 +2,13 @@
 // anything it cannot use becomes a `chat.skipped` input, kept in the log and counted. The
 // bounds of ./bounds.ts apply here as they do at the door (`refusalOf`), so a record the door
 // would refuse today but that an older version let into the log is skipped, not stepped.
-import type { ChatInput, FanSignalKind, MessageSender, PaymentKind } from '../../machines/chat-input.js';
+import type { ChatInput, ChatSignalInput, FanSignalKind, MessageSender, PaymentKind } from '../../machines/chat-input.js';
 import { checkTime, ID_RULE, isId, MAX_AMOUNT_DOLLARS, OutOfBounds, type Refusal } from './bounds.js';
 import { H, HISTORY_COMPLETE, type InboundMeta } from './inbound-record.js';
 import { idString, isObject, parseJson, type JsonObject } from './json.js';
 import { htmlToText } from './text-clean.js';
 import { parsePlatformTime } from './time.js';
+import { ppvLinkOf } from './ppv-link.js';
 
 /** The longest message text the read models keep. */
 export const MAX_TEXT_CHARS = 10_000;
@@ -93,6 +94,8 @@ function message(meta: InboundMeta, payload: JsonObject, sender: MessageSender):
   if (price < 0) throw new OutOfBounds('payload.price', 'must not be negative');
   const at = timeOf(meta, ['payload.createdAt', payload.createdAt], ['payload.sentAt', payload.sentAt]);
   if (!messageId) return skipped(meta, 'payload.id: missing message id');
+  // Only what a creator's side sends is priced for a fan (a PPV) or sent from a queue.
+  const queueId = sender === 'fan' ? undefined : optionalId('payload.queueId', payload.queueId);
   return withSpend({
     type: 'chat.message' as const,
     dedupeKey: meta.dedupeKey,
@@ -102,6 +105,8 @@ function message(meta: InboundMeta, payload: JsonObject, sender: MessageSender):
     text: plainText(payload.text),
     priceCents: price,
     chatterId,
+    ...(sender !== 'fan' && typeof payload.isFree === 'boolean' ? { isFree: payload.isFree } : {}),
+    ...(queueId !== undefined ? { queueId } : {}),
   }, payload);
 }
 
@@ -148,7 +153,15 @@ function signal(meta: InboundMeta, payload: JsonObject, kind: FanSignalKind): Ch
     refId: optionalId('payload.id', payload.id) ?? meta.dedupeKey,
     amountCents: amount > 0 ? amount : null,
     at: timeOf(meta, ['payload.createdAt', payload.createdAt], ['payload.expiredAt', payload.expiredAt], ['payload.created_at', payload.created_at]),
+    ...(kind === 'ppv-unlocked' ? { ppv: unlockedMessage(meta, replace['{MESSAGE_LINK}'], payload.text) } : {}),
   }, payload);
+}
+
+/** The PPV an unlock names (ppv-link.ts); a link into another fan's chat links nothing here. */
+function unlockedMessage(meta: InboundMeta, ...texts: unknown[]): NonNullable<ChatSignalInput['ppv']> {
+  const link = ppvLinkOf(...texts);
+  if (link === null) return { unlinked: 'no-link' };
+  return link.fanId === meta.chatId ? { messageId: link.messageId } : { unlinked: 'other-chat' };
 }
 
 const SIGNALS: Record<string, FanSignalKind> = {
@@ -229,7 +242,7 @@ export function refusalOf(meta: InboundMeta, body: unknown): Refusal | undefined
  * normalises to: a record carrying another form is normalised from its raw bytes again, so a
  * re-derivation by newer code never steps an older normaliser's reading of it.
  */
-export const INPUT_FORM = '2';
+export const INPUT_FORM = '3';
 
 /**
  * Past these sizes a record carries no input (the processor parses its body): a carried input

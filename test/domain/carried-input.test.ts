@@ -51,7 +51,8 @@ function expectCarriedMatchesRaw(record: LogRecord): void {
  */
 const FORM_DIGESTS: Readonly<Record<string, string>> = {
   // '1': days the calendar does not have (2026-02-30) were rolled over into the next month.
-  '2': '9176af7e5de3c6eefcd4f06a03d27185',
+  // '2': before PPV facts (isFree, queueId on sends; the unlocked message on ppv-unlocked signals).
+  '3': 'fdbd8877f9a77b08bc26533eb2adc21d',
 };
 
 const hostileLeaf: fc.Arbitrary<unknown> = fc.oneof(
