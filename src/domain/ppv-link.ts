@@ -19,15 +19,17 @@ export function ppvLinkOf(...texts: readonly unknown[]): PpvLink | null {
   for (const t of texts) {
     if (typeof t !== 'string') continue;
     // Each search starts where the last link ended, so a text of many marks is read once.
-    for (let at = t.indexOf(MARK), end = 0; at >= 0; at = t.indexOf(MARK, end)) {
-      end = at + MARK.length;
+    for (let at = t.indexOf(MARK); at >= 0;) {
+      let end = at + MARK.length;
       while (end < t.length && !ENDS.has(t[end] as string)) end++;
       const tail = t.slice(at + MARK.length, end).replaceAll('&amp;', '&');
       const q = tail.indexOf('?');
-      if (q < 0) continue;
-      const fanId = tail.slice(0, q).replace(/\/$/, '');
-      const messageId = new URLSearchParams(tail.slice(q + 1)).get('firstId');
-      if (DIGITS.test(fanId) && messageId !== null && DIGITS.test(messageId)) return { fanId, messageId };
+      if (q >= 0) {
+        const fanId = tail.slice(0, q).replace(/\/$/, '');
+        const messageId = new URLSearchParams(tail.slice(q + 1)).get('firstId');
+        if (DIGITS.test(fanId) && messageId !== null && DIGITS.test(messageId)) return { fanId, messageId };
+      }
+      at = t.indexOf(MARK, end);
     }
   }
   return null;
