@@ -24,6 +24,7 @@ import { deadlineOf, type ChatContext, type Emit, type OpenSession, type Reply }
 import { compareRecords, insertSorted, isFan } from './record-order.js';
 import { creditPayment, noteSpend, recordMessage, recordSignal } from './session-figures.js';
 import { emitNext } from './chat-context.js';
+import { sendFacts } from './session-events.js';
 
 /** Kept lists are pruned to what a record within the lateness can still change; this caps a flood inside it. */
 const KEEP_MAX = 2_000;
@@ -81,7 +82,7 @@ export function recordOutside(ctx: ChatContext, r: TimedRecord, emit: Emit, late
     const kept = late ? c : { ...c, loose: insertSorted(c.loose, r, compareRecords) };
     return emitNext(kept, emit, 'MessageRecorded', r.at, {
       messageId: r.messageId, sessionId: null, sender: r.sender, chatterId: r.chatterId, text: r.text,
-      priceCents: r.priceCents, sentAt: r.at, session: null, fanSpendCents: c.fanSpendCents, ...flag,
+      priceCents: r.priceCents, sentAt: r.at, session: null, fanSpendCents: c.fanSpendCents, ...flag, ...sendFacts(r),
     });
   }
   const kept = late ? c : { ...c, loose: insertSorted(c.loose, r, compareRecords) };

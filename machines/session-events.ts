@@ -2,7 +2,7 @@
 // (documented in docs/events.md). Ids are deterministic (chat key + per-chat
 // sequence), so re-running a record after a crash re-emits identical events and the
 // projector recognises them.
-import type { FanSignalKind, MessageSender, PaymentKind } from './chat-input.js';
+import type { ChatMessageInput, ChatSignalInput, FanSignalKind, MessageSender, PaymentKind } from './chat-input.js';
 
 export interface SessionSummary {
   readonly sessionId: string;
@@ -82,6 +82,9 @@ export type MessageRecorded = Envelope<'MessageRecorded', {
   readonly fanSpendCents: number | null;
   /** Arrived later than the allowed lateness where its place was already settled: counted, outside any session. */
   readonly late?: boolean;
+  /** As the platform said of a send (ChatMessageInput): whether it is free, and the queue it came from. */
+  readonly isFree?: boolean;
+  readonly queueId?: string;
 }>;
 
 /** The connector named the chatter of a message first recorded without one. */
@@ -134,6 +137,8 @@ export type FanSignalRecorded = Envelope<'FanSignalRecorded', {
   readonly sessionId: string | null;
   readonly fanSpendCents: number | null;
   readonly late?: boolean;
+  /** A PPV unlock's message, or why it names none (ChatSignalInput). */
+  readonly ppv?: ChatSignalInput['ppv'];
 }>;
 
 export type AccountStatusChanged = Envelope<'AccountStatusChanged', { readonly event: string; readonly state: string | null }>;
@@ -171,4 +176,9 @@ export function sessionAfter(e: SessionEvent): SessionSummary | null {
     default:
       return null;
   }
+}
+
+/** What a send's MessageRecorded carries of its pricing and queue: only what the platform said. */
+export function sendFacts(m: ChatMessageInput): { readonly isFree?: boolean; readonly queueId?: string } {
+  return { ...(m.isFree !== undefined ? { isFree: m.isFree } : {}), ...(m.queueId !== undefined ? { queueId: m.queueId } : {}) };
 }

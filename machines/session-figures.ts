@@ -4,6 +4,7 @@
 import type { ChatAttributionInput, ChatMessageInput, ChatPaymentInput, ChatSignalInput } from './chat-input.js';
 import { emitNext, emitSeq, type ChatContext, type Credit, type Emit, type OpenSession, type Reply } from './chat-context.js';
 import { insertSorted, replyOrder } from './record-order.js';
+import { sendFacts } from './session-events.js';
 
 export function noteSpend(ctx: ChatContext, r: { at: number; fanSpendCents?: number }): ChatContext {
   const cents = r.fanSpendCents;
@@ -113,7 +114,7 @@ export function recordMessage(ctx: ChatContext, m: ChatMessageInput, emit: Emit,
     if (moved) return emitNext(c, emit, 'MessageMoved', m.at, { messageId: m.messageId, sessionId: after.sessionId, session: after });
     return emitNext(c, emit, 'MessageRecorded', m.at, {
       messageId: m.messageId, sessionId: after.sessionId, sender: m.sender, chatterId: m.chatterId, text: m.text,
-      priceCents: m.priceCents, sentAt: m.at, session: after, fanSpendCents: c.fanSpendCents,
+      priceCents: m.priceCents, sentAt: m.at, session: after, fanSpendCents: c.fanSpendCents, ...sendFacts(m),
     });
   }
   // No payment to re-credit: the event is emitted and the context built once, with its sequence.
@@ -121,7 +122,7 @@ export function recordMessage(ctx: ChatContext, m: ChatMessageInput, emit: Emit,
     ? emitSeq(spent, emit, 'MessageMoved', m.at, { messageId: m.messageId, sessionId: summary.sessionId, session: summary })
     : emitSeq(spent, emit, 'MessageRecorded', m.at, {
       messageId: m.messageId, sessionId: summary.sessionId, sender: m.sender, chatterId: m.chatterId, text: m.text,
-      priceCents: m.priceCents, sentAt: m.at, session: summary, fanSpendCents: spent.fanSpendCents,
+      priceCents: m.priceCents, sentAt: m.at, session: summary, fanSpendCents: spent.fanSpendCents, ...sendFacts(m),
     });
   return { ...spent, session, seq };
 }
@@ -153,6 +154,7 @@ export function recordSignal(ctx: ChatContext, sig: ChatSignalInput, sessionId: 
   const c = noteSpend(ctx, sig);
   return emitNext(c, emit, 'FanSignalRecorded', sig.at, {
     signal: sig.signal, refId: sig.refId, amountCents: sig.amountCents, sessionId, fanSpendCents: c.fanSpendCents, ...(late ? { late } : {}),
+    ...(sig.ppv !== undefined ? { ppv: sig.ppv } : {}),
   });
 }
 

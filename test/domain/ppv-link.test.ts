@@ -7,6 +7,10 @@ import { ppvLinkOf } from '../../src/domain/ppv-link.js';
 import { routeWebhook } from '../../src/domain/webhook-route.js';
 import type { InboundMeta } from '../../src/domain/inbound-record.js';
 import { sample } from '../support/platform.js';
+import type { ChatMessageInput, ChatSignalInput } from '../../machines/chat-input.js';
+import type { SessionEvent } from '../../machines/session-events.js';
+import { initialChatState, step } from '../../machines/step.js';
+import { foldMessage } from '../../src/read-models/messages/projection.js';
 
 const sampleBody = (file: string): Buffer => Buffer.from(JSON.stringify(sample(file)));
 
@@ -74,6 +78,35 @@ describe('PPV facts from the real samples', () => {
       const body = { ...sample, payload: { ...sample.payload, replacePairs: { ...sample.payload.replacePairs, '{AMOUNT}': amount } } };
       const { meta, raw } = metaFor('x', body);
       expect(normalise(meta, raw), amount).toMatchObject({ type: 'chat.signal', amountCents: cents });
+    }
+  });
+});
+
+describe('PPV facts through the chart and the messages fold', () => {
+  const input = (over: Partial<ChatMessageInput>): ChatMessageInput => ({
+    type: 'chat.message', dedupeKey: 'k1', messageId: '501', sender: 'human', text: 'unlock me', priceCents: 2500, chatterId: 'c1', at: NOW - 60_000, ...over,
+  });
+  const start = () => initialChatState({ accountId: 'acct_1', chatId: '42', idleMs: 1_800_000, lateMs: 60_000, unansweredMs: 86_400_000 });
+
+  it('a send keeps free-or-not and its queue into its event and its message document, and says nothing the platform did not', () => {
+    for (const [over, facts] of [[{ isFree: false, queueId: '77' }, { isFree: false, queueId: '77' }], [{}, {}]] as const) {
+      const { events } = step(start(), input(over));
+      const recorded = events.find((e) => e.type === 'MessageRecorded');
+      expect(recorded?.data).toMatchObject({ messageId: '501', priceCents: 2500, ...facts });
+      const doc = foldMessage(undefined, { ...(recorded as SessionEvent), source: { partition: 0, offset: 1 } } as SessionEvent);
+      expect(doc).toMatchObject({ messageId: '501', priceCents: 2500, ...facts });
+      if (!('isFree' in facts)) {
+        expect(recorded?.data).not.toHaveProperty('isFree');
+        expect(doc).not.toHaveProperty('queueId');
+      }
+    }
+  });
+
+  it('an unlock keeps the PPV it names, or why it names none, in its event', () => {
+    for (const ppv of [{ messageId: '501' }, { unlinked: 'other-chat' }] as const) {
+      const signal: ChatSignalInput = { type: 'chat.signal', dedupeKey: 'k2', signal: 'ppv-unlocked', refId: 'n1', amountCents: 2500, at: NOW - 30_000, ppv };
+      const { events } = step(start(), signal);
+      expect(events.find((e) => e.type === 'FanSignalRecorded')?.data).toMatchObject({ signal: 'ppv-unlocked', ppv });
     }
   });
 });

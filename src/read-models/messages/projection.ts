@@ -18,6 +18,9 @@ export interface MessageDoc extends Doc {
   readonly chatterId?: string | null;
   readonly text?: string;
   readonly priceCents?: number;
+  /** As the platform said of a send: free or not, and the queue (mass message) it came from. */
+  readonly isFree?: boolean;
+  readonly queueId?: string;
   readonly sentAt?: number;
   readonly deleted: boolean;
   readonly deletedAt: number | null;
@@ -57,6 +60,8 @@ export function foldMessage(doc: MessageDoc | undefined, e: SessionEvent): Messa
     chatterId: d.chatterId,
     text: d.text,
     priceCents: d.priceCents,
+    ...(d.isFree !== undefined ? { isFree: d.isFree } : {}),
+    ...(d.queueId !== undefined ? { queueId: d.queueId } : {}),
     sentAt: d.sentAt,
     deleted: doc?.deleted ?? false,
     deletedAt: doc?.deletedAt ?? null,
