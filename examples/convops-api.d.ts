@@ -306,6 +306,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which messages make money: per chatter and per account, direct messages, direct PPVs sent (golden ratio), PPVs unlocked (unlock ratio), PPV revenue, credited revenue per direct message, median PPV price and time to unlock; per campaign (queue), fans reached, unlocks, unlock rate and revenue (see docs/api.md, "Money") */
+        get: operations["getConversion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exports/sessions.csv": {
         parameters: {
             query?: never;
@@ -349,6 +366,40 @@ export interface paths {
         };
         /** The chatter scorecard of the window (GET /api/chatters/scorecard), one row per chatter with its SLA figures as columns, as CSV or JSON lines */
         get: operations["getExportsScorecardCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/conversion.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The conversion report of the window (GET /api/conversion): one row per account, then one per chatter, as CSV or JSON lines */
+        get: operations["getExportsConversionCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/campaigns.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaigns of the conversion report (GET /api/conversion `campaigns`): one row per queue (and automated sends from no queue) per account, as CSV or JSON lines */
+        get: operations["getExportsCampaignsCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2330,6 +2381,119 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getConversion: {
+        parameters: {
+            query?: {
+                /** @description only this account */
+                accountId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description one row per chatter with direct work in the window, the most revenue per direct message first */
+                        chatters: {
+                            /** @description null: human sends no chatter was named for (webhooks name none; the connector does) */
+                            chatterId: string | null;
+                            /** @description human sends not from a queue (mass, automated and welcome messages are not direct), PPVs included, sent in the window */
+                            directMessages: number;
+                            /** @description direct sends that are PPVs (priced, or said not free), sent in the window */
+                            directPpvsSent: number;
+                            /** @description direct PPVs sent ÷ direct messages, percent with one decimal; null without a direct message */
+                            goldenRatioPct: number | null;
+                            /** @description direct PPVs unlocked in the window (each once, however often the platform said so) */
+                            ppvsUnlocked: number;
+                            /** @description PPVs unlocked ÷ direct PPVs sent in the window, percent; null with none sent (may pass 100 when older PPVs sell) */
+                            unlockRatioPct: number | null;
+                            /** @description the prices of the direct PPVs unlocked in the window, as their sends said, US cents */
+                            ppvRevenueCents: number;
+                            /** @description revenue credited (transactions paid in the window, credited as the scorecard credits), US cents */
+                            revenueCents: number;
+                            /** @description revenueCents ÷ directMessages, rounded, US cents; null without a direct message */
+                            revenuePerDirectMessageCents: number | null;
+                            /** @description median price of the direct PPVs sent, US cents (nearest rank) */
+                            medianPpvPriceCents: number | null;
+                            /** @description median whole minutes from a direct PPV's send to its unlock, of those unlocked in the window (nearest rank) */
+                            medianMinutesToUnlock: number | null;
+                        }[];
+                        /** @description one row per account, by accountId */
+                        accounts: {
+                            accountId: string;
+                            /** @description human sends not from a queue (mass, automated and welcome messages are not direct), PPVs included, sent in the window */
+                            directMessages: number;
+                            /** @description direct sends that are PPVs (priced, or said not free), sent in the window */
+                            directPpvsSent: number;
+                            /** @description direct PPVs sent ÷ direct messages, percent with one decimal; null without a direct message */
+                            goldenRatioPct: number | null;
+                            /** @description direct PPVs unlocked in the window (each once, however often the platform said so) */
+                            ppvsUnlocked: number;
+                            /** @description PPVs unlocked ÷ direct PPVs sent in the window, percent; null with none sent (may pass 100 when older PPVs sell) */
+                            unlockRatioPct: number | null;
+                            /** @description the prices of the direct PPVs unlocked in the window, as their sends said, US cents */
+                            ppvRevenueCents: number;
+                            /** @description revenue credited (transactions paid in the window, credited as the scorecard credits), US cents */
+                            revenueCents: number;
+                            /** @description revenueCents ÷ directMessages, rounded, US cents; null without a direct message */
+                            revenuePerDirectMessageCents: number | null;
+                            /** @description median price of the direct PPVs sent, US cents (nearest rank) */
+                            medianPpvPriceCents: number | null;
+                            /** @description median whole minutes from a direct PPV's send to its unlock, of those unlocked in the window (nearest rank) */
+                            medianMinutesToUnlock: number | null;
+                            /** @description unlocks whose notification names no PPV of its chat (no readable link, or a link to another fan's chat): counted here, linked to no send */
+                            unlinkedUnlocks: number;
+                            /** @description unlocks of PPVs convops never saw sent: counted here, linked to no chatter */
+                            unseenSendUnlocks: number;
+                        }[];
+                        /** @description queued and automated sends, per campaign, the most revenue first */
+                        campaigns: {
+                            accountId: string;
+                            /** @description the platform's queue id (queueId); null: automated sends from no queue */
+                            campaignId: string | null;
+                            /** @description sends of the campaign in the window, one per fan reached */
+                            fansReached: number;
+                            /** @description of them, PPVs */
+                            ppvsSent: number;
+                            /** @description its PPVs unlocked in the window */
+                            unlocks: number;
+                            /** @description unlocks ÷ PPVs sent, percent; null with none sent */
+                            unlockRatePct: number | null;
+                            /** @description the prices of its PPVs unlocked in the window, US cents */
+                            revenueCents: number;
+                        }[];
+                        /**
+                         * @description how revenue is credited to chatters: `session`, to the last human reply before the payment in its session
+                         * @enum {string}
+                         */
+                        model: "session";
+                        /** @description the report window; null for an open end */
+                        window: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
     getExportsSessionsCsv: {
         parameters: {
             query?: {
@@ -2500,6 +2664,115 @@ export interface operations {
                         slaWithinThresholdPct: number | null;
                         slaMedianFirstResponseSec: number | null;
                         slaP90FirstResponseSec: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getExportsConversionCsv: {
+        parameters: {
+            query?: {
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+                /** @description only this account */
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rows with level account (by accountId), then level chatter (the report's order). text/csv (the default): RFC 4180 with a header row (level, accountId, chatterId, directMessages, directPpvsSent, goldenRatioPct, ppvsUnlocked, unlockRatioPct, ppvRevenueCents, revenueCents, revenuePerDirectMessageCents, medianPpvPriceCents, medianMinutesToUnlock, unlinkedUnlocks, unseenSendUnlocks), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": {
+                        /** @description account: one account's figures (all its chatters' direct work); chatter: one chatter's, over every account in the query */
+                        level: "account" | "chatter";
+                        accountId: string | null;
+                        chatterId: string | null;
+                        /** @description human sends not from a queue (mass, automated and welcome messages are not direct), PPVs included, sent in the window */
+                        directMessages: number;
+                        /** @description direct sends that are PPVs (priced, or said not free), sent in the window */
+                        directPpvsSent: number;
+                        /** @description direct PPVs sent ÷ direct messages, percent with one decimal; null without a direct message */
+                        goldenRatioPct: number | null;
+                        /** @description direct PPVs unlocked in the window (each once, however often the platform said so) */
+                        ppvsUnlocked: number;
+                        /** @description PPVs unlocked ÷ direct PPVs sent in the window, percent; null with none sent (may pass 100 when older PPVs sell) */
+                        unlockRatioPct: number | null;
+                        /** @description the prices of the direct PPVs unlocked in the window, as their sends said, US cents */
+                        ppvRevenueCents: number;
+                        /** @description revenue credited (transactions paid in the window, credited as the scorecard credits), US cents */
+                        revenueCents: number;
+                        /** @description revenueCents ÷ directMessages, rounded, US cents; null without a direct message */
+                        revenuePerDirectMessageCents: number | null;
+                        /** @description median price of the direct PPVs sent, US cents (nearest rank) */
+                        medianPpvPriceCents: number | null;
+                        /** @description median whole minutes from a direct PPV's send to its unlock, of those unlocked in the window (nearest rank) */
+                        medianMinutesToUnlock: number | null;
+                        unlinkedUnlocks: number | null;
+                        unseenSendUnlocks: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getExportsCampaignsCsv: {
+        parameters: {
+            query?: {
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+                /** @description only this account */
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per campaign, the most revenue first. text/csv (the default): RFC 4180 with a header row (accountId, campaignId, fansReached, ppvsSent, unlocks, unlockRatePct, revenueCents), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": {
+                        accountId: string;
+                        /** @description the platform's queue id (queueId); null: automated sends from no queue */
+                        campaignId: string | null;
+                        /** @description sends of the campaign in the window, one per fan reached */
+                        fansReached: number;
+                        /** @description of them, PPVs */
+                        ppvsSent: number;
+                        /** @description its PPVs unlocked in the window */
+                        unlocks: number;
+                        /** @description unlocks ÷ PPVs sent, percent; null with none sent */
+                        unlockRatePct: number | null;
+                        /** @description the prices of its PPVs unlocked in the window, US cents */
+                        revenueCents: number;
                     };
                 };
             };

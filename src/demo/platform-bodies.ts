@@ -27,6 +27,8 @@ export interface MessageBodySpec {
   readonly direction: 'received' | 'sent';
   readonly priceDollars?: number;
   readonly fromQueue?: boolean;
+  /** The queue (mass message) a queued send came from; default: one of its own. */
+  readonly queueId?: string;
   readonly fanSpendDollars?: number;
 }
 
@@ -35,7 +37,7 @@ export function messageWebhook(m: MessageBodySpec): string {
   const payload: Json = {
     responseType: 'message', text: `<p>${m.text}</p>`, giphyId: null, lockedText: false, isFree: price === 0, price,
     isMediaReady: true, mediaCount: 0, media: [], previews: [], isTip: false, isReportedByMe: false, isCouplePeopleMedia: false,
-    queueId: m.fromQueue ? `__ID_${m.messageId}1__` : null, isMarkdownDisabled: true, isFromQueue: m.fromQueue ?? false,
+    queueId: m.fromQueue ? `__ID_${m.queueId ?? `${m.messageId}1`}__` : null, isMarkdownDisabled: true, isFromQueue: m.fromQueue ?? false,
     id: `__ID_${m.messageId}__`, isOpened: false, isNew: true, createdAt: m.createdAt, changedAt: m.createdAt,
     cancelSeconds: 120, isLiked: false, canPurchase: price > 0, canPurchaseReason: price > 0 ? '' : 'free', canReport: true,
     canBePinned: true, isPinned: false,
@@ -56,6 +58,10 @@ export interface NotificationSpec {
   readonly fanSpendDollars?: number;
   /** The creator's own id: the `user_id` trap, never the fan. */
   readonly creatorId?: string;
+  /** A PPV unlock's message: the platform names it only in the chat link (`firstId=`); absent: no link. */
+  readonly ppvMessageId?: string;
+  /** The chat the link opens (default the fan's own). */
+  readonly linkFanId?: string;
 }
 
 function notification(n: NotificationSpec, type: string, subType: string, text: string, replacePairs: Json, extra: Json = {}): Json {
@@ -77,9 +83,10 @@ export function tipWebhook(n: NotificationSpec): string {
 }
 
 export function ppvUnlockedWebhook(n: NotificationSpec): string {
+  const link = n.ppvMessageId === undefined ? 'your message' : `<a href="https://onlyfans.com/my/chats/chat/${n.linkFanId ?? n.fanId}?firstId=${n.ppvMessageId}">your message</a>`;
   return withNumericIds({
     event: 'messages.ppv.unlocked', account_id: n.accountId,
-    payload: notification(n, 'paided_message', 'subscriber_pay_for_chat_message', 'purchased your message', { '{AMOUNT}': money(n.amountDollars) }),
+    payload: notification(n, 'paided_message', 'subscriber_pay_for_chat_message', `purchased ${link}`, { '{NAME}': `Fan ${n.fanId}`, '{MESSAGE_LINK}': link, '{AMOUNT}': money(n.amountDollars) }),
   });
 }
 

@@ -15,6 +15,7 @@ import { serializerCompiler } from './serializer.js';
 import { healthRoutes, readAccessNote } from './routes/health.js';
 import { readRoutes } from './routes/reads.js';
 import { exportRoutes } from './routes/exports.js';
+import { moneyRoutes } from './routes/money.js';
 import { webhookRoutes, WEBHOOK_PATH } from './routes/webhook.js';
 import { adminSessionRoutes } from './routes/admin-sessions.js';
 import { connectorRoutes } from './routes/connector.js';
@@ -165,6 +166,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   const liveCache = new LiveCache(config.liveCacheMs);
   await app.register(readRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache });
   await app.register(alertRoutes, { floor: deps.read.floor, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone, readAuth: config.readAuth });
+  await app.register(moneyRoutes, { models: deps.read.models, reportTimezone: config.reportTimezone });
   await app.register(exportRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence });
   await app.register(floorStreamRoutes, {
     floor: floorAnswers(deps.read.floor), logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,

@@ -8,6 +8,7 @@ import { PROJECTIONS } from './index.js';
 import type { MessageDoc } from './messages/projection.js';
 import { ALL_READ_MODELS, type ReadModelName } from './names.js';
 import type { PaymentDoc } from './payments/projection.js';
+import type { PpvDoc } from './ppvs/projection.js';
 import type { ReportBucketDoc } from './report-buckets/document.js';
 import type { SessionDoc } from './sessions/projection.js';
 
@@ -34,6 +35,7 @@ export interface ReadModelCollections {
   readonly sessions: Collection<SessionDoc>;
   readonly messages: Collection<MessageDoc>;
   readonly payments: Collection<PaymentDoc>;
+  readonly ppvs: Collection<PpvDoc>;
   readonly chats: Collection<ChatDoc>;
   readonly account_stats: Collection<AccountStatsDoc>;
   readonly report_buckets: Collection<ReportBucketDoc>;
@@ -83,6 +85,7 @@ export class ReadModelSet {
       sessions: this.store.collection<SessionDoc>(name('sessions')),
       messages: this.store.collection<MessageDoc>(name('messages')),
       payments: this.store.collection<PaymentDoc>(name('payments')),
+      ppvs: this.store.collection<PpvDoc>(name('ppvs')),
       chats: this.store.collection<ChatDoc>(name('chats')),
       account_stats: this.store.collection<AccountStatsDoc>(name('account_stats')),
       report_buckets: this.store.collection<ReportBucketDoc>(name('report_buckets')),

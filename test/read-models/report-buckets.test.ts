@@ -127,6 +127,7 @@ function expected(m: ReturnType<typeof runChats>): unknown[] {
   for (const d of m.sessions.values()) b.add('sessions', d);
   for (const d of m.messages.values()) b.add('messages', d);
   for (const d of m.payments.values()) b.add('payments', d);
+  for (const d of m.ppvs.values()) b.add('ppvs', d);
   return canonicalBuckets(b.docs());
 }
 

@@ -39,7 +39,7 @@ function settled(c: Conversation): Conversation {
 /** Per account, the contributions of the final documents with times in [from, to). */
 function reference(m: Models, from: number, to: number): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
-  const docs: [BucketedModel, Iterable<unknown>][] = [['sessions', m.sessions.values()], ['messages', m.messages.values()], ['payments', m.payments.values()]];
+  const docs: [BucketedModel, Iterable<unknown>][] = [['sessions', m.sessions.values()], ['messages', m.messages.values()], ['payments', m.payments.values()], ['ppvs', m.ppvs.values()]];
   for (const [model, list] of docs) {
     for (const d of list) {
       for (const i of incrementsOf(model, d)) {
@@ -81,6 +81,16 @@ function expectWindow(actual: ReadonlyMap<string, AccountWindow>, expected: Read
       expect([got?.revenueCents ?? 0, got?.payments ?? 0], `${label} ${accountId} chatter ${key}`).toEqual([chatters[key]?.revenueCents ?? 0, chatters[key]?.payments ?? 0]);
       expectSameHistogram(got?.frt ?? new HistogramSet(), chatters[key]?.frt, `${label} ${accountId} chatter ${key} frt`);
     }
+    // Conversion: each chatter's direct work and each campaign's sends.
+    for (const tree of ['conv', 'camp'] as const) {
+      const want = (e[tree] ?? {}) as Record<string, Record<string, unknown>>;
+      const have = a?.[tree] ?? new Map();
+      for (const key of new Set([...have.keys(), ...Object.keys(want)])) {
+        const counts = Object.fromEntries(Object.entries(want[key] ?? {}).filter(([, v]) => typeof v === 'number' && v !== 0));
+        expect(nonZero(have.get(key)?.counts ?? {}), `${label} ${accountId} ${tree} ${key}`).toEqual(counts);
+        expectSameHistogram(have.get(key)?.price ?? new HistogramSet(), want[key]?.price as Record<string, number> | undefined, `${label} ${accountId} ${tree} ${key} price`);
+      }
+    }
   }
 }
 
@@ -121,11 +131,11 @@ describe.each([
         await applyEvents(rm, m.positioned.slice(0, split));
         const q = new ReportQueries(rm);
         // Asked twice before the rest arrives: the second time is when an edge hour is kept.
-        for (const w of windows) for (let i = 0; i < 2; i++) await q.window({ from: w[0], to: w[1] }, {}, ['sla', 'sessions', 'messages', 'payments'], now);
+        for (const w of windows) for (let i = 0; i < 2; i++) await q.window({ from: w[0], to: w[1] }, {}, ['sla', 'sessions', 'messages', 'payments', 'conversion'], now);
         for (let i = split; i < m.positioned.length; i += 7) await applyEvents(rm, m.positioned.slice(i, i + 7));
         for (const [from, to] of windows) {
           for (let i = 0; i < 2; i++) {
-            const got = await q.window({ from, to }, {}, ['sla', 'sessions', 'messages', 'payments'], now);
+            const got = await q.window({ from, to }, {}, ['sla', 'sessions', 'messages', 'payments', 'conversion'], now);
             expectWindow(got.byAccount, reference(m, from, to), `[${new Date(from).toISOString()}, ${new Date(to).toISOString()}) request ${i + 1}`);
           }
         }

@@ -17,6 +17,7 @@ import type { ChatDoc } from '../../src/read-models/chats/projection.js';
 import { PROJECTIONS } from '../../src/read-models/index.js';
 import type { MessageDoc } from '../../src/read-models/messages/projection.js';
 import type { PaymentDoc } from '../../src/read-models/payments/projection.js';
+import type { PpvDoc } from '../../src/read-models/ppvs/projection.js';
 import type { Positioned } from '../../src/read-models/projection.js';
 import type { ReadModel } from '../../src/read-models/names.js';
 import { foldEvent, targetsOf } from '../../src/projector/runner.js';
@@ -29,6 +30,7 @@ export interface Models {
   chats: Map<string, ChatDoc>;
   messages: Map<string, MessageDoc>;
   payments: Map<string, PaymentDoc>;
+  ppvs: Map<string, PpvDoc>;
   accountStats: Map<string, AccountStatsDoc>;
   states: Map<string, ChatState>;
   events: SessionEvent[];
@@ -116,9 +118,9 @@ export class RoundStore {
 export function runChats(arrivals: readonly Arrival[], idleMs: number, lateMs: number, opts: RunOptions = {}): Models {
   const partitions = opts.partitions ?? 1;
   const roundSize = opts.roundSize ?? 1;
-  const m: Models = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), accountStats: new Map(), states: new Map(), events: [], positioned: [] };
+  const m: Models = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), ppvs: new Map(), accountStats: new Map(), states: new Map(), events: [], positioned: [] };
   const store = new RoundStore();
-  const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, account_stats: m.accountStats } as const;
+  const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, ppvs: m.ppvs, account_stats: m.accountStats } as const;
   const docsOf = (model: ReadModel) => models[model] as unknown as Map<string, Doc>;
 
   const records = inboundOf(arrivals, partitions);

@@ -26,6 +26,8 @@ import { assertMeasurable, ClockParam, parseWindow, WindowParams } from '../repo
 import { accountFilter } from '../scope.js';
 import { iso, Nullable, timeOf } from '../views.js';
 import type { ReadSide } from '../../read-side/read-side.js';
+import { conversionOf } from '../../read-models/conversion.js';
+import { CampaignConversionSchema, ConversionFiguresSchema } from './money.js';
 
 export interface ExportRouteOptions {
   readonly read: ReadSide;
@@ -124,7 +126,17 @@ const SlaRowSchema = Type.Object({
   ...SLA_COLUMNS,
 });
 
+const ConversionRowSchema = Type.Object({
+  level: Type.Union([L('account'), L('chatter')], { description: 'account: one account\'s figures (all its chatters\' direct work); chatter: one chatter\'s, over every account in the query' }),
+  accountId: Nullable(Type.String()),
+  chatterId: Nullable(Type.String({ description: 'empty on a chatter row: human sends no chatter was named for' })),
+  ...ConversionFiguresSchema,
+  unlinkedUnlocks: Nullable(Int('account rows: unlocks naming no PPV of their chat')),
+  unseenSendUnlocks: Nullable(Int('account rows: unlocks of PPVs never seen sent')),
+});
+
 type SessionRow = Static<typeof SessionRowSchema>;
+type ConversionRow = Static<typeof ConversionRowSchema>;
 type PaymentRow = Static<typeof PaymentRowSchema>;
 type ScorecardRow = Static<typeof ScorecardRowSchema>;
 type SlaRow = Static<typeof SlaRowSchema>;
@@ -268,6 +280,39 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
         };
       }));
     });
+  });
+
+  app.get('/api/exports/conversion.csv', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: 'The conversion report of the window (GET /api/conversion): one row per account, then one per chatter, as CSV or JSON lines',
+      querystring: WindowQuery,
+      response: { 200: exportAnswer('Rows with level account (by accountId), then level chatter (the report\'s order)', ConversionRowSchema) },
+    },
+  }, async (request, reply) => {
+    const w = parseWindow(request.query, opts.reportTimezone);
+    const inScope = accountFilter(request, request.query.accountId);
+    return send(request, reply, 'conversion', w, columnsOf(ConversionRowSchema), async () => {
+      const report = await conversionOf(await models.active(), w, inScope, clock());
+      const rows: ConversionRow[] = [
+        ...report.accounts.map((a): ConversionRow => ({ level: 'account', chatterId: null, ...a })),
+        ...report.chatters.map((c): ConversionRow => ({ level: 'chatter', accountId: null, ...c, unlinkedUnlocks: null, unseenSendUnlocks: null })),
+      ];
+      return listed(rows);
+    });
+  });
+
+  app.get('/api/exports/campaigns.csv', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: 'The campaigns of the conversion report (GET /api/conversion `campaigns`): one row per queue (and automated sends from no queue) per account, as CSV or JSON lines',
+      querystring: WindowQuery,
+      response: { 200: exportAnswer('One row per campaign, the most revenue first', CampaignConversionSchema) },
+    },
+  }, async (request, reply) => {
+    const w = parseWindow(request.query, opts.reportTimezone);
+    const inScope = accountFilter(request, request.query.accountId);
+    return send(request, reply, 'campaigns', w, columnsOf(CampaignConversionSchema), async () => listed((await conversionOf(await models.active(), w, inScope, clock())).campaigns.map((c): Static<typeof CampaignConversionSchema> => ({ ...c }))));
   });
 
   app.get('/api/exports/sla.csv', {

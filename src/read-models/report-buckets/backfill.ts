@@ -79,7 +79,7 @@ async function build(store: DocumentStore, models: ReadModelSet, version: number
   const builder = new ReportBucketBuilder();
   let documents = 0;
   const sources: [BucketedModel, Collection<Doc>][] = [
-    ['sessions', rm.sessions as unknown as Collection<Doc>], ['messages', rm.messages as unknown as Collection<Doc>], ['payments', rm.payments as unknown as Collection<Doc>],
+    ['sessions', rm.sessions as unknown as Collection<Doc>], ['messages', rm.messages as unknown as Collection<Doc>], ['payments', rm.payments as unknown as Collection<Doc>], ['ppvs', rm.ppvs as unknown as Collection<Doc>],
   ];
   for (const [model, c] of sources) {
     let last: string | null = null;

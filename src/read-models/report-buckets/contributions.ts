@@ -6,15 +6,19 @@
 // Which time places a document in a window:
 //   - a session's first-response outcome: its first fan message (the SLA clock starts there);
 //   - a session's count (opened, closed of those opened, new chat): when it opened;
-//   - a message: when it was sent; a payment (revenue, and its chatter's credit): when it was paid.
+//   - a message: when it was sent; a payment (revenue, and its chatter's credit): when it was paid;
+//   - a PPV or queued send: when it was sent; its unlock (and the PPV's price as revenue of the
+//     send): when it was unlocked. Direct sends (a human's, not from a queue) count per chatter
+//     under `conv`; queued and automated ones per campaign under `camp`, out of the chatters'.
 // Open sessions not answered yet add nothing to time buckets: their outcome depends on the
 // clock, so reports read them live (they are few: sessions close after the idle timeout, or
 // with the fan waiting, at the unanswered limit).
 import { unansweredSec } from '../../domain/sla.js';
 import type { MessageDoc } from '../messages/projection.js';
 import type { PaymentDoc } from '../payments/projection.js';
+import type { PpvDoc, PpvSend } from '../ppvs/projection.js';
 import type { SessionDoc } from '../sessions/projection.js';
-import { chatterKey, secKey } from './keys.js';
+import { campaignKey, chatterKey, countKey, secKey } from './keys.js';
 
 export interface Increment {
   readonly accountId: string;
@@ -25,7 +29,7 @@ export interface Increment {
   readonly amount: number;
 }
 
-export type BucketedModel = 'sessions' | 'messages' | 'payments';
+export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs';
 
 /**
  * Which rules built a read-model version's buckets. A change to what a document contributes
@@ -33,8 +37,9 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments';
  * changed document against contributions it never made would leave counts no document holds).
  * 2: an unanswered session's wait rounds to the nearest second, as the SLA counts it (was: up).
  * 3: a session closed unanswered counts as `missed` too.
+ * 4: direct messages per chatter, PPV sends and unlocks, campaigns (`conv`, `camp`, `ppvUn*`).
  */
-export const CONTRIBUTIONS_FORMAT = 3;
+export const CONTRIBUTIONS_FORMAT = 4;
 
 export function sessionIncrements(s: SessionDoc): Increment[] {
   const a = s.accountId;
@@ -72,6 +77,44 @@ export function messageIncrements(m: MessageDoc): Increment[] {
   if (m.tombstone || m.sentAt === undefined) return [];
   const out: Increment[] = [{ accountId: m.accountId, at: m.sentAt, field: 'messages', amount: 1 }];
   if (m.sender === 'fan') out.push({ accountId: m.accountId, at: m.sentAt, field: 'fanMessages', amount: 1 });
+  if (m.sender === 'human' && m.queueId === undefined) out.push({ accountId: m.accountId, at: m.sentAt, field: `conv.${chatterKey(m.chatterId ?? null)}.direct`, amount: 1 });
+  return out;
+}
+
+/** A human's send not from a queue: the chatter's own work, what the conversion ratios are of. */
+export const isDirect = (s: PpvSend): boolean => s.sender === 'human' && s.queueId === undefined;
+
+const MINUTE = 60_000;
+
+export function ppvIncrements(p: PpvDoc): Increment[] {
+  const a = p.accountId;
+  const out: Increment[] = [];
+  const s = p.send;
+  const direct = s !== undefined && isDirect(s);
+  const where = s === undefined ? '' : direct ? `conv.${chatterKey(s.chatterId)}` : `camp.${campaignKey(s.queueId ?? null)}`;
+  if (s) {
+    if (direct) {
+      out.push({ accountId: a, at: s.sentAt, field: `${where}.ppvSent`, amount: 1 });
+      out.push({ accountId: a, at: s.sentAt, field: `${where}.price.${countKey(s.priceCents)}`, amount: 1 });
+    } else {
+      out.push({ accountId: a, at: s.sentAt, field: `${where}.sent`, amount: 1 });
+      if (!s.free) out.push({ accountId: a, at: s.sentAt, field: `${where}.ppvSent`, amount: 1 });
+    }
+  }
+  const u = p.unlock;
+  if (u) {
+    const at = u.unlockedAt;
+    if (p.unlinked !== undefined || s === undefined) {
+      // Counted once, on the account: a PPV convops cannot name (no link) or never saw sent.
+      const kind = p.unlinked !== undefined ? 'ppvUnlinked' : 'ppvUnseen';
+      out.push({ accountId: a, at, field: `${kind}Unlocks`, amount: 1 });
+      if (u.amountCents !== null) out.push({ accountId: a, at, field: `${kind}Cents`, amount: u.amountCents });
+    } else {
+      out.push({ accountId: a, at, field: `${where}.unlocked`, amount: 1 });
+      out.push({ accountId: a, at, field: `${where}.ppvRevenueCents`, amount: s.priceCents });
+      if (direct) out.push({ accountId: a, at, field: `${where}.unlockMin.${countKey(Math.floor(Math.max(0, at - s.sentAt) / MINUTE))}`, amount: 1 });
+    }
+  }
   return out;
 }
 
@@ -92,6 +135,7 @@ export function incrementsOf(model: BucketedModel, doc: unknown): Increment[] {
   if (doc === undefined) return [];
   if (model === 'sessions') return sessionIncrements(doc as SessionDoc);
   if (model === 'messages') return messageIncrements(doc as MessageDoc);
+  if (model === 'ppvs') return ppvIncrements(doc as PpvDoc);
   return paymentIncrements(doc as PaymentDoc);
 }
 

@@ -18,6 +18,17 @@ export interface ChatterCounters {
   readonly awaiting?: number;
 }
 
+/** A chatter's direct work (`conv`) or a campaign's sends (`camp`): counts, and histograms of price and minutes to unlock. */
+export interface ConversionCounters {
+  readonly direct?: number;
+  readonly sent?: number;
+  readonly ppvSent?: number;
+  readonly unlocked?: number;
+  readonly ppvRevenueCents?: number;
+  readonly price?: Histogram;
+  readonly unlockMin?: Histogram;
+}
+
 /** Every figure a bucket can hold; absent means zero. */
 export interface BucketCounters {
   readonly opened?: number;
@@ -34,6 +45,15 @@ export interface BucketCounters {
   /** Sessions that closed with the fan never answered (closeReason `unanswered`). */
   readonly missed?: number;
   readonly chatters?: Readonly<Record<string, ChatterCounters>>;
+  /** Per chatter key (keys.ts chatterKey): direct messages, direct PPVs and their unlocks. */
+  readonly conv?: Readonly<Record<string, ConversionCounters>>;
+  /** Per campaign key (keys.ts campaignKey): queued and automated sends and their unlocks. */
+  readonly camp?: Readonly<Record<string, ConversionCounters>>;
+  /** Unlocks whose link names no PPV of the chat, and unlocks of PPVs convops never saw sent; with the amounts shown. */
+  readonly ppvUnlinkedUnlocks?: number;
+  readonly ppvUnlinkedCents?: number;
+  readonly ppvUnseenUnlocks?: number;
+  readonly ppvUnseenCents?: number;
   /** Live row only: sessions open now, and of those, awaiting a reply. */
   readonly open?: number;
   readonly awaiting?: number;

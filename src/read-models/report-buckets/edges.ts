@@ -11,18 +11,19 @@
 // is read from those buckets: "until now" usually is such an end.
 import type { Filter } from '../../adapters/store/store.js';
 import type { ReadModelCollections } from '../read-model-set.js';
-import { incrementsOf, type Increment } from './contributions.js';
+import { incrementsOf, type BucketedModel, type Increment } from './contributions.js';
 import { idRange } from './keys.js';
 import { BUCKET_META, type ReportBucketDoc } from './document.js';
 
-/** What a report needs summed: first-response outcomes, session counts, messages, payments. */
-export type Part = 'sla' | 'sessions' | 'messages' | 'payments';
+/** What a report needs summed: first-response outcomes, session counts, messages, payments, conversion (direct messages, PPVs, campaigns). */
+export type Part = 'sla' | 'sessions' | 'messages' | 'payments' | 'conversion';
 
 const PART_OF_FIELD: readonly [RegExp, Part][] = [
   [/^(frt|wait)\.|^missed$|^chatters\.[^.]+\.frt\./, 'sla'],
   [/^(opened|openedClosed|chats)$/, 'sessions'],
   [/^(messages|fanMessages)$/, 'messages'],
   [/^(revenueCents|payments)$|^chatters\.[^.]+\.(revenueCents|payments)$/, 'payments'],
+  [/^(conv|camp)\.|^ppvUn/, 'conversion'],
 ];
 
 export const partOf = (field: string): Part | undefined => PART_OF_FIELD.find(([re]) => re.test(field))?.[1];
@@ -75,17 +76,27 @@ function bucketIncrements(buckets: readonly ReportBucketDoc[], part: Part, at: n
 /** The part's increments of the documents whose time for it lies in [a, b), of the accounts `inScope` selects. */
 async function readRaw(rm: ReadModelCollections, part: Part, a: number, b: number, inScope: Filter): Promise<Increment[]> {
   const range = { $gte: a, $lt: b };
-  const docs: { model: 'sessions' | 'messages' | 'payments'; docs: Promise<unknown[]> } =
-    part === 'sla' ? { model: 'sessions', docs: rm.sessions.find({ ...inScope, firstFanMessageAt: range }) }
-      : part === 'sessions' ? { model: 'sessions', docs: rm.sessions.find({ ...inScope, openedAt: range }) }
-        : part === 'messages' ? { model: 'messages', docs: rm.messages.find({ ...inScope, sentAt: range }, { projection: { accountId: 1, sender: 1, sentAt: 1, tombstone: 1 } }) }
-          : { model: 'payments', docs: rm.payments.find({ ...inScope, paidAt: range }) };
+  const sources: { model: BucketedModel; docs: Promise<unknown[]> }[] =
+    part === 'sla' ? [{ model: 'sessions', docs: rm.sessions.find({ ...inScope, firstFanMessageAt: range }) }]
+      : part === 'sessions' ? [{ model: 'sessions', docs: rm.sessions.find({ ...inScope, openedAt: range }) }]
+        : part === 'messages' ? [{ model: 'messages', docs: rm.messages.find({ ...inScope, sentAt: range }, { projection: MESSAGE_FIELDS }) }]
+          : part === 'payments' ? [{ model: 'payments', docs: rm.payments.find({ ...inScope, paidAt: range }) }]
+            : [
+              { model: 'messages', docs: rm.messages.find({ ...inScope, sentAt: range }, { projection: MESSAGE_FIELDS }) },
+              // A PPV sent in the edge, or unlocked in it (read once if both).
+              { model: 'ppvs', docs: Promise.all([rm.ppvs.find({ ...inScope, sentAt: range }), rm.ppvs.find({ ...inScope, unlockedAt: range })]).then(([x, y]) => [...x, ...y.filter((d) => !(typeof d.sentAt === 'number' && d.sentAt >= a && d.sentAt < b))]) },
+            ];
   const out: Increment[] = [];
-  for (const d of await docs.docs) {
-    for (const i of incrementsOf(docs.model, d)) if (i.at !== null && i.at >= a && i.at < b && partOf(i.field) === part) out.push(i);
+  for (const source of sources) {
+    for (const d of await source.docs) {
+      for (const i of incrementsOf(source.model, d)) if (i.at !== null && i.at >= a && i.at < b && partOf(i.field) === part) out.push(i);
+    }
   }
   return out;
 }
+
+/** What a message contributes from (contributions.ts messageIncrements). */
+const MESSAGE_FIELDS = { accountId: 1, sender: 1, sentAt: 1, tombstone: 1, chatterId: 1, queueId: 1 } as const;
 
 /**
  * The part's increments with times in [a, b) (inside one hour), of the accounts `inScope`

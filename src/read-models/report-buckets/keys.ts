@@ -59,6 +59,17 @@ export function chatterIdOf(key: string): string | null {
   return key === UNATTRIBUTED_KEY ? null : Buffer.from(key.slice(1), 'base64url').toString('utf8');
 }
 
+// Campaigns (a queue's sends) likewise; automated sends from no queue go under 'a'.
+export function campaignKey(queueId: string | null): string {
+  return queueId === null ? 'a' : `q${Buffer.from(queueId, 'utf8').toString('base64url')}`;
+}
+
+export function campaignIdOf(key: string): string | null {
+  return key === 'a' ? null : Buffer.from(key.slice(1), 'base64url').toString('utf8');
+}
+
 /** Histogram field for a whole number of seconds (field names must not be bare numbers for mingo's paths). */
 export const secKey = (sec: number): string => `s${sec}`;
 export const secOf = (key: string): number => Number(key.slice(1));
+/** The same keys for any whole-number histogram (cents, minutes). */
+export const countKey = (n: number): string => `s${n}`;

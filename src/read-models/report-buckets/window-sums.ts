@@ -11,12 +11,23 @@ export interface DecodedChatter {
   readonly payments: number;
 }
 
+/** A chatter's (under `conv`) or a campaign's (under `camp`) conversion figures in a bucket. */
+export interface DecodedConversion {
+  /** direct, ppvSent, unlocked, ppvRevenueCents (chatters); sent, ppvSent, unlocked, ppvRevenueCents (campaigns). */
+  readonly counts: Readonly<Record<string, number>>;
+  /** Direct PPVs sent by price in cents; their unlocks by whole minutes from send. */
+  readonly price: SortedCounts;
+  readonly unlockMin: SortedCounts;
+}
+
 export interface DecodedBucket {
   /** The bucket's top-level counts (opened, messages, revenueCents, ...). */
   readonly counters: Readonly<Record<string, number>>;
   readonly frt: SortedCounts;
   readonly wait: SortedCounts;
   readonly chatters: ReadonlyMap<string, DecodedChatter>;
+  readonly conv: ReadonlyMap<string, DecodedConversion>;
+  readonly camp: ReadonlyMap<string, DecodedConversion>;
 }
 
 const decoded = new WeakMap<object, DecodedBucket>();
@@ -35,9 +46,39 @@ export function decodeBucket(doc: BucketCounters): DecodedBucket {
   for (const [key, c] of Object.entries(doc.chatters ?? {})) {
     chatters.set(key, { frt: sortedCounts(c.frt), revenueCents: c.revenueCents ?? 0, payments: c.payments ?? 0 });
   }
-  const out: DecodedBucket = { counters, frt: sortedCounts(doc.frt), wait: sortedCounts(doc.wait), chatters };
+  const out: DecodedBucket = { counters, frt: sortedCounts(doc.frt), wait: sortedCounts(doc.wait), chatters, conv: conversions(doc.conv), camp: conversions(doc.camp) };
   decoded.set(doc, out);
   return out;
+}
+
+function conversions(tree: BucketCounters['conv']): Map<string, DecodedConversion> {
+  const out = new Map<string, DecodedConversion>();
+  for (const [key, c] of Object.entries(tree ?? {})) {
+    const counts: Record<string, number> = {};
+    for (const [k, v] of Object.entries(c)) if (typeof v === 'number') counts[k] = v;
+    out.set(key, { counts, price: sortedCounts(c.price), unlockMin: sortedCounts(c.unlockMin) });
+  }
+  return out;
+}
+
+/** A chatter's or a campaign's conversion figures over a window. */
+export interface ConversionWindow {
+  readonly counts: Record<string, number>;
+  readonly price: HistogramSet;
+  readonly unlockMin: HistogramSet;
+}
+
+function addConversions(into: Map<string, ConversionWindow>, from: ReadonlyMap<string, DecodedConversion>): void {
+  for (const [key, c] of from) {
+    let row = into.get(key);
+    if (!row) {
+      row = { counts: {}, price: new HistogramSet(), unlockMin: new HistogramSet() };
+      into.set(key, row);
+    }
+    for (const k in c.counts) row.counts[k] = (row.counts[k] ?? 0) + (c.counts[k] as number);
+    row.price.add(c.price);
+    row.unlockMin.add(c.unlockMin);
+  }
 }
 
 export interface ChatterWindow {
@@ -52,8 +93,12 @@ export class AccountWindow {
   readonly frt = new HistogramSet();
   readonly wait = new HistogramSet();
   readonly chatters = new Map<string, ChatterWindow>();
+  readonly conv = new Map<string, ConversionWindow>();
+  readonly camp = new Map<string, ConversionWindow>();
 
   add(b: DecodedBucket): void {
+    addConversions(this.conv, b.conv);
+    addConversions(this.camp, b.camp);
     for (const k in b.counters) this.counters[k] = (this.counters[k] ?? 0) + (b.counters[k] as number);
     this.frt.add(b.frt);
     this.wait.add(b.wait);

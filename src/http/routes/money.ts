@@ -1,0 +1,78 @@
+// The money view (issue 50): which messages make money. The conversion report per chatter, per
+// account and per campaign over a window, with the reports' query (window, accountId) and the
+// caller's key scope. Its exports are in exports.ts.
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { conversionOf } from '../../read-models/conversion.js';
+import type { ReadModelSet } from '../../read-models/read-model-set.js';
+import { parseWindow, WindowParams, windowView } from '../report-window.js';
+import { accountFilter } from '../scope.js';
+import { Nullable, Time } from '../views.js';
+
+export interface MoneyRouteOptions {
+  readonly models: ReadModelSet;
+  readonly reportTimezone: string;
+  readonly now?: () => number;
+}
+
+const Pct = (description: string) => Nullable(Type.Number({ minimum: 0 }), description);
+
+/** The figures every conversion row carries (docs/api.md defines each). */
+export const ConversionFiguresSchema = {
+  directMessages: Type.Integer({ minimum: 0, description: 'human sends not from a queue (mass, automated and welcome messages are not direct), PPVs included, sent in the window' }),
+  directPpvsSent: Type.Integer({ minimum: 0, description: 'direct sends that are PPVs (priced, or said not free), sent in the window' }),
+  goldenRatioPct: Pct('direct PPVs sent ÷ direct messages, percent with one decimal; null without a direct message'),
+  ppvsUnlocked: Type.Integer({ minimum: 0, description: 'direct PPVs unlocked in the window (each once, however often the platform said so)' }),
+  unlockRatioPct: Pct('PPVs unlocked ÷ direct PPVs sent in the window, percent; null with none sent (may pass 100 when older PPVs sell)'),
+  ppvRevenueCents: Type.Integer({ minimum: 0, description: 'the prices of the direct PPVs unlocked in the window, as their sends said, US cents' }),
+  revenueCents: Type.Integer({ minimum: 0, description: 'revenue credited (transactions paid in the window, credited as the scorecard credits), US cents' }),
+  revenuePerDirectMessageCents: Nullable(Type.Integer({ minimum: 0 }), 'revenueCents ÷ directMessages, rounded, US cents; null without a direct message'),
+  medianPpvPriceCents: Nullable(Type.Integer({ minimum: 0 }), 'median price of the direct PPVs sent, US cents (nearest rank)'),
+  medianMinutesToUnlock: Nullable(Type.Integer({ minimum: 0 }), 'median whole minutes from a direct PPV\'s send to its unlock, of those unlocked in the window (nearest rank)'),
+};
+
+export const ChatterConversionSchema = Type.Object({
+  chatterId: Nullable(Type.String(), 'null: human sends no chatter was named for (webhooks name none; the connector does)'),
+  ...ConversionFiguresSchema,
+});
+
+export const CampaignConversionSchema = Type.Object({
+  accountId: Type.String(),
+  campaignId: Nullable(Type.String(), 'the platform\'s queue id (queueId); null: automated sends from no queue'),
+  fansReached: Type.Integer({ minimum: 0, description: 'sends of the campaign in the window, one per fan reached' }),
+  ppvsSent: Type.Integer({ minimum: 0, description: 'of them, PPVs' }),
+  unlocks: Type.Integer({ minimum: 0, description: 'its PPVs unlocked in the window' }),
+  unlockRatePct: Pct('unlocks ÷ PPVs sent, percent; null with none sent'),
+  revenueCents: Type.Integer({ minimum: 0, description: 'the prices of its PPVs unlocked in the window, US cents' }),
+});
+
+const AccountConversionSchema = Type.Object({
+  accountId: Type.String(),
+  ...ConversionFiguresSchema,
+  unlinkedUnlocks: Type.Integer({ minimum: 0, description: 'unlocks whose notification names no PPV of its chat (no readable link, or a link to another fan\'s chat): counted here, linked to no send' }),
+  unseenSendUnlocks: Type.Integer({ minimum: 0, description: 'unlocks of PPVs convops never saw sent: counted here, linked to no chatter' }),
+});
+
+const ConversionSchema = Type.Object({
+  chatters: Type.Array(ChatterConversionSchema, { description: 'one row per chatter with direct work in the window, the most revenue per direct message first' }),
+  accounts: Type.Array(AccountConversionSchema, { description: 'one row per account, by accountId' }),
+  campaigns: Type.Array(CampaignConversionSchema, { description: 'queued and automated sends, per campaign, the most revenue first' }),
+  model: Type.Literal('session', { description: 'how revenue is credited to chatters: `session`, to the last human reply before the payment in its session' }),
+  window: Type.Object({ from: Time, to: Time }, { description: 'the report window; null for an open end' }),
+});
+
+export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (app, opts) => {
+  const clock = opts.now ?? Date.now;
+  app.get('/api/conversion', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: 'Which messages make money: per chatter and per account, direct messages, direct PPVs sent (golden ratio), PPVs unlocked (unlock ratio), PPV revenue, credited revenue per direct message, median PPV price and time to unlock; per campaign (queue), fans reached, unlocks, unlock rate and revenue (see docs/api.md, "Money")',
+      querystring: Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only this account' })), ...WindowParams }, { additionalProperties: false }),
+      response: { 200: ConversionSchema },
+    },
+  }, async (request) => {
+    const w = parseWindow(request.query, opts.reportTimezone);
+    const inScope = accountFilter(request, request.query.accountId);
+    const report = await conversionOf(await opts.models.active(), w, inScope, clock());
+    return { ...report, model: 'session' as const, window: windowView(w) };
+  });
+};

@@ -1,0 +1,82 @@
+// GET /api/conversion over real webhook bodies through the real stages (driven harness): PPV
+// sends, their unlocks in either order and twice, campaigns, and the unlocks convops cannot link.
+// The figures' definitions are docs/api.md's "Money"; the property test (test/properties/
+// conversion.test.ts) checks them against the reference model over random histories.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messageWebhook, ppvUnlockedWebhook, transactionWebhook } from '../../src/demo/platform-bodies.js';
+import { startHarness, type Harness } from '../support/app-harness.js';
+
+const A = 'acct_conv';
+const at = (min: number): string => new Date(Date.UTC(2026, 5, 10, 12, min)).toISOString();
+
+interface Row { [k: string]: unknown }
+interface Conversion { chatters: Row[]; accounts: Row[]; campaigns: Row[]; model: string; window: Row }
+
+describe('GET /api/conversion', () => {
+  let h: Harness;
+  let n = 0;
+  const send = (body: string) => h.webhook(body, { key: `evt_conv_${++n}` });
+
+  beforeAll(async () => {
+    h = await startHarness({}, { driven: true });
+    // Fan 1: a chat with two direct sends, one a $12 PPV, unlocked 3 minutes later (the unlock first, and twice).
+    await send(messageWebhook({ accountId: A, fanId: '101', messageId: '9001', createdAt: at(0), text: 'hi', direction: 'received' }));
+    await send(ppvUnlockedWebhook({ accountId: A, fanId: '101', notificationId: '7001', createdAt: at(4), amountDollars: 12, ppvMessageId: '9003' }));
+    await send(messageWebhook({ accountId: A, fanId: '101', messageId: '9002', createdAt: at(1), text: 'hello', direction: 'sent' }));
+    await send(messageWebhook({ accountId: A, fanId: '101', messageId: '9003', createdAt: at(1), text: 'look', direction: 'sent', priceDollars: 12 }));
+    await send(ppvUnlockedWebhook({ accountId: A, fanId: '101', notificationId: '7002', createdAt: at(4), amountDollars: 12, ppvMessageId: '9003' }));
+    await send(transactionWebhook({ accountId: A, fanId: '101', transactionId: 'a'.repeat(32), createdAt: at(4), type: 'message', amountDollars: 12 }));
+    // A mass message (queue 555) to two fans, a $5 PPV: one buys.
+    await send(messageWebhook({ accountId: A, fanId: '102', messageId: '9101', createdAt: at(10), text: 'mass', direction: 'sent', fromQueue: true, queueId: '555', priceDollars: 5 }));
+    await send(messageWebhook({ accountId: A, fanId: '103', messageId: '9102', createdAt: at(10), text: 'mass', direction: 'sent', fromQueue: true, queueId: '555', priceDollars: 5 }));
+    await send(ppvUnlockedWebhook({ accountId: A, fanId: '103', notificationId: '7003', createdAt: at(20), amountDollars: 5, ppvMessageId: '9102' }));
+    // Unlocks convops cannot link: no link; a link into another fan's chat; a PPV never seen sent.
+    await send(ppvUnlockedWebhook({ accountId: A, fanId: '104', notificationId: '7004', createdAt: at(30), amountDollars: 9 }));
+    await send(ppvUnlockedWebhook({ accountId: A, fanId: '104', notificationId: '7005', createdAt: at(30), amountDollars: 9, ppvMessageId: '9999', linkFanId: '105' }));
+    await send(ppvUnlockedWebhook({ accountId: A, fanId: '104', notificationId: '7006', createdAt: at(31), amountDollars: 7, ppvMessageId: '9998' }));
+    await h.settled();
+  });
+  afterAll(async () => { await h?.stop(); });
+
+  it('reports the chatters\' direct work, the account and the campaign', async () => {
+    const r = await h.call<Conversion>('GET', '/api/conversion');
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.model).toBe('session');
+    // Webhooks name no chatter: the direct work is the unattributed row's.
+    expect(r.body.chatters).toEqual([{
+      chatterId: null, directMessages: 2, directPpvsSent: 1, goldenRatioPct: 50, ppvsUnlocked: 1, unlockRatioPct: 100,
+      ppvRevenueCents: 1200, revenueCents: 0, revenuePerDirectMessageCents: 0, medianPpvPriceCents: 1200, medianMinutesToUnlock: 3,
+    }]);
+    expect(r.body.accounts).toEqual([expect.objectContaining({
+      accountId: A, directMessages: 2, directPpvsSent: 1, ppvsUnlocked: 1, ppvRevenueCents: 1200, revenueCents: 1200,
+      revenuePerDirectMessageCents: 600, unlinkedUnlocks: 2, unseenSendUnlocks: 1,
+    })]);
+    expect(r.body.campaigns).toEqual([{ accountId: A, campaignId: '555', fansReached: 2, ppvsSent: 2, unlocks: 1, unlockRatePct: 50, revenueCents: 500 }]);
+  });
+
+  it('places sends and unlocks by their own times', async () => {
+    // Sends before minute 2, the direct unlock at minute 4: a window ending at minute 2 has the send and not the unlock.
+    const r = await h.call<Conversion>('GET', `/api/conversion?to=${encodeURIComponent(at(2))}`);
+    expect(r.body.chatters[0]).toMatchObject({ directMessages: 2, directPpvsSent: 1, ppvsUnlocked: 0, unlockRatioPct: 0, medianMinutesToUnlock: null });
+    const later = await h.call<Conversion>('GET', `/api/conversion?from=${encodeURIComponent(at(2))}`);
+    expect(later.body.chatters[0]).toMatchObject({ directMessages: 0, directPpvsSent: 0, ppvsUnlocked: 1, unlockRatioPct: null, goldenRatioPct: null });
+  });
+
+  it('exports the report as conversion.csv and campaigns.csv, and as JSON lines', async () => {
+    const csv = await h.call('GET', '/api/exports/conversion.csv');
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-disposition']).toMatch(/conversion-beginning-now\.csv/);
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toBe('level,accountId,chatterId,directMessages,directPpvsSent,goldenRatioPct,ppvsUnlocked,unlockRatioPct,ppvRevenueCents,revenueCents,revenuePerDirectMessageCents,medianPpvPriceCents,medianMinutesToUnlock,unlinkedUnlocks,unseenSendUnlocks');
+    expect(lines.slice(1)).toEqual([`account,${A},,2,1,50,1,100,1200,1200,600,1200,3,2,1`, 'chatter,,,2,1,50,1,100,1200,0,0,1200,3,,']);
+    const ndjson = await h.call('GET', '/api/exports/campaigns.csv', { headers: { accept: 'application/x-ndjson' } });
+    expect(ndjson.text.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ accountId: A, campaignId: '555', fansReached: 2, ppvsSent: 2, unlocks: 1, unlockRatePct: 50, revenueCents: 500 }]);
+  });
+
+  it('keeps to the key\'s accounts and refuses a bad window', async () => {
+    expect((await h.call<Conversion>('GET', '/api/conversion?accountId=acct_other')).body).toMatchObject({ chatters: [], accounts: [], campaigns: [] });
+    const bad = await h.call<{ error: { message: string } }>('GET', '/api/conversion?from=yesterday');
+    expect(bad.status).toBe(400);
+    expect(bad.text).toMatch(/from/);
+  });
+});
