@@ -7,9 +7,14 @@ import type { ChatInput, ChatMessageInput, ChatPaymentInput } from '../../machin
 import { dedupe, idsOf } from '../../machines/dedupe.js';
 import { MemoryLedger } from '../support/memory-ledger.js';
 
-const message = (id: string, key: string, sender: ChatMessageInput['sender'], chatterId: string | null): ChatMessageInput => ({
-  type: 'chat.message', dedupeKey: key, at: 1_000, messageId: id, sender, text: 'x', priceCents: 0, chatterId,
+const message = (id: string, key: string, sender: ChatMessageInput['sender'], chatterId: string | null, facts: Partial<Pick<ChatMessageInput, 'priceCents' | 'isFree' | 'queueId'>> = {}): ChatMessageInput => ({
+  type: 'chat.message', dedupeKey: key, at: 1_000, messageId: id, sender, text: 'x', priceCents: 0, chatterId, ...facts,
 });
+/** The platform webhook's copy of a send: the send facts, no chatter. */
+const webhookSend = (id: string, facts: Partial<Pick<ChatMessageInput, 'priceCents' | 'isFree' | 'queueId'>> = { priceCents: 1_500, isFree: false, queueId: 'q7' }): ChatMessageInput =>
+  message(id, `evt_${id}`, 'human', null, facts);
+/** The browser connector's copy: the chatter, no send facts. */
+const connectorCopy = (id: string, chatterId = 'chatter_a'): ChatMessageInput => message(id, `conn_${id}`, 'human', chatterId);
 const payment = (id: string, key: string): ChatPaymentInput => ({ type: 'chat.payment', dedupeKey: key, at: 1_000, paymentId: id, kind: 'tip', grossCents: 500, netCents: 400 });
 const deleted = (id: string, key: string): ChatInput => ({ type: 'chat.messageDeleted', dedupeKey: key, at: 1_000, messageId: id });
 
@@ -91,8 +96,25 @@ describe('the dedupe ledger', () => {
 
   it('remembers one id per admitted input, so each takes one ledger document', () => {
     const a = dedupe(message('m1', 'evt_1', 'human', null), () => undefined);
-    expect(a).toMatchObject({ kind: 'admit', remember: [{ id: 'm:m1', unattributed: true }] });
-    const b = dedupe(message('m1', 'conn', 'human', 'x'), () => ({ unattributed: true }));
-    expect(b).toMatchObject({ kind: 'admit', remember: [{ id: 'm:m1', unattributed: false }] });
+    expect(a).toMatchObject({ kind: 'admit', remember: [{ id: 'm:m1', unattributed: true, bare: true }] });
+    const b = dedupe(message('m1', 'conn', 'human', 'x'), () => ({ unattributed: true, bare: true }));
+    expect(b).toMatchObject({ kind: 'admit', remember: [{ id: 'm:m1', unattributed: false, bare: true }] });
+  });
+
+  it('remembers a send first taken in without its send facts as bare, and nothing else', () => {
+    const remembered = (input: ChatInput) => {
+      const v = dedupe(input, () => undefined);
+      return v.kind === 'admit' ? v.remember : null;
+    };
+    expect(remembered(connectorCopy('m1'))).toEqual([{ id: 'm:m1', unattributed: false, bare: true }]);
+    expect(remembered(message('m2', 'conn_m2', 'automated', null))).toEqual([{ id: 'm:m2', unattributed: false, bare: true }]);
+    // Any one fact is a copy that has them: free, priced or from a queue.
+    expect(remembered(webhookSend('m3'))).toEqual([{ id: 'm:m3', unattributed: true, bare: false }]);
+    expect(remembered(webhookSend('m4', { isFree: true }))).toEqual([{ id: 'm:m4', unattributed: true, bare: false }]);
+    expect(remembered(webhookSend('m5', { priceCents: 300 }))).toEqual([{ id: 'm:m5', unattributed: true, bare: false }]);
+    expect(remembered(message('m6', 'evt_m6', 'automated', null, { queueId: 'q1' }))).toEqual([{ id: 'm:m6', unattributed: false, bare: false }]);
+    // A fan's message has no send facts to lack.
+    expect(remembered(message('m7', 'evt_m7', 'fan', null))).toEqual([{ id: 'm:m7', unattributed: false, bare: false }]);
+    expect(remembered(payment('t1', 'evt_t1'))).toEqual([{ id: 'p:t1', unattributed: false, bare: false }]);
   });
 });
