@@ -7,6 +7,7 @@
 // machine's context, so a chat's memory stays bounded however long it runs; this module is the
 // pure rule that decides, given what is known.
 import type { ChatAttributionInput, ChatInput, ChatMessageInput } from './chat-input.js';
+import { sendFacts } from './session-events.js';
 
 export interface KnownId {
   /** A human message recorded without a chatter: a copy that names one attributes it. */
@@ -69,13 +70,17 @@ export function dedupe(input: ChatInput, known: (id: string) => KnownId | undefi
       const bare = input.sender !== 'fan' && !sendsFacts(input);
       return { kind: 'admit', input, remember: [{ id, unattributed, bare }] };
     }
-    // A copy that names the chatter of a human message first taken in without one attributes it.
-    if (!seen.unattributed || input.chatterId === null || input.sender !== 'human') return { kind: 'duplicate' };
+    // A later copy adds what the first lacked: the chatter of a human message taken in without
+    // one, the send facts of a send taken in without them, or both in one input. Else it is a duplicate.
+    const names = seen.unattributed && input.sender === 'human' && input.chatterId !== null;
+    const brings = seen.bare && sendsFacts(input);
+    if (!names && !brings) return { kind: 'duplicate' };
     const attribution: ChatAttributionInput = {
-      type: 'chat.attribution', dedupeKey: input.dedupeKey, at: input.at, messageId: input.messageId, chatterId: input.chatterId,
+      type: 'chat.attribution', dedupeKey: input.dedupeKey, at: input.at, messageId: input.messageId, chatterId: names ? input.chatterId : null,
+      ...(brings ? { priceCents: input.priceCents, ...sendFacts(input) } : {}),
       ...(input.receivedAt !== undefined ? { receivedAt: input.receivedAt } : {}),
     };
-    return { kind: 'admit', input: attribution, remember: [{ id, unattributed: false, bare: seen.bare }] };
+    return { kind: 'admit', input: attribution, remember: [{ id, unattributed: seen.unattributed && !names, bare: seen.bare && !brings }] };
   }
   if (seen) return { kind: 'duplicate' };
   return { kind: 'admit', input, remember: [{ id, unattributed: false, bare: false }] };
