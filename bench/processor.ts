@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { webhookRecord } from './webhook-records.js';
 import { messageWebhook } from '../src/demo/platform-bodies.js';
 import { BatchLedger, ChatLedger, type LedgerDoc } from '../src/processor/chat-ledger.js';
+import type { KnownId } from '../machines/dedupe.js';
 import { createLogger } from '../src/support/logger.js';
 import { topology } from '../src/topology.js';
 import { onDeployments } from './deployments.js';
@@ -26,7 +27,7 @@ const T0 = Date.parse('2026-06-01T08:00:00Z');
 // The comparison: the same processor with the ledger kept in this process's memory (what
 // dedupe cost before it was durable, minus the window) instead of the store.
 const durable = { fetch: ChatLedger.prototype.fetch, resolve: ChatLedger.prototype.resolve, writes: ChatLedger.prototype.writes };
-const inMemory = new Map<string, { unattributed: boolean }>();
+const inMemory = new Map<string, KnownId>();
 function useLedger(kind: 'durable' | 'memory'): void {
   if (kind === 'durable') {
     ChatLedger.prototype.fetch = durable.fetch;
@@ -41,7 +42,7 @@ function useLedger(kind: 'durable' | 'memory'): void {
     return docs;
   };
   ChatLedger.prototype.resolve = function resolve(docs) {
-    const found = new Map<string, { unattributed: boolean }>();
+    const found = new Map<string, KnownId>();
     for (const d of docs) {
       const v = inMemory.get(d._id);
       if (v) found.set(d._id, v);
@@ -49,7 +50,7 @@ function useLedger(kind: 'durable' | 'memory'): void {
     return new BatchLedger(found);
   };
   ChatLedger.prototype.writes = function writes(batch: BatchLedger) {
-    for (const op of batch.ops()) if ('insertOne' in op) inMemory.set(op.insertOne.document._id, { unattributed: false });
+    for (const op of batch.ops()) if ('insertOne' in op) inMemory.set(op.insertOne.document._id, { unattributed: false, bare: false });
     return { collection: 'chat_ledger', ops: [] };
   };
 }

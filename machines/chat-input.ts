@@ -25,12 +25,21 @@ export interface ChatMessageInput extends InputBase {
   readonly queueId?: string;
 }
 
-/** A second copy of a message recorded without a chatter (the webhook's), naming the chatter
- *  (the connector's copy). The dedupe ledger turns such a copy into this input. */
+/**
+ * A later copy of a message that knows what its first copy did not: the chatter of a human
+ * message recorded without one (the connector's copy after the webhook's), the send facts of
+ * a send recorded without them (the webhook's copy after the connector's), or both. The
+ * dedupe ledger (dedupe.ts) turns such a copy into this input.
+ */
 export interface ChatAttributionInput extends InputBase {
   readonly type: 'chat.attribution';
   readonly messageId: string;
-  readonly chatterId: string;
+  /** The chatter the copy names; null when it brings only the send facts. */
+  readonly chatterId: string | null;
+  /** The send facts, as ChatMessageInput has them; `priceCents` is present exactly when the copy brings them. */
+  readonly priceCents?: number;
+  readonly isFree?: boolean;
+  readonly queueId?: string;
 }
 
 export interface ChatMessageDeletedInput extends InputBase {

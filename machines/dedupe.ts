@@ -6,16 +6,20 @@
 // in the state store beside the chat's state (src/processor/chat-ledger.ts), not in the
 // machine's context, so a chat's memory stays bounded however long it runs; this module is the
 // pure rule that decides, given what is known.
-import type { ChatAttributionInput, ChatInput } from './chat-input.js';
+import type { ChatAttributionInput, ChatInput, ChatMessageInput } from './chat-input.js';
+import { sendFacts } from './session-events.js';
 
 export interface KnownId {
   /** A human message recorded without a chatter: a copy that names one attributes it. */
   readonly unattributed: boolean;
+  /** A send recorded without its send facts (sendsFacts()): a copy that has them brings them. */
+  readonly bare: boolean;
 }
 
 export interface Remembered {
   readonly id: string;
   readonly unattributed: boolean;
+  readonly bare: boolean;
 }
 
 export type DedupeVerdict =
@@ -47,21 +51,37 @@ export function idsOf(input: ChatInput): string[] {
   }
 }
 
+/**
+ * Whether a copy of a send says what the platform said of it: its price, whether it is free,
+ * the queue it came from. The webhook's copy does; the connector's does not (price 0, neither
+ * of the others). A fan's message has none to say.
+ */
+function sendsFacts(m: ChatMessageInput): boolean {
+  return m.sender !== 'fan' && (m.isFree !== undefined || m.queueId !== undefined || m.priceCents !== 0);
+}
+
 export function dedupe(input: ChatInput, known: (id: string) => KnownId | undefined): DedupeVerdict {
   const [id] = idsOf(input);
   if (id === undefined) return { kind: 'admit', input, remember: [] };
   const seen = known(id);
   if (input.type === 'chat.message') {
-    const unattributed = input.sender === 'human' && input.chatterId === null;
-    if (!seen) return { kind: 'admit', input, remember: [{ id, unattributed }] };
-    // A copy that names the chatter of a human message first taken in without one attributes it.
-    if (!seen.unattributed || input.chatterId === null || input.sender !== 'human') return { kind: 'duplicate' };
+    if (!seen) {
+      const unattributed = input.sender === 'human' && input.chatterId === null;
+      const bare = input.sender !== 'fan' && !sendsFacts(input);
+      return { kind: 'admit', input, remember: [{ id, unattributed, bare }] };
+    }
+    // A later copy adds what the first lacked: the chatter of a human message taken in without
+    // one, the send facts of a send taken in without them, or both in one input. Else it is a duplicate.
+    const names = seen.unattributed && input.sender === 'human' && input.chatterId !== null;
+    const brings = seen.bare && sendsFacts(input);
+    if (!names && !brings) return { kind: 'duplicate' };
     const attribution: ChatAttributionInput = {
-      type: 'chat.attribution', dedupeKey: input.dedupeKey, at: input.at, messageId: input.messageId, chatterId: input.chatterId,
+      type: 'chat.attribution', dedupeKey: input.dedupeKey, at: input.at, messageId: input.messageId, chatterId: names ? input.chatterId : null,
+      ...(brings ? { priceCents: input.priceCents, ...sendFacts(input) } : {}),
       ...(input.receivedAt !== undefined ? { receivedAt: input.receivedAt } : {}),
     };
-    return { kind: 'admit', input: attribution, remember: [{ id, unattributed: false }] };
+    return { kind: 'admit', input: attribution, remember: [{ id, unattributed: seen.unattributed && !names, bare: seen.bare && !brings }] };
   }
   if (seen) return { kind: 'duplicate' };
-  return { kind: 'admit', input, remember: [{ id, unattributed: false }] };
+  return { kind: 'admit', input, remember: [{ id, unattributed: false, bare: false }] };
 }

@@ -87,13 +87,23 @@ export type MessageRecorded = Envelope<'MessageRecorded', {
   readonly queueId?: string;
 }>;
 
-/** The connector named the chatter of a message first recorded without one. */
+/**
+ * A later copy of a message added what its first copy lacked: the chatter of a human message
+ * first recorded without one (the connector's copy), the send facts of a send first recorded
+ * without them (the webhook's copy), or both.
+ */
 export type MessageAttributed = Envelope<'MessageAttributed', {
   readonly messageId: string;
-  readonly chatterId: string;
+  /** The chatter named; null when the copy brought only the send facts (no attribution changes). */
+  readonly chatterId: string | null;
+  /** The open session holding the named reply; null when none does, or no chatter was named. */
   readonly sessionId: string | null;
   /** The open session with its responder and last-human chatter filled in when this message was either. */
   readonly session: SessionSummary | null;
+  /** The send facts the copy brought (as MessageRecorded has them); absent when it brought none. */
+  readonly priceCents?: number;
+  readonly isFree?: boolean;
+  readonly queueId?: string;
 }>;
 
 /** A message recorded outside any session belongs to one after all: a fan message stamped
@@ -178,7 +188,7 @@ export function sessionAfter(e: SessionEvent): SessionSummary | null {
   }
 }
 
-/** What a send's MessageRecorded carries of its pricing and queue: only what the platform said. */
-export function sendFacts(m: ChatMessageInput): { readonly isFree?: boolean; readonly queueId?: string } {
+/** What a send's MessageRecorded (or the MessageAttributed that brings them) carries of its pricing and queue: only what the platform said. */
+export function sendFacts(m: Pick<ChatMessageInput, 'isFree' | 'queueId'>): { readonly isFree?: boolean; readonly queueId?: string } {
   return { ...(m.isFree !== undefined ? { isFree: m.isFree } : {}), ...(m.queueId !== undefined ? { queueId: m.queueId } : {}) };
 }

@@ -158,18 +158,25 @@ export function recordSignal(ctx: ChatContext, sig: ChatSignalInput, sessionId: 
   });
 }
 
-/** The connector named the chatter of a reply: the first responder, last chatter and credits after it follow. */
+/**
+ * A later copy of a message added what its first copy lacked. A named chatter: the first
+ * responder, last chatter and credits after the reply follow. Send facts only (no chatter):
+ * nothing in the session changes, the event carries them to the message.
+ */
 export function attributeReply(ctx: ChatContext, a: ChatAttributionInput, emit: Emit): ChatContext {
+  const facts = a.priceCents !== undefined ? { priceCents: a.priceCents, ...sendFacts(a) } : {};
+  const chatterId = a.chatterId;
+  if (chatterId === null) return emitNext(ctx, emit, 'MessageAttributed', a.at, { messageId: a.messageId, chatterId, sessionId: null, session: null, ...facts });
   // Outside any session for now: if a session takes it in, it comes with its chatter.
-  const named = (r: ChatContext['loose'][number]) => (r.type === 'chat.message' && r.messageId === a.messageId ? { ...r, chatterId: a.chatterId } : r);
+  const named = (r: ChatContext['loose'][number]) => (r.type === 'chat.message' && r.messageId === a.messageId ? { ...r, chatterId } : r);
   let c: ChatContext = ctx.loose.some((r) => r.type === 'chat.message' && r.messageId === a.messageId) ? { ...ctx, loose: ctx.loose.map(named) } : ctx;
   const s = c.session;
-  const name = (r: Reply): Reply => (r.messageId === a.messageId ? { ...r, chatterId: a.chatterId } : r);
+  const name = (r: Reply): Reply => (r.messageId === a.messageId ? { ...r, chatterId } : r);
   const inSession = s !== null && (s.replies.some((r) => r.messageId === a.messageId) || s.first?.messageId === a.messageId);
   if (s && inSession) {
     c = withSession(c, { ...s, replies: s.replies.map(name), first: s.first && name(s.first) });
     c = recredit(c, emit);
   }
   const after = inSession ? (c.session as OpenSession).summary : null;
-  return emitNext(c, emit, 'MessageAttributed', a.at, { messageId: a.messageId, chatterId: a.chatterId, sessionId: after?.sessionId ?? null, session: after });
+  return emitNext(c, emit, 'MessageAttributed', a.at, { messageId: a.messageId, chatterId, sessionId: after?.sessionId ?? null, session: after, ...facts });
 }

@@ -157,7 +157,7 @@ export const sessionMachine = setup({
     credit: change((c, e, emit) => placeHeld(recordInSession(see(c, timed(e)), timed(e), emit), emit)),
     recordOutside: change((c, e, emit) => placeHeld(recordOutside(see(c, timed(e)), timed(e), emit, false), emit)),
     recordLate: change((c, e, emit) => recordOutside(noteArrival(c, timed(e)), timed(e), emit, true)),
-    /** The connector named a reply's chatter: first responder, last chatter and credits follow. */
+    /** A later copy named a reply's chatter (first responder, last chatter and credits follow), brought a send's facts, or both. */
     refigure: change((c, e, emit) => attributeReply(noteArrival(c, e.input as ChatAttributionInput), e.input as ChatAttributionInput, emit)),
     open: change((c, _e, emit) => placeHeld(openSession(c, heldFanMessage(c) as ChatMessageInput, emit), emit)),
     closeIdle: change((c, _e, emit) => placeHeld(closeSession(c, 'idle', 0, null, emit), emit)),

@@ -17,6 +17,11 @@ export interface LedgerDoc extends Doc {
   readonly unattributed: boolean;
   /** The offset of the copy that named the message's chatter. */
   readonly attributedOffset?: number;
+  /** A send first taken in without its send facts (machines/dedupe.ts KnownId). Written only
+   *  when true: absent, as in every document written before it, is not bare. */
+  readonly bare?: boolean;
+  /** The offset of the copy that brought the send facts of a bare send. */
+  readonly factsOffset?: number;
 }
 
 /** Where a chat's stored state stands: ledger entries past it are not part of it yet. */
@@ -66,21 +71,36 @@ export function resolveLedger(docs: readonly LedgerDoc[], positions: ReadonlyMap
     const at = positions.get(d.chatKey);
     if (!at || d.partition !== at.partition || d.offset > at.offset) continue;
     const named = d.attributedOffset !== undefined && d.attributedOffset <= at.offset;
-    found.set(d._id, { unattributed: d.unattributed && !named });
+    const filled = d.factsOffset !== undefined && d.factsOffset <= at.offset;
+    found.set(d._id, { unattributed: d.unattributed && !named, bare: d.bare === true && !filled });
   }
   return new BatchLedger(found, existing);
 }
 
+/** An entry as a batch keeps it: as first taken in, and the offsets of the copies that added to it. */
+interface Entry {
+  readonly chatKey: string;
+  readonly partition: number;
+  /** -1 for an entry already stored: only what this batch added to it is written. */
+  readonly offset: number;
+  readonly unattributed: boolean;
+  readonly bare: boolean;
+  readonly attributedOffset?: number;
+  readonly factsOffset?: number;
+}
+
+const knownOf = (a: Entry): KnownId => ({ unattributed: a.unattributed && a.attributedOffset === undefined, bare: a.bare && a.factsOffset === undefined });
+
 /** The ledger as one batch sees it: what was stored, plus what this batch admitted so far. */
 export class BatchLedger {
-  private readonly added = new Map<string, { chatKey: string; partition: number; offset: number; unattributed: boolean; attributedOffset?: number }>();
+  private readonly added = new Map<string, Entry>();
 
   constructor(private readonly stored: Map<string, KnownId>, private readonly existing: ReadonlySet<string> = new Set()) {}
 
   known(chatKey: string, id: string): KnownId | undefined {
     const key = docId(chatKey, id);
     const a = this.added.get(key);
-    if (a) return { unattributed: a.unattributed && a.attributedOffset === undefined };
+    if (a) return knownOf(a);
     return this.stored.get(key);
   }
 
@@ -94,10 +114,17 @@ export class BatchLedger {
   remember(chatKey: string, partition: number, offset: number, ids: readonly Remembered[]): void {
     for (const r of ids) {
       const key = docId(chatKey, r.id);
-      const before = this.added.get(key);
-      const seen = before ?? (this.stored.has(key) ? { chatKey, partition, offset: -1, unattributed: true } : undefined);
-      if (seen && !r.unattributed) this.added.set(key, { ...seen, attributedOffset: offset });
-      else if (!seen) this.added.set(key, { chatKey, partition, offset, unattributed: r.unattributed });
+      const stored = this.stored.get(key);
+      const seen = this.added.get(key) ?? (stored ? { chatKey, partition, offset: -1, ...stored } : undefined);
+      if (!seen) {
+        this.added.set(key, { chatKey, partition, offset, unattributed: r.unattributed, bare: r.bare });
+        continue;
+      }
+      // A later copy: it names the chatter, brings the send facts, or both (dedupe.ts).
+      const was = knownOf(seen);
+      const named = was.unattributed && !r.unattributed;
+      const filled = was.bare && !r.bare;
+      if (named || filled) this.added.set(key, { ...seen, ...(named ? { attributedOffset: offset } : {}), ...(filled ? { factsOffset: offset } : {}) });
     }
   }
 
@@ -107,12 +134,19 @@ export class BatchLedger {
       const fresh = a.offset >= 0;
       // An entry left by an interrupted run of the same record is the same entry: keep it.
       if (fresh && !this.existing.has(_id)) {
-        const doc: LedgerDoc = { _id, chatKey: a.chatKey, partition: a.partition, offset: a.offset, unattributed: a.unattributed, ...(a.attributedOffset !== undefined ? { attributedOffset: a.attributedOffset } : {}) };
+        const doc: LedgerDoc = {
+          _id, chatKey: a.chatKey, partition: a.partition, offset: a.offset, unattributed: a.unattributed, ...(a.bare ? { bare: true } : {}), ...later(a),
+        };
         ops.push({ insertOne: { document: doc } });
-      } else if (a.attributedOffset !== undefined) {
-        ops.push({ updateOne: { filter: { _id }, update: { $set: { attributedOffset: a.attributedOffset } } } });
+      } else if (a.attributedOffset !== undefined || a.factsOffset !== undefined) {
+        ops.push({ updateOne: { filter: { _id }, update: { $set: later(a) } } });
       }
     }
     return ops;
   }
+}
+
+/** The offsets of the later copies that added to an entry. */
+function later(a: Entry): Pick<LedgerDoc, 'attributedOffset' | 'factsOffset'> {
+  return { ...(a.attributedOffset !== undefined ? { attributedOffset: a.attributedOffset } : {}), ...(a.factsOffset !== undefined ? { factsOffset: a.factsOffset } : {}) };
 }

@@ -18,15 +18,26 @@ const MIN = 60_000;
 const SETTINGS: RoundSettings = { idleMs: 30 * MIN, lateMs: 2 * MIN, now: 42 };
 const keyOf = (fan: string): string => `${ACCOUNT}:${fan}`;
 
-function message(fan: string, id: number, at: number, opts: { direction?: 'received' | 'sent'; key?: string; text?: string; chatterId?: string } = {}): AppendRecord {
+function message(fan: string, id: number, at: number, opts: { direction?: 'received' | 'sent'; key?: string; text?: string; chatterId?: string; priceDollars?: number } = {}): AppendRecord {
   const direction = opts.direction ?? 'received';
-  const body = messageWebhook({ accountId: ACCOUNT, fanId: fan, messageId: String(id), createdAt: new Date(at).toISOString(), text: opts.text ?? 'x', direction });
+  const body = messageWebhook({
+    accountId: ACCOUNT, fanId: fan, messageId: String(id), createdAt: new Date(at).toISOString(), text: opts.text ?? 'x', direction,
+    ...(opts.priceDollars !== undefined ? { priceDollars: opts.priceDollars } : {}),
+  });
   // A copy naming its chatter is the connector's.
   const source = opts.chatterId === undefined ? 'webhook' : 'connector';
   return inboundRecord({
     source, event: direction === 'received' ? 'messages.received' : 'messages.sent', accountId: ACCOUNT, chatId: fan, dedupeKey: opts.key ?? `evt_${id}`, receivedAt: at,
     ...(opts.chatterId === undefined ? {} : { chatterId: opts.chatterId }),
   }, Buffer.from(body));
+}
+
+/** The browser connector's copy of a reply, as POST /api/connector/messages writes it: its chatter, no send facts. */
+function connectorMessage(fan: string, id: number, at: number, chatterId: string): AppendRecord {
+  const body = { event: 'connector.message', account_id: ACCOUNT, payload: { id: String(id), text: 'x', createdAt: new Date(at).toISOString(), chatterId, automated: false } };
+  return inboundRecord({
+    source: 'connector', event: 'connector.message', accountId: ACCOUNT, chatId: fan, chatterId, dedupeKey: `connector:${ACCOUNT}:${id}`, receivedAt: at,
+  }, Buffer.from(JSON.stringify(body)));
 }
 
 const tick = (at: number): AppendRecord => tickRecords(1, at)[0] as AppendRecord;
@@ -101,6 +112,35 @@ describe('the processor round', () => {
     const named = round(store, [batch(0, 2, [message('1', 1, T0, { direction: 'sent', key: 'connector:1', chatterId: 'chatter_a' })])]);
     expect(named.events.map((e) => e.event.type)).toContain('MessageAttributed');
     expect(named.ledger.ops()).toEqual([{ updateOne: { filter: { _id: `${key}|m:1` }, update: { $set: { attributedOffset: 2 } } } }]);
+  });
+
+  it('takes the webhook\'s copy of a reply the connector brought first for its send facts, once, writing only to the message\'s entry', () => {
+    const store = new RoundStore();
+    const key = keyOf('1');
+    round(store, [batch(0, 0, [message('1', 1, T0), connectorMessage('1', 2, T0 + MIN, 'chatter_a')])]);
+    expect(store.ledger.get(`${key}|m:2`)).toEqual({ _id: `${key}|m:2`, chatKey: key, partition: 0, offset: 1, unattributed: false, bare: true });
+    const facts = round(store, [batch(0, 2, [message('1', 2, T0 + MIN, { direction: 'sent', priceDollars: 15 })])]);
+    expect(facts.counted).toMatchObject({ recordsApplied: 1, recordsDuplicate: 0 });
+    expect(facts.events.map((e) => e.event)).toMatchObject([{ type: 'MessageAttributed', data: { messageId: '2', chatterId: null, priceCents: 1_500, isFree: false } }]);
+    expect(facts.ledger.ops()).toEqual([{ updateOne: { filter: { _id: `${key}|m:2` }, update: { $set: { factsOffset: 2 } } } }]);
+    // A third copy, either one's, adds nothing.
+    const again = round(store, [batch(0, 3, [message('1', 2, T0 + MIN, { direction: 'sent', priceDollars: 15, key: 'evt_2_again' }), connectorMessage('1', 2, T0 + MIN, 'chatter_b')])]);
+    expect(again.counted).toMatchObject({ recordsDuplicate: 2, recordsApplied: 0 });
+    // Both copies in one round: one entry, written once, with the offset of the copy that brought the facts.
+    const one = round(new RoundStore(), [batch(0, 0, [connectorMessage('1', 2, T0 + MIN, 'chatter_a'), message('1', 2, T0 + MIN, { direction: 'sent' })])]);
+    expect(types(one)).toEqual(['MessageRecorded', 'MessageAttributed']);
+    expect(one.ledger.ops()).toEqual([{ insertOne: { document: { _id: `${key}|m:2`, chatKey: key, partition: 0, offset: 0, unattributed: false, bare: true, factsOffset: 1 } } }]);
+  });
+
+  it('reads a ledger entry written before entries said whether a send was bare as not bare: the webhook\'s copy after the connector\'s stays a duplicate', () => {
+    const store = new RoundStore();
+    const key = keyOf('1');
+    round(store, [batch(0, 0, [connectorMessage('1', 2, T0, 'chatter_a')])]);
+    // As the earlier rule wrote the connector's first copy.
+    store.ledger.set(`${key}|m:2`, { _id: `${key}|m:2`, chatKey: key, partition: 0, offset: 0, unattributed: false });
+    const r = round(store, [batch(0, 1, [message('1', 2, T0, { direction: 'sent' })])]);
+    expect(r.counted).toMatchObject({ recordsDuplicate: 1, recordsApplied: 0 });
+    expect(r.ledger.ops()).toEqual([]);
   });
 
   it('takes the second copy of a message in the same round as a duplicate of the first', () => {

@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { inboundRecord } from '../../src/domain/inbound-record.js';
 import { SET_ASIDE_COLLECTION } from '../../src/pipeline/set-aside.js';
-import { CHAT_LEDGER_COLLECTION } from '../../src/processor/chat-ledger.js';
+import { BatchLedger, CHAT_LEDGER_COLLECTION, resolveLedger, type LedgerDoc } from '../../src/processor/chat-ledger.js';
 import { APPLIED_MARKS_COLLECTION, STATE_ROLLBACKS_COLLECTION } from '../../src/processor/rollback.js';
 import { CHAT_STATE_COLLECTION, SessionProcessor } from '../../src/processor/session-processor.js';
 import { StoredFormatError } from '../../src/support/stored-format.js';
@@ -82,5 +82,35 @@ describe('a chat state stored before 0.1.0', () => {
       await log.close();
       await store.close();
     }
+  });
+});
+
+// Chat ledger entries did not always say whether a send was first taken in without its send
+// facts (`bare`, with `factsOffset` for the copy that brought them). Entries written before
+// that are read, not refused: as not bare, so a later copy with the facts stays a duplicate,
+// as it was when they were written. And an entry that is not bare is still written as before.
+describe('a chat ledger entry written before entries said whether a send was bare', () => {
+  const beforeBare: LedgerDoc[] = [
+    { _id: `${KEY}|m:1`, chatKey: KEY, partition: 0, offset: 1, unattributed: false },
+    { _id: `${KEY}|m:2`, chatKey: KEY, partition: 0, offset: 2, unattributed: true },
+    { _id: `${KEY}|m:3`, chatKey: KEY, partition: 0, offset: 3, unattributed: true, attributedOffset: 4 },
+    { _id: `${KEY}|k:evt_5`, chatKey: KEY, partition: 0, offset: 5, unattributed: false },
+  ];
+
+  it('reads as not bare, whatever else it says', () => {
+    const ledger = resolveLedger(beforeBare, new Map([[KEY, { partition: 0, offset: 9 }]]));
+    expect(['m:1', 'm:2', 'm:3', 'k:evt_5'].map((id) => ledger.known(KEY, id))).toEqual([
+      { unattributed: false, bare: false }, { unattributed: true, bare: false }, { unattributed: false, bare: false }, { unattributed: false, bare: false },
+    ]);
+  });
+
+  it('is the shape an entry that is not bare is written in now', () => {
+    const ledger = new BatchLedger(new Map());
+    ledger.remember(KEY, 0, 1, [{ id: 'm:1', unattributed: false, bare: false }]);
+    ledger.remember(KEY, 0, 2, [{ id: 'm:2', unattributed: true, bare: false }]);
+    ledger.remember(KEY, 0, 3, [{ id: 'm:3', unattributed: true, bare: false }]);
+    ledger.remember(KEY, 0, 4, [{ id: 'm:3', unattributed: false, bare: false }]);
+    ledger.remember(KEY, 0, 5, [{ id: 'k:evt_5', unattributed: false, bare: false }]);
+    expect(ledger.ops()).toEqual(beforeBare.map((document) => ({ insertOne: { document } })));
   });
 });

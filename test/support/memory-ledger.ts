@@ -9,7 +9,7 @@ export class MemoryLedger {
   dedupe(input: ChatInput): ChatInput | null {
     const a = dedupe(input, (id) => this.ids.get(id));
     if (a.kind === 'duplicate') return null;
-    for (const r of a.remember) this.ids.set(r.id, { unattributed: r.unattributed });
+    for (const r of a.remember) this.ids.set(r.id, { unattributed: r.unattributed, bare: r.bare });
     return a.input;
   }
 }

@@ -44,7 +44,16 @@ export function foldMessage(doc: MessageDoc | undefined, e: SessionEvent): Messa
   if (e.type === 'MessageAttributed') {
     // Its MessageRecorded has a lower sequence in the same chat, so the document exists.
     if (!doc || doc.lastSeq >= e.seq) return undefined;
-    return { ...doc, chatterId: e.data.chatterId, lastSeq: e.seq };
+    // What the later copy added: the chatter it names, the send facts it brought.
+    const d = e.data;
+    return {
+      ...doc,
+      ...(d.chatterId !== null ? { chatterId: d.chatterId } : {}),
+      ...(d.priceCents !== undefined ? { priceCents: d.priceCents } : {}),
+      ...(d.isFree !== undefined ? { isFree: d.isFree } : {}),
+      ...(d.queueId !== undefined ? { queueId: d.queueId } : {}),
+      lastSeq: e.seq,
+    };
   }
   if (e.type !== 'MessageRecorded') return undefined;
   if (doc && doc.lastSeq >= e.seq) return undefined;
