@@ -11,7 +11,8 @@ import type { Fact } from './reference-model.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-function webhookRecord(body: string, idempotencyKey: string, receivedAt: number): AppendRecord {
+/** A platform webhook body as the webhook route appends it, delivered under `idempotencyKey`. */
+export function webhookRecord(body: string, idempotencyKey: string, receivedAt: number): AppendRecord {
   const raw = Buffer.from(body);
   const routed = routeWebhook(JSON.parse(body) as unknown, idempotencyKey, raw, receivedAt, body);
   if (!routed.ok) throw new Error(`the webhook route refuses a generated body: ${routed.field} ${routed.reason}`);

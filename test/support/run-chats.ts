@@ -4,7 +4,7 @@
 // events it decides go through the projector's own folds. What stands in for the log and the
 // store is only bookkeeping: offsets per partition, and maps of what a round wrote (chat states,
 // ledger entries). For property tests that need thousands of cases, so no log or store.
-import type { LogRecord, RecordBatch } from '../../src/adapters/log/log.js';
+import type { AppendRecord, LogRecord, RecordBatch } from '../../src/adapters/log/log.js';
 import type { ChatState } from '../../machines/step.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import type { Doc } from '../../src/adapters/store/store.js';
@@ -54,18 +54,20 @@ function partitionOf(key: string, partitions: number): number {
   return h % partitions;
 }
 
-/** The arrivals as `inbound` records, each received when it happened. */
-function inboundOf(arrivals: readonly Arrival[], partitions: number): LogRecord[] {
+/** The arrivals as the records the doors and the ticker append, each received when it happened. */
+function appendsOf(arrivals: readonly Arrival[], partitions: number): AppendRecord[] {
+  return arrivals.flatMap((a) => (a.kind === 'tick' ? tickRecords(partitions, a.at) : [factRecord(a.fact, a.key, a.fact.at)]));
+}
+
+/** Appended records as `inbound` log records. */
+function inboundOf(appends: readonly AppendRecord[], partitions: number): LogRecord[] {
   const next = new Map<number, number>();
   const out: LogRecord[] = [];
-  for (const a of arrivals) {
-    const appends = a.kind === 'tick' ? tickRecords(partitions, a.at) : [factRecord(a.fact, a.key, a.fact.at)];
-    for (const r of appends) {
-      const partition = r.partition ?? partitionOf(r.key, partitions);
-      const offset = next.get(partition) ?? 0;
-      next.set(partition, offset + 1);
-      out.push({ topic: TOPIC, partition, offset, key: r.key, value: Buffer.from(r.value), headers: r.headers ?? {}, timestamp: r.timestamp ?? 0 });
-    }
+  for (const r of appends) {
+    const partition = r.partition ?? partitionOf(r.key, partitions);
+    const offset = next.get(partition) ?? 0;
+    next.set(partition, offset + 1);
+    out.push({ topic: TOPIC, partition, offset, key: r.key, value: Buffer.from(r.value), headers: r.headers ?? {}, timestamp: r.timestamp ?? 0 });
   }
   return out;
 }
@@ -116,6 +118,11 @@ export class RoundStore {
 }
 
 export function runChats(arrivals: readonly Arrival[], idleMs: number, lateMs: number, opts: RunOptions = {}): Models {
+  return runRecords(appendsOf(arrivals, opts.partitions ?? 1), idleMs, lateMs, opts);
+}
+
+/** The same over records as the doors append them (a tick: the ticker's records, test/support's tickRecords). */
+export function runRecords(appends: readonly AppendRecord[], idleMs: number, lateMs: number, opts: RunOptions = {}): Models {
   const partitions = opts.partitions ?? 1;
   const roundSize = opts.roundSize ?? 1;
   const m: Models = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), ppvs: new Map(), accountStats: new Map(), states: new Map(), events: [], positioned: [] };
@@ -123,7 +130,7 @@ export function runChats(arrivals: readonly Arrival[], idleMs: number, lateMs: n
   const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, ppvs: m.ppvs, account_stats: m.accountStats } as const;
   const docsOf = (model: ReadModel) => models[model] as unknown as Map<string, Doc>;
 
-  const records = inboundOf(arrivals, partitions);
+  const records = inboundOf(appends, partitions);
   for (let from = 0; from < records.length; from += roundSize) {
     const byPartition = new Map<number, LogRecord[]>();
     for (const r of records.slice(from, from + roundSize)) byPartition.set(r.partition, [...(byPartition.get(r.partition) ?? []), r]);

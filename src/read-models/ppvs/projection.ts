@@ -1,5 +1,7 @@
 // PPVs: one document per priced or queued send of an account, keyed by the message id as the
-// messages are, and the unlock that bought it. The platform names the PPV an unlock bought only
+// messages are, and the unlock that bought it. The send is read from its message document as
+// the messages projection (before this one) just left it, so the copies of a message (the
+// connector's names the chatter, the webhook's the price) make one send whatever their order. The platform names the PPV an unlock bought only
 // in its chat link (the normaliser reads it), and the send and the unlock come in any order, so
 // both fold into the one document: whichever comes first makes it, the other fills it in. An
 // unlock whose send convops never saw keeps a document with no send; an unlock whose link names
@@ -11,8 +13,9 @@
 import type { Doc } from '../../adapters/store/store.js';
 import type { MessageSender } from '../../../machines/chat-input.js';
 import type { SessionEvent } from '../../../machines/session-events.js';
-import { PPVS } from '../names.js';
-import type { DocumentProjection } from '../projection.js';
+import type { MessageDoc } from '../messages/projection.js';
+import { MESSAGES, PPVS } from '../names.js';
+import type { DocChange, DocumentProjection } from '../projection.js';
 
 export interface PpvSend {
   readonly sentAt: number;
@@ -71,19 +74,28 @@ function withUnlock(doc: PpvDoc | undefined, base: PpvDoc, unlock: PpvUnlock): P
   return { ...(doc ?? base), unlock, unlockedAt: unlock.unlockedAt };
 }
 
-export function foldPpv(doc: PpvDoc | undefined, e: SessionEvent): PpvDoc | undefined {
-  if (e.type === 'MessageRecorded') {
-    const d = e.data;
-    if (d.sender === 'fan' || !isPpvOrQueued(d)) return undefined;
-    const send: PpvSend = {
-      sentAt: d.sentAt, sender: d.sender, chatterId: d.chatterId, priceCents: d.priceCents, free: !(d.priceCents > 0 || d.isFree === false), ...(d.queueId !== undefined ? { queueId: d.queueId } : {}),
-    };
-    return withSend(doc, { _id: ppvDocId(e.accountId, d.messageId), accountId: e.accountId, chatId: e.chatId, messageId: d.messageId }, send);
-  }
-  if (e.type === 'MessageAttributed') {
-    // Only a send with a document: the others are not PPVs.
-    if (!doc?.send || doc.send.chatterId === e.data.chatterId) return undefined;
-    return { ...doc, send: { ...doc.send, chatterId: e.data.chatterId } };
+/** The send a message document describes, if it is a PPV or a queued send. */
+export function sendOf(m: MessageDoc): PpvSend | undefined {
+  if (m.tombstone || m.sentAt === undefined || m.sender === undefined || m.sender === 'fan') return undefined;
+  const facts = { sender: m.sender, priceCents: m.priceCents ?? 0, ...(m.isFree !== undefined ? { isFree: m.isFree } : {}), ...(m.queueId !== undefined ? { queueId: m.queueId } : {}) };
+  if (!isPpvOrQueued(facts)) return undefined;
+  return {
+    sentAt: m.sentAt, sender: m.sender, chatterId: m.chatterId ?? null, priceCents: facts.priceCents, free: !(facts.priceCents > 0 || m.isFree === false),
+    ...(m.queueId !== undefined ? { queueId: m.queueId } : {}),
+  };
+}
+
+/**
+ * Folds an event with what it changed in the messages before (the send as its message document
+ * now stands, whichever copies of it brought which facts), or the unlock it carries.
+ */
+export function foldPpv(doc: PpvDoc | undefined, e: SessionEvent, changes: readonly DocChange[]): PpvDoc | undefined {
+  if (e.type === 'MessageRecorded' || e.type === 'MessageAttributed') {
+    const id = ppvDocId(e.accountId, e.data.messageId);
+    const message = changes.find((c) => c.model === MESSAGES && c.after._id === id)?.after as MessageDoc | undefined;
+    const send = message === undefined ? undefined : sendOf(message);
+    if (!send) return undefined;
+    return withSend(doc, { _id: id, accountId: e.accountId, chatId: e.chatId, messageId: e.data.messageId }, send);
   }
   if (e.type !== 'FanSignalRecorded' || e.data.signal !== 'ppv-unlocked') return undefined;
   const d = e.data;
@@ -100,7 +112,8 @@ export const ppvs: DocumentProjection<PpvDoc> = {
   canHandle: (e) => e.type === 'MessageRecorded' || e.type === 'MessageAttributed' || (e.type === 'FanSignalRecorded' && e.data.signal === 'ppv-unlocked'),
   documentIds: (p) => {
     const e = p.event;
-    if (e.type === 'MessageRecorded') return isPpvOrQueued(e.data) ? [ppvDocId(e.accountId, e.data.messageId)] : [];
+    if (e.type === 'MessageRecorded') return e.data.sender !== 'fan' && isPpvOrQueued(e.data) ? [ppvDocId(e.accountId, e.data.messageId)] : [];
+    // A later copy that brought a send's facts may make it a PPV; one that only names its chatter, a PPV's sender.
     if (e.type === 'MessageAttributed') return [ppvDocId(e.accountId, e.data.messageId)];
     if (e.type === 'FanSignalRecorded' && e.data.signal === 'ppv-unlocked') {
       const ppv = e.data.ppv;
@@ -108,7 +121,8 @@ export const ppvs: DocumentProjection<PpvDoc> = {
     }
     return [];
   },
-  evolve: (doc, p) => foldPpv(doc, p.event),
+  evolve: (doc, p) => foldPpv(doc, p.event, []),
+  evolveFromChanges: (doc, p, changes) => foldPpv(doc, p.event, changes),
   indexes: [
     // Reports: sends and unlocks at a window's partial ends (report-buckets/edges.ts).
     { keys: { sentAt: 1 } },
