@@ -3507,7 +3507,7 @@ export interface operations {
                         differences: {
                             accountId: string;
                             /** @enum {string} */
-                            figure: "sessionsOpened" | "sessionsClosed" | "chats" | "messages" | "fanMessages" | "paymentCount" | "revenueCents";
+                            figure: "sessionsOpened" | "sessionsClosed" | "chats" | "messages" | "fanMessages" | "paymentCount" | "revenueCents" | "directMessages" | "ppvsSent" | "ppvsUnlocked" | "ppvRevenueCents";
                             /** @description what disagrees with the documents */
                             source: "totals" | "buckets";
                             /** @description the figure recomputed from the documents */

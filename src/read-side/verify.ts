@@ -1,6 +1,6 @@
 // What an operator runs to know the figures add up: every account's totals recomputed from the
-// documents (sessions, messages, payments), compared with the totals rows and with the report
-// buckets, each difference named. The totals and the buckets are both derived from document
+// documents (sessions, messages, payments, PPVs), compared with the totals rows and with the
+// report buckets, each difference named. The totals and the buckets are both derived from document
 // changes; the documents are the ground they must agree with.
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
 import { STATE_ROLLBACKS_COLLECTION, type StateRollbackDoc } from '../processor/rollback.js';
@@ -10,7 +10,10 @@ import type { ReportBucketDoc } from '../read-models/report-buckets/document.js'
 import type { ReadModelCollections } from '../read-models/read-model-set.js';
 
 /** The figures all three must agree on. */
-export const VERIFIED_FIGURES = ['sessionsOpened', 'sessionsClosed', 'chats', 'messages', 'fanMessages', 'paymentCount', 'revenueCents'] as const;
+const TOTALS_FIGURES = ['sessionsOpened', 'sessionsClosed', 'chats', 'messages', 'fanMessages', 'paymentCount', 'revenueCents'] as const;
+/** The money figures (issue 50): the totals rows keep none, so the documents and the buckets must agree. */
+const MONEY_FIGURES = ['directMessages', 'ppvsSent', 'ppvsUnlocked', 'ppvRevenueCents'] as const;
+export const VERIFIED_FIGURES = [...TOTALS_FIGURES, ...MONEY_FIGURES] as const;
 export type VerifiedFigure = (typeof VERIFIED_FIGURES)[number];
 export type Figures = Record<VerifiedFigure, number>;
 
@@ -30,7 +33,9 @@ export interface VerifyReport {
   readonly differences: readonly Difference[];
 }
 
-const zero = (): Figures => ({ sessionsOpened: 0, sessionsClosed: 0, chats: 0, messages: 0, fanMessages: 0, paymentCount: 0, revenueCents: 0 });
+const zero = (): Figures => ({
+  sessionsOpened: 0, sessionsClosed: 0, chats: 0, messages: 0, fanMessages: 0, paymentCount: 0, revenueCents: 0, directMessages: 0, ppvsSent: 0, ppvsUnlocked: 0, ppvRevenueCents: 0,
+});
 const PAGE = 5_000;
 
 /** Every document of the collection matching `filter`, a page at a time by `_id` (memory bounded by the page). */
@@ -62,11 +67,20 @@ export async function figuresFromDocuments(rm: ReadModelCollections, scope: Reco
     // A chat's first session is the first sign of that chat, as the totals count it.
     if (s._id.endsWith(':1')) f.chats++;
   });
-  await eachPage(rm.messages, scope, { accountId: 1, sender: 1, sentAt: 1, tombstone: 1 }, (m) => {
+  await eachPage(rm.messages, scope, { accountId: 1, sender: 1, sentAt: 1, tombstone: 1, queueId: 1 }, (m) => {
     if (m.tombstone || m.sentAt === undefined) return;
     const f = of(m.accountId);
     f.messages++;
     if (m.sender === 'fan') f.fanMessages++;
+    if (m.sender === 'human' && m.queueId === undefined) f.directMessages++;
+  });
+  await eachPage(rm.ppvs, scope, { accountId: 1, send: 1, unlock: 1, unlinked: 1 }, (p) => {
+    const f = of(p.accountId);
+    if (p.send && !p.send.free) f.ppvsSent++;
+    if (p.unlock) {
+      f.ppvsUnlocked++;
+      if (p.send && p.unlinked === undefined) f.ppvRevenueCents += p.send.priceCents;
+    }
   });
   await eachPage(rm.payments, scope, { accountId: 1, grossCents: 1 }, (p) => {
     const f = of(p.accountId);
@@ -80,7 +94,8 @@ export async function figuresFromDocuments(rm: ReadModelCollections, scope: Reco
 export async function figuresFromBuckets(buckets: Collection<ReportBucketDoc>, scope: Record<string, unknown>): Promise<Map<string, Figures>> {
   const out = new Map<string, Figures>();
   // Months: the fewest documents that still hold every contribution.
-  await eachPage(buckets, { ...scope, level: 'm' }, { accountId: 1, opened: 1, openedClosed: 1, chats: 1, messages: 1, fanMessages: 1, payments: 1, revenueCents: 1 }, (b) => {
+  const fields = { accountId: 1, opened: 1, openedClosed: 1, chats: 1, messages: 1, fanMessages: 1, payments: 1, revenueCents: 1, conv: 1, camp: 1, ppvUnlinkedUnlocks: 1, ppvUnseenUnlocks: 1 } as const;
+  await eachPage(buckets, { ...scope, level: 'm' }, fields, (b) => {
     const f = out.get(b.accountId) ?? zero();
     f.sessionsOpened += b.opened ?? 0;
     f.sessionsClosed += b.openedClosed ?? 0;
@@ -89,6 +104,15 @@ export async function figuresFromBuckets(buckets: Collection<ReportBucketDoc>, s
     f.fanMessages += b.fanMessages ?? 0;
     f.paymentCount += b.payments ?? 0;
     f.revenueCents += b.revenueCents ?? 0;
+    f.ppvsUnlocked += (b.ppvUnlinkedUnlocks ?? 0) + (b.ppvUnseenUnlocks ?? 0);
+    for (const tree of [b.conv, b.camp]) {
+      for (const c of Object.values(tree ?? {})) {
+        f.directMessages += c.direct ?? 0;
+        f.ppvsSent += c.ppvSent ?? 0;
+        f.ppvsUnlocked += c.unlocked ?? 0;
+        f.ppvRevenueCents += c.ppvRevenueCents ?? 0;
+      }
+    }
     out.set(b.accountId, f);
   });
   return out;
@@ -100,8 +124,8 @@ export function compareFigures(documents: Map<string, Figures>, totals: Map<stri
   const out: Difference[] = [];
   for (const accountId of accounts) {
     const want = documents.get(accountId) ?? zero();
-    for (const [source, have] of [['totals', totals.get(accountId) ?? zero()], ['buckets', buckets.get(accountId) ?? zero()]] as const) {
-      for (const figure of VERIFIED_FIGURES) {
+    for (const [source, have, figures] of [['totals', totals.get(accountId) ?? zero(), TOTALS_FIGURES], ['buckets', buckets.get(accountId) ?? zero(), VERIFIED_FIGURES]] as const) {
+      for (const figure of figures) {
         if (want[figure] !== have[figure]) out.push({ accountId, figure, source, documents: want[figure], found: have[figure] });
       }
     }
@@ -112,7 +136,7 @@ export function compareFigures(documents: Map<string, Figures>, totals: Map<stri
 export async function verifyFigures(rm: ReadModelCollections, scope: Record<string, unknown> = {}, now = Date.now()): Promise<VerifyReport> {
   const documents = await figuresFromDocuments(rm, scope);
   const totals = new Map(accountTotals(await rm.account_stats.find(scope)).map((t) => [t.accountId, {
-    sessionsOpened: t.sessionsOpened, sessionsClosed: t.sessionsClosed, chats: t.chats, messages: t.messages, fanMessages: t.fanMessages,
+    ...zero(), sessionsOpened: t.sessionsOpened, sessionsClosed: t.sessionsClosed, chats: t.chats, messages: t.messages, fanMessages: t.fanMessages,
     paymentCount: t.paymentCount, revenueCents: t.revenueCents,
   }]));
   const buckets = await figuresFromBuckets(rm.report_buckets, scope);

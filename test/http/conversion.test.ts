@@ -7,6 +7,7 @@ import { messageWebhook, ppvUnlockedWebhook, transactionWebhook } from '../../sr
 import { startHarness, type Harness } from '../support/app-harness.js';
 
 const A = 'acct_conv';
+const ADMIN = 'admin-token-for-conversion-0000';
 const at = (min: number): string => new Date(Date.UTC(2026, 5, 10, 12, min)).toISOString();
 
 interface Row { [k: string]: unknown }
@@ -18,7 +19,7 @@ describe('GET /api/conversion', () => {
   const send = (body: string) => h.webhook(body, { key: `evt_conv_${++n}` });
 
   beforeAll(async () => {
-    h = await startHarness({}, { driven: true });
+    h = await startHarness({ ADMIN_TOKEN: ADMIN }, { driven: true });
     // Fan 1: a chat with two direct sends, one a $12 PPV, unlocked 3 minutes later (the unlock first, and twice).
     await send(messageWebhook({ accountId: A, fanId: '101', messageId: '9001', createdAt: at(0), text: 'hi', direction: 'received' }));
     await send(ppvUnlockedWebhook({ accountId: A, fanId: '101', notificationId: '7001', createdAt: at(4), amountDollars: 12, ppvMessageId: '9003' }));
@@ -71,6 +72,18 @@ describe('GET /api/conversion', () => {
     expect(lines.slice(1)).toEqual([`account,${A},,2,1,50,1,100,1200,1200,600,1200,3,2,1`, 'chatter,,,2,1,50,1,100,1200,0,0,1200,3,,']);
     const ndjson = await h.call('GET', '/api/exports/campaigns.csv', { headers: { accept: 'application/x-ndjson' } });
     expect(ndjson.text.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ accountId: A, campaignId: '555', fansReached: 2, ppvsSent: 2, unlocks: 1, unlockRatePct: 50, revenueCents: 500 }]);
+  });
+
+  it('is covered by verify: the money figures of the documents and of the buckets agree, and a tampered bucket is named', async () => {
+    type Verify = { ok: boolean; differences: { figure: string; source: string; documents: number; found: number }[] };
+    expect((await h.call<Verify>('GET', '/api/admin/verify', { token: ADMIN })).body).toMatchObject({ ok: true, differences: [] });
+    const buckets = h.store.collection((await h.store.listCollections()).find((c) => c.startsWith('report_buckets_v')) ?? '');
+    const month = (await buckets.find({ level: 'm', accountId: A }, { limit: 1 }))[0];
+    await buckets.updateOne({ _id: month?._id }, { $inc: { 'camp.qNTU1.unlocked': 1 } });
+    const damaged = await h.call<Verify>('GET', `/api/admin/verify?accountId=${A}`, { token: ADMIN });
+    expect(damaged.body.differences).toEqual([{ accountId: A, figure: 'ppvsUnlocked', source: 'buckets', documents: 5, found: 6 }]);
+    await buckets.updateOne({ _id: month?._id }, { $inc: { 'camp.qNTU1.unlocked': -1 } });
+    expect((await h.call<Verify>('GET', '/api/admin/verify', { token: ADMIN })).body.ok).toBe(true);
   });
 
   it('keeps to the key\'s accounts and refuses a bad window', async () => {
