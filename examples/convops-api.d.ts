@@ -323,6 +323,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversion/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The money figures per local day (REPORT_TIMEZONE) of the window, summed over the accounts in scope: the console's chart. Default: the last 14 days up to today; at most 92 days (400 naming from) */
+        get: operations["getConversionDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exports/sessions.csv": {
         parameters: {
             query?: never;
@@ -2483,6 +2500,62 @@ export interface operations {
                             from: string | null;
                             to: string | null;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getConversionDaily: {
+        parameters: {
+            query?: {
+                /** @description only this account */
+                accountId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description oldest first, one per local day, days without activity included */
+                        days: {
+                            /** @description the local date (YYYY-MM-DD) in REPORT_TIMEZONE */
+                            day: string;
+                            from: string | null;
+                            to: string | null;
+                            directMessages: number;
+                            directPpvsSent: number;
+                            /** @description direct PPVs unlocked that day */
+                            ppvsUnlocked: number;
+                            /** @description their prices */
+                            ppvRevenueCents: number;
+                            /** @description campaign PPVs unlocked that day */
+                            campaignUnlocks: number;
+                            /** @description their prices */
+                            campaignRevenueCents: number;
+                            /** @description all revenue paid that day */
+                            revenueCents: number;
+                        }[];
+                        timezone: string;
+                        /** @enum {string} */
+                        model: "session";
                     };
                 };
             };

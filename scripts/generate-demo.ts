@@ -72,13 +72,26 @@ for (const [ai, account] of DEMO_ACCOUNTS.entries()) {
         if (last && leftWaiting && r === rounds - 1) break; // this fan is still waiting
         if (chance(0.08)) {
           t += between(5, 60) * 1000;
-          push(t, messageWebhook({ accountId: account.id, fanId, messageId: String(++messageSeq), createdAt: iso(t), text: 'New set out now, check it out!', direction: 'sent', fromQueue: true }));
+          // One mass message (campaign) per account and day, sent to the fans it reaches.
+          const day = Math.floor((t - START) / 86400_000);
+          const queueId = `7${ai}${day}`;
+          // Every other day's is a PPV, and a third of the fans it reaches buy it (no draw from the
+          // seeded sequence: the rest of the demo stays as it was).
+          const price = day % 2 === 0 ? 9.99 : 0;
+          const massId = String(++messageSeq);
+          push(t, messageWebhook({ accountId: account.id, fanId, messageId: massId, createdAt: iso(t), text: 'New set out now, check it out!', direction: 'sent', fromQueue: true, queueId, priceDollars: price }));
+          if (price > 0 && f % 3 === 0) {
+            const paidAt = t + 12 * 60_000;
+            push(paidAt, ppvUnlockedWebhook({ accountId: account.id, fanId, notificationId: String(++notificationSeq), createdAt: iso(paidAt), amountDollars: price, ppvMessageId: massId }));
+            push(paidAt + 1000, transactionWebhook({ accountId: account.id, fanId, transactionId: txnId(), createdAt: iso(paidAt + 1000), type: 'message', amountDollars: price }));
+          }
         }
         // Response time: mostly quick, sometimes past the 5-minute SLA, now and then very slow.
         const roll = rand();
         t += (r === 0 ? (roll < 0.65 ? between(20, 280) : roll < 0.9 ? between(301, 900) : between(901, 1500)) : between(10, 200)) * 1000;
         const chatter = chatterAt(t);
         const ppv = chance(0.25) ? pick([5, 10, 15, 25, 40]) : 0;
+        const ppvMessageId = String(messageSeq + 1);
         push(t, messageWebhook({ accountId: account.id, fanId, messageId: String(++messageSeq), createdAt: iso(t), text: ppv ? 'Unlock this one, just for you' : pick(REPLY_LINES), direction: 'sent', priceDollars: ppv }), chatter);
         for (let extra = between(0, 2); extra > 0; extra--) {
           t += between(10, 120) * 1000;
@@ -87,7 +100,8 @@ for (const [ai, account] of DEMO_ACCOUNTS.entries()) {
         if (ppv && chance(0.6)) {
           t += between(30, 600) * 1000;
           spend += ppv;
-          push(t, ppvUnlockedWebhook({ accountId: account.id, fanId, notificationId: String(++notificationSeq), createdAt: iso(t), amountDollars: ppv }));
+          // The platform names the PPV only in the chat link (firstId=).
+          push(t, ppvUnlockedWebhook({ accountId: account.id, fanId, notificationId: String(++notificationSeq), createdAt: iso(t), amountDollars: ppv, ppvMessageId }));
           push(t + 1000, transactionWebhook({ accountId: account.id, fanId, transactionId: txnId(), createdAt: iso(t + 1000), type: 'message', amountDollars: ppv, fanSpendDollars: spend }));
           t += 1000;
         }

@@ -108,6 +108,34 @@ const views = {
     view.replaceChildren(h('h2', {}, 'Chatter scorecard'), periodForm((q) => show(q).catch(showError)), out);
     await show(new URLSearchParams({ from: daysAgo(7) }));
   },
+  async money(_arg, current = () => true) {
+    const show = async (q) => {
+      const [r, daily, floor] = await Promise.all([api(`/api/conversion?${q}`), api(`/api/conversion/daily?${q}`), api('/api/floor')]);
+      if (!current()) return;
+      const names = new Map(floor.accounts.map((a) => [a.id, a.displayName ?? a.id]));
+      const pct = (v) => (v === null || v === undefined ? '—' : `${v}%`);
+      const minutes = (m) => (m === null || m === undefined ? '—' : duration(m * 60));
+      const strays = r.accounts.filter((a) => a.unlinkedUnlocks + a.unseenSendUnlocks > 0);
+      out.replaceChildren(
+        dailyChart(daily.days),
+        h('h3', {}, 'By chatter (direct messages only: mass and automated sends are under campaigns)'),
+        r.chatters.length === 0 ? h('p', { class: 'muted' }, 'No direct messages in this period.') :
+          table([['Chatter'], ['Direct messages', true], ['PPVs sent', true], ['Golden ratio', true], ['Unlocked', true], ['Unlock ratio', true], ['PPV revenue', true], ['Revenue / message', true], ['Median price', true], ['Median to unlock', true]],
+            r.chatters.map((c) => h('tr', { 'data-chatter': c.chatterId ?? '' }, h('td', {}, c.chatterId ?? 'not named'), h('td', { class: 'num' }, c.directMessages), h('td', { class: 'num' }, c.directPpvsSent),
+              h('td', { class: 'num' }, pct(c.goldenRatioPct)), h('td', { class: 'num' }, c.ppvsUnlocked), h('td', { class: 'num' }, pct(c.unlockRatioPct)), h('td', { class: 'num' }, money(c.ppvRevenueCents)),
+              h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, money(c.medianPpvPriceCents)), h('td', { class: 'num' }, minutes(c.medianMinutesToUnlock))))),
+        h('h3', {}, 'By campaign (mass messages)'),
+        r.campaigns.length === 0 ? h('p', { class: 'muted' }, 'No campaigns in this period.') :
+          table([['Account'], ['Campaign'], ['Fans reached', true], ['PPVs sent', true], ['Unlocks', true], ['Unlock rate', true], ['Revenue', true]],
+            r.campaigns.map((c) => h('tr', { 'data-campaign': c.campaignId ?? '' }, h('td', {}, names.get(c.accountId) ?? c.accountId), h('td', {}, c.campaignId ?? 'automated'), h('td', { class: 'num' }, c.fansReached),
+              h('td', { class: 'num' }, c.ppvsSent), h('td', { class: 'num' }, c.unlocks), h('td', { class: 'num' }, pct(c.unlockRatePct)), h('td', { class: 'num' }, money(c.revenueCents))))),
+        strays.length === 0 ? '' : h('p', { class: 'muted', 'data-strays': '' }, `Unlocks not linked to a send: ${strays.map((a) => `${names.get(a.accountId) ?? a.accountId}: ${a.unlinkedUnlocks} without a usable link, ${a.unseenSendUnlocks} of PPVs never seen sent`).join('; ')}.`),
+        h('p', { class: 'muted' }, 'Exports: ', h('a', { href: `/api/exports/conversion.csv?${q}`, 'data-export': 'conversion' }, 'conversion.csv'), ' · ', h('a', { href: `/api/exports/campaigns.csv?${q}`, 'data-export': 'campaigns' }, 'campaigns.csv'), ' (with a key, open them from the API: the links carry none).'));
+    };
+    const out = h('div');
+    view.replaceChildren(h('h2', {}, 'Money'), periodForm((q) => show(q).catch(showError)), out);
+    await show(new URLSearchParams({ from: daysAgo(7) }));
+  },
   async alerts(_arg, current = () => true) {
     const r = await api('/api/alerts?status=open&limit=100');
     if (!current()) return;
@@ -133,6 +161,36 @@ const views = {
     if (chatId) await showChat(chatId, out);
   },
 };
+
+/**
+ * Revenue from PPVs per local day, direct and campaign stacked, as bars (SVG attributes, not
+ * styles: the page's policy allows no inline style). Each bar says its figures on hover and to
+ * a screen reader.
+ */
+function dailyChart(days) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const el = (tag, attrs, ...children) => {
+    const node = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+    for (const c of children) node.append(c);
+    return node;
+  };
+  const W = 36; const H = 120; const top = Math.max(1, ...days.map((d) => d.ppvRevenueCents + d.campaignRevenueCents));
+  const svg = el('svg', { viewBox: `0 0 ${days.length * W} ${H + 34}`, width: String(Math.min(900, days.length * W * 1.6)), role: 'img', 'aria-label': 'PPV revenue per day, direct and campaign', 'data-chart': 'daily' });
+  days.forEach((d, i) => {
+    const direct = Math.round((d.ppvRevenueCents / top) * H);
+    const camp = Math.round((d.campaignRevenueCents / top) * H);
+    const label = `${d.day}: ${money(d.ppvRevenueCents)} direct PPV revenue (${d.ppvsUnlocked} unlocked of ${d.directPpvsSent} sent, ${d.directMessages} direct messages), ${money(d.campaignRevenueCents)} from campaigns`;
+    svg.append(el('g', { 'data-day': d.day },
+      el('title', {}, label),
+      el('rect', { x: i * W + 6, y: H - direct, width: W - 12, height: direct, class: 'bar-direct' }),
+      el('rect', { x: i * W + 6, y: H - direct - camp, width: W - 12, height: camp, class: 'bar-campaign' }),
+      el('text', { x: i * W + W / 2, y: H + 14, 'text-anchor': 'middle', class: 'bar-label' }, d.day.slice(5))));
+  });
+  return h('figure', { class: 'chart' }, svg, h('figcaption', { class: 'muted' }, 'PPV revenue per day (', h('span', { class: 'key-direct' }, 'direct'), ', ', h('span', { class: 'key-campaign' }, 'campaign'), `), ${dayRange(days)}`));
+}
+
+const dayRange = (days) => (days.length === 0 ? 'no days' : `${days[0].day} to ${days[days.length - 1].day}`);
 
 /** Where alerts go besides this page: the alert hooks and how their last delivery went (admin keys only). */
 async function hooksSection(current) {

@@ -127,7 +127,7 @@ export async function conversionOf(rm: ReadModelCollections, w: ReportWindow, in
     account.revenueCents = s.count('revenueCents');
     const unlinkedUnlocks = s.count('ppvUnlinkedUnlocks');
     const unseenSendUnlocks = s.count('ppvUnseenUnlocks');
-    if (hasWork(account) || unlinkedUnlocks + unseenSendUnlocks > 0) accounts.push({ accountId, ...figures(account), unlinkedUnlocks, unseenSendUnlocks });
+    if (hasWork(account) || account.revenueCents > 0 || unlinkedUnlocks + unseenSendUnlocks > 0) accounts.push({ accountId, ...figures(account), unlinkedUnlocks, unseenSendUnlocks });
     for (const [key, c] of s.camp) {
       const sent = c.counts.sent ?? 0;
       const ppvsSent = c.counts.ppvSent ?? 0;
@@ -141,4 +141,34 @@ export async function conversionOf(rm: ReadModelCollections, w: ReportWindow, in
   rows.sort((a, b) => (b.revenuePerDirectMessageCents ?? -1) - (a.revenuePerDirectMessageCents ?? -1) || (a.chatterId ?? '\uffff').localeCompare(b.chatterId ?? '\uffff'));
   campaigns.sort((a, b) => b.revenueCents - a.revenueCents || a.accountId.localeCompare(b.accountId) || (a.campaignId ?? '').localeCompare(b.campaignId ?? ''));
   return { chatters: rows, accounts, campaigns };
+}
+
+/** One local day of the money figures, summed over the accounts in scope. */
+export interface ConversionDay {
+  /** The local date (YYYY-MM-DD in the report's time zone). */
+  readonly day: string;
+  readonly from: number;
+  readonly to: number;
+  readonly directMessages: number;
+  readonly directPpvsSent: number;
+  readonly ppvsUnlocked: number;
+  readonly ppvRevenueCents: number;
+  readonly campaignUnlocks: number;
+  readonly campaignRevenueCents: number;
+  readonly revenueCents: number;
+}
+
+/** The figures of each [from, to) of `days` (local days), each the report of that window. */
+export async function conversionByDay(rm: ReadModelCollections, days: readonly { day: string; from: number; to: number }[], inScope: Filter, now: number): Promise<ConversionDay[]> {
+  return Promise.all(days.map(async ({ day, from, to }) => {
+    const r = await conversionOf(rm, { from, to }, inScope, now);
+    const sum = (f: (a: AccountConversion) => number) => r.accounts.reduce((n, a) => n + f(a), 0);
+    const camp = (f: (c: CampaignConversion) => number) => r.campaigns.reduce((n, c) => n + f(c), 0);
+    return {
+      day, from, to,
+      directMessages: sum((a) => a.directMessages), directPpvsSent: sum((a) => a.directPpvsSent), ppvsUnlocked: sum((a) => a.ppvsUnlocked),
+      ppvRevenueCents: sum((a) => a.ppvRevenueCents), campaignUnlocks: camp((c) => c.unlocks), campaignRevenueCents: camp((c) => c.revenueCents),
+      revenueCents: sum((a) => a.revenueCents),
+    };
+  }));
 }

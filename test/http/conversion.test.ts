@@ -86,6 +86,20 @@ describe('GET /api/conversion', () => {
     expect((await h.call<Verify>('GET', '/api/admin/verify', { token: ADMIN })).body.ok).toBe(true);
   });
 
+  it('gives the figures per local day for the chart, days without activity included, and refuses more than a quarter', async () => {
+    const r = await h.call<{ days: Row[]; timezone: string }>('GET', '/api/conversion/daily?from=2026-06-09&to=2026-06-12');
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.days.map((d) => d.day)).toEqual(['2026-06-09', '2026-06-10', '2026-06-11']);
+    expect(r.body.days[1]).toEqual({
+      day: '2026-06-10', from: '2026-06-10T00:00:00.000Z', to: '2026-06-11T00:00:00.000Z', directMessages: 2, directPpvsSent: 1, ppvsUnlocked: 1, ppvRevenueCents: 1200,
+      campaignUnlocks: 1, campaignRevenueCents: 500, revenueCents: 1200,
+    });
+    expect(r.body.days[0]).toMatchObject({ directMessages: 0, ppvsUnlocked: 0, revenueCents: 0 });
+    const long = await h.call('GET', '/api/conversion/daily?from=2026-01-01&to=2026-06-12');
+    expect(long.status).toBe(400);
+    expect(long.text).toMatch(/from: the daily series spans at most 92 days/);
+  });
+
   it('keeps to the key\'s accounts and refuses a bad window', async () => {
     expect((await h.call<Conversion>('GET', '/api/conversion?accountId=acct_other')).body).toMatchObject({ chatters: [], accounts: [], campaigns: [] });
     const bad = await h.call<{ error: { message: string } }>('GET', '/api/conversion?from=yesterday');

@@ -25,7 +25,8 @@ const EXPECTED: Record<string, Level> = {
   'GET /docs/static/index.html': 'public', 'GET /docs/static/swagger-initializer.js': 'public', 'GET /docs/*': 'public',
   'GET /api/overview': 'read', 'GET /api/stats': 'read', 'GET /api/sla': 'read', 'GET /api/fans': 'read', 'GET /api/accounts': 'read',
   'GET /api/sessions': 'read', 'GET /api/sessions/:id/analysis': 'read', 'GET /api/messages': 'read', 'GET /api/chats': 'read',
-  'GET /api/chatters/scorecard': 'read', 'GET /api/alerts': 'read',
+  'GET /api/chatters/scorecard': 'read', 'GET /api/alerts': 'read', 'GET /api/conversion': 'read', 'GET /api/conversion/daily': 'read',
+  'GET /api/exports/conversion.csv': 'read', 'GET /api/exports/campaigns.csv': 'read',
   'GET /api/exports/sessions.csv': 'read', 'GET /api/exports/payments.csv': 'read', 'GET /api/exports/scorecard.csv': 'read', 'GET /api/exports/sla.csv': 'read',
   'POST /api/alerts/:id/ack': 'manager', 'POST /api/admin/close-session': 'manager',
   'POST /api/admin/intelligence/run': 'admin', 'POST /api/admin/replay': 'admin', 'GET /api/admin/replay': 'admin', 'GET /api/admin/replay/:id': 'admin',
@@ -189,6 +190,9 @@ describe('access: every route × every caller', () => {
       ['GET', `/api/overview?accountId=${f.accountId}&from=2020-01-01T00:00:00Z`],
       ['GET', `/api/accounts?accountId=${f.accountId}`],
       ['GET', `/api/chatters/scorecard?accountId=${f.accountId}`],
+      ['GET', `/api/conversion?accountId=${f.accountId}`],
+      ['GET', `/api/conversion/daily?accountId=${f.accountId}`],
+      ['GET', `/api/exports/conversion.csv?accountId=${f.accountId}`],
       ['GET', `/api/alerts?accountId=${f.accountId}`],
       ['POST', `/api/alerts/${encodeURIComponent(f.alertId)}/ack`],
     ] as const;
@@ -228,6 +232,7 @@ describe('access: every route × every caller', () => {
       // Windows: whole buckets and partial hours at both ends.
       '/api/sla?from=2020-01-01&to=2030-01-01T00:17:00.123Z', '/api/chatters/scorecard?from=2020-01-01T00:00:00.001Z',
       '/api/overview?from=2020-01-01&to=2030-01-01T00:00:00.001Z', '/api/accounts?from=2020-01-01T13:13:13Z',
+      '/api/conversion', '/api/conversion?from=2020-01-01T00:00:00.001Z&to=2030-01-01T00:17:00Z', '/api/conversion/daily?from=2026-05-01&to=2026-07-01',
     ];
     const sessions = ((await call('GET', '/api/sessions?limit=5', scoped)).body as { items: { id: string; chatId: string }[] }).items;
     expect(sessions.length).toBeGreaterThan(0);

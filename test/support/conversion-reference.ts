@@ -123,7 +123,7 @@ export function referenceConversion(sends: readonly SendFact[], unlocks: readonl
   }));
   chatters.sort((a, b) => (b.revenuePerDirectMessageCents ?? -1) - (a.revenuePerDirectMessageCents ?? -1) || (a.chatterId ?? '\uffff').localeCompare(b.chatterId ?? '\uffff'));
 
-  const accountIds = [...new Set([...direct.map((s) => s.account), ...sales.map((s) => s.account)])].sort();
+  const accountIds = [...new Set([...direct.map((s) => s.account), ...sales.map((s) => s.account), ...paid.map((p) => p.account)])].sort();
   const accounts = accountIds.map((accountId) => ({
     accountId,
     ...figures(
@@ -133,7 +133,7 @@ export function referenceConversion(sends: readonly SendFact[], unlocks: readonl
     ),
     unlinkedUnlocks: sales.filter((s) => s.account === accountId && !s.linked).length,
     unseenSendUnlocks: sales.filter((s) => s.account === accountId && s.linked && s.send === undefined).length,
-  })).filter((a) => a.directMessages + a.directPpvsSent + a.ppvsUnlocked + a.unlinkedUnlocks + a.unseenSendUnlocks > 0);
+  })).filter((a) => a.directMessages + a.directPpvsSent + a.ppvsUnlocked + a.unlinkedUnlocks + a.unseenSendUnlocks + a.revenueCents > 0);
 
   const queued = sends.filter((s) => s.queue !== null);
   const campaignKeys = new Set<string>();

@@ -2,11 +2,13 @@
 // account and per campaign over a window, with the reports' query (window, accountId) and the
 // caller's key scope. Its exports are in exports.ts.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { conversionOf } from '../../read-models/conversion.js';
+import { conversionByDay, conversionOf } from '../../read-models/conversion.js';
+import { localDay } from '../../domain/zoned-time.js';
+import { ApiError } from '../errors.js';
 import type { ReadModelSet } from '../../read-models/read-model-set.js';
 import { parseWindow, WindowParams, windowView } from '../report-window.js';
 import { accountFilter } from '../scope.js';
-import { Nullable, Time } from '../views.js';
+import { iso, Nullable, Time } from '../views.js';
 
 export interface MoneyRouteOptions {
   readonly models: ReadModelSet;
@@ -60,6 +62,33 @@ const ConversionSchema = Type.Object({
   window: Type.Object({ from: Time, to: Time }, { description: 'the report window; null for an open end' }),
 });
 
+/** The longest series GET /api/conversion/daily answers: a quarter, a window read per day. */
+export const MAX_DAILY_DAYS = 92;
+const DEFAULT_DAILY_DAYS = 14;
+
+const DaySchema = Type.Object({
+  day: Type.String({ description: 'the local date (YYYY-MM-DD) in REPORT_TIMEZONE' }),
+  from: Time, to: Time,
+  directMessages: Type.Integer({ minimum: 0 }),
+  directPpvsSent: Type.Integer({ minimum: 0 }),
+  ppvsUnlocked: Type.Integer({ minimum: 0, description: 'direct PPVs unlocked that day' }),
+  ppvRevenueCents: Type.Integer({ minimum: 0, description: 'their prices' }),
+  campaignUnlocks: Type.Integer({ minimum: 0, description: 'campaign PPVs unlocked that day' }),
+  campaignRevenueCents: Type.Integer({ minimum: 0, description: 'their prices' }),
+  revenueCents: Type.Integer({ minimum: 0, description: 'all revenue paid that day' }),
+});
+
+/** The local days of [from, to) (each whole: a bound inside a day takes that day in). */
+function daysOf(from: number, to: number, tz: string): { day: string; from: number; to: number }[] {
+  const label = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const out: { day: string; from: number; to: number }[] = [];
+  for (let d = localDay(from, tz); d.start < to; d = localDay(d.end, tz)) {
+    out.push({ day: label.format(d.start), from: d.start, to: d.end });
+    if (out.length > MAX_DAILY_DAYS) break;
+  }
+  return out;
+}
+
 export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (app, opts) => {
   const clock = opts.now ?? Date.now;
   app.get('/api/conversion', {
@@ -74,5 +103,25 @@ export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (
     const inScope = accountFilter(request, request.query.accountId);
     const report = await conversionOf(await opts.models.active(), w, inScope, clock());
     return { ...report, model: 'session' as const, window: windowView(w) };
+  });
+
+  app.get('/api/conversion/daily', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: `The money figures per local day (REPORT_TIMEZONE) of the window, summed over the accounts in scope: the console's chart. Default: the last ${DEFAULT_DAILY_DAYS} days up to today; at most ${MAX_DAILY_DAYS} days (400 naming from)`,
+      querystring: Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only this account' })), ...WindowParams }, { additionalProperties: false }),
+      response: { 200: Type.Object({ days: Type.Array(DaySchema, { description: 'oldest first, one per local day, days without activity included' }), timezone: Type.String(), model: Type.Literal('session') }) },
+    },
+  }, async (request) => {
+    const now = clock();
+    const w = parseWindow(request.query, opts.reportTimezone);
+    const to = Number.isFinite(w.to) ? w.to : localDay(now, opts.reportTimezone).end;
+    const from = Number.isFinite(w.from) ? w.from : localDay(to - 1, opts.reportTimezone).start - (DEFAULT_DAILY_DAYS - 1) * 86_400_000;
+    if (!(to > from)) throw new ApiError('INVALID_INPUT', 'to: must be after from');
+    const days = daysOf(from, to, opts.reportTimezone);
+    if (days.length > MAX_DAILY_DAYS) throw new ApiError('INVALID_INPUT', `from: the daily series spans at most ${MAX_DAILY_DAYS} days (a window read per day); give a from no earlier than ${MAX_DAILY_DAYS} days before to`);
+    const inScope = accountFilter(request, request.query.accountId);
+    const series = await conversionByDay(await opts.models.active(), days, inScope, now);
+    return { days: series.map((d) => ({ ...d, from: iso(d.from), to: iso(d.to) })), timezone: opts.reportTimezone, model: 'session' as const };
   });
 };
