@@ -228,7 +228,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Per chatter over a window: sessions first answered (by first fan message time), revenue credited (by payment time), SLA (median and p90 FRT, % within threshold), open alerts now and coachPriority; `unattributed`: the sessions first answered and the revenue credited without a named chatter, and their share of all (see docs/connector.md) */
+        /** Per chatter over a window: sessions first answered (by first fan message time), revenue credited (by payment time), SLA (median and p90 FRT, % within threshold), revenue per direct message and unlock ratio (as GET /api/conversion), open alerts now, coachPriority and its reasons; `unattributed`: the sessions first answered and the revenue credited without a named chatter, and their share of all (see docs/connector.md) */
         get: operations["getChattersScorecard"];
         put?: never;
         post?: never;
@@ -2085,8 +2085,18 @@ export interface operations {
                                 p90FirstResponseSec: number | null;
                             };
                             openAlerts: number;
-                            /** @description higher: coach first */
+                            /** @description revenue credited ÷ direct messages in the window (as GET /api/conversion); null without a direct message */
+                            revenuePerDirectMessageCents: number | null;
+                            /** @description direct PPVs unlocked ÷ sent in the window, percent (as GET /api/conversion) */
+                            unlockRatioPct: number | null;
+                            /** @description higher: coach first; the sum of coachReasons' points */
                             coachPriority: number;
+                            /** @description why the chatter is where they are: the parts of coachPriority, the largest first (see docs/api.md) */
+                            coachReasons: {
+                                kind: "sla-misses" | "slow-tail" | "low-revenue-per-message" | "low-unlock-ratio" | "open-alerts";
+                                points: number;
+                                text: string;
+                            }[];
                         }[];
                         count: number;
                         /** @description first answered, or revenue credited, without a named chatter */
@@ -2704,7 +2714,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One row per chatter, in the scorecard's order (coachPriority, highest first). text/csv (the default): RFC 4180 with a header row (chatterId, thresholdSec, clock, sessions, revenueCents, paymentCount, openAlerts, coachPriority, slaSessions, slaResponded, slaWithinThreshold, slaBreaches, slaMissed, slaPending, slaWithinThresholdPct, slaMedianFirstResponseSec, slaP90FirstResponseSec), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            /** @description One row per chatter, in the scorecard's order (coachPriority, highest first). text/csv (the default): RFC 4180 with a header row (chatterId, thresholdSec, clock, sessions, revenueCents, paymentCount, openAlerts, revenuePerDirectMessageCents, unlockRatioPct, coachPriority, coachReasons, slaSessions, slaResponded, slaWithinThreshold, slaBreaches, slaMissed, slaPending, slaWithinThresholdPct, slaMedianFirstResponseSec, slaP90FirstResponseSec), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2723,8 +2733,12 @@ export interface operations {
                         paymentCount: number;
                         /** @description open alerts now */
                         openAlerts: number;
+                        revenuePerDirectMessageCents: number | null;
+                        unlockRatioPct: number | null;
                         /** @description 0–100, coach the highest first */
                         coachPriority: number;
+                        /** @description its parts, the largest first: "kind points: text", separated by "; " */
+                        coachReasons: string;
                         /** @description sessions judged (by first fan message in the window) */
                         slaSessions: number;
                         slaResponded: number;

@@ -99,10 +99,12 @@ const views = {
       // How much of the window nobody is named for: a high share makes the rows below say little.
       const note = h('p', { class: u && (u.sessionsPct ?? 0) >= 50 ? 'warn' : 'muted', 'data-unattributed': u ? `${u.sessionsPct ?? ''} ${u.revenuePct ?? ''}` : '' },
         u ? `Unattributed: ${u.sessions} sessions first answered without a named chatter (${u.sessionsPct ?? '—'}%), ${money(u.revenueCents)} of revenue (${u.revenuePct ?? '—'}%). Replies reach convops with their chatter only through the connector.` : '');
-      out.replaceChildren(note, table([['Chatter'], ['Sessions', true], ['Revenue', true], ['Within %', true], ['Median FRT', true], ['Open alerts', true], ['Coach priority', true]],
-        r.items.map((c) => h('tr', {}, h('td', {}, c.chatterId), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, money(c.revenueCents)),
+      out.replaceChildren(note, table([['Chatter'], ['Sessions', true], ['Revenue', true], ['Within %', true], ['Median FRT', true], ['Revenue / message', true], ['Unlock ratio', true], ['Open alerts', true], ['Coach priority', true], ['Why']],
+        r.items.map((c) => h('tr', { 'data-scorecard': c.chatterId }, h('td', {}, c.chatterId), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, money(c.revenueCents)),
           h('td', { class: 'num' }, c.sla?.withinThresholdPct ?? '—'), h('td', { class: 'num' }, c.sla?.medianFirstResponseSec == null ? '—' : duration(c.sla.medianFirstResponseSec)),
-          h('td', { class: 'num' }, c.openAlerts), h('td', { class: 'num' }, c.coachPriority)))));
+          h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, c.unlockRatioPct === null ? '—' : `${c.unlockRatioPct}%`),
+          h('td', { class: 'num' }, c.openAlerts), h('td', { class: 'num' }, c.coachPriority),
+          h('td', { class: 'reasons', 'data-reasons': (c.coachReasons ?? []).map((x) => x.kind).join(' ') }, (c.coachReasons ?? []).map((x) => `${x.text} (+${x.points})`).join(' · '))))));
     };
     const out = h('div');
     view.replaceChildren(h('h2', {}, 'Chatter scorecard'), periodForm((q) => show(q).catch(showError)), out);

@@ -13,7 +13,8 @@ import { chatterIdOf, chatterKey, secKey } from './report-buckets/keys.js';
 import type { Part } from './report-buckets/edges.js';
 import { ReportQueries, type ReportWindow, type WindowSums } from './report-buckets/queries.js';
 import type { SessionDoc } from './sessions/projection.js';
-import { coachPriority, type ScorecardRow } from './scorecard.js';
+import { coaching, type MoneyFigures, type ScorecardRow } from './scorecard.js';
+import { conversionOf } from './conversion.js';
 import type { SlaFigures } from '../domain/sla.js';
 import { percent } from '../domain/percentiles.js';
 import { UNATTRIBUTED, type SlaReport } from './sla-report.js';
@@ -167,7 +168,7 @@ export interface Unattributed {
 export async function scorecardOf(
   rm: ReadModelCollections, w: ReportWindow, inScope: Filter, openAlertsByChatter: ReadonlyMap<string, number>, thresholdSec: number, now: number, clock: ReportClock = WALL,
 ): Promise<{ rows: ScorecardRow[]; unattributed: Unattributed }> {
-  const sums = await windowSums(rm, w, inScope, ['sla', 'payments'], now, clock);
+  const [sums, conversion] = await Promise.all([windowSums(rm, w, inScope, ['sla', 'payments'], now, clock), conversionOf(rm, w, inScope, now)]);
   const per = new Map<string, { frt: HistogramSet; revenueCents: number; payments: number }>();
   const all = { sessions: 0, revenueCents: 0 };
   const nobody = { sessions: 0, revenueCents: 0 };
@@ -195,13 +196,28 @@ export async function scorecardOf(
   }
   const ids = new Set([...[...per].filter(([, r]) => r.payments > 0 || r.frt.total > 0).map(([id]) => id), ...openAlertsByChatter.keys()]);
   const unattributed = { ...nobody, sessionsPct: percent(nobody.sessions, all.sessions), revenuePct: percent(nobody.revenueCents, all.revenueCents) };
-  const rows = [...ids].map((chatterId) => {
+  // The money side, from the conversion report of the same window: each named chatter's, and
+  // the team's (every named chatter's direct work together) to weigh it against.
+  const money = new Map<string, MoneyFigures>();
+  const team = { direct: 0, revenue: 0, sent: 0, unlocked: 0 };
+  for (const c of conversion.chatters) {
+    if (c.chatterId === null) continue;
+    money.set(c.chatterId, { revenuePerDirectMessageCents: c.revenuePerDirectMessageCents, unlockRatioPct: c.unlockRatioPct });
+    team.direct += c.directMessages;
+    team.revenue += c.revenueCents;
+    team.sent += c.directPpvsSent;
+    team.unlocked += c.ppvsUnlocked;
+  }
+  const teamMoney: MoneyFigures = { revenuePerDirectMessageCents: team.direct === 0 ? null : Math.round(team.revenue / team.direct), unlockRatioPct: percent(team.unlocked, team.sent) };
+  for (const id of money.keys()) ids.add(id);
+  const rows = [...ids].map((chatterId): ScorecardRow => {
     const r = per.get(chatterId);
     const sla = slaOf(r?.frt ?? new HistogramSet(), new HistogramSet(), [], thresholdSec, now);
     const openAlerts = openAlertsByChatter.get(chatterId) ?? 0;
+    const m = money.get(chatterId) ?? { revenuePerDirectMessageCents: null, unlockRatioPct: null };
     return {
-      chatterId, sessions: sla.sessions, revenueCents: r?.revenueCents ?? 0, paymentCount: r?.payments ?? 0, sla, openAlerts,
-      coachPriority: coachPriority(sla, thresholdSec, openAlerts),
+      chatterId, sessions: sla.sessions, revenueCents: r?.revenueCents ?? 0, paymentCount: r?.payments ?? 0, sla, openAlerts, ...m,
+      ...coaching(sla, thresholdSec, openAlerts, m, teamMoney),
     };
   }).sort((a, b) => b.coachPriority - a.coachPriority || a.chatterId.localeCompare(b.chatterId));
   return { rows, unattributed };

@@ -154,7 +154,7 @@ describe.each(DEPLOYMENTS)('exports on %s', (kind: Deployment) => {
       expect(rows.length).toBe(api.items.length);
       expect(rows.length).toBeGreaterThan(0);
       api.items.forEach((item: any, i: number) => {
-        const flat = { chatterId: item.chatterId, thresholdSec: api.thresholdSec, clock: api.clock, sessions: item.sessions, revenueCents: item.revenueCents, paymentCount: item.paymentCount, openAlerts: item.openAlerts, coachPriority: item.coachPriority, ...Object.fromEntries(Object.entries(item.sla).map(([k, v]) => [`sla${k[0]?.toUpperCase()}${k.slice(1)}`, v])) };
+        const flat = { chatterId: item.chatterId, thresholdSec: api.thresholdSec, clock: api.clock, sessions: item.sessions, revenueCents: item.revenueCents, paymentCount: item.paymentCount, openAlerts: item.openAlerts, revenuePerDirectMessageCents: item.revenuePerDirectMessageCents, unlockRatioPct: item.unlockRatioPct, coachPriority: item.coachPriority, coachReasons: item.coachReasons.map((x: { kind: string; points: number; text: string }) => `${x.kind} ${x.points}: ${x.text}`).join('; '), ...Object.fromEntries(Object.entries(item.sla).map(([k, v]) => [`sla${k[0]?.toUpperCase()}${k.slice(1)}`, v])) };
         expect(rows[i]).toEqual(Object.fromEntries(Object.entries(flat).map(([k, v]) => [k, cell(v)])));
       });
       const sla = (await get(`/api/sla${q}`)).body;

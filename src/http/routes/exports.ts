@@ -104,7 +104,10 @@ const ScorecardRowSchema = Type.Object({
   revenueCents: Cents('revenue credited (paid in the window)'),
   paymentCount: Int(),
   openAlerts: Int('open alerts now'),
+  revenuePerDirectMessageCents: Nullable(Int('revenue credited ÷ direct messages, US cents')),
+  unlockRatioPct: Nullable(Type.Number({ description: 'direct PPVs unlocked ÷ sent, percent' })),
   coachPriority: Int('0–100, coach the highest first'),
+  coachReasons: Type.String({ description: 'its parts, the largest first: "kind points: text", separated by "; "' }),
   // The scorecard's `sla` figures, flattened.
   slaSessions: SLA_COLUMNS.sessions,
   slaResponded: SLA_COLUMNS.responded,
@@ -274,7 +277,9 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
       return listed(rows.map((r): ScorecardRow => {
         const sla = slaCells(r.sla);
         return {
-          chatterId: r.chatterId, thresholdSec, clock: request.query.clock, sessions: r.sessions, revenueCents: r.revenueCents, paymentCount: r.paymentCount, openAlerts: r.openAlerts, coachPriority: r.coachPriority,
+          chatterId: r.chatterId, thresholdSec, clock: request.query.clock, sessions: r.sessions, revenueCents: r.revenueCents, paymentCount: r.paymentCount, openAlerts: r.openAlerts,
+          revenuePerDirectMessageCents: r.revenuePerDirectMessageCents, unlockRatioPct: r.unlockRatioPct, coachPriority: r.coachPriority,
+          coachReasons: r.coachReasons.map((x) => `${x.kind} ${x.points}: ${x.text}`).join('; '),
           slaSessions: sla.sessions, slaResponded: sla.responded, slaWithinThreshold: sla.withinThreshold, slaBreaches: sla.breaches, slaMissed: sla.missed,
           slaPending: sla.pending, slaWithinThresholdPct: sla.withinThresholdPct, slaMedianFirstResponseSec: sla.medianFirstResponseSec, slaP90FirstResponseSec: sla.p90FirstResponseSec,
         };

@@ -161,7 +161,14 @@ const ScorecardSchema = Type.Object({
     paymentCount: Count,
     sla: SlaFiguresSchema,
     openAlerts: Count,
-    coachPriority: Type.Integer({ minimum: 0, maximum: 100, description: 'higher: coach first' }),
+    revenuePerDirectMessageCents: Nullable(Type.Integer({ minimum: 0 }), 'revenue credited ÷ direct messages in the window (as GET /api/conversion); null without a direct message'),
+    unlockRatioPct: Nullable(Type.Number({ minimum: 0 }), 'direct PPVs unlocked ÷ sent in the window, percent (as GET /api/conversion)'),
+    coachPriority: Type.Integer({ minimum: 0, maximum: 100, description: 'higher: coach first; the sum of coachReasons\' points' }),
+    coachReasons: Type.Array(Type.Object({
+      kind: Type.Union([L('sla-misses'), L('slow-tail'), L('low-revenue-per-message'), L('low-unlock-ratio'), L('open-alerts')]),
+      points: Type.Integer({ minimum: 1, maximum: 40 }),
+      text: Type.String(),
+    }), { description: 'why the chatter is where they are: the parts of coachPriority, the largest first (see docs/api.md)' }),
   })),
   count: Count,
   unattributed: Type.Object({ sessions: Count, sessionsPct: Pct, revenueCents: Cents, revenuePct: Pct }, { description: 'first answered, or revenue credited, without a named chatter' }),
@@ -505,7 +512,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   app.get('/api/chatters/scorecard', {
     config: { rateClass: 'report' },
     schema: {
-      summary: 'Per chatter over a window: sessions first answered (by first fan message time), revenue credited (by payment time), SLA (median and p90 FRT, % within threshold), open alerts now and coachPriority; `unattributed`: the sessions first answered and the revenue credited without a named chatter, and their share of all (see docs/connector.md)',
+      summary: 'Per chatter over a window: sessions first answered (by first fan message time), revenue credited (by payment time), SLA (median and p90 FRT, % within threshold), revenue per direct message and unlock ratio (as GET /api/conversion), open alerts now, coachPriority and its reasons; `unattributed`: the sessions first answered and the revenue credited without a named chatter, and their share of all (see docs/connector.md)',
       querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams, clock: ClockParam }, { additionalProperties: false }),
       response: { 200: ScorecardSchema },
     },
