@@ -80,6 +80,7 @@ import { accountStatsDocId, type AccountStatsDoc } from '../src/read-models/acco
 import { lifetimeSpend, type ChatDoc } from '../src/read-models/chats/projection.js';
 import { messageDocId, type MessageDoc } from '../src/read-models/messages/projection.js';
 import { paymentDocId, type PaymentDoc } from '../src/read-models/payments/projection.js';
+import { ppvDocId, type PpvDoc } from '../src/read-models/ppvs/projection.js';
 import type { SessionDoc } from '../src/read-models/sessions/projection.js';
 import { ReportBucketBuilder } from '../src/read-models/report-buckets/builder.js';
 import { priorityAt } from '../src/read-models/sessions/priority.js';
@@ -155,6 +156,8 @@ function prng(seed: number): () => number {
 const FAN_TEXTS = ['hey, are you there?', 'what are you up to tonight', 'can I see more?', 'miss you', 'ok', 'how much for the set?'];
 const HUMAN_TEXTS = ['hi love, of course', 'just got back, what about you?', 'I have something special for you', 'haha you are sweet', 'sent you a surprise'];
 const GROSS_CENTS = [300, 500, 999, 1500, 2500, 4999, 10_000, 25_000];
+/** PPV prices of the seeded direct PPVs (issue 50). */
+const PPV_CENTS = [500, 999, 1500, 2500, 4000];
 const KINDS: PaymentKind[] = ['tip', 'ppv', 'ppv', 'tip', 'subscription', 'post'];
 
 /** What the seed knows about each session, to compare with what the report routes answer. */
@@ -209,6 +212,7 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
   let sessions: SessionDoc[] = [];
   let messages: MessageDoc[] = [];
   let payments: PaymentDoc[] = [];
+  let ppvDocs: PpvDoc[] = [];
   // One batch is written while the next is generated (at most one write in flight).
   let writing: Promise<void> = Promise.resolve();
   const write = async <T extends Doc>(into: { bulkWrite(ops: { insertOne: { document: T } }[]): Promise<void> }, docs: T[]) => {
@@ -227,6 +231,10 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
     if (payments.length && (force || payments.length >= 5_000)) {
       await write(rm.payments, payments);
       payments = [];
+    }
+    if (ppvDocs.length && (force || ppvDocs.length >= 5_000)) {
+      await write(rm.ppvs, ppvDocs);
+      ppvDocs = [];
     }
     if (force) await writing;
   };
@@ -367,12 +375,25 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
       const id = String(msgId++);
       const text = fan ? FAN_TEXTS[(i + m) % FAN_TEXTS.length] as string : HUMAN_TEXTS[(i + m) % HUMAN_TEXTS.length] as string;
       chat.seq++;
+      // One human message in four is a PPV, and two in five of those are unlocked within two
+      // hours (chosen by id, not drawn: the seed's other draws stay as they were).
+      const n = Number(id);
+      const priceCents = !fan && n % 4 === 0 ? (PPV_CENTS[n % PPV_CENTS.length] as number) : 0;
       const doc: MessageDoc = {
-        _id: messageDocId(acct, id), messageId: id, accountId: acct, chatId, chatKey, sessionId, sender, chatterId: fan ? null : chatter, text, priceCents: 0,
-        sentAt, deleted: false, deletedAt: null, tombstone: false, lastSeq: chat.seq,
+        _id: messageDocId(acct, id), messageId: id, accountId: acct, chatId, chatKey, sessionId, sender, chatterId: fan ? null : chatter, text, priceCents,
+        ...(priceCents > 0 ? { isFree: false } : {}), sentAt, deleted: false, deletedAt: null, tombstone: false, lastSeq: chat.seq,
       };
       messages.push(doc);
       builder.add('messages', doc);
+      if (priceCents > 0) {
+        const unlockedAt = (n * 7919) % 5 < 2 ? sentAt + ((n * 31) % 120) * 60_000 : undefined;
+        const ppv: PpvDoc = {
+          _id: ppvDocId(acct, id), accountId: acct, chatId, messageId: id, send: { sentAt, sender: 'human', chatterId: chatter, priceCents, free: false }, sentAt,
+          ...(unlockedAt !== undefined && unlockedAt < now ? { unlock: { unlockedAt, amountCents: priceCents }, unlockedAt } : {}),
+        };
+        ppvDocs.push(ppv);
+        builder.add('ppvs', ppv);
+      }
       if (fan) {
         fanCount++;
         waitingSince ??= sentAt;
@@ -489,6 +510,7 @@ const get = (b: unknown, ...path: string[]): unknown => path.reduce<unknown>((v,
 const week = (at: number) => ({ from: at - 7 * DAY, to: at });
 const offEdge = (at: number) => ({ from: at - 7 * DAY - 17 * 60_000, to: at });
 const windowQuery = (w: { from: number; to: number }) => `from=${encodeURIComponent(isoOf(w.from))}&to=${encodeURIComponent(isoOf(w.to))}`;
+const list = (b: Body, key: string): unknown[] => { const v = get(b, key); return Array.isArray(v) ? v : []; };
 const sumSessions = (b: Body) => (b.items ?? []).reduce<number>((n, r) => n + (Number(get(r, 'sessions')) || 0), 0);
 const expect = (w: { from: number; to: number }, accountIdx?: number) => seeded.inWindow(w.from, w.to, accountIdx);
 
@@ -526,6 +548,18 @@ const ROUTE_TABLE: Route[] = [
   {
     kind: 'aggregate', label: 'GET /api/accounts', path: () => '/api/accounts',
     check: (b) => `${(b.items ?? []).length} accounts, ${(b.items ?? []).map((a) => num(get(a, 'awaiting'))).join('/')} awaiting`,
+  },
+  {
+    kind: 'aggregate', label: 'GET /api/conversion', path: () => '/api/conversion',
+    check: (b) => `${list(b, 'chatters').length} chatters, ${list(b, 'accounts').map((a) => num(get(a, 'directPpvsSent'))).join('/')} direct PPVs sent, ${list(b, 'accounts').map((a) => num(get(a, 'ppvsUnlocked'))).join('/')} unlocked`,
+  },
+  {
+    kind: 'aggregate', windowed: true, label: 'GET /api/conversion 7d-17m', path: (_i, at) => `/api/conversion?${windowQuery(offEdge(at))}`,
+    check: (b) => `${list(b, 'chatters').length} chatters, ${list(b, 'accounts').map((a) => num(get(a, 'directMessages'))).join('/')} direct messages in the window`,
+  },
+  {
+    kind: 'aggregate', windowed: true, label: 'GET /api/conversion/daily 14 days', path: () => '/api/conversion/daily',
+    check: (b) => `${list(b, 'days').length} days, ${list(b, 'days').reduce<number>((n, d) => n + (Number(get(d, 'ppvsUnlocked')) || 0), 0)} unlocked`,
   },
   {
     kind: 'aggregate', windowed: true, label: 'GET /api/sla 7 days', path: (_i, at) => `/api/sla?${windowQuery(week(at))}`,

@@ -177,7 +177,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One session: metrics snapshot, alerts, model labels and recommendations */
+        /** One session: metrics snapshot, alerts, model labels and recommendations, and the quality rules that fired on its replies */
         get: operations["getSessionsByIdAnalysis"];
         put?: never;
         post?: never;
@@ -1853,6 +1853,15 @@ export interface operations {
                         summary: string | null;
                         analysedAt: string | null;
                         modelError: string | null;
+                        /** @description the quality rules that fired on the session's direct replies, oldest first (docs/api.md, "Money") */
+                        qaFlags: {
+                            messageId: string;
+                            sentAt: string | null;
+                            chatterId: string | null;
+                            rule: "off-platform-contact" | "off-platform-payment";
+                            /** @description what in the reply made it fire (at most 80 characters) */
+                            match: string;
+                        }[];
                     };
                 };
             };
@@ -2455,6 +2464,13 @@ export interface operations {
                             medianPpvPriceCents: number | null;
                             /** @description median whole minutes from a direct PPV's send to its unlock, of those unlocked in the window (nearest rank) */
                             medianMinutesToUnlock: number | null;
+                            /** @description direct replies in the window a quality rule fired on (each session lists them in GET /api/sessions/:id/analysis) */
+                            qaFlags: {
+                                /** @description direct replies with a link off the platform or a named messaging app */
+                                offPlatformContact: number;
+                                /** @description direct replies naming a payment app, crypto or a $cashtag */
+                                offPlatformPayment: number;
+                            };
                         }[];
                         /** @description one row per account, by accountId */
                         accounts: {
@@ -2778,7 +2794,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Rows with level account (by accountId), then level chatter (the report's order). text/csv (the default): RFC 4180 with a header row (level, accountId, chatterId, directMessages, directPpvsSent, goldenRatioPct, ppvsUnlocked, unlockRatioPct, ppvRevenueCents, revenueCents, revenuePerDirectMessageCents, medianPpvPriceCents, medianMinutesToUnlock, unlinkedUnlocks, unseenSendUnlocks), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            /** @description Rows with level account (by accountId), then level chatter (the report's order). text/csv (the default): RFC 4180 with a header row (level, accountId, chatterId, directMessages, directPpvsSent, goldenRatioPct, ppvsUnlocked, unlockRatioPct, ppvRevenueCents, revenueCents, revenuePerDirectMessageCents, medianPpvPriceCents, medianMinutesToUnlock, qaOffPlatformContact, qaOffPlatformPayment, unlinkedUnlocks, unseenSendUnlocks), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2810,6 +2826,8 @@ export interface operations {
                         medianPpvPriceCents: number | null;
                         /** @description median whole minutes from a direct PPV's send to its unlock, of those unlocked in the window (nearest rank) */
                         medianMinutesToUnlock: number | null;
+                        qaOffPlatformContact: number | null;
+                        qaOffPlatformPayment: number | null;
                         unlinkedUnlocks: number | null;
                         unseenSendUnlocks: number | null;
                     };

@@ -7,6 +7,7 @@ import { messageWebhook, ppvUnlockedWebhook, transactionWebhook } from '../../sr
 import { startHarness, type Harness } from '../support/app-harness.js';
 
 const A = 'acct_conv';
+const QA = 'acct_conv_qa';
 const ADMIN = 'admin-token-for-conversion-0000';
 const at = (min: number): string => new Date(Date.UTC(2026, 5, 10, 12, min)).toISOString();
 
@@ -35,18 +36,23 @@ describe('GET /api/conversion', () => {
     await send(ppvUnlockedWebhook({ accountId: A, fanId: '104', notificationId: '7004', createdAt: at(30), amountDollars: 9 }));
     await send(ppvUnlockedWebhook({ accountId: A, fanId: '104', notificationId: '7005', createdAt: at(30), amountDollars: 9, ppvMessageId: '9999', linkFanId: '105' }));
     await send(ppvUnlockedWebhook({ accountId: A, fanId: '104', notificationId: '7006', createdAt: at(31), amountDollars: 7, ppvMessageId: '9998' }));
+    // Another account: a reply that leads the fan off the platform and names a payment app.
+    await send(messageWebhook({ accountId: QA, fanId: '201', messageId: '9501', createdAt: at(0), text: 'hi', direction: 'received' }));
+    await send(messageWebhook({ accountId: QA, fanId: '201', messageId: '9502', createdAt: at(1), text: 'add me on Telegram and pay with cash app', direction: 'sent' }));
+    await send(messageWebhook({ accountId: QA, fanId: '201', messageId: '9503', createdAt: at(2), text: 'thank you babe', direction: 'sent' }));
     await h.settled();
   });
   afterAll(async () => { await h?.stop(); });
 
   it('reports the chatters\' direct work, the account and the campaign', async () => {
-    const r = await h.call<Conversion>('GET', '/api/conversion');
+    const r = await h.call<Conversion>('GET', `/api/conversion?accountId=${A}`);
     expect(r.status, r.text).toBe(200);
     expect(r.body.model).toBe('session');
     // Webhooks name no chatter: the direct work is the unattributed row's.
     expect(r.body.chatters).toEqual([{
       chatterId: null, directMessages: 2, directPpvsSent: 1, goldenRatioPct: 50, ppvsUnlocked: 1, unlockRatioPct: 100,
       ppvRevenueCents: 1200, revenueCents: 0, revenuePerDirectMessageCents: 0, medianPpvPriceCents: 1200, medianMinutesToUnlock: 3,
+      qaFlags: { offPlatformContact: 0, offPlatformPayment: 0 },
     }]);
     expect(r.body.accounts).toEqual([expect.objectContaining({
       accountId: A, directMessages: 2, directPpvsSent: 1, ppvsUnlocked: 1, ppvRevenueCents: 1200, revenueCents: 1200,
@@ -55,22 +61,33 @@ describe('GET /api/conversion', () => {
     expect(r.body.campaigns).toEqual([{ accountId: A, campaignId: '555', fansReached: 2, ppvsSent: 2, unlocks: 1, unlockRatePct: 50, revenueCents: 500 }]);
   });
 
+  it('counts the quality rules per chatter and lists them in the session\'s analysis', async () => {
+    const r = await h.call<Conversion>('GET', `/api/conversion?accountId=${QA}`);
+    expect(r.body.chatters).toEqual([expect.objectContaining({ chatterId: null, directMessages: 2, qaFlags: { offPlatformContact: 1, offPlatformPayment: 1 } })]);
+    const analysis = await h.call<{ qaFlags: Row[] }>('GET', `/api/sessions/${encodeURIComponent(`${QA}:201:1`)}/analysis`);
+    expect(analysis.status, analysis.text).toBe(200);
+    expect(analysis.body.qaFlags).toEqual([
+      { messageId: '9502', sentAt: at(1), chatterId: null, rule: 'off-platform-contact', match: 'Telegram' },
+      { messageId: '9502', sentAt: at(1), chatterId: null, rule: 'off-platform-payment', match: 'cash app' },
+    ]);
+  });
+
   it('places sends and unlocks by their own times', async () => {
     // Sends before minute 2, the direct unlock at minute 4: a window ending at minute 2 has the send and not the unlock.
-    const r = await h.call<Conversion>('GET', `/api/conversion?to=${encodeURIComponent(at(2))}`);
+    const r = await h.call<Conversion>('GET', `/api/conversion?accountId=${A}&to=${encodeURIComponent(at(2))}`);
     expect(r.body.chatters[0]).toMatchObject({ directMessages: 2, directPpvsSent: 1, ppvsUnlocked: 0, unlockRatioPct: 0, medianMinutesToUnlock: null });
-    const later = await h.call<Conversion>('GET', `/api/conversion?from=${encodeURIComponent(at(2))}`);
+    const later = await h.call<Conversion>('GET', `/api/conversion?accountId=${A}&from=${encodeURIComponent(at(2))}`);
     expect(later.body.chatters[0]).toMatchObject({ directMessages: 0, directPpvsSent: 0, ppvsUnlocked: 1, unlockRatioPct: null, goldenRatioPct: null });
   });
 
   it('exports the report as conversion.csv and campaigns.csv, and as JSON lines', async () => {
-    const csv = await h.call('GET', '/api/exports/conversion.csv');
+    const csv = await h.call('GET', `/api/exports/conversion.csv?accountId=${A}`);
     expect(csv.status).toBe(200);
     expect(csv.headers['content-disposition']).toMatch(/conversion-beginning-now\.csv/);
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('level,accountId,chatterId,directMessages,directPpvsSent,goldenRatioPct,ppvsUnlocked,unlockRatioPct,ppvRevenueCents,revenueCents,revenuePerDirectMessageCents,medianPpvPriceCents,medianMinutesToUnlock,unlinkedUnlocks,unseenSendUnlocks');
-    expect(lines.slice(1)).toEqual([`account,${A},,2,1,50,1,100,1200,1200,600,1200,3,2,1`, 'chatter,,,2,1,50,1,100,1200,0,0,1200,3,,']);
-    const ndjson = await h.call('GET', '/api/exports/campaigns.csv', { headers: { accept: 'application/x-ndjson' } });
+    expect(lines[0]).toBe('level,accountId,chatterId,directMessages,directPpvsSent,goldenRatioPct,ppvsUnlocked,unlockRatioPct,ppvRevenueCents,revenueCents,revenuePerDirectMessageCents,medianPpvPriceCents,medianMinutesToUnlock,qaOffPlatformContact,qaOffPlatformPayment,unlinkedUnlocks,unseenSendUnlocks');
+    expect(lines.slice(1)).toEqual([`account,${A},,2,1,50,1,100,1200,1200,600,1200,3,,,2,1`, 'chatter,,,2,1,50,1,100,1200,0,0,1200,3,0,0,,']);
+    const ndjson = await h.call('GET', `/api/exports/campaigns.csv?accountId=${A}`, { headers: { accept: 'application/x-ndjson' } });
     expect(ndjson.text.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ accountId: A, campaignId: '555', fansReached: 2, ppvsSent: 2, unlocks: 1, unlockRatePct: 50, revenueCents: 500 }]);
   });
 
@@ -87,7 +104,7 @@ describe('GET /api/conversion', () => {
   });
 
   it('gives the figures per local day for the chart, days without activity included, and refuses more than a quarter', async () => {
-    const r = await h.call<{ days: Row[]; timezone: string }>('GET', '/api/conversion/daily?from=2026-06-09&to=2026-06-12');
+    const r = await h.call<{ days: Row[]; timezone: string }>('GET', `/api/conversion/daily?accountId=${A}&from=2026-06-09&to=2026-06-12`);
     expect(r.status, r.text).toBe(200);
     expect(r.body.days.map((d) => d.day)).toEqual(['2026-06-09', '2026-06-10', '2026-06-11']);
     expect(r.body.days[1]).toEqual({

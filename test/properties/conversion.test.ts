@@ -1,7 +1,7 @@
 // The conversion report against the reference model (test/support/conversion-reference.ts) over
 // random money histories: direct and queued sends, priced or free, their unlocks (late, twice,
-// without a link, into another chat, of a PPV never sent), tips, and the connector's copy of a
-// named chatter's send before or after the webhook's. The records go through the real doors'
+// without a link, into another chat, of a PPV never sent), tips, the connector's copy of a
+// named chatter's send before or after the webhook's, and replies that break the quality rules. The records go through the real doors'
 // routing, the processor's round and the projector's folds in any arrival order within the
 // lateness, some delivered twice; the events land on the embedded store in random batches, some
 // applied again, and GET /api/conversion's query answers every window as the reference does.
@@ -17,7 +17,7 @@ import { applyEvents } from '../../src/projector/runner.js';
 import { conversionOf } from '../../src/read-models/conversion.js';
 import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { referenceConversion, type CreditedPayment, type SendFact, type UnlockFact } from '../support/conversion-reference.js';
-import { factRecord, webhookRecord } from '../support/inbound-records.js';
+import { connectorRecord, factRecord, webhookRecord } from '../support/inbound-records.js';
 import type { Fact } from '../support/reference-model.js';
 import { reportData } from '../support/report-reference.js';
 import { runRecords } from '../support/run-chats.js';
@@ -35,9 +35,18 @@ const params = <T>(numRuns: number): fc.Parameters<T> => ({
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** Reply texts, and the quality rules each breaks (docs/api.md): written here, not read from the rules. */
+const TEXTS: readonly { text: string; contact: boolean; payment: boolean }[] = [
+  { text: 'hey you', contact: false, payment: false },
+  { text: 'add me on telegram', contact: true, payment: false },
+  { text: 'send it with venmo', contact: false, payment: true },
+  { text: 'see https://linktr.ee/me or pay by cash app', contact: true, payment: true },
+  { text: 'unlock it on https://onlyfans.com/my/chats', contact: false, payment: false },
+];
+
 type Step =
   | { kind: 'fan'; chat: number; gapMin: number }
-  | { kind: 'direct'; chat: number; gapMin: number; chatter: string | null; price: number; connectorFirst: boolean; unlock: UnlockPlan }
+  | { kind: 'direct'; chat: number; gapMin: number; chatter: string | null; price: number; connectorFirst: boolean; unlock: UnlockPlan; text: number }
   | { kind: 'queued'; chat: number; gapMin: number; queue: string; price: number; unlock: UnlockPlan }
   | { kind: 'stray'; chat: number; gapMin: number; how: 'no-link' | 'other-chat' | 'unseen'; amount: number }
   | { kind: 'tip'; chat: number; gapMin: number; cents: number };
@@ -52,7 +61,7 @@ const priceArb = fc.constantFrom(0, 0, 500, 1200, 2500, 999);
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('fan' as const), chat: chatArb, gapMin: gapArb }),
-  fc.record({ kind: fc.constant('direct' as const), chat: chatArb, gapMin: gapArb, chatter: fc.constantFrom('ann', 'bob', null), price: priceArb, connectorFirst: fc.boolean(), unlock: unlockArb }),
+  fc.record({ kind: fc.constant('direct' as const), chat: chatArb, gapMin: gapArb, chatter: fc.constantFrom('ann', 'bob', null), price: priceArb, connectorFirst: fc.boolean(), unlock: unlockArb, text: fc.integer({ min: 0, max: TEXTS.length - 1 }) }),
   fc.record({ kind: fc.constant('queued' as const), chat: chatArb, gapMin: gapArb, queue: fc.constantFrom('555', '777'), price: priceArb, unlock: unlockArb }),
   fc.record({ kind: fc.constant('stray' as const), chat: chatArb, gapMin: gapArb, how: fc.constantFrom('no-link' as const, 'other-chat' as const, 'unseen' as const), amount: fc.integer({ min: 100, max: 5000 }) }),
   fc.record({ kind: fc.constant('tip' as const), chat: chatArb, gapMin: gapArb, cents: fc.integer({ min: 100, max: 5000 }) }),
@@ -119,20 +128,22 @@ function historyOf(steps: readonly Step[]): History {
         break;
       }
       case 'direct': {
-        const send: SendFact = { kind: 'send', account: ACCOUNT, chat: fanId, id: id(), at: t, chatter: s.chatter, queue: null, priceCents: s.price };
+        const said = TEXTS[s.text] ?? { text: 'hey', contact: false, payment: false };
+        const send: SendFact = { kind: 'send', account: ACCOUNT, chat: fanId, id: id(), at: t, chatter: s.chatter, queue: null, priceCents: s.price, qa: { contact: said.contact, payment: said.payment } };
         h.sends.push(send);
         const fact: Fact = { kind: 'message', account: ACCOUNT, chat: fanId, id: send.id, at: t, sender: 'human', chatter: s.chatter };
         h.facts.push(fact);
-        const platformCopy = () => webhook(t, messageWebhook({ accountId: ACCOUNT, fanId, messageId: send.id, createdAt: iso(t), text: 'hey', direction: 'sent', priceDollars: s.price / 100 }));
+        const platformCopy = () => webhook(t, messageWebhook({ accountId: ACCOUNT, fanId, messageId: send.id, createdAt: iso(t), text: said.text, direction: 'sent', priceDollars: s.price / 100 }));
         // A named chatter's send: the connector's copy (no price) and the webhook's (no chatter), either first.
-        if (s.chatter !== null && s.connectorFirst) add(t, factRecord(fact, `connector_${send.id}`, t));
+        const connectorCopy = (chatter: string) => add(t, connectorRecord({ account: ACCOUNT, chat: fanId, id: send.id, at: t, chatter, text: said.text }, t));
+        if (s.chatter !== null && s.connectorFirst) connectorCopy(s.chatter);
         platformCopy();
-        if (s.chatter !== null && !s.connectorFirst) add(t, factRecord(fact, `connector_${send.id}`, t));
+        if (s.chatter !== null && !s.connectorFirst) connectorCopy(s.chatter);
         planUnlock(s.chat, send, s.unlock);
         break;
       }
       case 'queued': {
-        const send: SendFact = { kind: 'send', account: ACCOUNT, chat: fanId, id: id(), at: t, chatter: null, queue: s.queue, priceCents: s.price };
+        const send: SendFact = { kind: 'send', account: ACCOUNT, chat: fanId, id: id(), at: t, chatter: null, queue: s.queue, priceCents: s.price, qa: { contact: false, payment: false } };
         h.sends.push(send);
         h.facts.push({ kind: 'message', account: ACCOUNT, chat: fanId, id: send.id, at: t, sender: 'automated', chatter: null });
         webhook(t, messageWebhook({ accountId: ACCOUNT, fanId, messageId: send.id, createdAt: iso(t), text: 'mass', direction: 'sent', fromQueue: true, queueId: s.queue, priceDollars: s.price / 100 }));

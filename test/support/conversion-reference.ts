@@ -15,6 +15,8 @@ export interface SendFact {
   readonly queue: string | null;
   /** 0: free. */
   readonly priceCents: number;
+  /** Which quality rules its text breaks (as the generator wrote it: the test's own table, not the rules' code). */
+  readonly qa: { readonly contact: boolean; readonly payment: boolean };
 }
 
 export interface UnlockFact {
@@ -52,7 +54,7 @@ export interface Figures {
 }
 
 export interface RefConversion {
-  chatters: (Figures & { chatterId: string | null })[];
+  chatters: (Figures & { chatterId: string | null; qaFlags: { offPlatformContact: number; offPlatformPayment: number } })[];
   accounts: (Figures & { accountId: string; unlinkedUnlocks: number; unseenSendUnlocks: number })[];
   campaigns: { accountId: string; campaignId: string; fansReached: number; ppvsSent: number; unlocks: number; unlockRatePct: number | null; revenueCents: number }[];
 }
@@ -120,6 +122,10 @@ export function referenceConversion(sends: readonly SendFact[], unlocks: readonl
       directSales.filter((s) => s.send?.chatter === chatterId),
       chatterId === null ? 0 : paid.filter((p) => p.chatter === chatterId).reduce((n, p) => n + p.cents, 0),
     ),
+    qaFlags: {
+      offPlatformContact: direct.filter((s) => s.chatter === chatterId && s.qa.contact).length,
+      offPlatformPayment: direct.filter((s) => s.chatter === chatterId && s.qa.payment).length,
+    },
   }));
   chatters.sort((a, b) => (b.revenuePerDirectMessageCents ?? -1) - (a.revenuePerDirectMessageCents ?? -1) || (a.chatterId ?? '\uffff').localeCompare(b.chatterId ?? '\uffff'));
 

@@ -21,6 +21,15 @@ export function webhookRecord(body: string, idempotencyKey: string, receivedAt: 
   return inboundRecord({ source: 'webhook', ...meta }, raw, inputHeaders(input, raw.length));
 }
 
+/** A reply naming its chatter, as the browser connector's route appends it (src/http/routes/connector.ts). */
+export function connectorRecord(m: { account: string; chat: string; id: string; at: number; chatter: string; text: string }, receivedAt: number): AppendRecord {
+  const body = { event: 'connector.message', account_id: m.account, payload: { id: m.id, text: m.text, createdAt: iso(m.at), chatterId: m.chatter, automated: false } };
+  return inboundRecord({
+    source: 'connector', event: 'connector.message', accountId: m.account, chatId: m.chat, chatterId: m.chatter,
+    dedupeKey: `connector:${m.account}:${m.id}`, receivedAt,
+  }, Buffer.from(JSON.stringify(body)));
+}
+
 /**
  * The record of one fact delivered under `key`, received at `receivedAt`. A close names
  * `closeSession` (null: whatever session is open); it is received when requested.
@@ -34,12 +43,7 @@ export function factRecord(f: Fact, key: string, receivedAt: number, closeSessio
       }
       if (f.sender === 'automated') return webhookRecord(messageWebhook({ ...base, direction: 'sent', fromQueue: true }), key, receivedAt);
       if (f.chatter === null) return webhookRecord(messageWebhook({ ...base, direction: 'sent' }), key, receivedAt);
-      // A reply naming its chatter comes from the browser connector (src/http/routes/connector.ts).
-      const body = { event: 'connector.message', account_id: f.account, payload: { id: f.id, text: `m${f.id}`, createdAt: iso(f.at), chatterId: f.chatter, automated: false } };
-      return inboundRecord({
-        source: 'connector', event: 'connector.message', accountId: f.account, chatId: f.chat, chatterId: f.chatter,
-        dedupeKey: `connector:${f.account}:${f.id}`, receivedAt,
-      }, Buffer.from(JSON.stringify(body)));
+      return connectorRecord({ account: f.account, chat: f.chat, id: f.id, at: f.at, chatter: f.chatter, text: `m${f.id}` }, receivedAt);
     }
     case 'payment':
       return webhookRecord(transactionWebhook({ accountId: f.account, fanId: f.chat, transactionId: f.id, createdAt: iso(f.at), type: 'tip', amountDollars: f.cents / 100 }), key, receivedAt);

@@ -134,6 +134,8 @@ const ConversionRowSchema = Type.Object({
   accountId: Nullable(Type.String()),
   chatterId: Nullable(Type.String({ description: 'empty on a chatter row: human sends no chatter was named for' })),
   ...ConversionFiguresSchema,
+  qaOffPlatformContact: Nullable(Int('chatter rows: direct replies with a link off the platform or a named messaging app')),
+  qaOffPlatformPayment: Nullable(Int('chatter rows: direct replies naming a payment app, crypto or a $cashtag')),
   unlinkedUnlocks: Nullable(Int('account rows: unlocks naming no PPV of their chat')),
   unseenSendUnlocks: Nullable(Int('account rows: unlocks of PPVs never seen sent')),
 });
@@ -300,8 +302,10 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     return send(request, reply, 'conversion', w, columnsOf(ConversionRowSchema), async () => {
       const report = await conversionOf(await models.active(), w, inScope, clock());
       const rows: ConversionRow[] = [
-        ...report.accounts.map((a): ConversionRow => ({ level: 'account', chatterId: null, ...a })),
-        ...report.chatters.map((c): ConversionRow => ({ level: 'chatter', accountId: null, ...c, unlinkedUnlocks: null, unseenSendUnlocks: null })),
+        ...report.accounts.map((a): ConversionRow => ({ level: 'account', chatterId: null, ...a, qaOffPlatformContact: null, qaOffPlatformPayment: null })),
+        ...report.chatters.map(({ qaFlags, ...c }): ConversionRow => ({
+          level: 'chatter', accountId: null, ...c, qaOffPlatformContact: qaFlags.offPlatformContact, qaOffPlatformPayment: qaFlags.offPlatformPayment, unlinkedUnlocks: null, unseenSendUnlocks: null,
+        })),
       ];
       return listed(rows);
     });

@@ -35,6 +35,10 @@ export const ConversionFiguresSchema = {
 export const ChatterConversionSchema = Type.Object({
   chatterId: Nullable(Type.String(), 'null: human sends no chatter was named for (webhooks name none; the connector does)'),
   ...ConversionFiguresSchema,
+  qaFlags: Type.Object({
+    offPlatformContact: Type.Integer({ minimum: 0, description: 'direct replies with a link off the platform or a named messaging app' }),
+    offPlatformPayment: Type.Integer({ minimum: 0, description: 'direct replies naming a payment app, crypto or a $cashtag' }),
+  }, { description: 'direct replies in the window a quality rule fired on (each session lists them in GET /api/sessions/:id/analysis)' }),
 });
 
 export const CampaignConversionSchema = Type.Object({

@@ -136,6 +136,13 @@ const AnalysisSchema = Type.Object({
   summary: Nullable(Type.String({ description: 'the model\'s summary, when a model ran' })),
   analysedAt: Time,
   modelError: Nullable(Type.String()),
+  qaFlags: Type.Array(Type.Object({
+    messageId: Type.String(),
+    sentAt: Time,
+    chatterId: Nullable(Type.String()),
+    rule: Type.Union([L('off-platform-contact'), L('off-platform-payment')]),
+    match: Type.String({ description: 'what in the reply made it fire (at most 80 characters)' }),
+  }), { description: 'the quality rules that fired on the session\'s direct replies, oldest first (docs/api.md, "Money")' }),
 });
 
 const ChatListSchema = Type.Object({ items: Type.Array(ChatSchema), count: Count, limit: Count });
@@ -427,7 +434,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
   app.get('/api/sessions/:id/analysis', {
     config: { rateClass: 'report' },
     schema: {
-      summary: 'One session: metrics snapshot, alerts, model labels and recommendations',
+      summary: 'One session: metrics snapshot, alerts, model labels and recommendations, and the quality rules that fired on its replies',
       params: Type.Object({ id: Id('session id') }),
       querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec) }, { additionalProperties: false }),
       response: { 200: AnalysisSchema },
@@ -457,6 +464,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         fanSpendCents: session.fanSpendCents ?? null,
       },
       ...(await analysisParts(session, now)),
+      qaFlags: (await Messages.qaFlagsOfSession(rm, session._id)).map((f) => ({ ...f, sentAt: iso(f.sentAt) })),
     };
   });
 

@@ -3,6 +3,7 @@
 import type { Filter } from '../../adapters/store/store.js';
 import type { ReadModelCollections } from '../read-model-set.js';
 import type { MessageDoc } from './projection.js';
+import { qaFlags, type QaRule } from '../../domain/qa-rules.js';
 
 /** The latest `limit` messages in scope (of one chatId, when given), oldest first as a conversation reads; tombstones left out. */
 export async function latest(rm: ReadModelCollections, inScope: Filter, chatId: string | undefined, limit: number): Promise<MessageDoc[]> {
@@ -19,4 +20,16 @@ export async function ofChats(rm: ReadModelCollections, chatKeys: readonly strin
   const docs = perChat.flat().sort((a, b) => (b.sentAt ?? 0) - (a.sentAt ?? 0) || b._id.localeCompare(a._id)).slice(0, limit);
   docs.reverse();
   return docs;
+}
+
+/** The most a session's quality flags read: a session's messages rarely reach it. */
+export const QA_MESSAGES = 500;
+
+/** The quality rules that fired on a session's direct replies (domain/qa-rules.ts), oldest first, of its latest QA_MESSAGES messages. */
+export async function qaFlagsOfSession(rm: ReadModelCollections, sessionId: string): Promise<{ messageId: string; sentAt: number; chatterId: string | null; rule: QaRule; match: string }[]> {
+  const docs = await rm.messages.find({ sessionId, tombstone: false }, { sort: { sentAt: -1, _id: -1 }, limit: QA_MESSAGES });
+  docs.reverse();
+  return docs.flatMap((m) => (m.sender === 'human' && m.queueId === undefined && typeof m.text === 'string'
+    ? qaFlags(m.text).map((f) => ({ messageId: m.messageId, sentAt: m.sentAt ?? 0, chatterId: m.chatterId ?? null, ...f }))
+    : []));
 }

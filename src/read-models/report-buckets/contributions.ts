@@ -14,6 +14,7 @@
 // clock, so reports read them live (they are few: sessions close after the idle timeout, or
 // with the fan waiting, at the unanswered limit).
 import { unansweredSec } from '../../domain/sla.js';
+import { qaFlags, type QaRule } from '../../domain/qa-rules.js';
 import type { MessageDoc } from '../messages/projection.js';
 import type { PaymentDoc } from '../payments/projection.js';
 import type { PpvDoc, PpvSend } from '../ppvs/projection.js';
@@ -38,8 +39,9 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs';
  * 2: an unanswered session's wait rounds to the nearest second, as the SLA counts it (was: up).
  * 3: a session closed unanswered counts as `missed` too.
  * 4: direct messages per chatter, PPV sends and unlocks, campaigns (`conv`, `camp`, `ppvUn*`).
+ * 5: the quality rules that fire on a chatter's direct replies (`conv.*.qa*`).
  */
-export const CONTRIBUTIONS_FORMAT = 4;
+export const CONTRIBUTIONS_FORMAT = 5;
 
 export function sessionIncrements(s: SessionDoc): Increment[] {
   const a = s.accountId;
@@ -77,9 +79,17 @@ export function messageIncrements(m: MessageDoc): Increment[] {
   if (m.tombstone || m.sentAt === undefined) return [];
   const out: Increment[] = [{ accountId: m.accountId, at: m.sentAt, field: 'messages', amount: 1 }];
   if (m.sender === 'fan') out.push({ accountId: m.accountId, at: m.sentAt, field: 'fanMessages', amount: 1 });
-  if (m.sender === 'human' && m.queueId === undefined) out.push({ accountId: m.accountId, at: m.sentAt, field: `conv.${chatterKey(m.chatterId ?? null)}.direct`, amount: 1 });
+  if (m.sender === 'human' && m.queueId === undefined) {
+    const c = `conv.${chatterKey(m.chatterId ?? null)}`;
+    out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.direct`, amount: 1 });
+    // The quality rules that fire on the reply, counted per chatter (a document without its text, as a partial read, has none).
+    for (const f of typeof m.text === 'string' ? qaFlags(m.text) : []) out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.${QA_FIELD[f.rule]}`, amount: 1 });
+  }
   return out;
 }
+
+/** Where each quality rule is counted under a chatter's `conv`. */
+export const QA_FIELD: Readonly<Record<QaRule, string>> = { 'off-platform-contact': 'qaOffPlatformContact', 'off-platform-payment': 'qaOffPlatformPayment' };
 
 /** A human's send not from a queue: the chatter's own work, what the conversion ratios are of. */
 export const isDirect = (s: PpvSend): boolean => s.sender === 'human' && s.queueId === undefined;

@@ -27,6 +27,9 @@ export interface ConversionCounters {
   readonly ppvRevenueCents?: number;
   readonly price?: Histogram;
   readonly unlockMin?: Histogram;
+  /** Direct replies a quality rule fired on (domain/qa-rules.ts). */
+  readonly qaOffPlatformContact?: number;
+  readonly qaOffPlatformPayment?: number;
 }
 
 /** Every figure a bucket can hold; absent means zero. */
