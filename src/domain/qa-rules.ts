@@ -9,8 +9,6 @@
 
 export type QaRule = 'off-platform-contact' | 'off-platform-payment';
 
-export const QA_RULES: readonly QaRule[] = ['off-platform-contact', 'off-platform-payment'];
-
 export interface QaFlag {
   readonly rule: QaRule;
   /** The words that made it fire (at most 80 characters). */
