@@ -476,6 +476,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/reassignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reassignments of payments' credit, newest first: who, when, from, to and why (of the key's accounts) */
+        get: operations["getAdminReassignments"];
+        put?: never;
+        /** Reassign a payment's credit to a chatter, with a reason (toChatterId null: undo, back to the model's own credit). Appends a command to the inbound log; every report credits the chatter named once it is processed */
+        post: operations["postAdminReassignments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/replay": {
         parameters: {
             query?: never;
@@ -2582,6 +2600,11 @@ export interface operations {
                         timezone: string;
                         /** @enum {string} */
                         model: "session";
+                        /** @description the whole days the series covers */
+                        window: {
+                            from: string | null;
+                            to: string | null;
+                        };
                     };
                 };
             };
@@ -2675,7 +2698,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One row per payment paid in the window. text/csv (the default): RFC 4180 with a header row (paymentId, accountId, chatId, kind, grossCents, netCents, paidAt, sessionId, chatterId, late), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            /** @description One row per payment paid in the window. text/csv (the default): RFC 4180 with a header row (paymentId, accountId, chatId, kind, grossCents, netCents, paidAt, sessionId, chatterId, reassigned, late), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2697,6 +2720,8 @@ export interface operations {
                         paidAt: string | null;
                         sessionId: string | null;
                         chatterId: string | null;
+                        /** @description a manager reassigned the credit (POST /api/admin/reassignments): chatterId is theirs */
+                        reassigned: boolean;
                         /** @description arrived later than the allowed lateness: counted, credited to nobody */
                         late: boolean;
                     };
@@ -3021,6 +3046,114 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminReassignments: {
+        parameters: {
+            query?: {
+                /** @description only this account */
+                accountId?: string;
+                /** @description only this payment */
+                paymentId?: string;
+                /** @description rows to return (default 50, max 500) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            accountId: string;
+                            /** @description the fan */
+                            chatId: string;
+                            paymentId: string;
+                            /** @description US cents */
+                            grossCents: number;
+                            paidAt: string | null;
+                            /** @description the chatter credited before; null: nobody */
+                            from: string | null;
+                            /** @description the chatter credited after; on an undo, the model's own credit */
+                            to: string | null;
+                            /** @description true: a reassignment undone */
+                            undo: boolean;
+                            /** @description who asked (the key's name, or admin) */
+                            by: string;
+                            at: string | null;
+                            reason: string;
+                        }[];
+                        count: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminReassignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the payment's account */
+                    accountId: string;
+                    /** @description the payment (the transaction id) */
+                    paymentId: string;
+                    /** @description the chatter to credit; null: undo the reassignment */
+                    toChatterId: string | null;
+                    /** @description why, for whoever reads the list later */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the command is in the inbound log: the processor applies it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "reassign-requested";
+                        accountId: string;
+                        paymentId: string;
+                        from: string | null;
+                        toChatterId: string | null;
+                        requestedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

@@ -88,6 +88,16 @@ export interface ChatAccountInput extends InputBase {
   readonly state: string | null;
 }
 
+/** A manager's reassignment of a payment's credit (POST /api/admin/reassignments), through the log like every change. */
+export interface ChatReassignInput extends InputBase {
+  readonly type: 'chat.reassign';
+  readonly paymentId: string;
+  /** The chatter credited from now on; null: back to the model's own credit (the reassignment undone). */
+  readonly chatterId: string | null;
+  readonly reason: string;
+  readonly requestedBy: string;
+}
+
 /** Clock record: lets idle sessions close without new messages, the same way live and on replay. */
 export interface ChatTickInput {
   readonly type: 'chat.tick';
@@ -127,6 +137,7 @@ export type ChatInput =
   | ChatSignalInput
   | ChatPresenceInput
   | ChatAccountInput
+  | ChatReassignInput
   | ChatTickInput
   | ChatSettleInput
   | ChatCloseInput

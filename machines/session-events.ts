@@ -151,6 +151,14 @@ export type FanSignalRecorded = Envelope<'FanSignalRecorded', {
   readonly ppv?: ChatSignalInput['ppv'];
 }>;
 
+/** A manager reassigned a payment's credit (chatterId null: undone, back to the model's own). Every model credits it so. */
+export type PaymentReassigned = Envelope<'PaymentReassigned', {
+  readonly paymentId: string;
+  readonly chatterId: string | null;
+  readonly reason: string;
+  readonly requestedBy: string;
+}>;
+
 export type AccountStatusChanged = Envelope<'AccountStatusChanged', { readonly event: string; readonly state: string | null }>;
 
 export type SessionClosed = Envelope<'SessionClosed', { readonly session: SessionSummary; readonly requestedBy: string | null }>;
@@ -165,11 +173,12 @@ export type SessionEvent =
   | PaymentCredited
   | FanSignalRecorded
   | AccountStatusChanged
+  | PaymentReassigned
   | SessionClosed;
 export type SessionEventType = SessionEvent['type'];
 
 export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
-  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageMoved', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'SessionClosed',
+  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageMoved', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'PaymentReassigned', 'SessionClosed',
 ];
 
 /** The session as it stands after the event, for events that carry one. */

@@ -9,7 +9,7 @@
 // public transition(); docs/session-chart.md is drawn from this definition.
 import { assign, setup } from 'xstate';
 import type {
-  ChatAccountInput, ChatAttributionInput, ChatCloseInput, ChatMessageDeletedInput, ChatMessageInput, ChatPaymentInput,
+  ChatAccountInput, ChatAttributionInput, ChatReassignInput, ChatCloseInput, ChatMessageDeletedInput, ChatMessageInput, ChatPaymentInput,
   ChatPresenceInput, ChatSettleInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
 } from './chat-input.js';
 import { emitNext, initialContext, type ChatContext, type ChatMachineInput, type Emit } from './chat-context.js';
@@ -33,6 +33,7 @@ export type ChartEvent =
   | { readonly type: 'reply.attributed'; readonly input: ChatAttributionInput }
   | { readonly type: 'message.deleted'; readonly input: ChatMessageDeletedInput }
   | { readonly type: 'account.changed'; readonly input: ChatAccountInput }
+  | { readonly type: 'payment.reassigned'; readonly input: ChatReassignInput }
   | { readonly type: 'presence'; readonly input: ChatPresenceInput }
   | { readonly type: 'clock.tick'; readonly input: ChatTickInput }
   | { readonly type: 'history.complete'; readonly input: ChatSettleInput }
@@ -182,6 +183,11 @@ export const sessionMachine = setup({
       const a = e.input as ChatAccountInput;
       return emitNext(c, emit, 'AccountStatusChanged', a.at, { event: a.event, state: a.state });
     }),
+    /** A manager moved a payment's credit: the session and its figures stay; the read models credit the chatter named. */
+    noteReassign: change((c, e, emit) => {
+      const r = e.input as ChatReassignInput;
+      return emitNext(c, emit, 'PaymentReassigned', r.at, { paymentId: r.paymentId, chatterId: r.chatterId, reason: r.reason, requestedBy: r.requestedBy });
+    }),
     notePresence: change((c, e) => {
       const p = e.input as ChatPresenceInput;
       return c.presenceAt === null || p.at >= c.presenceAt ? { ...c, presence: p.presence, presenceAt: p.at } : c;
@@ -233,6 +239,7 @@ export const sessionMachine = setup({
     'reply.attributed': { actions: 'refigure' },
     'message.deleted': { actions: 'markDeleted' },
     'account.changed': { actions: 'noteAccount' },
+    'payment.reassigned': { actions: 'noteReassign' },
     presence: { actions: 'notePresence' },
     'clock.tick': { guard: 'arrivalsIdle', actions: 'advanceClock' },
     'history.complete': { actions: 'settleHistory' },

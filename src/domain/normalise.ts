@@ -173,6 +173,9 @@ const SIGNALS: Record<string, FanSignalKind> = {
 };
 
 /** Commands written by convops itself (admin routes), not by the platform. */
+/** The command a manager's reassignment of a payment appends (src/http/routes/reassignments.ts). */
+export const REASSIGN_PAYMENT = 'command.reassign-payment';
+
 function command(meta: InboundMeta, body: JsonObject): ChatInput {
   if (meta.event === 'command.close-session') {
     const at = parsePlatformTime(body.requestedAt);
@@ -181,6 +184,20 @@ function command(meta: InboundMeta, body: JsonObject): ChatInput {
       type: 'chat.close',
       dedupeKey: meta.dedupeKey,
       sessionId: typeof body.sessionId === 'string' ? body.sessionId : null,
+      requestedBy: typeof body.requestedBy === 'string' ? body.requestedBy : 'admin',
+      at,
+    };
+  }
+  if (meta.event === REASSIGN_PAYMENT) {
+    const at = parsePlatformTime(body.requestedAt);
+    if (at === undefined) return skipped(meta, 'requestedAt: missing');
+    if (typeof body.paymentId !== 'string' || body.paymentId === '') return skipped(meta, 'paymentId: missing');
+    return {
+      type: 'chat.reassign',
+      dedupeKey: meta.dedupeKey,
+      paymentId: body.paymentId,
+      chatterId: typeof body.chatterId === 'string' ? body.chatterId : null,
+      reason: typeof body.reason === 'string' ? body.reason : '',
       requestedBy: typeof body.requestedBy === 'string' ? body.requestedBy : 'admin',
       at,
     };

@@ -112,6 +112,8 @@ const EXTRA_ERRORS: Record<string, readonly ErrorCode[]> = {
   'GET /api/admin/replay': ['CONFLICT'],
   'GET /api/admin/replay/:id': ['CONFLICT'],
   'POST /api/admin/purge-demo': ['CONFLICT'],
+  // Undoing a reassignment that is not there.
+  'POST /api/admin/reassignments': ['CONFLICT'],
   'POST /api/admin/backfill': ['CONFLICT', 'PLATFORM_ERROR'],
   'POST /api/admin/backfill-transactions': ['CONFLICT', 'PLATFORM_ERROR'],
   'POST /api/admin/accounts/sync': ['PLATFORM_ERROR', 'NOT_FOUND'],

@@ -16,6 +16,7 @@ import { healthRoutes, readAccessNote } from './routes/health.js';
 import { readRoutes } from './routes/reads.js';
 import { exportRoutes } from './routes/exports.js';
 import { moneyRoutes } from './routes/money.js';
+import { reassignmentRoutes } from './routes/reassignments.js';
 import { webhookRoutes, WEBHOOK_PATH } from './routes/webhook.js';
 import { adminSessionRoutes } from './routes/admin-sessions.js';
 import { connectorRoutes } from './routes/connector.js';
@@ -173,6 +174,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   });
   await app.register(pageRoutes);
   await app.register(adminSessionRoutes, { models: deps.read.models, inbound });
+  await app.register(reassignmentRoutes, { models: deps.read.models, inbound });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { setAside: deps.setAside, log: deps.log, topology: deps.topology });

@@ -7,6 +7,7 @@ import { messages } from './messages/projection.js';
 import type { ReadModel } from './names.js';
 import { payments } from './payments/projection.js';
 import { ppvs } from './ppvs/projection.js';
+import { reassignments } from './reassignments/projection.js';
 import type { AnyProjection } from './projection.js';
 import { sessions } from './sessions/projection.js';
 
@@ -16,11 +17,11 @@ import { sessions } from './sessions/projection.js';
  * report-bucket increments of one event follow it (sessions, messages, payments, PPVs). Indexes are
  * created in this order too.
  */
-export const PROJECTIONS: readonly AnyProjection[] = [sessions, messages, payments, ppvs, chats, accountStats];
+export const PROJECTIONS: readonly AnyProjection[] = [sessions, messages, payments, reassignments, ppvs, chats, accountStats];
 
 /**
  * The order their writes go to the store, in dependency order: the account totals before the
  * documents they are derived from (as the report buckets), and a session, chat or payment never
  * points at a message not stored yet.
  */
-export const WRITE_ORDER: readonly ReadModel[] = [accountStats.name, messages.name, payments.name, ppvs.name, chats.name, sessions.name];
+export const WRITE_ORDER: readonly ReadModel[] = [accountStats.name, messages.name, payments.name, reassignments.name, ppvs.name, chats.name, sessions.name];

@@ -9,6 +9,7 @@ import type { MessageDoc } from './messages/projection.js';
 import { ALL_READ_MODELS, type ReadModelName } from './names.js';
 import type { PaymentDoc } from './payments/projection.js';
 import type { PpvDoc } from './ppvs/projection.js';
+import type { ReassignmentDoc } from './reassignments/projection.js';
 import type { ReportBucketDoc } from './report-buckets/document.js';
 import type { SessionDoc } from './sessions/projection.js';
 
@@ -36,6 +37,7 @@ export interface ReadModelCollections {
   readonly messages: Collection<MessageDoc>;
   readonly payments: Collection<PaymentDoc>;
   readonly ppvs: Collection<PpvDoc>;
+  readonly reassignments: Collection<ReassignmentDoc>;
   readonly chats: Collection<ChatDoc>;
   readonly account_stats: Collection<AccountStatsDoc>;
   readonly report_buckets: Collection<ReportBucketDoc>;
@@ -86,6 +88,7 @@ export class ReadModelSet {
       messages: this.store.collection<MessageDoc>(name('messages')),
       payments: this.store.collection<PaymentDoc>(name('payments')),
       ppvs: this.store.collection<PpvDoc>(name('ppvs')),
+      reassignments: this.store.collection<ReassignmentDoc>(name('reassignments')),
       chats: this.store.collection<ChatDoc>(name('chats')),
       account_stats: this.store.collection<AccountStatsDoc>(name('account_stats')),
       report_buckets: this.store.collection<ReportBucketDoc>(name('report_buckets')),

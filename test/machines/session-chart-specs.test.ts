@@ -281,6 +281,15 @@ describe('session chart: given / when / then', () => {
     takes('(any) message.deleted -> .', '(any) account.changed -> .', '(any) presence -> .', '(any) record.skipped -> .');
   });
 
+  it('given a session with a payment, when a manager reassigns the payment, then the event names the chatter and the session stays', () => {
+    const g = given([msg('fan', 0), msg('human', 60, { chatterId: 'ann', messageId: 'r1' })]);
+    const r = when(g, { type: 'chat.reassign', dedupeKey: 'ra', paymentId: 'p1', chatterId: 'bob', reason: 'closed in DMs', requestedBy: 'lead', at: T0 + 120_000 });
+    expect(r.types).toEqual(['PaymentReassigned']);
+    expect(r.events[0]?.data).toEqual({ paymentId: 'p1', chatterId: 'bob', reason: 'closed in DMs', requestedBy: 'lead' });
+    expect(r.value).toEqual(g.value);
+    takes('(any) payment.reassigned -> .');
+  });
+
   it('the specs above take every transition of the chart', () => {
     const all = chartEdges(sessionMachine).map((e) => `${e.from === 'chat' ? '(any)' : e.from} ${e.event}${e.guard && e.event !== '(always)' ? `[${e.guard}]` : ''}${e.event === '(always)' ? `[${e.guard ?? ''}]` : ''} -> ${e.to ?? '.'}`);
     expect(all.filter((e) => !taken.has(e))).toEqual([]);

@@ -121,7 +121,11 @@ describe('the floor without a key, when reads need one', () => {
     expect(named(body)).toEqual([]);
     // Still a wallboard: the figures are the whole floor's.
     const full = (await call(app, { method: 'GET', url: '/api/floor', headers: bearer(ADMIN) })).body as FloorBody;
-    expect(body.totals).toEqual(full.totals);
+    // Asked a moment apart: the longest wait may have grown by a second (on a busy machine, two).
+    const still = (t: FloorBody['totals']) => { const { longestWaitSec: _w, longestWaitGrade: _g, ...rest } = t as FloorBody['totals'] & { longestWaitSec?: number; longestWaitGrade?: string }; return rest; };
+    expect(still(body.totals)).toEqual(still(full.totals));
+    const waited = (t: FloorBody['totals']) => (t as { longestWaitSec?: number }).longestWaitSec ?? 0;
+    expect(Math.abs(waited(body.totals) - waited(full.totals))).toBeLessThanOrEqual(2);
     // Alerts that look the same without their account and chatter are one line, with a count.
     expect(full.topAlerts.length).toBeGreaterThan(0);
     expect(body.topAlerts.length).toBeGreaterThan(0);

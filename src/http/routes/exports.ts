@@ -16,7 +16,7 @@ import { canSee } from '../../access/access-model.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { openAlertsByChatter } from '../../intelligence/alert-merge.js';
 import { shownClose } from '../../domain/session-deadline.js';
-import type { PaymentDoc } from '../../read-models/payments/projection.js';
+import { creditedChatter, type PaymentDoc } from '../../read-models/payments/projection.js';
 import type { SessionDoc } from '../../read-models/sessions/projection.js';
 import { reportClockOf, scorecardOf, slaReportOf, type ReportClock } from '../../read-models/reports.js';
 import type { SlaFigures } from '../../domain/sla.js';
@@ -79,6 +79,7 @@ const PaymentRowSchema = Type.Object({
   paidAt: Time('when it was paid: what places it in the window'),
   sessionId: Nullable(Type.String()),
   chatterId: Nullable(Type.String({ description: 'the chatter credited; null: nobody' })),
+  reassigned: Type.Boolean({ description: 'a manager reassigned the credit (POST /api/admin/reassignments): chatterId is theirs' }),
   late: Type.Boolean({ description: 'arrived later than the allowed lateness: counted, credited to nobody' }),
 });
 
@@ -162,7 +163,7 @@ export function sessionRow(d: SessionDoc, now: number): SessionRow {
 export function paymentRow(d: PaymentDoc): PaymentRow {
   return {
     paymentId: d.paymentId, accountId: d.accountId, chatId: d.chatId, kind: d.kind, grossCents: d.grossCents, netCents: d.netCents,
-    paidAt: iso(d.paidAt), sessionId: d.sessionId, chatterId: d.chatterId, late: d.late === true,
+    paidAt: iso(d.paidAt), sessionId: d.sessionId, chatterId: creditedChatter(d), reassigned: d.override !== undefined, late: d.late === true,
   };
 }
 

@@ -114,7 +114,7 @@ export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (
     schema: {
       summary: `The money figures per local day (REPORT_TIMEZONE) of the window, summed over the accounts in scope: the console's chart. Default: the last ${DEFAULT_DAILY_DAYS} days up to today; at most ${MAX_DAILY_DAYS} days (400 naming from)`,
       querystring: Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only this account' })), ...WindowParams }, { additionalProperties: false }),
-      response: { 200: Type.Object({ days: Type.Array(DaySchema, { description: 'oldest first, one per local day, days without activity included' }), timezone: Type.String(), model: Type.Literal('session') }) },
+      response: { 200: Type.Object({ days: Type.Array(DaySchema, { description: 'oldest first, one per local day, days without activity included' }), timezone: Type.String(), model: Type.Literal('session'), window: Type.Object({ from: Time, to: Time }, { description: 'the whole days the series covers' }) }) },
     },
   }, async (request) => {
     const now = clock();
@@ -126,6 +126,6 @@ export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (
     if (days.length > MAX_DAILY_DAYS) throw new ApiError('INVALID_INPUT', `from: the daily series spans at most ${MAX_DAILY_DAYS} days (a window read per day); give a from no earlier than ${MAX_DAILY_DAYS} days before to`);
     const inScope = accountFilter(request, request.query.accountId);
     const series = await conversionByDay(await opts.models.active(), days, inScope, now);
-    return { days: series.map((d) => ({ ...d, from: iso(d.from), to: iso(d.to) })), timezone: opts.reportTimezone, model: 'session' as const };
+    return { days: series.map((d) => ({ ...d, from: iso(d.from), to: iso(d.to) })), timezone: opts.reportTimezone, model: 'session' as const, window: { from: iso(days[0]?.from ?? from), to: iso(days[days.length - 1]?.to ?? to) } };
   });
 };

@@ -19,12 +19,31 @@ export interface PaymentDoc extends Doc {
   readonly chatterId: string | null;
   /** Arrived later than the allowed lateness: counted as revenue, credited to nobody. */
   readonly late?: boolean;
+  /** A manager's reassignment (PaymentReassigned): credited to its chatter whatever the model says, until undone. */
+  readonly override?: PaymentOverride;
   readonly lastSeq: number;
 }
+
+export interface PaymentOverride {
+  readonly chatterId: string;
+  readonly by: string;
+  readonly at: number;
+  readonly reason: string;
+}
+
+/** Who the payment is credited to: the manager's reassignment, else the model's chatter. */
+export const creditedChatter = (p: Pick<PaymentDoc, 'chatterId' | 'override'>): string | null => p.override?.chatterId ?? p.chatterId;
 
 export const paymentDocId = (accountId: string, paymentId: string): string => `${accountId}:${paymentId}`;
 
 export function foldPayment(doc: PaymentDoc | undefined, e: SessionEvent): PaymentDoc | undefined {
+  if (e.type === 'PaymentReassigned') {
+    // The route names only payments it found, and the command follows the payment in its chat.
+    if (!doc || doc.lastSeq >= e.seq) return undefined;
+    const { override: _undone, ...rest } = doc;
+    const d = e.data;
+    return d.chatterId === null ? { ...rest, lastSeq: e.seq } : { ...doc, override: { chatterId: d.chatterId, by: d.requestedBy, at: e.at, reason: d.reason }, lastSeq: e.seq };
+  }
   if (e.type === 'PaymentCredited') {
     // Its PaymentRecorded has a lower sequence in the same chat, so the document exists.
     if (!doc || doc.lastSeq >= e.seq) return undefined;
@@ -46,16 +65,17 @@ export function foldPayment(doc: PaymentDoc | undefined, e: SessionEvent): Payme
     sessionId: d.sessionId,
     chatterId: d.chatterId,
     late: d.late === true,
+    ...(doc?.override ? { override: doc.override } : {}),
     lastSeq: e.seq,
   };
 }
 
 export const payments: DocumentProjection<PaymentDoc> = {
   name: PAYMENTS,
-  canHandle: (e) => e.type === 'PaymentRecorded' || e.type === 'PaymentCredited',
+  canHandle: (e) => e.type === 'PaymentRecorded' || e.type === 'PaymentCredited' || e.type === 'PaymentReassigned',
   documentIds: (p) => {
     const e = p.event;
-    if (e.type === 'PaymentRecorded' || e.type === 'PaymentCredited') return [paymentDocId(e.accountId, e.data.paymentId)];
+    if (e.type === 'PaymentRecorded' || e.type === 'PaymentCredited' || e.type === 'PaymentReassigned') return [paymentDocId(e.accountId, e.data.paymentId)];
     return [];
   },
   evolve: (doc, p) => foldPayment(doc, p.event),

@@ -16,7 +16,7 @@
 import { unansweredSec } from '../../domain/sla.js';
 import { qaFlags, type QaRule } from '../../domain/qa-rules.js';
 import type { MessageDoc } from '../messages/projection.js';
-import type { PaymentDoc } from '../payments/projection.js';
+import { creditedChatter, type PaymentDoc } from '../payments/projection.js';
 import type { PpvDoc, PpvSend } from '../ppvs/projection.js';
 import type { SessionDoc } from '../sessions/projection.js';
 import { campaignKey, chatterKey, countKey, secKey } from './keys.js';
@@ -133,8 +133,9 @@ export function paymentIncrements(p: PaymentDoc): Increment[] {
     { accountId: p.accountId, at: p.paidAt, field: 'revenueCents', amount: p.grossCents },
     { accountId: p.accountId, at: p.paidAt, field: 'payments', amount: 1 },
   ];
-  if (p.chatterId !== null) {
-    const c = `chatters.${chatterKey(p.chatterId)}`;
+  const credited = creditedChatter(p);
+  if (credited !== null) {
+    const c = `chatters.${chatterKey(credited)}`;
     out.push({ accountId: p.accountId, at: p.paidAt, field: `${c}.revenueCents`, amount: p.grossCents });
     out.push({ accountId: p.accountId, at: p.paidAt, field: `${c}.payments`, amount: 1 });
   }
