@@ -209,7 +209,6 @@ export async function scorecardOf(
     team.unlocked += c.ppvsUnlocked;
   }
   const teamMoney: MoneyFigures = { revenuePerDirectMessageCents: team.direct === 0 ? null : Math.round(team.revenue / team.direct), unlockRatioPct: percent(team.unlocked, team.sent) };
-  for (const id of money.keys()) ids.add(id);
   const rows = [...ids].map((chatterId): ScorecardRow => {
     const r = per.get(chatterId);
     const sla = slaOf(r?.frt ?? new HistogramSet(), new HistogramSet(), [], thresholdSec, now);
