@@ -79,13 +79,11 @@ export class ReportQueries {
       return s;
     };
     const { buckets, edges } = windowCover(w, now);
-    // Counts alone leave the first-response histograms (most of a bucket) on the server, and
-    // reports other than conversion leave its figures there.
-    const projection: Record<string, 0> = {
-      ...(wanted.has('sla') ? {} : { frt: 0, wait: 0 }),
-      ...(wanted.has('sla') || wanted.has('conversion') ? {} : { chatters: 0 }),
-      ...(wanted.has('conversion') ? {} : { conv: 0, camp: 0 }),
-    };
+    // Counts alone leave the first-response histograms and the conversion figures (most of a
+    // bucket) on the server. A report that needs either reads whole buckets: the embedded store
+    // keeps one shared object per bucket and set of left-out fields, and the decoding of each
+    // (window-sums.ts), so the scorecard's two reads (its SLA and its money) share one.
+    const projection: Record<string, 0> = wanted.has('sla') || wanted.has('conversion') ? {} : { frt: 0, wait: 0, chatters: 0, conv: 0, camp: 0 };
     const reads: Promise<void>[] = buckets.map(async (r) => {
       for (const doc of await this.rm.report_buckets.find({ _id: idRange(r.level, r.from, r.to) }, { projection, shared: true })) {
         if (visible(doc.accountId)) windowOf(doc.accountId).add(decodeBucket(doc));
