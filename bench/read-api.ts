@@ -618,7 +618,8 @@ async function measure(port: number, route: Route): Promise<Measured | { refused
     const t = performance.now();
     const res = await fetch(`http://127.0.0.1:${port}${route.path(i, at)}`);
     body = (await res.json()) as Body;
-    if (res.status === 400) return { refused: `400: ${String(body.message ?? JSON.stringify(body)).slice(0, 160)}` };
+    // A server that refuses the query, or (an older checkout, --server-root) has no such route.
+    if (res.status === 400 || res.status === 404) return { refused: `${res.status}: ${String(body.message ?? JSON.stringify(body)).slice(0, 160)}` };
     if (res.status !== 200) throw new Error(`${route.path(i, at)} answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
     if (i >= WARMUP) times.push(performance.now() - t);
     rows = body.items?.length ?? body.messages?.length ?? rows;
