@@ -2077,6 +2077,8 @@ export interface operations {
                 to?: string;
                 /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
                 clock?: "wall" | "business";
+                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
+                model?: "session";
             };
             header?: never;
             path?: never;
@@ -2139,6 +2141,11 @@ export interface operations {
                             from: string | null;
                             to: string | null;
                         };
+                        /**
+                         * @description how revenue was credited (the `model` asked for)
+                         * @enum {string}
+                         */
+                        model: "session";
                         /** @description how the waits were measured */
                         clock: "wall" | "business";
                         /** @description with clock=business: the accounts measured in their business hours (the others have none: wall-clock seconds); empty with clock=wall */
@@ -2444,6 +2451,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
+                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
+                model?: "session";
             };
             header?: never;
             path?: never;
@@ -2564,6 +2573,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
+                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
+                model?: "session";
             };
             header?: never;
             path?: never;
@@ -2748,6 +2759,8 @@ export interface operations {
                 to?: string;
                 /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
                 clock?: "wall" | "business";
+                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
+                model?: "session";
             };
             header?: never;
             path?: never;
@@ -2812,6 +2825,8 @@ export interface operations {
                 to?: string;
                 /** @description only this account */
                 accountId?: string;
+                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
+                model?: "session";
             };
             header?: never;
             path?: never;
@@ -2875,6 +2890,8 @@ export interface operations {
                 to?: string;
                 /** @description only this account */
                 accountId?: string;
+                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
+                model?: "session";
             };
             header?: never;
             path?: never;

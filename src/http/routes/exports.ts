@@ -27,7 +27,7 @@ import { accountFilter } from '../scope.js';
 import { iso, Nullable, timeOf } from '../views.js';
 import type { ReadSide } from '../../read-side/read-side.js';
 import { conversionOf } from '../../read-models/conversion.js';
-import { CampaignConversionSchema, ConversionFiguresSchema } from './money.js';
+import { CampaignConversionSchema, ConversionFiguresSchema, CreditModelParam } from './money.js';
 
 export interface ExportRouteOptions {
   readonly read: ReadSide;
@@ -225,6 +225,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
   };
 
   const WindowQuery = Type.Object({ ...WindowParams, accountId: Type.Optional(Id('only this account')) }, { additionalProperties: false });
+  const MoneyQuery = Type.Object({ ...WindowParams, accountId: Type.Optional(Id('only this account')), model: CreditModelParam }, { additionalProperties: false });
 
   app.get('/api/exports/sessions.csv', {
     config: { rateClass: 'report' },
@@ -263,7 +264,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     config: { rateClass: 'report' },
     schema: {
       summary: 'The chatter scorecard of the window (GET /api/chatters/scorecard), one row per chatter with its SLA figures as columns, as CSV or JSON lines',
-      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams, clock: ClockParam }, { additionalProperties: false }),
+      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams, clock: ClockParam, model: CreditModelParam }, { additionalProperties: false }),
       response: { 200: exportAnswer('One row per chatter, in the scorecard\'s order (coachPriority, highest first)', ScorecardRowSchema) },
     },
   }, async (request, reply) => {
@@ -294,7 +295,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     config: { rateClass: 'report' },
     schema: {
       summary: 'The conversion report of the window (GET /api/conversion): one row per account, then one per chatter, as CSV or JSON lines',
-      querystring: WindowQuery,
+      querystring: MoneyQuery,
       response: { 200: exportAnswer('Rows with level account (by accountId), then level chatter (the report\'s order)', ConversionRowSchema) },
     },
   }, async (request, reply) => {
@@ -316,7 +317,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     config: { rateClass: 'report' },
     schema: {
       summary: 'The campaigns of the conversion report (GET /api/conversion `campaigns`): one row per queue (and automated sends from no queue) per account, as CSV or JSON lines',
-      querystring: WindowQuery,
+      querystring: MoneyQuery,
       response: { 200: exportAnswer('One row per campaign, the most revenue first', CampaignConversionSchema) },
     },
   }, async (request, reply) => {

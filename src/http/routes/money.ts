@@ -16,6 +16,15 @@ export interface MoneyRouteOptions {
   readonly now?: () => number;
 }
 
+/**
+ * How revenue is credited to chatters. One model today; the query names it so that the sender,
+ * converter and shift models (issues 50 and 51) come as more values, never as other routes.
+ */
+export const CreditModelParam = Type.Literal('session', {
+  default: 'session',
+  description: '`session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it',
+});
+
 const Pct = (description: string) => Nullable(Type.Number({ minimum: 0 }), description);
 
 /** The figures every conversion row carries (docs/api.md defines each). */
@@ -99,7 +108,7 @@ export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (
     config: { rateClass: 'report' },
     schema: {
       summary: 'Which messages make money: per chatter and per account, direct messages, direct PPVs sent (golden ratio), PPVs unlocked (unlock ratio), PPV revenue, credited revenue per direct message, median PPV price and time to unlock; per campaign (queue), fans reached, unlocks, unlock rate and revenue (see docs/api.md, "Money")',
-      querystring: Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only this account' })), ...WindowParams }, { additionalProperties: false }),
+      querystring: Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only this account' })), ...WindowParams, model: CreditModelParam }, { additionalProperties: false }),
       response: { 200: ConversionSchema },
     },
   }, async (request) => {
@@ -113,7 +122,7 @@ export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (
     config: { rateClass: 'report' },
     schema: {
       summary: `The money figures per local day (REPORT_TIMEZONE) of the window, summed over the accounts in scope: the console's chart. Default: the last ${DEFAULT_DAILY_DAYS} days up to today; at most ${MAX_DAILY_DAYS} days (400 naming from)`,
-      querystring: Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only this account' })), ...WindowParams }, { additionalProperties: false }),
+      querystring: Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only this account' })), ...WindowParams, model: CreditModelParam }, { additionalProperties: false }),
       response: { 200: Type.Object({ days: Type.Array(DaySchema, { description: 'oldest first, one per local day, days without activity included' }), timezone: Type.String(), model: Type.Literal('session'), window: Type.Object({ from: Time, to: Time }, { description: 'the whole days the series covers' }) }) },
     },
   }, async (request) => {

@@ -23,6 +23,7 @@ import { accountFilter, assertVisible } from '../scope.js';
 import { accountStatsView, AccountStatsSchema, Cents, ChatSchema, chatView, Count, emptyAccountStats, FanSchema, fanView, iso, MessageSchema, messageView, Nullable, SessionSchema, sessionView, Time } from '../views.js';
 import { AlertSchema, alertView } from '../alert-views.js';
 import type { ReadSide } from '../../read-side/read-side.js';
+import { CreditModelParam } from './money.js';
 
 export const LIST_LIMIT = { default: 50, max: 500 } as const;
 
@@ -180,6 +181,7 @@ const ScorecardSchema = Type.Object({
   count: Count,
   unattributed: Type.Object({ sessions: Count, sessionsPct: Pct, revenueCents: Cents, revenuePct: Pct }, { description: 'first answered, or revenue credited, without a named chatter' }),
   window: WindowSchema,
+  model: Type.Literal('session', { description: 'how revenue was credited (the `model` asked for)' }),
   ...ClockFields,
 });
 
@@ -521,7 +523,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     config: { rateClass: 'report' },
     schema: {
       summary: 'Per chatter over a window: sessions first answered (by first fan message time), revenue credited (by payment time), SLA (median and p90 FRT, % within threshold), revenue per direct message and unlock ratio (as GET /api/conversion), open alerts now, coachPriority and its reasons; `unattributed`: the sessions first answered and the revenue credited without a named chatter, and their share of all (see docs/connector.md)',
-      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams, clock: ClockParam }, { additionalProperties: false }),
+      querystring: Type.Object({ thresholdSec: Threshold(opts.slaThresholdSec), accountId: Type.Optional(Id('only this account')), ...WindowParams, clock: ClockParam, model: CreditModelParam }, { additionalProperties: false }),
       response: { 200: ScorecardSchema },
     },
   }, async (request) => {
@@ -535,6 +537,6 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const open = await openAlertsByChatter(intelligence, now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
     const measure = await reportClock(request.query.clock, inScope);
     const { rows: items, unattributed } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, measure);
-    return { thresholdSec, items, count: items.length, unattributed, window: windowView(w), ...clockView(measure) };
+    return { thresholdSec, items, count: items.length, unattributed, window: windowView(w), model: request.query.model, ...clockView(measure) };
   });
 };
