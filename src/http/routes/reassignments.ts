@@ -13,6 +13,7 @@ import { chatterIdOf, idRange } from '../../read-models/report-buckets/keys.js';
 import { ApiError } from '../errors.js';
 import { accountFilter } from '../scope.js';
 import { iso, Nullable, Time } from '../views.js';
+import { LIST_LIMIT } from './reads.js';
 
 export interface ReassignmentRouteOptions {
   readonly models: ReadModelSet;
@@ -21,7 +22,6 @@ export interface ReassignmentRouteOptions {
 }
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
-const LIST_LIMIT = { default: 50, max: 500 } as const;
 
 const ReassignmentSchema = Type.Object({
   id: Type.String(),
