@@ -8,6 +8,7 @@
 // Each part is rounded to whole points and the priority is their sum. A chatter with nothing
 // judged, no money figure and no alert scores 0.
 import type { SlaFigures } from '../domain/sla.js';
+import { dollars, duration } from '../domain/wording.js';
 
 export type CoachReasonKind = 'sla-misses' | 'slow-tail' | 'low-revenue-per-message' | 'low-unlock-ratio' | 'open-alerts';
 
@@ -36,8 +37,6 @@ export interface ScorecardRow extends MoneyFigures {
   readonly coachReasons: CoachReason[];
 }
 
-const dollars = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
-const seconds = (sec: number): string => (sec < 60 ? `${sec}s` : `${Math.floor(sec / 60)}m ${String(Math.round(sec % 60)).padStart(2, '0')}s`);
 
 export function coaching(sla: SlaFigures, thresholdSec: number, openAlerts: number, money: MoneyFigures = NO_MONEY, team: MoneyFigures = NO_MONEY): { coachPriority: number; coachReasons: CoachReason[] } {
   const reasons: CoachReason[] = [];
@@ -47,7 +46,7 @@ export function coaching(sla: SlaFigures, thresholdSec: number, openAlerts: numb
   };
   const judged = sla.withinThreshold + sla.breaches;
   if (judged > 0) add('sla-misses', (sla.breaches / judged) * 40, `${sla.breaches} of ${judged} sessions past the SLA`);
-  if (sla.p90FirstResponseSec !== null) add('slow-tail', (Math.min(3, sla.p90FirstResponseSec / thresholdSec) / 3) * 20, `p90 first response ${seconds(sla.p90FirstResponseSec)} against ${seconds(thresholdSec)}`);
+  if (sla.p90FirstResponseSec !== null) add('slow-tail', (Math.min(3, sla.p90FirstResponseSec / thresholdSec) / 3) * 20, `p90 first response ${duration(sla.p90FirstResponseSec)} against ${duration(thresholdSec)}`);
   const rpm = money.revenuePerDirectMessageCents;
   const teamRpm = team.revenuePerDirectMessageCents;
   if (rpm !== null && teamRpm !== null && teamRpm > 0 && rpm < teamRpm) {
