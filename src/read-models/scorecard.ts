@@ -37,7 +37,6 @@ export interface ScorecardRow extends MoneyFigures {
   readonly coachReasons: CoachReason[];
 }
 
-
 export function coaching(sla: SlaFigures, thresholdSec: number, openAlerts: number, money: MoneyFigures = NO_MONEY, team: MoneyFigures = NO_MONEY): { coachPriority: number; coachReasons: CoachReason[] } {
   const reasons: CoachReason[] = [];
   const add = (kind: CoachReasonKind, points: number, text: string) => {
