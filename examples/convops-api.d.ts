@@ -2077,8 +2077,8 @@ export interface operations {
                 to?: string;
                 /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
                 clock?: "wall" | "business";
-                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
-                model?: "session";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
+                model?: "session" | "sender" | "converter";
             };
             header?: never;
             path?: never;
@@ -2141,11 +2141,8 @@ export interface operations {
                             from: string | null;
                             to: string | null;
                         };
-                        /**
-                         * @description how revenue was credited (the `model` asked for)
-                         * @enum {string}
-                         */
-                        model: "session";
+                        /** @description the attribution model revenue was credited under (the `model` asked for) */
+                        model: "session" | "sender" | "converter";
                         /** @description how the waits were measured */
                         clock: "wall" | "business";
                         /** @description with clock=business: the accounts measured in their business hours (the others have none: wall-clock seconds); empty with clock=wall */
@@ -2451,8 +2448,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
-                model?: "session";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
+                model?: "session" | "sender" | "converter";
             };
             header?: never;
             path?: never;
@@ -2543,11 +2540,8 @@ export interface operations {
                             /** @description the prices of its PPVs unlocked in the window, US cents */
                             revenueCents: number;
                         }[];
-                        /**
-                         * @description how revenue is credited to chatters: `session`, to the last human reply before the payment in its session
-                         * @enum {string}
-                         */
-                        model: "session";
+                        /** @description the attribution model revenue was credited under (the `model` asked for) */
+                        model: "session" | "sender" | "converter";
                         /** @description the report window; null for an open end */
                         window: {
                             from: string | null;
@@ -2573,8 +2567,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
-                model?: "session";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
+                model?: "session" | "sender" | "converter";
             };
             header?: never;
             path?: never;
@@ -2609,8 +2603,8 @@ export interface operations {
                             revenueCents: number;
                         }[];
                         timezone: string;
-                        /** @enum {string} */
-                        model: "session";
+                        /** @description the attribution model revenue was credited under (the `model` asked for) */
+                        model: "session" | "sender" | "converter";
                         /** @description the whole days the series covers */
                         window: {
                             from: string | null;
@@ -2709,7 +2703,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One row per payment paid in the window. text/csv (the default): RFC 4180 with a header row (paymentId, accountId, chatId, kind, grossCents, netCents, paidAt, sessionId, chatterId, reassigned, late), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            /** @description One row per payment paid in the window. text/csv (the default): RFC 4180 with a header row (paymentId, accountId, chatId, kind, grossCents, netCents, paidAt, sessionId, chatterId, reassigned, late, senderChatterId, senderRule, converterChatterId, converterRule), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2735,6 +2729,10 @@ export interface operations {
                         reassigned: boolean;
                         /** @description arrived later than the allowed lateness: counted, credited to nobody */
                         late: boolean;
+                        senderChatterId: string | null;
+                        senderRule: string | null;
+                        converterChatterId: string | null;
+                        converterRule: string | null;
                     };
                 };
             };
@@ -2759,8 +2757,8 @@ export interface operations {
                 to?: string;
                 /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
                 clock?: "wall" | "business";
-                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
-                model?: "session";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
+                model?: "session" | "sender" | "converter";
             };
             header?: never;
             path?: never;
@@ -2825,8 +2823,8 @@ export interface operations {
                 to?: string;
                 /** @description only this account */
                 accountId?: string;
-                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
-                model?: "session";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
+                model?: "session" | "sender" | "converter";
             };
             header?: never;
             path?: never;
@@ -2890,8 +2888,8 @@ export interface operations {
                 to?: string;
                 /** @description only this account */
                 accountId?: string;
-                /** @description `session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it */
-                model?: "session";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
+                model?: "session" | "sender" | "converter";
             };
             header?: never;
             path?: never;

@@ -3,6 +3,7 @@
 import type { StateValue } from 'xstate';
 import type { ChatMessageInput, ChatPaymentInput, TimedRecord } from './chat-input.js';
 import type { SessionEvent, SessionSummary } from './session-events.js';
+import type { CreditLedger } from './credit-ledger.js';
 
 /** The unanswered limit when none is configured (UNANSWERED_CLOSE_SEC): a day. */
 export const DEFAULT_UNANSWERED_MS = 86_400_000;
@@ -19,6 +20,8 @@ export interface ChatMachineInput {
    * An unanswered fan is never closed as idle: the cases a manager most needs to see stay in view.
    */
   readonly unansweredMs: number;
+  /** How far back the converter model looks for the last human message before a payment (credit-models.ts); a day when absent. */
+  readonly lookbackMs?: number;
 }
 
 export interface Reply {
@@ -70,6 +73,8 @@ export interface ChatContext extends ChatMachineInput {
   readonly skippedCount: number;
   readonly ignoredCloseCount: number;
   readonly lateCount: number;
+  /** What the sender and converter models read (credit-models.ts); null or absent: nothing yet (a state stored before them). */
+  readonly ledger?: CreditLedger | null;
 }
 
 /** What is persisted per chat: the chart's state value and context, nothing else. */
@@ -103,6 +108,8 @@ export function initialContext(input: ChatMachineInput): ChatContext {
     skippedCount: 0,
     ignoredCloseCount: 0,
     lateCount: 0,
+    ...(input.lookbackMs !== undefined ? { lookbackMs: input.lookbackMs } : {}),
+    ledger: null,
   };
 }
 

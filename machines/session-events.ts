@@ -3,6 +3,7 @@
 // sequence), so re-running a record after a crash re-emits identical events and the
 // projector recognises them.
 import type { ChatMessageInput, ChatSignalInput, FanSignalKind, MessageSender, PaymentKind } from './chat-input.js';
+import type { ModelCredit } from './credit-ledger.js';
 
 export interface SessionSummary {
   readonly sessionId: string;
@@ -159,6 +160,15 @@ export type PaymentReassigned = Envelope<'PaymentReassigned', {
   readonly requestedBy: string;
 }>;
 
+/** A payment's credit under the sender and converter models (credit-models.ts), each with the
+ *  rule that gave it: when the payment is recorded, and again whenever a record that arrived
+ *  later moves it. A late payment gets none (credited to nobody, as under the session model). */
+export type PaymentAttributed = Envelope<'PaymentAttributed', {
+  readonly paymentId: string;
+  readonly sender: ModelCredit;
+  readonly converter: ModelCredit;
+}>;
+
 export type AccountStatusChanged = Envelope<'AccountStatusChanged', { readonly event: string; readonly state: string | null }>;
 
 export type SessionClosed = Envelope<'SessionClosed', { readonly session: SessionSummary; readonly requestedBy: string | null }>;
@@ -174,11 +184,12 @@ export type SessionEvent =
   | FanSignalRecorded
   | AccountStatusChanged
   | PaymentReassigned
+  | PaymentAttributed
   | SessionClosed;
 export type SessionEventType = SessionEvent['type'];
 
 export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
-  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageMoved', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'PaymentReassigned', 'SessionClosed',
+  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageMoved', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'PaymentReassigned', 'PaymentAttributed', 'SessionClosed',
 ];
 
 /** The session as it stands after the event, for events that carry one. */

@@ -18,6 +18,7 @@ import {
   arrivalsIdleAt, heldFanMessage, hold, inOpenSpan, isLate, noteArrival, pastIdleDeadline, placeHeld, raiseWatermark, recordInSession, recordOutside, see,
 } from './placement.js';
 import { attributeReply, fanWaiting } from './session-figures.js';
+import { noteCredits, type CreditedRecord } from './credit-models.js';
 import type { SessionEvent } from './session-events.js';
 
 export type { ChatContext, ChatMachineInput } from './chat-context.js';
@@ -104,6 +105,8 @@ function rest(resting: Resting | null) {
 }
 
 const timed = (e: ChartEvent): TimedRecord => e.input as TimedRecord;
+/** A placed record, as the attribution models read it (a late one never reaches them). */
+const credited = (e: ChartEvent): CreditedRecord => e.input as CreditedRecord;
 const closeCommand = (e: ChartEvent): ChatCloseInput => e.input as ChatCloseInput;
 const namesSession = (ctx: ChatContext, cmd: ChatCloseInput | null): boolean =>
   cmd !== null && ctx.session !== null && (cmd.sessionId === null || cmd.sessionId === ctx.session.summary.sessionId);
@@ -153,13 +156,13 @@ export const sessionMachine = setup({
     /** Holds a fan message until placeHeld() can place it, and places what the watermark allows. */
     hold: change((c, e, emit) => placeHeld(hold(see(c, timed(e)), e.input as ChatMessageInput, emit), emit)),
     /** A reply, automated send or signal inside the open session's span. */
-    record: change((c, e, emit) => placeHeld(recordInSession(see(c, timed(e)), timed(e), emit), emit)),
-    /** A payment inside the open session's span: credited to the session and its last human reply at or before it. */
-    credit: change((c, e, emit) => placeHeld(recordInSession(see(c, timed(e)), timed(e), emit), emit)),
-    recordOutside: change((c, e, emit) => placeHeld(recordOutside(see(c, timed(e)), timed(e), emit, false), emit)),
+    record: change((c, e, emit) => placeHeld(noteCredits(recordInSession(see(c, timed(e)), timed(e), emit), credited(e), emit), emit)),
+    /** A payment inside the open session's span: credited to the session and its last human reply at or before it (and under the other models, credit-models.ts). */
+    credit: change((c, e, emit) => placeHeld(noteCredits(recordInSession(see(c, timed(e)), timed(e), emit), credited(e), emit), emit)),
+    recordOutside: change((c, e, emit) => placeHeld(noteCredits(recordOutside(see(c, timed(e)), timed(e), emit, false), credited(e), emit), emit)),
     recordLate: change((c, e, emit) => recordOutside(noteArrival(c, timed(e)), timed(e), emit, true)),
     /** A later copy named a reply's chatter (first responder, last chatter and credits follow), brought a send's facts, or both. */
-    refigure: change((c, e, emit) => attributeReply(noteArrival(c, e.input as ChatAttributionInput), e.input as ChatAttributionInput, emit)),
+    refigure: change((c, e, emit) => noteCredits(attributeReply(noteArrival(c, e.input as ChatAttributionInput), e.input as ChatAttributionInput, emit), credited(e), emit)),
     open: change((c, _e, emit) => placeHeld(openSession(c, heldFanMessage(c) as ChatMessageInput, emit), emit)),
     closeIdle: change((c, _e, emit) => placeHeld(closeSession(c, 'idle', 0, null, emit), emit)),
     closeUnanswered: change((c, _e, emit) => placeHeld(closeSession(c, 'unanswered', 0, null, emit), emit)),

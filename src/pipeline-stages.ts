@@ -42,7 +42,7 @@ export function buildStages(deps: StageDeps): PipelineStages {
   const { config, log, store, topology, logger, setAsideTally } = deps;
   const processor = config.roles.has('processor')
     ? new SessionProcessor({
-      log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, unansweredMs: config.unansweredCloseSec * 1000,
+      log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, unansweredMs: config.unansweredCloseSec * 1000, lookbackMs: config.attributionLookbackSec * 1000,
       stallBeforeWriteMs: config.failpointStallBeforeWriteMs, failpointThrowOnText: deps.failpoints?.throwOnText, setAsideTally, logger: logger.child({ role: 'processor' }),
     })
     : null;

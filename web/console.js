@@ -23,16 +23,24 @@ async function api(path, init = {}) {
 
 const daysAgo = (n) => new Date(Date.now() - n * 86400_000).toISOString().slice(0, 10);
 
-function periodForm(onSubmit, from = daysAgo(7), to = '') {
+/** Who a sale is credited to (docs/api.md, "Money"): the three models, in the API's words. */
+const CREDIT_MODELS = [
+  ['session', 'Last reply in its session'],
+  ['converter', 'Last message before it (a day)'],
+  ['sender', 'Who sent the PPV bought'],
+];
+
+function periodForm(onSubmit, from = daysAgo(7), to = '', withModel = false) {
   const f = h('form', { class: 'inline' },
     h('label', {}, 'From', h('input', { type: 'date', name: 'from', value: from })),
     h('label', {}, 'To (exclusive)', h('input', { type: 'date', name: 'to', value: to })),
+    withModel ? h('label', {}, 'Credit sales to', h('select', { name: 'model', 'data-model': '' }, ...CREDIT_MODELS.map(([v, label]) => h('option', { value: v }, label)))) : '',
     h('button', { type: 'submit' }, 'Show'));
   f.addEventListener('submit', (e) => {
     e.preventDefault();
     const data = new FormData(/** @type {HTMLFormElement} */ (f));
     const q = new URLSearchParams();
-    for (const k of ['from', 'to']) if (data.get(k)) q.set(k, String(data.get(k)));
+    for (const k of ['from', 'to', 'model']) if (data.get(k)) q.set(k, String(data.get(k)));
     void onSubmit(q);
   });
   return f;
@@ -107,7 +115,7 @@ const views = {
           h('td', { class: 'reasons', 'data-reasons': (c.coachReasons ?? []).map((x) => x.kind).join(' ') }, (c.coachReasons ?? []).map((x) => `${x.text} (+${x.points})`).join(' · '))))));
     };
     const out = h('div');
-    view.replaceChildren(h('h2', {}, 'Chatter scorecard'), periodForm((q) => show(q).catch(showError)), out);
+    view.replaceChildren(h('h2', {}, 'Chatter scorecard'), periodForm((q) => show(q).catch(showError), daysAgo(7), '', true), out);
     await show(new URLSearchParams({ from: daysAgo(7) }));
   },
   async money(_arg, current = () => true) {
@@ -122,9 +130,10 @@ const views = {
         dailyChart(daily.days),
         h('h3', {}, 'By chatter (direct messages only: mass and automated sends are under campaigns)'),
         r.chatters.length === 0 ? h('p', { class: 'muted' }, 'No direct messages in this period.') :
-          table([['Chatter'], ['Direct messages', true], ['PPVs sent', true], ['Golden ratio', true], ['Unlocked', true], ['Unlock ratio', true], ['PPV revenue', true], ['Revenue / message', true], ['Median price', true], ['Median to unlock', true], ['Off-platform: contact / pay', true]],
+          table([['Chatter'], ['Direct messages', true], ['PPVs sent', true], ['Golden ratio', true], ['Unlocked', true], ['Unlock ratio', true], ['PPV revenue', true], ['Credited', true], ['Revenue / message', true], ['Median price', true], ['Median to unlock', true], ['Off-platform: contact / pay', true]],
             r.chatters.map((c) => h('tr', { 'data-chatter': c.chatterId ?? '' }, h('td', {}, c.chatterId ?? 'not named'), h('td', { class: 'num' }, c.directMessages), h('td', { class: 'num' }, c.directPpvsSent),
               h('td', { class: 'num' }, pct(c.goldenRatioPct)), h('td', { class: 'num' }, c.ppvsUnlocked), h('td', { class: 'num' }, pct(c.unlockRatioPct)), h('td', { class: 'num' }, money(c.ppvRevenueCents)),
+              h('td', { class: 'num', 'data-credited': String(c.revenueCents) }, money(c.revenueCents)),
               h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, money(c.medianPpvPriceCents)), h('td', { class: 'num' }, minutes(c.medianMinutesToUnlock)),
               h('td', { class: `num ${c.qaFlags.offPlatformContact + c.qaFlags.offPlatformPayment > 0 ? 'warn' : ''}`, 'data-qa': `${c.qaFlags.offPlatformContact} ${c.qaFlags.offPlatformPayment}` }, `${c.qaFlags.offPlatformContact} / ${c.qaFlags.offPlatformPayment}`)))),
         h('h3', {}, 'By campaign (mass messages)'),
@@ -136,7 +145,7 @@ const views = {
         h('p', { class: 'muted' }, 'Exports: ', h('a', { href: `/api/exports/conversion.csv?${q}`, 'data-export': 'conversion' }, 'conversion.csv'), ' · ', h('a', { href: `/api/exports/campaigns.csv?${q}`, 'data-export': 'campaigns' }, 'campaigns.csv'), ' (with a key, open them from the API: the links carry none).'));
     };
     const out = h('div');
-    view.replaceChildren(h('h2', {}, 'Money'), periodForm((q) => show(q).catch(showError)), out);
+    view.replaceChildren(h('h2', {}, 'Money'), periodForm((q) => show(q).catch(showError), daysAgo(7), '', true), out);
     await show(new URLSearchParams({ from: daysAgo(7) }));
   },
   async alerts(_arg, current = () => true) {

@@ -66,6 +66,8 @@ export interface RoundSettings {
   readonly lateMs: number;
   /** The unanswered limit (machines/chat-context.ts); DEFAULT_UNANSWERED_MS when absent. */
   readonly unansweredMs?: number;
+  /** The converter model's lookback (machines/credit-models.ts); its default when absent. */
+  readonly lookbackMs?: number;
   /** Wall time the round's set-aside documents are stamped with: for operators, never for decisions. */
   readonly now: number;
   /** The machine's step (machines/step.ts); the processor's failpoint wraps it. */
@@ -384,6 +386,6 @@ class Round {
   }
 
   private fresh(n: Routed): ChatState {
-    return initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: this.settings.idleMs, lateMs: this.settings.lateMs, unansweredMs: this.unansweredMs });
+    return initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: this.settings.idleMs, lateMs: this.settings.lateMs, unansweredMs: this.unansweredMs, ...(this.settings.lookbackMs !== undefined ? { lookbackMs: this.settings.lookbackMs } : {}) });
   }
 }

@@ -46,6 +46,8 @@ export interface ProcessorOptions {
   readonly lateMs: number;
   /** The unanswered limit (UNANSWERED_CLOSE_SEC); the machine's default when absent. */
   readonly unansweredMs?: number;
+  /** The converter model's lookback (ATTRIBUTION_LOOKBACK_SEC); the machine's default when absent. */
+  readonly lookbackMs?: number;
   readonly logger: Logger;
   readonly cacheSize?: number;
   /** Fault injection (tests): wait between computing a batch and writing it, as a hung store call would. */
@@ -370,7 +372,7 @@ export class SessionProcessor implements Stage {
     const decided = decideRound(
       read.round,
       { states: read.loaded, ledger: read.ledger, due: read.due },
-      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, now: Date.now(), step: this.step, clock: () => performance.now() },
+      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, ...(this.opts.lookbackMs !== undefined ? { lookbackMs: this.opts.lookbackMs } : {}), now: Date.now(), step: this.step, clock: () => performance.now() },
       { roundStart: read.roundStart, chats: read.rederiving },
     );
     for (const slow of decided.slow) this.noteSlow(slow);

@@ -14,6 +14,7 @@ import { campaignIdOf, chatterIdOf } from './report-buckets/keys.js';
 import { ReportQueries, type ReportWindow } from './report-buckets/queries.js';
 import { HistogramSet } from './report-buckets/histogram.js';
 import type { ConversionWindow } from './report-buckets/window-sums.js';
+import type { CreditModel } from './payments/projection.js';
 
 export interface ConversionFigures {
   /** Human sends not from a queue (the PPVs among them included). */
@@ -111,7 +112,7 @@ function figures(a: Acc): ConversionFigures {
 
 const hasWork = (a: Acc): boolean => a.direct + a.ppvSent + a.unlocked > 0;
 
-export async function conversionOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, now: number): Promise<ConversionReport> {
+export async function conversionOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, now: number, model: CreditModel = 'session'): Promise<ConversionReport> {
   const sums = await new ReportQueries(rm).window(w, inScope, ['conversion', 'payments'], now);
   const chatters = new Map<string, Acc>();
   const accounts: AccountConversion[] = [];
@@ -128,7 +129,7 @@ export async function conversionOf(rm: ReadModelCollections, w: ReportWindow, in
     // of the messages, and a chatter who sent none has no ratio to show.
     for (const [key, c] of s.chatters) {
       const row = chatters.get(key);
-      if (row) row.revenueCents += c.revenueCents;
+      if (row) row.revenueCents += c.credit[model].revenueCents;
     }
     account.revenueCents = s.count('revenueCents');
     const unlinkedUnlocks = s.count('ppvUnlinkedUnlocks');
@@ -167,9 +168,9 @@ export interface ConversionDay {
 }
 
 /** The figures of each [from, to) of `days` (local days), each the report of that window. */
-export async function conversionByDay(rm: ReadModelCollections, days: readonly { day: string; from: number; to: number }[], inScope: Filter, now: number): Promise<ConversionDay[]> {
+export async function conversionByDay(rm: ReadModelCollections, days: readonly { day: string; from: number; to: number }[], inScope: Filter, now: number, model: CreditModel = 'session'): Promise<ConversionDay[]> {
   return Promise.all(days.map(async ({ day, from, to }) => {
-    const r = await conversionOf(rm, { from, to }, inScope, now);
+    const r = await conversionOf(rm, { from, to }, inScope, now, model);
     const sum = (f: (a: AccountConversion) => number) => r.accounts.reduce((n, a) => n + f(a), 0);
     const camp = (f: (c: CampaignConversion) => number) => r.campaigns.reduce((n, c) => n + f(c), 0);
     return {

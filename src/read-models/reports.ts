@@ -15,6 +15,7 @@ import { ReportQueries, type ReportWindow, type WindowSums } from './report-buck
 import type { SessionDoc } from './sessions/projection.js';
 import { coaching, type MoneyFigures, type ScorecardRow } from './scorecard.js';
 import { conversionOf } from './conversion.js';
+import type { CreditModel } from './payments/projection.js';
 import type { SlaFigures } from '../domain/sla.js';
 import { percent } from '../domain/percentiles.js';
 import { UNATTRIBUTED, type SlaReport } from './sla-report.js';
@@ -111,7 +112,7 @@ async function windowSums(rm: ReadModelCollections, w: ReportWindow, inScope: Fi
     // Its counts and revenue (the chatters' too) stay; its first-response figures are replaced.
     const kept = new AccountWindow();
     for (const [k, v] of Object.entries(s.counters)) if (k !== 'missed') kept.counters[k] = v;
-    for (const [key, c] of s.chatters) kept.chatters.set(key, { frt: new HistogramSet(), revenueCents: c.revenueCents, payments: c.payments });
+    for (const [key, c] of s.chatters) kept.chatters.set(key, { frt: new HistogramSet(), credit: c.credit });
     byAccount.set(accountId, kept);
   }
   for (const [accountId, counters] of fromSessions) {
@@ -167,8 +168,9 @@ export interface Unattributed {
 
 export async function scorecardOf(
   rm: ReadModelCollections, w: ReportWindow, inScope: Filter, openAlertsByChatter: ReadonlyMap<string, number>, thresholdSec: number, now: number, clock: ReportClock = WALL,
+  model: CreditModel = 'session',
 ): Promise<{ rows: ScorecardRow[]; unattributed: Unattributed }> {
-  const [sums, conversion] = await Promise.all([windowSums(rm, w, inScope, ['sla', 'payments'], now, clock), conversionOf(rm, w, inScope, now)]);
+  const [sums, conversion] = await Promise.all([windowSums(rm, w, inScope, ['sla', 'payments'], now, clock), conversionOf(rm, w, inScope, now, model)]);
   const per = new Map<string, { frt: HistogramSet; revenueCents: number; payments: number }>();
   const all = { sessions: 0, revenueCents: 0 };
   const nobody = { sessions: 0, revenueCents: 0 };
@@ -186,11 +188,12 @@ export async function scorecardOf(
         nobody.sessions += c.frt.total;
         continue;
       }
-      nobody.revenueCents -= c.revenueCents;
+      const credited = c.credit[model];
+      nobody.revenueCents -= credited.revenueCents;
       const row = per.get(chatterId) ?? { frt: new HistogramSet(), revenueCents: 0, payments: 0 };
       row.frt.addAll(c.frt);
-      row.revenueCents += c.revenueCents;
-      row.payments += c.payments;
+      row.revenueCents += credited.revenueCents;
+      row.payments += credited.payments;
       per.set(chatterId, row);
     }
   }

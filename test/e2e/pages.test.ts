@@ -283,6 +283,20 @@ describe('the console', () => {
     expect(await page.locator('svg[data-chart="daily"] g[data-day]').count()).toBe(daily.days.length);
     const busiest = [...daily.days].sort((a, b) => b.ppvRevenueCents - a.ppvRevenueCents)[0];
     expect(await page.locator(`g[data-day="${busiest?.day}"] title`).textContent()).toContain(`$${((busiest?.ppvRevenueCents ?? 0) / 100).toFixed(2)} direct PPV revenue`);
+    // Another attribution model: the credited column is the API's figure under it, chatter by chatter
+    // (up to today: the demo keeps selling while the test reads).
+    const today = new Date().toISOString().slice(0, 10);
+    await page.fill('input[name="to"]', today);
+    const credited = async () => Object.fromEntries(await page.locator('tr[data-chatter]').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-chatter'), Number(r.querySelector('[data-credited]')?.getAttribute('data-credited'))])));
+    for (const model of ['sender', 'converter']) {
+      const want = await api<{ chatters: { chatterId: string | null; revenueCents: number }[] }>(`/api/conversion?from=${from}&to=${today}&model=${model}`);
+      expect(want.chatters.some((c) => c.revenueCents > 0), model).toBe(true);
+      await page.selectOption('select[data-model]', model);
+      await page.click('form:has(select[data-model]) button[type="submit"]');
+      await expect.poll(credited, { timeout: 10_000 }).toEqual(Object.fromEntries(want.chatters.map((c) => [c.chatterId ?? '', c.revenueCents])));
+    }
+    await page.selectOption('select[data-model]', 'session');
+    await page.click('form:has(select[data-model]) button[type="submit"]');
     await page.screenshot({ path: join(SHOTS, 'console-money.png'), fullPage: true });
     await page.close();
     // A laptop and a phone: the page never scrolls sideways (wide tables scroll inside their panel).

@@ -61,8 +61,8 @@ describe('the connector\'s and the webhook\'s copies of a reply', () => {
     expect(recorded?.data).not.toHaveProperty('isFree');
     expect(recorded?.data).not.toHaveProperty('queueId');
     expect(attributed).toMatchObject({ type: 'MessageAttributed', at: at(45), data: { messageId: 'm2', chatterId: null, priceCents: 1_500, isFree: false, queueId: 'q7', sessionId: null, session: null } });
-    // Only facts: nothing about who answered moves, so no payment's credit does either.
-    expect(connectorFirst.events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded', 'MessageAttributed', 'PaymentRecorded']);
+    // Only facts: nothing about who answered moves, so the session's credit does not either.
+    expect(connectorFirst.events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded', 'MessageAttributed', 'PaymentRecorded', 'PaymentAttributed']);
   });
 
   it('webhook first: the reply is recorded with its send facts, and the connector\'s copy names its chatter', () => {
@@ -71,12 +71,14 @@ describe('the connector\'s and the webhook\'s copies of a reply', () => {
     expect(recorded).toMatchObject({ type: 'MessageRecorded', data: { chatterId: null, priceCents: 1_500, isFree: false, queueId: 'q7' } });
     expect(attributed).toMatchObject({ type: 'MessageAttributed', data: { messageId: 'm2', chatterId: 'ann', session: { firstResponderId: 'ann', lastHumanChatterId: 'ann' } } });
     expect(attributed?.data).not.toHaveProperty('priceCents');
-    expect(webhookFirst.events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded', 'MessageAttributed', 'PaymentRecorded']);
+    expect(webhookFirst.events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded', 'MessageAttributed', 'PaymentRecorded', 'PaymentAttributed']);
   });
 
   it('either order credits the same chatter and leaves the same session', () => {
     for (const { events } of [connectorFirst, webhookFirst]) {
       expect(events.find((e) => e.type === 'PaymentRecorded')).toMatchObject({ data: { chatterId: 'ann' } });
+      // A send from a queue is no human message to the fan: the converter finds none before the tip.
+      expect(events.filter((e) => e.type === 'PaymentAttributed').at(-1)).toMatchObject({ data: { converter: { chatterId: null, rule: 'none' } } });
     }
     expect(connectorFirst.state.context.session?.summary).toEqual(webhookFirst.state.context.session?.summary);
     expect(connectorFirst.state.context.session?.summary).toMatchObject({ firstResponderId: 'ann', lastHumanChatterId: 'ann', revenueCents: 500, replyCount: 1 });
@@ -92,8 +94,11 @@ describe('the connector\'s and the webhook\'s copies of a reply', () => {
   it('send facts that come after a payment move no credit, and a reply outside any session takes them too', () => {
     // The webhook's copy comes after the payment the reply is credited with: the credit stays with her.
     const late = run([fan('m1', 0), connectorCopy('m2', 45), tip('t1', 100), webhookCopy('m2', 45)]);
-    expect(late.events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded', 'PaymentRecorded', 'MessageAttributed']);
-    expect(late.events.at(-1)).toMatchObject({ data: { chatterId: null, priceCents: 1_500 } });
+    // The converter credited her reply, until its facts said it came from a queue.
+    expect(late.events.map((e) => e.type)).toEqual(['SessionOpened', 'MessageRecorded', 'MessageRecorded', 'PaymentRecorded', 'PaymentAttributed', 'MessageAttributed', 'PaymentAttributed']);
+    expect(late.events[4]).toMatchObject({ data: { converter: { chatterId: 'ann', messageId: 'm2', rule: 'last-message' } } });
+    expect(late.events.at(-2)).toMatchObject({ data: { chatterId: null, priceCents: 1_500 } });
+    expect(late.events.at(-1)).toMatchObject({ data: { converter: { chatterId: null, rule: 'none' } } });
     expect(late.state.context.session?.summary).toEqual(connectorFirst.state.context.session?.summary);
     // A mass send with no session open: recorded outside any, then its facts arrive.
     const outside = run([connectorCopy('m9', 0, 'ann', 'automated'), webhookCopy('m9', 0, 'automated')]);

@@ -110,7 +110,7 @@ describe('session chart: given / when / then', () => {
     const r1 = when(given([]), msg('automated', 0));
     const r2 = when(r1.state, pay(10));
     const r3 = when(r2.state, signal(20));
-    expect([...r1.types, ...r2.types, ...r3.types]).toEqual(['MessageRecorded', 'PaymentRecorded', 'FanSignalRecorded']);
+    expect([...r1.types, ...r2.types, ...r3.types]).toEqual(['MessageRecorded', 'PaymentRecorded', 'PaymentAttributed', 'FanSignalRecorded']);
     expect(r2.events[0]?.type === 'PaymentRecorded' && r2.events[0].data.sessionId).toBeNull();
     expect(r3.value).toBe('noSession');
     takes('(any) automated.send -> .', '(any) payment -> .', '(any) fan.signal -> .', 'noSession (always)[unpublished] -> .');
@@ -118,8 +118,10 @@ describe('session chart: given / when / then', () => {
 
   it('given an answered session, when a payment and a signal arrive inside it, then the payment is credited to the replying chatter', () => {
     const r = when(given([msg('fan', 0), msg('human', 60)]), pay(90));
-    expect(r.types).toEqual(['PaymentRecorded']);
+    expect(r.types).toEqual(['PaymentRecorded', 'PaymentAttributed']);
     expect(r.events[0]?.type === 'PaymentRecorded' && r.events[0].data).toMatchObject({ sessionId: `${KEY}:1`, chatterId: 'ann' });
+    // The other models credit the same reply: the last human message before the payment.
+    expect(r.events[1]?.type === 'PaymentAttributed' && r.events[1].data.converter).toMatchObject({ chatterId: 'ann', rule: 'last-message' });
     const s = when(r.state, signal(95));
     expect(s.events[0]?.type === 'FanSignalRecorded' && s.events[0].data.sessionId).toBe(`${KEY}:1`);
     expect(s.value).toEqual({ session: 'answered' });

@@ -16,7 +16,7 @@ import { tickRecords } from '../../src/processor/ticker.js';
 import { applyEvents } from '../../src/projector/runner.js';
 import { conversionOf } from '../../src/read-models/conversion.js';
 import { ReadModelSet } from '../../src/read-models/read-model-set.js';
-import { referenceConversion, type CreditedPayment, type SendFact, type UnlockFact } from '../support/conversion-reference.js';
+import { referenceConversion, type CreditedPayment, type Model, type SendFact, type UnlockFact } from '../support/conversion-reference.js';
 import { connectorRecord, factRecord, webhookRecord } from '../support/inbound-records.js';
 import type { Fact } from '../support/reference-model.js';
 import { reportData } from '../support/report-reference.js';
@@ -24,6 +24,7 @@ import { runRecords } from '../support/run-chats.js';
 import { tempDir } from '../support/temp-dirs.js';
 
 const IDLE_MS = 1_800_000;
+const MODELS: readonly Model[] = ['session', 'sender', 'converter'];
 const LATE_MS = 300_000;
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 5, 10, 10, 0);
@@ -51,10 +52,12 @@ type Step =
   | { kind: 'stray'; chat: number; gapMin: number; how: 'no-link' | 'other-chat' | 'unseen'; amount: number }
   | { kind: 'tip'; chat: number; gapMin: number; cents: number };
 
-/** Whether a PPV is bought, how many minutes after its send, and whether the platform says so twice. */
-type UnlockPlan = { afterMin: number; twice: boolean } | null;
+/** Whether a PPV is bought, how many minutes after its send, whether the platform says so twice, and when its transaction comes (seconds from the purchase; null: none). */
+type UnlockPlan = { afterMin: number; twice: boolean; paySec: number | null } | null;
 
-const unlockArb: fc.Arbitrary<UnlockPlan> = fc.option(fc.record({ afterMin: fc.integer({ min: 0, max: 150 }), twice: fc.boolean() }), { nil: null, freq: 2 });
+const unlockArb: fc.Arbitrary<UnlockPlan> = fc.option(fc.record({
+  afterMin: fc.integer({ min: 0, max: 150 }), twice: fc.boolean(), paySec: fc.option(fc.integer({ min: -60, max: 900 }), { nil: null }),
+}), { nil: null, freq: 2 });
 const chatArb = fc.integer({ min: 0, max: 3 });
 const gapArb = fc.integer({ min: 0, max: 40 });
 const priceArb = fc.constantFrom(0, 0, 500, 1200, 2500, 999);
@@ -83,6 +86,8 @@ interface History {
   readonly unlocks: UnlockFact[];
   /** What the session reference reads: every message and payment. */
   readonly facts: Fact[];
+  /** Each payment's chat and whether it bought a PPV, by id. */
+  readonly paid: Map<string, { chat: string; ppv: boolean }>;
   /** Each record with when it happened. */
   readonly records: { at: number; record: AppendRecord }[];
   maxAt: number;
@@ -92,7 +97,7 @@ const ACCOUNT = 'acct_money';
 const fanOf = (chat: number): string => String(301 + chat);
 
 function historyOf(steps: readonly Step[]): History {
-  const h: History = { sends: [], unlocks: [], facts: [], records: [], maxAt: T0 };
+  const h: History = { sends: [], unlocks: [], facts: [], paid: new Map(), records: [], maxAt: T0 };
   let t = T0;
   let ids = 0;
   const id = () => String(880_000 + ++ids);
@@ -115,6 +120,14 @@ function historyOf(steps: readonly Step[]): History {
     const link = { id: send.id, chat: send.chat };
     unlockOf(chat, send.at + plan.afterMin * MINUTE, send.priceCents, link);
     if (plan.twice) unlockOf(chat, send.at + (plan.afterMin + 1) * MINUTE, send.priceCents, link);
+    if (plan.paySec === null) return;
+    // The purchase's transaction: at whole seconds (the platform's precision), near the unlock.
+    const at = Math.floor((send.at + plan.afterMin * MINUTE + plan.paySec * 1000) / 1000) * 1000;
+    const f: Fact = { kind: 'payment', account: ACCOUNT, chat: send.chat, id: `${id()}${'0'.repeat(26)}`, at, cents: send.priceCents, ppv: true };
+    h.facts.push(f);
+    h.paid.set(f.id, { chat: send.chat, ppv: true });
+    add(at, factRecord(f, `evt_money_${++key}`, at));
+    h.maxAt = Math.max(h.maxAt, at);
   };
   for (const s of steps) {
     t += s.gapMin * MINUTE + 1_000;
@@ -156,6 +169,7 @@ function historyOf(steps: readonly Step[]): History {
       case 'tip': {
         const f: Fact = { kind: 'payment', account: ACCOUNT, chat: fanId, id: `${id()}${'0'.repeat(26)}`, at: t, cents: s.cents };
         h.facts.push(f);
+        h.paid.set(f.id, { chat: fanId, ppv: false });
         add(t, factRecord(f, `evt_money_${++key}`, t));
         break;
       }
@@ -177,7 +191,9 @@ describe('the conversion report', () => {
       const h = historyOf(c.steps);
       const tickAt = h.maxAt + 2 * LATE_MS + IDLE_MS;
       const m = runRecords([...arrivals(h, c.jitter, c.redeliver), ...tickRecords(1, tickAt)], IDLE_MS, LATE_MS);
-      const credited: CreditedPayment[] = reportData(h.facts, IDLE_MS, tickAt - LATE_MS).payments.map((p) => ({ account: p.account, at: p.at, cents: p.cents, chatter: p.chatterId }));
+      const credited: CreditedPayment[] = reportData(h.facts, IDLE_MS, tickAt - LATE_MS).payments.map((p) => ({
+        account: p.account, chat: h.paid.get(p.id)?.chat ?? '', ppv: h.paid.get(p.id)?.ppv ?? false, at: p.at, cents: p.cents, chatter: p.chatterId,
+      }));
       const [live, replayed] = [new EmbeddedStore(tempDir('convops-conv-')), new EmbeddedStore(tempDir('convops-conv-replay-'))];
       try {
         const rm = new ReadModelSet(live).at(1);
@@ -193,13 +209,15 @@ describe('the conversion report', () => {
         await applyEvents(rmReplay, m.positioned);
         const windows: [number, number][] = [[-Infinity, Infinity], ...c.windows.map(([a, len]): [number, number] => [T0 + a * MINUTE + 7_000, T0 + (a + len) * MINUTE + 7_000])];
         for (const [from, to] of windows) {
-          const got = await conversionOf(rm, { from, to }, {}, tickAt);
-          const want = referenceConversion(h.sends, h.unlocks, credited, from, to);
-          const label = `window [${Number.isFinite(from) ? iso(from) : '-∞'}, ${Number.isFinite(to) ? iso(to) : '∞'})`;
-          expect(got.chatters, `${label} chatters`).toEqual(want.chatters);
-          expect(got.accounts, `${label} accounts`).toEqual(want.accounts);
-          expect(got.campaigns, `${label} campaigns`).toEqual(want.campaigns);
-          expect(await conversionOf(rmReplay, { from, to }, {}, tickAt), `${label} replayed`).toEqual(got);
+          for (const model of MODELS) {
+            const got = await conversionOf(rm, { from, to }, {}, tickAt, model);
+            const want = referenceConversion(h.sends, h.unlocks, credited, from, to, model);
+            const label = `${model} window [${Number.isFinite(from) ? iso(from) : '-∞'}, ${Number.isFinite(to) ? iso(to) : '∞'})`;
+            expect(got.chatters, `${label} chatters`).toEqual(want.chatters);
+            expect(got.accounts, `${label} accounts`).toEqual(want.accounts);
+            expect(got.campaigns, `${label} campaigns`).toEqual(want.campaigns);
+            expect(await conversionOf(rmReplay, { from, to }, {}, tickAt, model), `${label} replayed`).toEqual(got);
+          }
         }
       } finally {
         await live.close();

@@ -75,10 +75,15 @@ function expectWindow(actual: ReadonlyMap<string, AccountWindow>, expected: Read
     const waits = new HistogramSet();
     waits.addAll(a?.wait ?? new HistogramSet());
     expectSameHistogram(waits, e.wait as Record<string, number> | undefined, `${label} ${accountId} wait`);
-    const chatters = (e.chatters ?? {}) as Record<string, { frt?: Record<string, number>; revenueCents?: number; payments?: number }>;
+    const chatters = (e.chatters ?? {}) as Record<string, Record<string, unknown> & { frt?: Record<string, number> }>;
     for (const key of new Set([...(a?.chatters.keys() ?? []), ...Object.keys(chatters)])) {
       const got = a?.chatters.get(key);
-      expect([got?.revenueCents ?? 0, got?.payments ?? 0], `${label} ${accountId} chatter ${key}`).toEqual([chatters[key]?.revenueCents ?? 0, chatters[key]?.payments ?? 0]);
+      const want = chatters[key] ?? {};
+      // Every model's credit: the session's fields, the sender's and the converter's.
+      const credited = (m: 'session' | 'sender' | 'converter') => [got?.credit[m].revenueCents ?? 0, got?.credit[m].payments ?? 0];
+      const stored = (cents: string, n: string) => [(want[cents] as number | undefined) ?? 0, (want[n] as number | undefined) ?? 0];
+      expect([credited('session'), credited('sender'), credited('converter')], `${label} ${accountId} chatter ${key}`)
+        .toEqual([stored('revenueCents', 'payments'), stored('senderCents', 'senderPayments'), stored('converterCents', 'converterPayments')]);
       expectSameHistogram(got?.frt ?? new HistogramSet(), chatters[key]?.frt, `${label} ${accountId} chatter ${key} frt`);
     }
     // Conversion: each chatter's direct work and each campaign's sends.

@@ -35,9 +35,40 @@ export interface UnlockFact {
 /** A payment, with the chatter the session rules credit it to (report-reference's reading). */
 export interface CreditedPayment {
   readonly account: string;
+  readonly chat: string;
   readonly at: number;
   readonly cents: number;
+  /** A PPV purchase (the platform's `message` transaction); else a tip. */
+  readonly ppv: boolean;
   readonly chatter: string | null;
+}
+
+export type Model = 'session' | 'sender' | 'converter';
+
+const DAY = 86_400_000;
+/** How far apart a PPV purchase and the unlock that names its PPV may be (docs/api.md). */
+const MATCH = 10 * 60_000;
+
+/** The converter's chatter: the last direct message to the fan at or before the payment, within a day (by time, then id). */
+function converterOf(sends: readonly SendFact[], p: CreditedPayment): string | null {
+  const before = sends.filter((s) => s.account === p.account && s.chat === p.chat && s.queue === null && s.at <= p.at && p.at - s.at <= DAY);
+  before.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
+  return before.at(-1)?.chatter ?? null;
+}
+
+/** The sender's chatter: of a PPV purchase, whoever sent the PPV the nearest unlock names; else the converter's. */
+function senderOf(sends: readonly SendFact[], unlocks: readonly UnlockFact[], p: CreditedPayment): string | null {
+  if (!p.ppv) return converterOf(sends, p);
+  const near = unlocks.filter((u) => u.account === p.account && u.chat === p.chat && u.link !== null && u.link.chat === u.chat && Math.abs(u.at - p.at) <= MATCH);
+  near.sort((a, b) => Math.abs(a.at - p.at) - Math.abs(b.at - p.at) || a.at - b.at || ((a.link?.id ?? '') < (b.link?.id ?? '') ? -1 : 1));
+  const bought = near[0] && sends.find((s) => s.account === p.account && s.chat === p.chat && s.id === near[0]?.link?.id);
+  if (!bought) return converterOf(sends, p);
+  return bought.queue === null ? bought.chatter : null;
+}
+
+/** Whom `model` credits the payment to. */
+export function creditUnder(model: Model, sends: readonly SendFact[], unlocks: readonly UnlockFact[], p: CreditedPayment): string | null {
+  return model === 'session' ? p.chatter : model === 'sender' ? senderOf(sends, unlocks, p) : converterOf(sends, p);
 }
 
 export interface Figures {
@@ -92,7 +123,7 @@ function salesOf(sends: readonly SendFact[], unlocks: readonly UnlockFact[]): Sa
   });
 }
 
-export function referenceConversion(sends: readonly SendFact[], unlocks: readonly UnlockFact[], payments: readonly CreditedPayment[], from: number, to: number): RefConversion {
+export function referenceConversion(sends: readonly SendFact[], unlocks: readonly UnlockFact[], payments: readonly CreditedPayment[], from: number, to: number, model: Model = 'session'): RefConversion {
   const inW = (at: number) => at >= from && at < to;
   const sales = salesOf(sends, unlocks).filter((s) => inW(s.at));
   const direct = sends.filter((s) => s.queue === null && inW(s.at));
@@ -112,7 +143,7 @@ export function referenceConversion(sends: readonly SendFact[], unlocks: readonl
     };
   };
   const directSales = sales.filter((s) => s.send !== undefined && s.send.queue === null && s.send.priceCents > 0);
-  const paid = payments.filter((p) => inW(p.at));
+  const paid = payments.filter((p) => inW(p.at)).map((p) => ({ ...p, chatter: creditUnder(model, sends, unlocks, p) }));
 
   const chatterIds = [...new Set([...direct.map((s) => s.chatter), ...directSales.map((s) => s.send?.chatter ?? null)])];
   const chatters = chatterIds.map((chatterId) => ({

@@ -46,7 +46,7 @@ export function factRecord(f: Fact, key: string, receivedAt: number, closeSessio
       return connectorRecord({ account: f.account, chat: f.chat, id: f.id, at: f.at, chatter: f.chatter, text: `m${f.id}` }, receivedAt);
     }
     case 'payment':
-      return webhookRecord(transactionWebhook({ accountId: f.account, fanId: f.chat, transactionId: f.id, createdAt: iso(f.at), type: 'tip', amountDollars: f.cents / 100 }), key, receivedAt);
+      return webhookRecord(transactionWebhook({ accountId: f.account, fanId: f.chat, transactionId: f.id, createdAt: iso(f.at), type: f.ppv === true ? 'message' : 'tip', amountDollars: f.cents / 100 }), key, receivedAt);
     case 'close': {
       const requestedAt = iso(f.at);
       return inboundRecord({

@@ -7,7 +7,7 @@ export type Sender = 'fan' | 'human' | 'automated';
 
 export type Fact =
   | { readonly kind: 'message'; readonly account: string; readonly chat: string; readonly id: string; readonly at: number; readonly sender: Sender; readonly chatter: string | null; readonly spend?: number }
-  | { readonly kind: 'payment'; readonly account: string; readonly chat: string; readonly id: string; readonly at: number; readonly cents: number; readonly spend?: number }
+  | { readonly kind: 'payment'; readonly account: string; readonly chat: string; readonly id: string; readonly at: number; readonly cents: number; readonly spend?: number; /** A PPV purchase (a `message` transaction); else a tip. */ readonly ppv?: boolean }
   | { readonly kind: 'close'; readonly account: string; readonly chat: string; readonly at: number };
 
 export interface RefSession {

@@ -17,7 +17,7 @@ export function inWindow(w: Window, at: number): boolean {
 }
 
 export interface ReportMessage { readonly account: string; readonly chatKey: string; readonly at: number; readonly sender: Sender }
-export interface ReportPayment { readonly account: string; readonly chatKey: string; readonly at: number; readonly cents: number; readonly chatterId: string | null }
+export interface ReportPayment { readonly account: string; readonly chatKey: string; readonly id: string; readonly at: number; readonly cents: number; readonly chatterId: string | null }
 
 /** What every report is computed from: each session, message and payment once, with its time. */
 export interface ReportData {
@@ -44,7 +44,7 @@ export function reportData(facts: readonly Fact[], idleMs: number, closedBy = Nu
     if (f.kind === 'payment') {
       const credited = ref.payments.get(`${f.account}:${f.id}`);
       if (!credited) throw new Error(`reference model lost payment ${f.account}:${f.id}`);
-      payments.push({ account: f.account, chatKey, at: f.at, cents: f.cents, chatterId: credited.chatterId });
+      payments.push({ account: f.account, chatKey, id: f.id, at: f.at, cents: f.cents, chatterId: credited.chatterId });
     }
   }
   const sessions = [...ref.sessions.values()];

@@ -81,6 +81,10 @@ const PaymentRowSchema = Type.Object({
   chatterId: Nullable(Type.String({ description: 'the chatter credited; null: nobody' })),
   reassigned: Type.Boolean({ description: 'a manager reassigned the credit (POST /api/admin/reassignments): chatterId is theirs' }),
   late: Type.Boolean({ description: 'arrived later than the allowed lateness: counted, credited to nobody' }),
+  senderChatterId: Nullable(Type.String({ description: 'the chatter credited under the sender model (a reassignment wins here too); null: nobody' })),
+  senderRule: Nullable(Type.String({ description: 'why: ppv-sender, campaign, last-message or none (docs/api.md, "Money"); null for a late payment' })),
+  converterChatterId: Nullable(Type.String({ description: 'the chatter credited under the converter model (a reassignment wins here too); null: nobody' })),
+  converterRule: Nullable(Type.String({ description: 'why: last-message or none; null for a late payment' })),
 });
 
 const SLA_COLUMNS = {
@@ -164,6 +168,8 @@ export function paymentRow(d: PaymentDoc): PaymentRow {
   return {
     paymentId: d.paymentId, accountId: d.accountId, chatId: d.chatId, kind: d.kind, grossCents: d.grossCents, netCents: d.netCents,
     paidAt: iso(d.paidAt), sessionId: d.sessionId, chatterId: creditedChatter(d), reassigned: d.override !== undefined, late: d.late === true,
+    senderChatterId: creditedChatter(d, 'sender'), senderRule: d.models?.sender.rule ?? null,
+    converterChatterId: creditedChatter(d, 'converter'), converterRule: d.models?.converter.rule ?? null,
   };
 }
 
@@ -277,7 +283,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
       const now = clock();
       const rm = await models.active();
       const open = await openAlertsByChatter(intelligence, now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
-      const { rows } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, await reportClock(request.query.clock, inScope));
+      const { rows } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, await reportClock(request.query.clock, inScope), request.query.model);
       return listed(rows.map((r): ScorecardRow => {
         const sla = slaCells(r.sla);
         return {
@@ -302,7 +308,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     const w = parseWindow(request.query, opts.reportTimezone);
     const inScope = accountFilter(request, request.query.accountId);
     return send(request, reply, 'conversion', w, columnsOf(ConversionRowSchema), async () => {
-      const report = await conversionOf(await models.active(), w, inScope, clock());
+      const report = await conversionOf(await models.active(), w, inScope, clock(), request.query.model);
       const rows: ConversionRow[] = [
         ...report.accounts.map((a): ConversionRow => ({ level: 'account', chatterId: null, ...a, qaOffPlatformContact: null, qaOffPlatformPayment: null })),
         ...report.chatters.map(({ qaFlags, ...c }): ConversionRow => ({
@@ -323,7 +329,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
   }, async (request, reply) => {
     const w = parseWindow(request.query, opts.reportTimezone);
     const inScope = accountFilter(request, request.query.accountId);
-    return send(request, reply, 'campaigns', w, columnsOf(CampaignConversionSchema), async () => listed((await conversionOf(await models.active(), w, inScope, clock())).campaigns.map((c): Static<typeof CampaignConversionSchema> => ({ ...c }))));
+    return send(request, reply, 'campaigns', w, columnsOf(CampaignConversionSchema), async () => listed((await conversionOf(await models.active(), w, inScope, clock(), request.query.model)).campaigns.map((c): Static<typeof CampaignConversionSchema> => ({ ...c }))));
   });
 
   app.get('/api/exports/sla.csv', {

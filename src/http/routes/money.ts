@@ -16,14 +16,13 @@ export interface MoneyRouteOptions {
   readonly now?: () => number;
 }
 
-/**
- * How revenue is credited to chatters. One model today; the query names it so that the sender,
- * converter and shift models (issues 50 and 51) come as more values, never as other routes.
- */
-export const CreditModelParam = Type.Literal('session', {
-  default: 'session',
-  description: '`session` (default, the only model today): a payment is credited to the chatter of the last human message before it in its session, unless a manager reassigned it',
-});
+const MODEL_TEXT = '`session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter\'s; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager\'s reassignment overrides every model. A `shift` model comes with the roster (issue 51)';
+
+/** How revenue is credited to chatters (docs/api.md, "Money"): a query value, never another route. */
+export const CreditModelParam = Type.Union([Type.Literal('session'), Type.Literal('sender'), Type.Literal('converter')], { default: 'session', description: MODEL_TEXT });
+
+/** The model an answer's figures were credited under, as asked for. */
+export const CreditModelEcho = Type.Union([Type.Literal('session'), Type.Literal('sender'), Type.Literal('converter')], { description: 'the attribution model revenue was credited under (the `model` asked for)' });
 
 const Pct = (description: string) => Nullable(Type.Number({ minimum: 0 }), description);
 
@@ -71,7 +70,7 @@ const ConversionSchema = Type.Object({
   chatters: Type.Array(ChatterConversionSchema, { description: 'one row per chatter with direct work in the window, the most revenue per direct message first' }),
   accounts: Type.Array(AccountConversionSchema, { description: 'one row per account, by accountId' }),
   campaigns: Type.Array(CampaignConversionSchema, { description: 'queued and automated sends, per campaign, the most revenue first' }),
-  model: Type.Literal('session', { description: 'how revenue is credited to chatters: `session`, to the last human reply before the payment in its session' }),
+  model: CreditModelEcho,
   window: Type.Object({ from: Time, to: Time }, { description: 'the report window; null for an open end' }),
 });
 
@@ -114,8 +113,8 @@ export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (
   }, async (request) => {
     const w = parseWindow(request.query, opts.reportTimezone);
     const inScope = accountFilter(request, request.query.accountId);
-    const report = await conversionOf(await opts.models.active(), w, inScope, clock());
-    return { ...report, model: 'session' as const, window: windowView(w) };
+    const report = await conversionOf(await opts.models.active(), w, inScope, clock(), request.query.model);
+    return { ...report, model: request.query.model, window: windowView(w) };
   });
 
   app.get('/api/conversion/daily', {
@@ -123,7 +122,7 @@ export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (
     schema: {
       summary: `The money figures per local day (REPORT_TIMEZONE) of the window, summed over the accounts in scope: the console's chart. Default: the last ${DEFAULT_DAILY_DAYS} days up to today; at most ${MAX_DAILY_DAYS} days (400 naming from)`,
       querystring: Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only this account' })), ...WindowParams, model: CreditModelParam }, { additionalProperties: false }),
-      response: { 200: Type.Object({ days: Type.Array(DaySchema, { description: 'oldest first, one per local day, days without activity included' }), timezone: Type.String(), model: Type.Literal('session'), window: Type.Object({ from: Time, to: Time }, { description: 'the whole days the series covers' }) }) },
+      response: { 200: Type.Object({ days: Type.Array(DaySchema, { description: 'oldest first, one per local day, days without activity included' }), timezone: Type.String(), model: CreditModelEcho, window: Type.Object({ from: Time, to: Time }, { description: 'the whole days the series covers' }) }) },
     },
   }, async (request) => {
     const now = clock();
@@ -134,7 +133,7 @@ export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (
     const days = daysOf(from, to, opts.reportTimezone);
     if (days.length > MAX_DAILY_DAYS) throw new ApiError('INVALID_INPUT', `from: the daily series spans at most ${MAX_DAILY_DAYS} days (a window read per day); give a from no earlier than ${MAX_DAILY_DAYS} days before to`);
     const inScope = accountFilter(request, request.query.accountId);
-    const series = await conversionByDay(await opts.models.active(), days, inScope, now);
-    return { days: series.map((d) => ({ ...d, from: iso(d.from), to: iso(d.to) })), timezone: opts.reportTimezone, model: 'session' as const, window: { from: iso(days[0]?.from ?? from), to: iso(days[days.length - 1]?.to ?? to) } };
+    const series = await conversionByDay(await opts.models.active(), days, inScope, now, request.query.model);
+    return { days: series.map((d) => ({ ...d, from: iso(d.from), to: iso(d.to) })), timezone: opts.reportTimezone, model: request.query.model, window: { from: iso(days[0]?.from ?? from), to: iso(days[days.length - 1]?.to ?? to) } };
   });
 };

@@ -23,7 +23,7 @@ import { accountFilter, assertVisible } from '../scope.js';
 import { accountStatsView, AccountStatsSchema, Cents, ChatSchema, chatView, Count, emptyAccountStats, FanSchema, fanView, iso, MessageSchema, messageView, Nullable, SessionSchema, sessionView, Time } from '../views.js';
 import { AlertSchema, alertView } from '../alert-views.js';
 import type { ReadSide } from '../../read-side/read-side.js';
-import { CreditModelParam } from './money.js';
+import { CreditModelEcho, CreditModelParam } from './money.js';
 
 export const LIST_LIMIT = { default: 50, max: 500 } as const;
 
@@ -181,7 +181,7 @@ const ScorecardSchema = Type.Object({
   count: Count,
   unattributed: Type.Object({ sessions: Count, sessionsPct: Pct, revenueCents: Cents, revenuePct: Pct }, { description: 'first answered, or revenue credited, without a named chatter' }),
   window: WindowSchema,
-  model: Type.Literal('session', { description: 'how revenue was credited (the `model` asked for)' }),
+  model: CreditModelEcho,
   ...ClockFields,
 });
 
@@ -536,7 +536,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     assertMeasurable(w, request.query.clock, now);
     const open = await openAlertsByChatter(intelligence, now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
     const measure = await reportClock(request.query.clock, inScope);
-    const { rows: items, unattributed } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, measure);
+    const { rows: items, unattributed } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, measure, request.query.model);
     return { thresholdSec, items, count: items.length, unattributed, window: windowView(w), model: request.query.model, ...clockView(measure) };
   });
 };

@@ -3,6 +3,7 @@
 import type { Doc } from '../../adapters/store/store.js';
 import type { PaymentKind } from '../../../machines/chat-input.js';
 import type { SessionEvent } from '../../../machines/session-events.js';
+import type { ModelCredits } from '../../../machines/credit-ledger.js';
 import { PAYMENTS } from '../names.js';
 import type { DocumentProjection } from '../projection.js';
 
@@ -21,6 +22,8 @@ export interface PaymentDoc extends Doc {
   readonly late?: boolean;
   /** A manager's reassignment (PaymentReassigned): credited to its chatter whatever the model says, until undone. */
   readonly override?: PaymentOverride;
+  /** The credit under the sender and converter models, with the rule that gave it (PaymentAttributed); absent: none (a late payment). */
+  readonly models?: ModelCredits;
   readonly lastSeq: number;
 }
 
@@ -31,12 +34,22 @@ export interface PaymentOverride {
   readonly reason: string;
 }
 
-/** Who the payment is credited to: the manager's reassignment, else the model's chatter. */
-export const creditedChatter = (p: Pick<PaymentDoc, 'chatterId' | 'override'>): string | null => p.override?.chatterId ?? p.chatterId;
+/** The attribution models (docs/api.md, "Money"): `session` is the session's last human reply before the payment. */
+export type CreditModel = 'session' | 'sender' | 'converter';
+export const CREDIT_MODELS: readonly CreditModel[] = ['session', 'sender', 'converter'];
+
+/** Who the payment is credited to under a model: the manager's reassignment, else the model's chatter. */
+export const creditedChatter = (p: Pick<PaymentDoc, 'chatterId' | 'override' | 'models'>, model: CreditModel = 'session'): string | null =>
+  p.override?.chatterId ?? (model === 'session' ? p.chatterId : p.models?.[model].chatterId ?? null);
 
 export const paymentDocId = (accountId: string, paymentId: string): string => `${accountId}:${paymentId}`;
 
 export function foldPayment(doc: PaymentDoc | undefined, e: SessionEvent): PaymentDoc | undefined {
+  if (e.type === 'PaymentAttributed') {
+    // Emitted after its PaymentRecorded, in the same chat.
+    if (!doc || doc.lastSeq >= e.seq) return undefined;
+    return { ...doc, models: { sender: e.data.sender, converter: e.data.converter }, lastSeq: e.seq };
+  }
   if (e.type === 'PaymentReassigned') {
     // The route names only payments it found, and the command follows the payment in its chat.
     if (!doc || doc.lastSeq >= e.seq) return undefined;
@@ -66,16 +79,17 @@ export function foldPayment(doc: PaymentDoc | undefined, e: SessionEvent): Payme
     chatterId: d.chatterId,
     late: d.late === true,
     ...(doc?.override ? { override: doc.override } : {}),
+    ...(doc?.models ? { models: doc.models } : {}),
     lastSeq: e.seq,
   };
 }
 
 export const payments: DocumentProjection<PaymentDoc> = {
   name: PAYMENTS,
-  canHandle: (e) => e.type === 'PaymentRecorded' || e.type === 'PaymentCredited' || e.type === 'PaymentReassigned',
+  canHandle: (e) => e.type === 'PaymentRecorded' || e.type === 'PaymentCredited' || e.type === 'PaymentReassigned' || e.type === 'PaymentAttributed',
   documentIds: (p) => {
     const e = p.event;
-    if (e.type === 'PaymentRecorded' || e.type === 'PaymentCredited' || e.type === 'PaymentReassigned') return [paymentDocId(e.accountId, e.data.paymentId)];
+    if (e.type === 'PaymentRecorded' || e.type === 'PaymentCredited' || e.type === 'PaymentReassigned' || e.type === 'PaymentAttributed') return [paymentDocId(e.accountId, e.data.paymentId)];
     return [];
   },
   evolve: (doc, p) => foldPayment(doc, p.event),

@@ -16,7 +16,7 @@
 import { unansweredSec } from '../../domain/sla.js';
 import { qaFlags, type QaRule } from '../../domain/qa-rules.js';
 import type { MessageDoc } from '../messages/projection.js';
-import { creditedChatter, type PaymentDoc } from '../payments/projection.js';
+import { CREDIT_MODELS, creditedChatter, type CreditModel, type PaymentDoc } from '../payments/projection.js';
 import type { PpvDoc, PpvSend } from '../ppvs/projection.js';
 import type { SessionDoc } from '../sessions/projection.js';
 import { campaignKey, chatterKey, countKey, secKey } from './keys.js';
@@ -40,8 +40,9 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs';
  * 3: a session closed unanswered counts as `missed` too.
  * 4: direct messages per chatter, PPV sends and unlocks, campaigns (`conv`, `camp`, `ppvUn*`).
  * 5: the quality rules that fire on a chatter's direct replies (`conv.*.qa*`).
+ * 6: revenue credited under the sender and converter models (`chatters.*.sender*`, `chatters.*.converter*`).
  */
-export const CONTRIBUTIONS_FORMAT = 5;
+export const CONTRIBUTIONS_FORMAT = 6;
 
 export function sessionIncrements(s: SessionDoc): Increment[] {
   const a = s.accountId;
@@ -128,16 +129,25 @@ export function ppvIncrements(p: PpvDoc): Increment[] {
   return out;
 }
 
+/** A chatter's credited revenue and payments per model, as bucket fields (the session model's are the original two). */
+export const MODEL_FIELDS: Readonly<Record<CreditModel, readonly [string, string]>> = {
+  session: ['revenueCents', 'payments'],
+  sender: ['senderCents', 'senderPayments'],
+  converter: ['converterCents', 'converterPayments'],
+};
+
 export function paymentIncrements(p: PaymentDoc): Increment[] {
   const out: Increment[] = [
     { accountId: p.accountId, at: p.paidAt, field: 'revenueCents', amount: p.grossCents },
     { accountId: p.accountId, at: p.paidAt, field: 'payments', amount: 1 },
   ];
-  const credited = creditedChatter(p);
-  if (credited !== null) {
+  for (const model of CREDIT_MODELS) {
+    const credited = creditedChatter(p, model);
+    if (credited === null) continue;
     const c = `chatters.${chatterKey(credited)}`;
-    out.push({ accountId: p.accountId, at: p.paidAt, field: `${c}.revenueCents`, amount: p.grossCents });
-    out.push({ accountId: p.accountId, at: p.paidAt, field: `${c}.payments`, amount: 1 });
+    const [cents, count] = MODEL_FIELDS[model];
+    out.push({ accountId: p.accountId, at: p.paidAt, field: `${c}.${cents}`, amount: p.grossCents });
+    out.push({ accountId: p.accountId, at: p.paidAt, field: `${c}.${count}`, amount: 1 });
   }
   return out;
 }

@@ -14,6 +14,11 @@ export interface ChatterCounters {
   readonly frt?: Histogram;
   readonly revenueCents?: number;
   readonly payments?: number;
+  /** Revenue and payments credited under the sender and converter models (revenueCents and payments: the session model's). */
+  readonly senderCents?: number;
+  readonly senderPayments?: number;
+  readonly converterCents?: number;
+  readonly converterPayments?: number;
   readonly open?: number;
   readonly awaiting?: number;
 }

@@ -22,7 +22,7 @@ const PART_OF_FIELD: readonly [RegExp, Part][] = [
   [/^(frt|wait)\.|^missed$|^chatters\.[^.]+\.frt\./, 'sla'],
   [/^(opened|openedClosed|chats)$/, 'sessions'],
   [/^(messages|fanMessages)$/, 'messages'],
-  [/^(revenueCents|payments)$|^chatters\.[^.]+\.(revenueCents|payments)$/, 'payments'],
+  [/^(revenueCents|payments)$|^chatters\.[^.]+\.(revenueCents|payments|senderCents|senderPayments|converterCents|converterPayments)$/, 'payments'],
   [/^(conv|camp)\.|^ppvUn/, 'conversion'],
 ];
 

@@ -4,12 +4,17 @@
 // out the same object while the document is unchanged, and the decoding is remembered per object.
 import { BUCKET_META, type BucketCounters } from './document.js';
 import { HistogramSet, sortedCounts, type SortedCounts } from './histogram.js';
+import { CREDIT_MODELS, type CreditModel } from '../payments/projection.js';
+
+/** Revenue and payments credited to a chatter, per attribution model. */
+export type CreditSums = Record<CreditModel, { revenueCents: number; payments: number }>;
 
 export interface DecodedChatter {
   readonly frt: SortedCounts;
-  readonly revenueCents: number;
-  readonly payments: number;
+  readonly credit: Readonly<CreditSums>;
 }
+
+const noCredit = (): CreditSums => ({ session: { revenueCents: 0, payments: 0 }, sender: { revenueCents: 0, payments: 0 }, converter: { revenueCents: 0, payments: 0 } });
 
 /** A chatter's (under `conv`) or a campaign's (under `camp`) conversion figures in a bucket. */
 export interface DecodedConversion {
@@ -44,7 +49,14 @@ export function decodeBucket(doc: BucketCounters): DecodedBucket {
   }
   const chatters = new Map<string, DecodedChatter>();
   for (const [key, c] of Object.entries(doc.chatters ?? {})) {
-    chatters.set(key, { frt: sortedCounts(c.frt), revenueCents: c.revenueCents ?? 0, payments: c.payments ?? 0 });
+    chatters.set(key, {
+      frt: sortedCounts(c.frt),
+      credit: {
+        session: { revenueCents: c.revenueCents ?? 0, payments: c.payments ?? 0 },
+        sender: { revenueCents: c.senderCents ?? 0, payments: c.senderPayments ?? 0 },
+        converter: { revenueCents: c.converterCents ?? 0, payments: c.converterPayments ?? 0 },
+      },
+    });
   }
   const out: DecodedBucket = { counters, frt: sortedCounts(doc.frt), wait: sortedCounts(doc.wait), chatters, conv: conversions(doc.conv), camp: conversions(doc.camp) };
   decoded.set(doc, out);
@@ -83,9 +95,10 @@ function addConversions(into: Map<string, ConversionWindow>, from: ReadonlyMap<s
 
 export interface ChatterWindow {
   readonly frt: HistogramSet;
-  revenueCents: number;
-  payments: number;
+  readonly credit: CreditSums;
 }
+
+export const emptyChatterWindow = (): ChatterWindow => ({ frt: new HistogramSet(), credit: noCredit() });
 
 /** One account's figures over a window. */
 export class AccountWindow {
@@ -105,12 +118,14 @@ export class AccountWindow {
     for (const [key, c] of b.chatters) {
       let row = this.chatters.get(key);
       if (!row) {
-        row = { frt: new HistogramSet(), revenueCents: 0, payments: 0 };
+        row = emptyChatterWindow();
         this.chatters.set(key, row);
       }
       row.frt.add(c.frt);
-      row.revenueCents += c.revenueCents;
-      row.payments += c.payments;
+      for (const model of CREDIT_MODELS) {
+        row.credit[model].revenueCents += c.credit[model].revenueCents;
+        row.credit[model].payments += c.credit[model].payments;
+      }
     }
   }
 
