@@ -3,7 +3,7 @@
 // messages), and replay speed (events/s) next to a bare consumer of the same topic, for the
 // embedded default and for Kafka + Mongo-wire (provisioned like the tests do).
 //   node --import tsx bench/read-api.ts [--sessions 100000] [--messages-per-session 10]
-//        [--requests 200] [--route-budget-sec 60] [--routes all|aggregates|lists|business|none]
+//        [--requests 200] [--route-budget-sec 60] [--routes all|aggregates|lists|business|money|none]
 //        [--replay-events 200000] [--skip-replay] [--only embedded|kafka]
 //        [--server-root <checkout>] [--mongo-heap-mb <6144 per million messages>]
 //        [--replay-cpu-prof <path prefix>] (a CPU profile of the replay alone, without the seeding)
@@ -118,7 +118,7 @@ const WARMUP = Math.min(20, REQUESTS);
 const ROUTE_BUDGET_MS = Number(args['route-budget-sec']) * 1000;
 const REPLAY_EVENTS = Number(args['replay-events']);
 const ROUTES = args.routes;
-if (!['all', 'aggregates', 'lists', 'business', 'none'].includes(ROUTES)) throw new Error(`--routes: all, aggregates, lists, business or none, not ${ROUTES}`);
+if (!['all', 'aggregates', 'lists', 'business', 'money', 'none'].includes(ROUTES)) throw new Error(`--routes: all, aggregates, lists, business, money or none, not ${ROUTES}`);
 if (!(SESSIONS >= 1 && PER_SESSION >= 3 && SESSIONS_PER_HOUR > 0 && REQUESTS >= 1)) throw new Error('--sessions, --sessions-per-hour and --requests must be positive, --messages-per-session at least 3');
 const SESSIONS_PER_CHAT = 5;
 const CHATS = Math.ceil(SESSIONS / SESSIONS_PER_CHAT);
@@ -346,9 +346,16 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
       const grossCents = GROSS_CENTS[Math.floor(rand() * GROSS_CENTS.length)] as number;
       const paymentId = `tx_bench_${payId++}`;
       chat.seq++;
+      const kind = KINDS[payId % KINDS.length] as PaymentKind;
+      // The other models, as PaymentAttributed leaves them: a PPV's sender is often another chatter than the one who chatted last.
+      const sender = kind === 'ppv' ? CHATTERS[(chatterIdx + 1) % CHATTERS.length] as string : chatter;
       const doc: PaymentDoc = {
-        _id: paymentDocId(acct, paymentId), paymentId, accountId: acct, chatId, chatKey, kind: KINDS[payId % KINDS.length] as PaymentKind, grossCents,
+        _id: paymentDocId(acct, paymentId), paymentId, accountId: acct, chatId, chatKey, kind, grossCents,
         netCents: Math.round(grossCents * 0.8), paidAt, sessionId, chatterId: chatter, late: false, lastSeq: chat.seq,
+        models: {
+          sender: { chatterId: sender, messageId: null, rule: kind === 'ppv' ? 'ppv-sender' : 'last-message' },
+          converter: { chatterId: chatter, messageId: null, rule: 'last-message' },
+        },
       };
       payments.push(doc);
       builder.add('payments', doc);
@@ -595,9 +602,24 @@ const BUSINESS_ROUTES: Route[] = (['wall', 'business'] as const).flatMap((clock)
   { kind: 'aggregate', label: `GET /api/stats clock=${clock}`, path: () => `/api/stats?clock=${clock}`, check: (b) => `${String(b.clock)} clock, awaiting ${num(b.awaitingReply)}, breached ${num(b.breachedNow)}, longest ${num(b.longestWaitSec)} s` },
 ]);
 
+/** Issue 50: the conversion report and the scorecard under each attribution model, all time and in a window off the hour edges. */
+const MONEY_ROUTES: Route[] = (['session', 'sender', 'converter'] as const).flatMap((model): Route[] => [
+  { kind: 'aggregate', label: `GET /api/conversion model=${model}`, path: () => `/api/conversion?model=${model}`, check: (b) => `${String(b.model)}: ${list(b, 'chatters').map((c) => num(get(c, 'revenueCents'))).join('/')} credited` },
+  {
+    kind: 'aggregate', windowed: true, label: `GET /api/conversion 7d-17m model=${model}`, path: (_i, at) => `/api/conversion?${windowQuery(offEdge(at))}&model=${model}`,
+    check: (b) => `${String(b.model)}: ${list(b, 'chatters').map((c) => num(get(c, 'revenueCents'))).join('/')} credited in the window`,
+  },
+  { kind: 'aggregate', label: `GET /api/chatters/scorecard model=${model}`, path: () => `/api/chatters/scorecard?model=${model}`, check: (b) => `${String(b.model)}: ${(b.items ?? []).map((c) => num(get(c, 'revenueCents'))).join('/')} credited` },
+  {
+    kind: 'aggregate', windowed: true, label: `GET /api/chatters/scorecard 7d-17m model=${model}`, path: (_i, at) => `/api/chatters/scorecard?${windowQuery(offEdge(at))}&model=${model}`,
+    check: (b) => `${String(b.model)}: ${(b.items ?? []).map((c) => num(get(c, 'revenueCents'))).join('/')} credited in the window`,
+  },
+]);
+
 const ROUTES_TO_RUN = [
   ...ROUTE_TABLE.filter((r) => ROUTES === 'all' || (ROUTES === 'lists' && r.kind === 'list') || (ROUTES === 'aggregates' && r.kind === 'aggregate')),
   ...(ROUTES === 'all' || ROUTES === 'aggregates' || ROUTES === 'business' ? BUSINESS_ROUTES : []),
+  ...(ROUTES === 'all' || ROUTES === 'money' ? MONEY_ROUTES : []),
 ];
 
 interface Measured { p50: number; p99: number; n: number; rows: number; body: Body; at: number }

@@ -130,12 +130,12 @@ const views = {
         dailyChart(daily.days),
         h('h3', {}, 'By chatter (direct messages only: mass and automated sends are under campaigns)'),
         r.chatters.length === 0 ? h('p', { class: 'muted' }, 'No direct messages in this period.') :
-          table([['Chatter'], ['Direct messages', true], ['PPVs sent', true], ['Golden ratio', true], ['Unlocked', true], ['Unlock ratio', true], ['PPV revenue', true], ['Credited', true], ['Revenue / message', true], ['Median price', true], ['Median to unlock', true], ['Off-platform: contact / pay', true]],
+          table([['Chatter'], ['Direct messages', true], ['PPVs sent', true], ['Golden ratio', true], ['Unlocked', true], ['Unlock ratio', true], ['PPV revenue', true], ['Credited', true], ['Revenue / message', true], ['Median price', true], ['Median to unlock', true], ['Quality: contact / pay / banned', true]],
             r.chatters.map((c) => h('tr', { 'data-chatter': c.chatterId ?? '' }, h('td', {}, c.chatterId ?? 'not named'), h('td', { class: 'num' }, c.directMessages), h('td', { class: 'num' }, c.directPpvsSent),
               h('td', { class: 'num' }, pct(c.goldenRatioPct)), h('td', { class: 'num' }, c.ppvsUnlocked), h('td', { class: 'num' }, pct(c.unlockRatioPct)), h('td', { class: 'num' }, money(c.ppvRevenueCents)),
               h('td', { class: 'num', 'data-credited': String(c.revenueCents) }, money(c.revenueCents)),
               h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, money(c.medianPpvPriceCents)), h('td', { class: 'num' }, minutes(c.medianMinutesToUnlock)),
-              h('td', { class: `num ${c.qaFlags.offPlatformContact + c.qaFlags.offPlatformPayment > 0 ? 'warn' : ''}`, 'data-qa': `${c.qaFlags.offPlatformContact} ${c.qaFlags.offPlatformPayment}` }, `${c.qaFlags.offPlatformContact} / ${c.qaFlags.offPlatformPayment}`)))),
+              h('td', { class: `num ${c.qaFlags.offPlatformContact + c.qaFlags.offPlatformPayment + c.qaFlags.bannedPhrase > 0 ? 'warn' : ''}`, 'data-qa': `${c.qaFlags.offPlatformContact} ${c.qaFlags.offPlatformPayment} ${c.qaFlags.bannedPhrase}` }, `${c.qaFlags.offPlatformContact} / ${c.qaFlags.offPlatformPayment} / ${c.qaFlags.bannedPhrase}`)))),
         h('h3', {}, 'By campaign (mass messages)'),
         r.campaigns.length === 0 ? h('p', { class: 'muted' }, 'No campaigns in this period.') :
           table([['Account'], ['Campaign'], ['Fans reached', true], ['PPVs sent', true], ['Unlocks', true], ['Unlock rate', true], ['Revenue', true]],

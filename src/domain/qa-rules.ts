@@ -7,7 +7,8 @@
 // where the agency cannot see or earn. off-platform-payment: a named payment app, crypto, or a
 // $cashtag: money that the platform (and the agency's commission) never sees.
 
-export type QaRule = 'off-platform-contact' | 'off-platform-payment';
+/** `banned-phrase` is the account's own list (domain/banned-phrases.ts), judged when the reply is received, not here. */
+export type QaRule = 'off-platform-contact' | 'off-platform-payment' | 'banned-phrase';
 
 export interface QaFlag {
   readonly rule: QaRule;

@@ -8,6 +8,7 @@
 //
 // Two steps, because what the round must read depends on its records: `readRound` normalises
 // and says which states and ledger ids to read; `decideRound` takes those facts and decides.
+import { matchPhrases } from '../domain/banned-phrases.js';
 import type { LogRecord, RecordBatch } from '../adapters/log/log.js';
 import type { ChatInput } from '../../machines/chat-input.js';
 import { dedupe, idsOf } from '../../machines/dedupe.js';
@@ -68,6 +69,8 @@ export interface RoundSettings {
   readonly unansweredMs?: number;
   /** The converter model's lookback (machines/credit-models.ts); its default when absent. */
   readonly lookbackMs?: number;
+  /** An account's banned phrases in force at a time (accounts/banned-phrases-store.ts); none when absent. */
+  readonly bannedPhrases?: (accountId: string, at: number) => readonly string[];
   /** Wall time the round's set-aside documents are stamped with: for operators, never for decisions. */
   readonly now: number;
   /** The machine's step (machines/step.ts); the processor's failpoint wraps it. */
@@ -317,7 +320,7 @@ class Round {
     }
     const id = setAsideId(n.topic, n.partition, n.offset);
     const state = current?.state ?? this.fresh(n);
-    const stepped = this.tryStep(state, admission.input);
+    const stepped = this.tryStep(state, this.judged(admission.input, n));
     this.noteDuration(id, n, n.key, n.normaliseMs + stepped.ms);
     if (!stepped.ok) {
       // Only this record's result is dropped (the step is pure): the chat keeps its state,
@@ -330,6 +333,15 @@ class Round {
     this.apply(n.key, n.partition, n.offset, stepped.result, n.receivedAt);
     if (this.rederived(n.partition, n.offset)) this.counted.recordsRederived++;
     else this.counted.recordsApplied++;
+  }
+
+  /** A human reply with the account's banned phrases it contains, by the list in force when it was received. */
+  private judged(input: ChatInput, n: Normalised): ChatInput {
+    if (input.type !== 'chat.message' || input.sender !== 'human' || !this.settings.bannedPhrases) return input;
+    const phrases = this.settings.bannedPhrases(n.accountId, n.receivedAt);
+    if (phrases.length === 0) return input;
+    const found = matchPhrases(input.text, phrases);
+    return found.length === 0 ? input : { ...input, bannedPhrases: found };
   }
 
   private tryStep(state: ChatState, input: ChatInput): StepOutcome {

@@ -18,6 +18,7 @@
 // What a round decides (normalising, dedupe, the stored states' format, ticks, stepping, setting
 // aside) is the pure ./round.ts; this file does the reads, the fencing, the append and the
 // write around it, and keeps the cache, the counters and the rollback bookkeeping.
+import { BannedPhrasesStore, PhraseBook } from '../accounts/banned-phrases-store.js';
 import type { AppendRecord, Consumer, Log, RecordBatch } from '../adapters/log/log.js';
 import { DuplicateKeyError, WriteConflictError, type BulkOp, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
 import type { SessionEvent } from '../../machines/session-events.js';
@@ -113,6 +114,8 @@ export class SessionProcessor implements Stage {
    */
   private readonly rederive = new Map<number, { chats: Map<string, number>; ids: string[]; candidates: Map<string, Rollback>; at: number }>();
   private readonly step: typeof step;
+  /** The accounts' banned phrases, as the round judges replies by them. */
+  private readonly phrases: PhraseBook;
   /** Webhook received → its events appended and its chat's state stored, over the last seconds. */
   private readonly freshness = new Freshness();
   /** Records whose own round failed twice the same way (by position), with the error: set aside when next seen. */
@@ -125,6 +128,7 @@ export class SessionProcessor implements Stage {
     this.states = opts.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
     this.ledger = new ChatLedger(opts.store);
     this.cache = new LruMap(opts.cacheSize ?? 10_000);
+    this.phrases = new PhraseBook(new BannedPhrasesStore(opts.store));
     this.group = opts.topology.processorGroup;
     this.topics = [opts.topology.inbound];
     const marker = opts.failpointThrowOnText;
@@ -369,10 +373,11 @@ export class SessionProcessor implements Stage {
     const given = round.filter((b) => b.records.length > 0);
     if (given.length === 0) return;
     const read = await this.readFor(given);
+    await this.phrases.refresh();
     const decided = decideRound(
       read.round,
       { states: read.loaded, ledger: read.ledger, due: read.due },
-      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, ...(this.opts.lookbackMs !== undefined ? { lookbackMs: this.opts.lookbackMs } : {}), now: Date.now(), step: this.step, clock: () => performance.now() },
+      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, ...(this.opts.lookbackMs !== undefined ? { lookbackMs: this.opts.lookbackMs } : {}), bannedPhrases: this.phrases.phrasesAt, now: Date.now(), step: this.step, clock: () => performance.now() },
       { roundStart: read.roundStart, chats: read.rederiving },
     );
     for (const slow of decided.slow) this.noteSlow(slow);

@@ -40,7 +40,7 @@ export interface ChatterConversion extends ConversionFigures {
   /** null: human sends the platform named no chatter for (webhooks carry none; the connector does). */
   readonly chatterId: string | null;
   /** Direct replies in the window each quality rule fired on (domain/qa-rules.ts). */
-  readonly qaFlags: { readonly offPlatformContact: number; readonly offPlatformPayment: number };
+  readonly qaFlags: { readonly offPlatformContact: number; readonly offPlatformPayment: number; readonly bannedPhrase: number };
 }
 
 export interface AccountConversion extends ConversionFigures {
@@ -74,6 +74,7 @@ interface Acc {
   direct: number;
   qaContact: number;
   qaPayment: number;
+  qaBanned: number;
   ppvSent: number;
   unlocked: number;
   ppvRevenueCents: number;
@@ -82,12 +83,13 @@ interface Acc {
   readonly unlockMin: HistogramSet;
 }
 
-const empty = (): Acc => ({ direct: 0, qaContact: 0, qaPayment: 0, ppvSent: 0, unlocked: 0, ppvRevenueCents: 0, revenueCents: 0, price: new HistogramSet(), unlockMin: new HistogramSet() });
+const empty = (): Acc => ({ direct: 0, qaContact: 0, qaPayment: 0, qaBanned: 0, ppvSent: 0, unlocked: 0, ppvRevenueCents: 0, revenueCents: 0, price: new HistogramSet(), unlockMin: new HistogramSet() });
 
 function take(into: Acc, c: ConversionWindow): void {
   into.direct += c.counts.direct ?? 0;
   into.qaContact += c.counts.qaOffPlatformContact ?? 0;
   into.qaPayment += c.counts.qaOffPlatformPayment ?? 0;
+  into.qaBanned += c.counts.qaBannedPhrase ?? 0;
   into.ppvSent += c.counts.ppvSent ?? 0;
   into.unlocked += c.counts.unlocked ?? 0;
   into.ppvRevenueCents += c.counts.ppvRevenueCents ?? 0;
@@ -144,7 +146,7 @@ export async function conversionOf(rm: ReadModelCollections, w: ReportWindow, in
     }
   }
   const rows = [...chatters].filter(([, a]) => hasWork(a)).map(([key, a]): ChatterConversion => ({
-    chatterId: chatterIdOf(key), ...figures(a), qaFlags: { offPlatformContact: a.qaContact, offPlatformPayment: a.qaPayment },
+    chatterId: chatterIdOf(key), ...figures(a), qaFlags: { offPlatformContact: a.qaContact, offPlatformPayment: a.qaPayment, bannedPhrase: a.qaBanned },
   }));
   // The most credited revenue per direct message first: the ranking agencies coach by.
   rows.sort((a, b) => (b.revenuePerDirectMessageCents ?? -1) - (a.revenuePerDirectMessageCents ?? -1) || (a.chatterId ?? '\uffff').localeCompare(b.chatterId ?? '\uffff'));

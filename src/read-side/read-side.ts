@@ -1,8 +1,9 @@
 // The read side's services, built once per process by the composition root and handed to the
 // routes, which build none: the served read-model version, the account registry, the accounts'
-// business hours, and the floor (which reads all three and intelligence's findings).
+// business hours and banned phrases, and the floor (which reads all three and intelligence's findings).
 import type { DocumentStore } from '../adapters/store/store.js';
 import { BusinessHoursStore } from '../accounts/business-hours-store.js';
+import { BannedPhrasesStore } from '../accounts/banned-phrases-store.js';
 import { AccountRegistry } from '../accounts/registry.js';
 import type { IntelligenceSetup } from '../intelligence/index.js';
 import { ReadModelSet } from '../read-models/read-model-set.js';
@@ -12,6 +13,7 @@ export interface ReadSide {
   readonly models: ReadModelSet;
   readonly accounts: AccountRegistry;
   readonly businessHours: BusinessHoursStore;
+  readonly bannedPhrases: BannedPhrasesStore;
   readonly floor: FloorView;
 }
 
@@ -20,6 +22,7 @@ export function buildReadSide(store: DocumentStore, intelligence: IntelligenceSe
     models: new ReadModelSet(store),
     accounts: new AccountRegistry(store),
     businessHours: new BusinessHoursStore(store),
+    bannedPhrases: new BannedPhrasesStore(store),
     floor: new FloorView(store, intelligence, reportTimezone),
   };
 }

@@ -52,7 +52,7 @@ describe('GET /api/conversion', () => {
     expect(r.body.chatters).toEqual([{
       chatterId: null, directMessages: 2, directPpvsSent: 1, goldenRatioPct: 50, ppvsUnlocked: 1, unlockRatioPct: 100,
       ppvRevenueCents: 1200, revenueCents: 0, revenuePerDirectMessageCents: 0, medianPpvPriceCents: 1200, medianMinutesToUnlock: 3,
-      qaFlags: { offPlatformContact: 0, offPlatformPayment: 0 },
+      qaFlags: { offPlatformContact: 0, offPlatformPayment: 0, bannedPhrase: 0 },
     }]);
     expect(r.body.accounts).toEqual([expect.objectContaining({
       accountId: A, directMessages: 2, directPpvsSent: 1, ppvsUnlocked: 1, ppvRevenueCents: 1200, revenueCents: 1200,
@@ -63,7 +63,7 @@ describe('GET /api/conversion', () => {
 
   it('counts the quality rules per chatter and lists them in the session\'s analysis', async () => {
     const r = await h.call<Conversion>('GET', `/api/conversion?accountId=${QA}`);
-    expect(r.body.chatters).toEqual([expect.objectContaining({ chatterId: null, directMessages: 2, qaFlags: { offPlatformContact: 1, offPlatformPayment: 1 } })]);
+    expect(r.body.chatters).toEqual([expect.objectContaining({ chatterId: null, directMessages: 2, qaFlags: { offPlatformContact: 1, offPlatformPayment: 1, bannedPhrase: 0 } })]);
     const analysis = await h.call<{ qaFlags: Row[] }>('GET', `/api/sessions/${encodeURIComponent(`${QA}:201:1`)}/analysis`);
     expect(analysis.status, analysis.text).toBe(200);
     expect(analysis.body.qaFlags).toEqual([
@@ -85,8 +85,8 @@ describe('GET /api/conversion', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-disposition']).toMatch(/conversion-beginning-now\.csv/);
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('level,accountId,chatterId,directMessages,directPpvsSent,goldenRatioPct,ppvsUnlocked,unlockRatioPct,ppvRevenueCents,revenueCents,revenuePerDirectMessageCents,medianPpvPriceCents,medianMinutesToUnlock,qaOffPlatformContact,qaOffPlatformPayment,unlinkedUnlocks,unseenSendUnlocks');
-    expect(lines.slice(1)).toEqual([`account,${A},,2,1,50,1,100,1200,1200,600,1200,3,,,2,1`, 'chatter,,,2,1,50,1,100,1200,0,0,1200,3,0,0,,']);
+    expect(lines[0]).toBe('level,accountId,chatterId,directMessages,directPpvsSent,goldenRatioPct,ppvsUnlocked,unlockRatioPct,ppvRevenueCents,revenueCents,revenuePerDirectMessageCents,medianPpvPriceCents,medianMinutesToUnlock,qaOffPlatformContact,qaOffPlatformPayment,qaBannedPhrase,unlinkedUnlocks,unseenSendUnlocks');
+    expect(lines.slice(1)).toEqual([`account,${A},,2,1,50,1,100,1200,1200,600,1200,3,,,,2,1`, 'chatter,,,2,1,50,1,100,1200,0,0,1200,3,0,0,0,,']);
     const ndjson = await h.call('GET', `/api/exports/campaigns.csv?accountId=${A}`, { headers: { accept: 'application/x-ndjson' } });
     expect(ndjson.text.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ accountId: A, campaignId: '555', fansReached: 2, ppvsSent: 2, unlocks: 1, unlockRatePct: 50, revenueCents: 500 }]);
   });

@@ -36,13 +36,18 @@ const params = <T>(numRuns: number): fc.Parameters<T> => ({
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** The account's banned phrases. */
+const BANNED = ['meet up', 'free today'];
+
 /** Reply texts, and the quality rules each breaks (docs/api.md): written here, not read from the rules. */
-const TEXTS: readonly { text: string; contact: boolean; payment: boolean }[] = [
-  { text: 'hey you', contact: false, payment: false },
-  { text: 'add me on telegram', contact: true, payment: false },
-  { text: 'send it with venmo', contact: false, payment: true },
-  { text: 'see https://linktr.ee/me or pay by cash app', contact: true, payment: true },
-  { text: 'unlock it on https://onlyfans.com/my/chats', contact: false, payment: false },
+const TEXTS: readonly { text: string; contact: boolean; payment: boolean; banned: boolean }[] = [
+  { text: 'hey you', contact: false, payment: false, banned: false },
+  { text: 'add me on telegram', contact: true, payment: false, banned: false },
+  { text: 'send it with venmo', contact: false, payment: true, banned: false },
+  { text: 'see https://linktr.ee/me or pay by cash app', contact: true, payment: true, banned: false },
+  { text: 'unlock it on https://onlyfans.com/my/chats', contact: false, payment: false, banned: false },
+  { text: 'we could Meet  Up, it is FREE today', contact: false, payment: false, banned: true },
+  { text: 'a meetup later', contact: false, payment: false, banned: false },
 ];
 
 type Step =
@@ -141,8 +146,8 @@ function historyOf(steps: readonly Step[]): History {
         break;
       }
       case 'direct': {
-        const said = TEXTS[s.text] ?? { text: 'hey', contact: false, payment: false };
-        const send: SendFact = { kind: 'send', account: ACCOUNT, chat: fanId, id: id(), at: t, chatter: s.chatter, queue: null, priceCents: s.price, qa: { contact: said.contact, payment: said.payment } };
+        const said = TEXTS[s.text] ?? { text: 'hey', contact: false, payment: false, banned: false };
+        const send: SendFact = { kind: 'send', account: ACCOUNT, chat: fanId, id: id(), at: t, chatter: s.chatter, queue: null, priceCents: s.price, qa: { contact: said.contact, payment: said.payment, banned: said.banned } };
         h.sends.push(send);
         const fact: Fact = { kind: 'message', account: ACCOUNT, chat: fanId, id: send.id, at: t, sender: 'human', chatter: s.chatter };
         h.facts.push(fact);
@@ -156,7 +161,7 @@ function historyOf(steps: readonly Step[]): History {
         break;
       }
       case 'queued': {
-        const send: SendFact = { kind: 'send', account: ACCOUNT, chat: fanId, id: id(), at: t, chatter: null, queue: s.queue, priceCents: s.price, qa: { contact: false, payment: false } };
+        const send: SendFact = { kind: 'send', account: ACCOUNT, chat: fanId, id: id(), at: t, chatter: null, queue: s.queue, priceCents: s.price, qa: { contact: false, payment: false, banned: false } };
         h.sends.push(send);
         h.facts.push({ kind: 'message', account: ACCOUNT, chat: fanId, id: send.id, at: t, sender: 'automated', chatter: null });
         webhook(t, messageWebhook({ accountId: ACCOUNT, fanId, messageId: send.id, createdAt: iso(t), text: 'mass', direction: 'sent', fromQueue: true, queueId: s.queue, priceDollars: s.price / 100 }));
@@ -190,7 +195,7 @@ describe('the conversion report', () => {
     await fc.assert(fc.asyncProperty(caseArb, async (c) => {
       const h = historyOf(c.steps);
       const tickAt = h.maxAt + 2 * LATE_MS + IDLE_MS;
-      const m = runRecords([...arrivals(h, c.jitter, c.redeliver), ...tickRecords(1, tickAt)], IDLE_MS, LATE_MS);
+      const m = runRecords([...arrivals(h, c.jitter, c.redeliver), ...tickRecords(1, tickAt)], IDLE_MS, LATE_MS, { bannedPhrases: { [ACCOUNT]: BANNED } });
       const credited: CreditedPayment[] = reportData(h.facts, IDLE_MS, tickAt - LATE_MS).payments.map((p) => ({
         account: p.account, chat: h.paid.get(p.id)?.chat ?? '', ppv: h.paid.get(p.id)?.ppv ?? false, at: p.at, cents: p.cents, chatter: p.chatterId,
       }));

@@ -16,7 +16,7 @@ export interface SendFact {
   /** 0: free. */
   readonly priceCents: number;
   /** Which quality rules its text breaks (as the generator wrote it: the test's own table, not the rules' code). */
-  readonly qa: { readonly contact: boolean; readonly payment: boolean };
+  readonly qa: { readonly contact: boolean; readonly payment: boolean; readonly banned: boolean };
 }
 
 export interface UnlockFact {
@@ -85,7 +85,7 @@ export interface Figures {
 }
 
 export interface RefConversion {
-  chatters: (Figures & { chatterId: string | null; qaFlags: { offPlatformContact: number; offPlatformPayment: number } })[];
+  chatters: (Figures & { chatterId: string | null; qaFlags: { offPlatformContact: number; offPlatformPayment: number; bannedPhrase: number } })[];
   accounts: (Figures & { accountId: string; unlinkedUnlocks: number; unseenSendUnlocks: number })[];
   campaigns: { accountId: string; campaignId: string; fansReached: number; ppvsSent: number; unlocks: number; unlockRatePct: number | null; revenueCents: number }[];
 }
@@ -156,6 +156,7 @@ export function referenceConversion(sends: readonly SendFact[], unlocks: readonl
     qaFlags: {
       offPlatformContact: direct.filter((s) => s.chatter === chatterId && s.qa.contact).length,
       offPlatformPayment: direct.filter((s) => s.chatter === chatterId && s.qa.payment).length,
+      bannedPhrase: direct.filter((s) => s.chatter === chatterId && s.qa.banned).length,
     },
   }));
   chatters.sort((a, b) => (b.revenuePerDirectMessageCents ?? -1) - (a.revenuePerDirectMessageCents ?? -1) || (a.chatterId ?? '\uffff').localeCompare(b.chatterId ?? '\uffff'));

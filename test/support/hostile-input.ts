@@ -29,6 +29,7 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
   'POST /api/admin/accounts/sync': null,
   'PUT /api/admin/accounts/:id/business-hours': { timezone: 'Europe/Berlin', weekly: { mon: [['09:00', '17:00']], sat: [] }, holidays: ['2026-12-25'] },
   'DELETE /api/admin/accounts/:id/business-hours': null,
+  'PUT /api/admin/accounts/:id/banned-phrases': { phrases: ['meet me', 'snap'] },
   'POST /api/admin/alert-hooks': { url: 'https://hooks.example.com/x', events: ['opened', 'resolved'], accountIds: [ACCOUNT], format: 'slack' },
   'DELETE /api/admin/alert-hooks/:id': null,
   'POST /api/admin/alert-hooks/:id/enable': null,
@@ -54,6 +55,7 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
 /** Admin routes that read: attacked through their query strings and path ids. */
 export const ADMIN_READ_ROUTES = [
   'GET /api/admin/accounts/:id/business-hours',
+  'GET /api/admin/accounts/:id/banned-phrases',
   'GET /api/admin/alert-hooks',
   'GET /api/admin/alert-hooks/:id',
   'GET /api/admin/alert-hooks/:id/deliveries',

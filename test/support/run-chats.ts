@@ -45,6 +45,8 @@ export interface RunOptions {
   readonly roundSize?: number;
   /** `inbound` partitions the chats are spread over; a clock tick goes to each. */
   readonly partitions?: number;
+  /** Each account's banned phrases, as the processor's PhraseBook would give them (one list for all time). */
+  readonly bannedPhrases?: Readonly<Record<string, readonly string[]>>;
 }
 
 const TOPIC = 'inbound';
@@ -137,7 +139,8 @@ export function runRecords(appends: readonly AppendRecord[], idleMs: number, lat
     const byPartition = new Map<number, LogRecord[]>();
     for (const r of records.slice(from, from + roundSize)) byPartition.set(r.partition, [...(byPartition.get(r.partition) ?? []), r]);
     const read = readRound([...byPartition].map(([partition, rs]): RecordBatch => ({ topic: TOPIC, partition, records: rs })));
-    const r = decideRound(read, store.facts(read), { idleMs, lateMs, now: 0 });
+    const phrases = opts.bannedPhrases;
+    const r = decideRound(read, store.facts(read), { idleMs, lateMs, now: 0, ...(phrases ? { bannedPhrases: (accountId: string) => phrases[accountId] ?? [] } : {}) });
     if (r.setAside.length > 0) throw new Error(`records set aside: ${r.setAside.map((a) => `${a._id} ${a.stage} ${a.error}`).join('; ')}`);
     store.write(r);
     // The projector's folds, event by event in append order.

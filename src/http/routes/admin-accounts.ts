@@ -6,6 +6,9 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { type AccountDoc } from '../../accounts/registry.js';
 import { type BusinessHoursDoc } from '../../accounts/business-hours-store.js';
+import { phrasesAt, type BannedPhrasesDoc } from '../../accounts/banned-phrases-store.js';
+import { checkPhrases, MAX_PHRASE, MAX_PHRASES } from '../../domain/banned-phrases.js';
+import { actorOf } from '../../access/access-model.js';
 import { DAY_KEYS, MAX_HOLIDAYS, MAX_INTERVALS_PER_DAY, MAX_TIMEZONE_LENGTH, validateBusinessHours } from '../../domain/business-hours.js';
 import { PlatformError, type PlatformClient } from '../../adapters/platform/platform-client.js';
 import { BackfillConflict, type BackfillJobDoc, type BackfillJobs, type BackfillKind } from '../../backfill/backfill-jobs.js';
@@ -52,6 +55,24 @@ export const AccountViewSchema = Type.Object({
 
 export function accountView(a: AccountDoc): Static<typeof AccountViewSchema> {
   return { id: a._id, displayName: a.displayName, status: a.status, source: a.source, username: a.username, createdAt: iso(a.createdAt), updatedAt: iso(a.updatedAt) };
+}
+
+const BannedPhrasesViewSchema = Type.Object({
+  accountId: Type.String(),
+  phrases: Type.Array(Type.String(), { description: 'the list in force now, as kept (lower case, single spaces)' }),
+  history: Type.Array(Type.Object({
+    from: Time('in force for replies received from this time'),
+    by: Type.String({ description: 'who set it' }),
+    phrases: Type.Array(Type.String()),
+  }), { description: 'every list kept (the latest 50), newest first' }),
+});
+
+function bannedPhrasesView(d: BannedPhrasesDoc): Static<typeof BannedPhrasesViewSchema> {
+  return {
+    accountId: d._id,
+    phrases: [...phrasesAt(d, Number.POSITIVE_INFINITY)],
+    history: [...d.versions].reverse().map((v) => ({ from: iso(v.from), by: v.by, phrases: [...v.phrases] })),
+  };
 }
 
 const SeededAccountsSchema = Type.Object({
@@ -152,7 +173,7 @@ function businessHoursView(doc: BusinessHoursDoc): Static<typeof BusinessHoursVi
 const BackfillJobListSchema = Type.Object({ items: Type.Array(BackfillJobViewSchema), count: Type.Integer({ minimum: 0 }) });
 
 export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> = async (app, opts) => {
-  const { accounts: registry, businessHours } = opts.read;
+  const { accounts: registry, businessHours, bannedPhrases } = opts.read;
   const guarded = { config: { access: 'admin' as const } };
   const security = [{ adminToken: [] }];
 
@@ -309,6 +330,32 @@ export const adminAccountRoutes: FastifyPluginAsyncTypebox<AdminAccountOptions> 
   }, async (request) => {
     const account = await registered(request.params.id);
     return { accountId: account._id, removed: await businessHours.remove(account._id) };
+  });
+
+  app.put('/api/admin/accounts/:id/banned-phrases', {
+    ...guarded,
+    schema: {
+      summary: 'Set an account\'s banned phrases (replaces the list; [] clears it): from now on, each direct reply received is flagged `banned-phrase` for the phrases it contains, counted per chatter in GET /api/conversion and listed per session in its analysis. Replies received before keep the flags they got',
+      security,
+      params: accountParams,
+      body: Type.Object({
+        phrases: Type.Array(Type.String({ maxLength: MAX_PHRASE * 4 }), { maxItems: MAX_PHRASES, description: `at most ${MAX_PHRASES}; each matched ignoring case and runs of white space, on word edges; 2–${MAX_PHRASE} characters` }),
+      }, { additionalProperties: false }),
+      response: { 200: BannedPhrasesViewSchema },
+    },
+  }, async (request) => {
+    const account = await registered(request.params.id);
+    const checked = checkPhrases(request.body.phrases);
+    if (!checked.ok) throw invalidInput(checked.field, checked.reason);
+    return bannedPhrasesView(await bannedPhrases.set(account._id, checked.phrases, actorOf(request.principal)));
+  });
+
+  app.get('/api/admin/accounts/:id/banned-phrases', {
+    ...guarded,
+    schema: { summary: 'An account\'s banned phrases in force now, and the lists before them (who set each, and from when)', security, params: accountParams, response: { 200: BannedPhrasesViewSchema } },
+  }, async (request) => {
+    const account = await registered(request.params.id);
+    return bannedPhrasesView((await bannedPhrases.get(account._id)) ?? { _id: account._id, versions: [] });
   });
 
   // A JSON null is a body the schema lets in (the whole body is optional): the same as none.

@@ -141,6 +141,7 @@ const ConversionRowSchema = Type.Object({
   ...ConversionFiguresSchema,
   qaOffPlatformContact: Nullable(Int('chatter rows: direct replies with a link off the platform or a named messaging app')),
   qaOffPlatformPayment: Nullable(Int('chatter rows: direct replies naming a payment app, crypto or a $cashtag')),
+  qaBannedPhrase: Nullable(Int('chatter rows: direct replies with one of the account\'s banned phrases')),
   unlinkedUnlocks: Nullable(Int('account rows: unlocks naming no PPV of their chat')),
   unseenSendUnlocks: Nullable(Int('account rows: unlocks of PPVs never seen sent')),
 });
@@ -310,9 +311,9 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     return send(request, reply, 'conversion', w, columnsOf(ConversionRowSchema), async () => {
       const report = await conversionOf(await models.active(), w, inScope, clock(), request.query.model);
       const rows: ConversionRow[] = [
-        ...report.accounts.map((a): ConversionRow => ({ level: 'account', chatterId: null, ...a, qaOffPlatformContact: null, qaOffPlatformPayment: null })),
+        ...report.accounts.map((a): ConversionRow => ({ level: 'account', chatterId: null, ...a, qaOffPlatformContact: null, qaOffPlatformPayment: null, qaBannedPhrase: null })),
         ...report.chatters.map(({ qaFlags, ...c }): ConversionRow => ({
-          level: 'chatter', accountId: null, ...c, qaOffPlatformContact: qaFlags.offPlatformContact, qaOffPlatformPayment: qaFlags.offPlatformPayment, unlinkedUnlocks: null, unseenSendUnlocks: null,
+          level: 'chatter', accountId: null, ...c, qaOffPlatformContact: qaFlags.offPlatformContact, qaOffPlatformPayment: qaFlags.offPlatformPayment, qaBannedPhrase: qaFlags.bannedPhrase, unlinkedUnlocks: null, unseenSendUnlocks: null,
         })),
       ];
       return listed(rows);

@@ -46,6 +46,7 @@ export const ChatterConversionSchema = Type.Object({
   qaFlags: Type.Object({
     offPlatformContact: Type.Integer({ minimum: 0, description: 'direct replies with a link off the platform or a named messaging app' }),
     offPlatformPayment: Type.Integer({ minimum: 0, description: 'direct replies naming a payment app, crypto or a $cashtag' }),
+    bannedPhrase: Type.Integer({ minimum: 0, description: 'direct replies with one of the account\'s banned phrases (by the list in force when each was received)' }),
   }, { description: 'direct replies in the window a quality rule fired on (each session lists them in GET /api/sessions/:id/analysis)' }),
 });
 

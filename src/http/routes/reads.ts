@@ -141,7 +141,7 @@ const AnalysisSchema = Type.Object({
     messageId: Type.String(),
     sentAt: Time,
     chatterId: Nullable(Type.String()),
-    rule: Type.Union([L('off-platform-contact'), L('off-platform-payment')]),
+    rule: Type.Union([L('off-platform-contact'), L('off-platform-payment'), L('banned-phrase')], { description: 'banned-phrase: one of the account\'s banned phrases (PUT /api/admin/accounts/:id/banned-phrases), by the list in force when the reply was received; `match` is the phrase' }),
     match: Type.String({ description: 'what in the reply made it fire (at most 80 characters)' }),
   }), { description: 'the quality rules that fired on the session\'s direct replies, oldest first (docs/api.md, "Money")' }),
 });

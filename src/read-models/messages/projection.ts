@@ -21,6 +21,8 @@ export interface MessageDoc extends Doc {
   /** As the platform said of a send: free or not, and the queue (mass message) it came from. */
   readonly isFree?: boolean;
   readonly queueId?: string;
+  /** A human reply's banned phrases, by the account's list in force when it was received (absent: none). */
+  readonly bannedPhrases?: readonly string[];
   readonly sentAt?: number;
   readonly deleted: boolean;
   readonly deletedAt: number | null;
@@ -71,6 +73,7 @@ export function foldMessage(doc: MessageDoc | undefined, e: SessionEvent): Messa
     priceCents: d.priceCents,
     ...(d.isFree !== undefined ? { isFree: d.isFree } : {}),
     ...(d.queueId !== undefined ? { queueId: d.queueId } : {}),
+    ...(d.bannedPhrases !== undefined ? { bannedPhrases: d.bannedPhrases } : {}),
     sentAt: d.sentAt,
     deleted: doc?.deleted ?? false,
     deletedAt: doc?.deletedAt ?? null,

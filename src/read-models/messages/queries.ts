@@ -30,6 +30,7 @@ export async function qaFlagsOfSession(rm: ReadModelCollections, sessionId: stri
   const docs = await rm.messages.find({ sessionId, tombstone: false }, { sort: { sentAt: -1, _id: -1 }, limit: QA_MESSAGES });
   docs.reverse();
   return docs.flatMap((m) => (m.sender === 'human' && m.queueId === undefined && typeof m.text === 'string'
-    ? qaFlags(m.text).map((f) => ({ messageId: m.messageId, sentAt: m.sentAt ?? 0, chatterId: m.chatterId ?? null, ...f }))
+    ? [...qaFlags(m.text), ...(m.bannedPhrases ?? []).map((p) => ({ rule: 'banned-phrase' as const, match: p }))]
+      .map((f) => ({ messageId: m.messageId, sentAt: m.sentAt ?? 0, chatterId: m.chatterId ?? null, ...f }))
     : []));
 }

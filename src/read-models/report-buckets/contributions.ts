@@ -40,7 +40,8 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs';
  * 3: a session closed unanswered counts as `missed` too.
  * 4: direct messages per chatter, PPV sends and unlocks, campaigns (`conv`, `camp`, `ppvUn*`).
  * 5: the quality rules that fire on a chatter's direct replies (`conv.*.qa*`).
- * 6: revenue credited under the sender and converter models (`chatters.*.sender*`, `chatters.*.converter*`).
+ * 6: revenue credited under the sender and converter models (`chatters.*.sender*`, `chatters.*.converter*`),
+ *    and replies with an account's banned phrases (`conv.*.qaBannedPhrase`).
  */
 export const CONTRIBUTIONS_FORMAT = 6;
 
@@ -85,12 +86,13 @@ export function messageIncrements(m: MessageDoc): Increment[] {
     out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.direct`, amount: 1 });
     // The quality rules that fire on the reply, counted per chatter (a document without its text, as a partial read, has none).
     for (const f of typeof m.text === 'string' ? qaFlags(m.text) : []) out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.${QA_FIELD[f.rule]}`, amount: 1 });
+    if (m.bannedPhrases !== undefined && m.bannedPhrases.length > 0) out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.${QA_FIELD['banned-phrase']}`, amount: 1 });
   }
   return out;
 }
 
 /** Where each quality rule is counted under a chatter's `conv`. */
-export const QA_FIELD: Readonly<Record<QaRule, string>> = { 'off-platform-contact': 'qaOffPlatformContact', 'off-platform-payment': 'qaOffPlatformPayment' };
+export const QA_FIELD: Readonly<Record<QaRule, string>> = { 'off-platform-contact': 'qaOffPlatformContact', 'off-platform-payment': 'qaOffPlatformPayment', 'banned-phrase': 'qaBannedPhrase' };
 
 /** A human's send not from a queue: the chatter's own work, what the conversion ratios are of. */
 export const isDirect = (s: PpvSend): boolean => s.sender === 'human' && s.queueId === undefined;

@@ -35,6 +35,8 @@ export interface ConversionCounters {
   /** Direct replies a quality rule fired on (domain/qa-rules.ts). */
   readonly qaOffPlatformContact?: number;
   readonly qaOffPlatformPayment?: number;
+  /** Direct replies with one of the account's banned phrases. */
+  readonly qaBannedPhrase?: number;
 }
 
 /** Every figure a bucket can hold; absent means zero. */

@@ -83,7 +83,7 @@ async function readRaw(rm: ReadModelCollections, part: Part, a: number, b: numbe
           : part === 'payments' ? [{ model: 'payments', docs: rm.payments.find({ ...inScope, paidAt: range }) }]
             : [
               // With their text: the quality rules count on it.
-              { model: 'messages', docs: rm.messages.find({ ...inScope, sentAt: range }, { projection: { ...MESSAGE_FIELDS, text: 1 } }) },
+              { model: 'messages', docs: rm.messages.find({ ...inScope, sentAt: range }, { projection: { ...MESSAGE_FIELDS, text: 1, bannedPhrases: 1 } }) },
               // A PPV sent in the edge, or unlocked in it (read once if both).
               { model: 'ppvs', docs: Promise.all([rm.ppvs.find({ ...inScope, sentAt: range }), rm.ppvs.find({ ...inScope, unlockedAt: range })]).then(([x, y]) => [...x, ...y.filter((d) => !(typeof d.sentAt === 'number' && d.sentAt >= a && d.sentAt < b))]) },
             ];
