@@ -858,6 +858,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/accounts/{id}/banned-phrases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's banned phrases in force now, and the lists before them (who set each, and from when) */
+        get: operations["getAdminAccountsByIdBannedPhrases"];
+        /** Set an account's banned phrases (replaces the list; [] clears it): from now on, each direct reply received is flagged `banned-phrase` for the phrases it contains, counted per chatter in GET /api/conversion and listed per session in its analysis. Replies received before keep the flags they got */
+        put: operations["putAdminAccountsByIdBannedPhrases"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/backfill": {
         parameters: {
             query?: never;
@@ -1876,7 +1894,8 @@ export interface operations {
                             messageId: string;
                             sentAt: string | null;
                             chatterId: string | null;
-                            rule: "off-platform-contact" | "off-platform-payment";
+                            /** @description banned-phrase: one of the account's banned phrases (PUT /api/admin/accounts/:id/banned-phrases), by the list in force when the reply was received; `match` is the phrase */
+                            rule: "off-platform-contact" | "off-platform-payment" | "banned-phrase";
                             /** @description what in the reply made it fire (at most 80 characters) */
                             match: string;
                         }[];
@@ -2494,6 +2513,8 @@ export interface operations {
                                 offPlatformContact: number;
                                 /** @description direct replies naming a payment app, crypto or a $cashtag */
                                 offPlatformPayment: number;
+                                /** @description direct replies with one of the account's banned phrases (by the list in force when each was received) */
+                                bannedPhrase: number;
                             };
                         }[];
                         /** @description one row per account, by accountId */
@@ -2832,7 +2853,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Rows with level account (by accountId), then level chatter (the report's order). text/csv (the default): RFC 4180 with a header row (level, accountId, chatterId, directMessages, directPpvsSent, goldenRatioPct, ppvsUnlocked, unlockRatioPct, ppvRevenueCents, revenueCents, revenuePerDirectMessageCents, medianPpvPriceCents, medianMinutesToUnlock, qaOffPlatformContact, qaOffPlatformPayment, unlinkedUnlocks, unseenSendUnlocks), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            /** @description Rows with level account (by accountId), then level chatter (the report's order). text/csv (the default): RFC 4180 with a header row (level, accountId, chatterId, directMessages, directPpvsSent, goldenRatioPct, ppvsUnlocked, unlockRatioPct, ppvRevenueCents, revenueCents, revenuePerDirectMessageCents, medianPpvPriceCents, medianMinutesToUnlock, qaOffPlatformContact, qaOffPlatformPayment, qaBannedPhrase, unlinkedUnlocks, unseenSendUnlocks), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2866,6 +2887,7 @@ export interface operations {
                         medianMinutesToUnlock: number | null;
                         qaOffPlatformContact: number | null;
                         qaOffPlatformPayment: number | null;
+                        qaBannedPhrase: number | null;
                         unlinkedUnlocks: number | null;
                         unseenSendUnlocks: number | null;
                     };
@@ -4758,6 +4780,99 @@ export interface operations {
                         accountId: string;
                         /** @description whether it had a schedule */
                         removed: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminAccountsByIdBannedPhrases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a registered account id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: string;
+                        /** @description the list in force now, as kept (lower case, single spaces) */
+                        phrases: string[];
+                        /** @description every list kept (the latest 50), newest first */
+                        history: {
+                            /** @description in force for replies received from this time */
+                            from: string | null;
+                            /** @description who set it */
+                            by: string;
+                            phrases: string[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putAdminAccountsByIdBannedPhrases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a registered account id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description at most 200; each matched ignoring case and runs of white space, on word edges; 2–100 characters */
+                    phrases: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: string;
+                        /** @description the list in force now, as kept (lower case, single spaces) */
+                        phrases: string[];
+                        /** @description every list kept (the latest 50), newest first */
+                        history: {
+                            /** @description in force for replies received from this time */
+                            from: string | null;
+                            /** @description who set it */
+                            by: string;
+                            phrases: string[];
+                        }[];
                     };
                 };
             };

@@ -23,6 +23,8 @@ export interface ChatMessageInput extends InputBase {
   readonly isFree?: boolean;
   /** The mass message or queue it was sent from (`queueId`), when it was. */
   readonly queueId?: string;
+  /** A human reply's banned phrases (the account's list in force when it was received), as the processor found them. */
+  readonly bannedPhrases?: readonly string[];
 }
 
 /**

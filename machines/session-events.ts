@@ -86,6 +86,8 @@ export type MessageRecorded = Envelope<'MessageRecorded', {
   /** As the platform said of a send (ChatMessageInput): whether it is free, and the queue it came from. */
   readonly isFree?: boolean;
   readonly queueId?: string;
+  /** A human reply's banned phrases, by the account's list in force when it was received (absent: none). */
+  readonly bannedPhrases?: readonly string[];
 }>;
 
 /**
@@ -209,6 +211,9 @@ export function sessionAfter(e: SessionEvent): SessionSummary | null {
 }
 
 /** What a send's MessageRecorded (or the MessageAttributed that brings them) carries of its pricing and queue: only what the platform said. */
-export function sendFacts(m: Pick<ChatMessageInput, 'isFree' | 'queueId'>): { readonly isFree?: boolean; readonly queueId?: string } {
-  return { ...(m.isFree !== undefined ? { isFree: m.isFree } : {}), ...(m.queueId !== undefined ? { queueId: m.queueId } : {}) };
+export function sendFacts(m: Pick<ChatMessageInput, 'isFree' | 'queueId' | 'bannedPhrases'>): { readonly isFree?: boolean; readonly queueId?: string; readonly bannedPhrases?: readonly string[] } {
+  return {
+    ...(m.isFree !== undefined ? { isFree: m.isFree } : {}), ...(m.queueId !== undefined ? { queueId: m.queueId } : {}),
+    ...(m.bannedPhrases !== undefined && m.bannedPhrases.length > 0 ? { bannedPhrases: m.bannedPhrases } : {}),
+  };
 }
