@@ -7,6 +7,7 @@
 //        [--replay-events 200000] [--skip-replay] [--only embedded|kafka]
 //        [--server-root <checkout>] [--mongo-heap-mb <6144 per million messages>]
 //        [--replay-cpu-prof <path prefix>] (a CPU profile of the replay alone, without the seeding)
+//        [--api-cpu-prof <dir>] (a CPU profile of each API process, written when it stops: where a route's time goes)
 //
 // The data, and why it looks like this. The read models are written directly (the documents
 // the projector writes, field for field; see src/read-models/*/projection.ts), not by
@@ -105,6 +106,7 @@ const { values: args } = parseArgs({
     'replay-events': { type: 'string', default: '200000' },
     'skip-replay': { type: 'boolean', default: false },
     'replay-cpu-prof': { type: 'string' },
+    'api-cpu-prof': { type: 'string' },
     only: { type: 'string' },
     'server-root': { type: 'string' },
     'mongo-heap-mb': { type: 'string' },
@@ -652,7 +654,8 @@ async function measure(port: number, route: Route): Promise<Measured | { refused
 
 async function startApi(env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(serverRoot, 'src/main.ts')], {
+  const profile = args['api-cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(args['api-cpu-prof'])}`];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(serverRoot, 'src/main.ts')], {
     cwd: serverRoot, stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       // Every request computes (no shared live answers): what a route costs, not what a cache hit costs.

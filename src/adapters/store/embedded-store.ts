@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TransactionFlags, type Database, type RootDatabase } from 'lmdb';
 import { Aggregator, Query, update as applyUpdate } from 'mingo';
+import { compileFilter, compileProjection } from './fast-filter.js';
 import type { BulkOp, Collection, CollectionWrite, Doc, DocumentStore, Filter, FindOptions, IndexSpec, IterateOptions, SortSpec, UpdateOutcome, UpdateSpec, WriteOptions } from './store.js';
 import { DuplicateKeyError, WriteConflictError } from './store.js';
 import { indexKey, indexName, plan, type KeyPart } from './embedded-index.js';
@@ -178,7 +179,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
    * bytes are unchanged since an earlier such read come back as the same decoded objects.
    */
   private sharedRange(filter: Filter, range: { start?: string; end?: string }, limit: number | undefined, omit: readonly string[]): T[] {
-    const q = new Query(filter);
+    // A [$gte, $lt) range is exactly the keys read: nothing left to test (a report's buckets are read so).
+    const exact = Object.keys(filter._id as object).every((op) => op === '$gte' || op === '$lt');
+    const q = exact ? null : new Query(filter);
     const out: T[] = [];
     const decode = (key: string): T | undefined => {
       const doc = this.db.get(key);
@@ -191,7 +194,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       const bytes = this.db.getBinary(key);
       if (bytes === undefined) continue;
       const doc = this.shared.get(prefix + key, bytes, () => decode(key));
-      if (doc && q.test(doc)) out.push(doc);
+      if (doc && (q === null || q.test(doc))) out.push(doc);
     }
     return out;
   }
@@ -216,6 +219,16 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       if (fields.length === Object.keys(p).length && fields.every((f) => !f.includes('.'))) {
         return candidates.map((d) => Object.fromEntries([['_id', d._id], ...fields.filter((f) => f in d).map((f) => [f, (d as AnyObject)[f]])]) as T);
       }
+    }
+    const fast = compileFilter(filter);
+    const project = compileProjection(options.projection);
+    if (fast && project) {
+      // The common filters and projections as plain functions; mingo only for what they leave undecided.
+      let q: Query | undefined;
+      let docs = candidates.filter((d) => fast(d as AnyObject) ?? (q ??= new Query(filter)).test(d));
+      if (options.sort) docs = new Query({}).find<T>(docs).sort(options.sort).all();
+      if (options.skip || options.limit) docs = docs.slice(options.skip ?? 0, options.limit ? (options.skip ?? 0) + options.limit : undefined);
+      return options.projection === undefined ? docs : docs.map((d) => project(d as AnyObject) as T);
     }
     let cursor = new Query(filter).find<T>(candidates, options.projection as never);
     if (options.sort) cursor = cursor.sort(options.sort);
