@@ -89,6 +89,14 @@ function idRangeOf(filter: Filter): { start?: string; end?: string } | undefined
   return { ...(lower !== undefined ? { start: lower } : {}), ...(end !== undefined ? { end } : {}) };
 }
 
+/** The filter's test: compiled where fast-filter.ts can, mingo for the rest (and for what the compiled test leaves undecided). */
+function matcher(filter: Filter): (doc: object) => boolean {
+  const fast = compileFilter(filter);
+  let q: Query | undefined;
+  const slow = (doc: object) => (q ??= new Query(filter)).test(doc as AnyObject);
+  return fast ? (doc) => fast(doc as AnyObject) ?? slow(doc) : slow;
+}
+
 /** Whether some top-level scalar of `b` differs from `a`'s (false says nothing about nested values). */
 function differsAtTop(a: object, b: object): boolean {
   for (const [k, v] of Object.entries(b)) {
@@ -122,14 +130,14 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const p = plan(this.store.indexes(this.name), filter, sort);
     if (!p) return undefined;
     const index = this.store.indexDb(this.name, p.spec);
-    const q = new Query(filter);
+    const matches = matcher(filter);
     const out: T[] = [];
     let boundary: string | undefined;
     const range = p.reverse ? { start: p.end, end: p.start, reverse: true } : { start: p.start, end: p.end };
     for (const key of index.getKeys(range) as Iterable<KeyPart[]>) {
       if (boundary !== undefined && JSON.stringify(key.slice(...p.sortParts)) !== boundary) break;
       const doc = this.db.get(String(key[key.length - 1]));
-      if (!doc || !q.test(doc)) continue;
+      if (!doc || !matches(doc)) continue;
       out.push(doc);
       if (p.sorted && boundary === undefined && out.length >= want) boundary = JSON.stringify(key.slice(...p.sortParts));
     }
@@ -166,8 +174,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     if (idsOf(filter) && extra.every(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) {
       return this.candidates(filter).filter((d) => extra.every(([k, v]) => { const at = valueAt(d, k); return at === v || (v === null && at === undefined); }));
     }
-    const q = new Query(filter);
-    return this.candidates(filter).filter((d) => q.test(d));
+    const matches = matcher(filter);
+    return this.candidates(filter).filter((d) => matches(d));
   }
 
   async findOne(filter: Filter): Promise<T | null> {

@@ -129,10 +129,25 @@ function liveAddress(accountId: string): readonly BucketAddress[] {
 }
 
 /** Adds `amount` at a dotted path of a plain object (an accumulator, not a stored document). */
+/** Field paths split once: the same few thousand recur in every edge sum and every bucket build. */
+const PATHS = new Map<string, readonly string[]>();
+const PATHS_KEPT = 100_000;
+
+function pathOf(field: string): readonly string[] {
+  let parts = PATHS.get(field);
+  if (!parts) {
+    parts = field.split('.');
+    if (PATHS.size >= PATHS_KEPT) PATHS.clear();
+    PATHS.set(field, parts);
+  }
+  return parts;
+}
+
 export function addAt(target: Record<string, unknown>, field: string, amount: number): void {
-  const parts = field.split('.');
+  const parts = pathOf(field);
   let cur = target;
-  for (const p of parts.slice(0, -1)) {
+  for (let i = 0; i < parts.length - 1; i++) {
+    const p = parts[i] as string;
     const next = cur[p];
     if (typeof next !== 'object' || next === null) cur[p] = {};
     cur = cur[p] as Record<string, unknown>;

@@ -40,6 +40,27 @@ export function totalOf(h: SortedCounts): number {
   return h.cum.length === 0 ? 0 : (h.cum[h.cum.length - 1] as number);
 }
 
+/** Several histograms as one (the settled part of a window, merged once and kept: queries.ts). */
+export function mergeCounts(hs: readonly SortedCounts[]): SortedCounts {
+  const parts = hs.filter((h) => h.secs.length > 0);
+  if (parts.length <= 1) return parts[0] ?? EMPTY;
+  const counts = new Map<number, number>();
+  for (const h of parts) {
+    for (let i = 0; i < h.secs.length; i++) {
+      const sec = h.secs[i] as number;
+      counts.set(sec, (counts.get(sec) ?? 0) + (h.cum[i] as number) - (i === 0 ? 0 : (h.cum[i - 1] as number)));
+    }
+  }
+  const secs = Float64Array.from([...counts.keys()].sort((a, b) => a - b));
+  const cum = new Float64Array(secs.length);
+  let running = 0;
+  secs.forEach((sec, i) => {
+    running += counts.get(sec) as number;
+    cum[i] = running;
+  });
+  return { secs, cum };
+}
+
 /** How many are at most `sec`. */
 export function atMost(h: SortedCounts, sec: number): number {
   let lo = 0;

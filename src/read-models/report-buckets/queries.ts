@@ -9,9 +9,9 @@ import type { Increment } from './contributions.js';
 import { edgeIncrements, type Part } from './edges.js';
 import { addAt, BUCKET_META, type ReportBucketDoc } from './document.js';
 import type { Sums, Unanswered } from './figures.js';
-import { chatterKey, idRange } from './keys.js';
-import { cover, type Cover } from './window.js';
-import { AccountWindow, decodeBucket } from './window-sums.js';
+import { bucketStart, chatterKey, idRange } from './keys.js';
+import { cover, type BucketRange, type Cover } from './window.js';
+import { AccountWindow, decodeBucket, mergeDecoded, type DecodedBucket } from './window-sums.js';
 
 /** [from, to) in epoch ms; either bound may be infinite (an open window). */
 export interface ReportWindow {
@@ -62,6 +62,20 @@ export function windowCover(w: ReportWindow, now: number): Cover {
   return { buckets: [...before.buckets, ...after.buckets], edges: [...before.edges, ...after.edges] };
 }
 
+/** Windows' settled buckets merged per account, by collection, projection and bucket ranges: a dashboard's few windows, each kept while its documents are unchanged. */
+const MERGED_KEPT = 64;
+interface Merged { readonly docs: readonly object[]; readonly merged: [string, DecodedBucket][] | null }
+const mergedSettled = new Map<string, Merged>();
+
+function remember(key: string, value: Merged): void {
+  mergedSettled.delete(key);
+  mergedSettled.set(key, value);
+  for (const k of mergedSettled.keys()) {
+    if (mergedSettled.size <= MERGED_KEPT) break;
+    mergedSettled.delete(k);
+  }
+}
+
 export class ReportQueries {
   constructor(private readonly rm: ReadModelCollections) {}
 
@@ -84,11 +98,22 @@ export class ReportQueries {
     // keeps one shared object per bucket and set of left-out fields, and the decoding of each
     // (window-sums.ts), so the scorecard's two reads (its SLA and its money) share one.
     const projection: Record<string, 0> = wanted.has('sla') || wanted.has('conversion') ? {} : { frt: 0, wait: 0, chatters: 0, conv: 0, camp: 0 };
-    const reads: Promise<void>[] = buckets.map(async (r) => {
+    // Buckets before the current hour are settled history: merged once per account and kept
+    // while the store hands out the same documents (settledSums), so a request adds one merged
+    // bucket per account instead of dozens. The current hour's are added as they are.
+    const split = Math.floor(now / HOUR) * HOUR;
+    const settled = buckets.filter((r) => r.to < Number.MAX_SAFE_INTEGER && bucketStart(r.level, r.to) <= split);
+    const current = buckets.filter((r) => !settled.includes(r));
+    const reads: Promise<void>[] = current.map(async (r) => {
       for (const doc of await this.rm.report_buckets.find({ _id: idRange(r.level, r.from, r.to) }, { projection, shared: true })) {
         if (visible(doc.accountId)) windowOf(doc.accountId).add(decodeBucket(doc));
       }
     });
+    if (settled.length > 0) {
+      reads.push(this.settledSums(settled, projection).then((sums) => {
+        for (const [accountId, d] of sums) if (visible(accountId)) windowOf(accountId).add(d);
+      }));
+    }
     // The partial ends: each part from the documents that carry its time, summed per account
     // like a bucket and added as one.
     const edgeSums = new Map<string, Record<string, unknown>>();
@@ -110,6 +135,34 @@ export class ReportQueries {
     await Promise.all(reads);
     for (const [accountId, sums] of edgeSums) windowOf(accountId).add(decodeBucket(sums));
     return { byAccount, unanswered: (await unanswered).filter((u) => visible(u.accountId)) };
+  }
+
+  /**
+   * The settled buckets' figures, per account: merged (window-sums.ts mergeDecoded) once the
+   * store has handed out the same documents twice, and kept while it does. A store that hands
+   * out new objects on every read (MongoDB) never matches, and its buckets are added one by one.
+   */
+  private async settledSums(ranges: readonly BucketRange[], projection: Record<string, 0>): Promise<[string, DecodedBucket][]> {
+    const docs = (await Promise.all(ranges.map((r) => this.rm.report_buckets.find({ _id: idRange(r.level, r.from, r.to) }, { projection, shared: true })))).flat();
+    const key = `${this.rm.report_buckets.name}|${Object.keys(projection).join(',')}|${ranges.map((r) => `${r.level}${r.from}-${r.to}`).join(',')}`;
+    const known = mergedSettled.get(key);
+    const same = known !== undefined && known.docs.length === docs.length && known.docs.every((d, i) => d === docs[i]);
+    if (!same) {
+      remember(key, { docs, merged: null });
+      return docs.map((d) => [d.accountId, decodeBucket(d)]);
+    }
+    if (known.merged === null) {
+      const parts = new Map<string, DecodedBucket[]>();
+      for (const doc of docs) {
+        const list = parts.get(doc.accountId);
+        if (list) list.push(decodeBucket(doc));
+        else parts.set(doc.accountId, [decodeBucket(doc)]);
+      }
+      remember(key, { docs, merged: [...parts].map(([accountId, list]) => [accountId, mergeDecoded(list)]) });
+    } else {
+      remember(key, known);
+    }
+    return mergedSettled.get(key)?.merged ?? [];
   }
 
   private async unanswered(w: ReportWindow, inScope: Filter): Promise<(Unanswered & { accountId: string })[]> {

@@ -3,7 +3,7 @@
 // queried together (histogram.ts). A bucket decodes once per stored version: the store hands
 // out the same object while the document is unchanged, and the decoding is remembered per object.
 import { BUCKET_META, type BucketCounters } from './document.js';
-import { HistogramSet, sortedCounts, type SortedCounts } from './histogram.js';
+import { HistogramSet, mergeCounts, sortedCounts, type SortedCounts } from './histogram.js';
 import { CREDIT_MODELS, type CreditModel } from '../payments/projection.js';
 
 /** Revenue and payments credited to a chatter, per attribution model. */
@@ -61,6 +61,56 @@ export function decodeBucket(doc: BucketCounters): DecodedBucket {
   const out: DecodedBucket = { counters, frt: sortedCounts(doc.frt), wait: sortedCounts(doc.wait), chatters, conv: conversions(doc.conv), camp: conversions(doc.camp) };
   decoded.set(doc, out);
   return out;
+}
+
+/**
+ * Several decoded buckets as one: what adding each to a window would sum, with each histogram
+ * merged into one. A window's settled buckets merged once (queries.ts keeps the result while
+ * they are unchanged) cost a request one add and one histogram each, not dozens.
+ */
+export function mergeDecoded(list: readonly DecodedBucket[]): DecodedBucket {
+  if (list.length === 1) return list[0] as DecodedBucket;
+  const counters: Record<string, number> = {};
+  const chatterParts = new Map<string, DecodedChatter[]>();
+  const convParts = new Map<string, DecodedConversion[]>();
+  const campParts = new Map<string, DecodedConversion[]>();
+  const collect = <V>(into: Map<string, V[]>, from: ReadonlyMap<string, V>) => {
+    for (const [k, v] of from) {
+      const list = into.get(k);
+      if (list) list.push(v);
+      else into.set(k, [v]);
+    }
+  };
+  for (const b of list) {
+    for (const k in b.counters) counters[k] = (counters[k] ?? 0) + (b.counters[k] as number);
+    collect(chatterParts, b.chatters);
+    collect(convParts, b.conv);
+    collect(campParts, b.camp);
+  }
+  const chatters = new Map<string, DecodedChatter>();
+  for (const [k, parts] of chatterParts) {
+    const credit = noCredit();
+    for (const c of parts) {
+      for (const model of CREDIT_MODELS) {
+        credit[model].revenueCents += c.credit[model].revenueCents;
+        credit[model].payments += c.credit[model].payments;
+      }
+    }
+    chatters.set(k, { frt: mergeCounts(parts.map((c) => c.frt)), credit });
+  }
+  const conversionsOf = (from: Map<string, DecodedConversion[]>): Map<string, DecodedConversion> => {
+    const out = new Map<string, DecodedConversion>();
+    for (const [k, parts] of from) {
+      const counts: Record<string, number> = {};
+      for (const c of parts) for (const f in c.counts) counts[f] = (counts[f] ?? 0) + (c.counts[f] as number);
+      out.set(k, { counts, price: mergeCounts(parts.map((c) => c.price)), unlockMin: mergeCounts(parts.map((c) => c.unlockMin)) });
+    }
+    return out;
+  };
+  return {
+    counters, frt: mergeCounts(list.map((b) => b.frt)), wait: mergeCounts(list.map((b) => b.wait)), chatters,
+    conv: conversionsOf(convParts), camp: conversionsOf(campParts),
+  };
 }
 
 function conversions(tree: BucketCounters['conv']): Map<string, DecodedConversion> {
