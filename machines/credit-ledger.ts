@@ -40,6 +40,8 @@ export interface LedgerPayment {
   readonly at: number;
   readonly paymentId: string;
   readonly kind: PaymentKind;
+  /** What the payment came to: the unlock showing the same amount is the one it matches first. */
+  readonly grossCents: number;
   readonly credits: ModelCredits | null;
 }
 
@@ -48,7 +50,7 @@ export interface CreditLedger {
   /** Sends ascending by (time, id): direct ones a payment within reach may still credit, and recent PPVs. */
   readonly sends: readonly LedgerSend[];
   /** PPV unlocks naming a message of this chat, near enough to a payment to come to match it. */
-  readonly unlocks: readonly { readonly at: number; readonly messageId: string }[];
+  readonly unlocks: readonly { readonly at: number; readonly messageId: string; /** The amount its text showed, when readable. */ readonly amountCents?: number | null }[];
   /** Payments whose credits a record still to come may move. */
   readonly payments: readonly LedgerPayment[];
 }

@@ -37,21 +37,26 @@ function converterAt(sends: readonly LedgerSend[], at: number, lookbackMs: numbe
   return NONE;
 }
 
-/** The unlock that reports the same purchase: nearest in time, then earliest, then by message id. */
-function unlockFor(l: CreditLedger, at: number): string | null {
+/**
+ * The unlock that reports the same purchase: of those within the match distance, the ones that
+ * showed the payment's amount if any did (two PPVs bought minutes apart differ by price more
+ * often than by minute), then the nearest in time, then the earliest, then by message id.
+ */
+function unlockFor(l: CreditLedger, at: number, grossCents: number): string | null {
+  const near = l.unlocks.filter((u) => Math.abs(u.at - at) <= UNLOCK_MATCH_MS);
+  const priced = near.filter((u) => u.amountCents === grossCents);
   let best: { d: number; at: number; messageId: string } | null = null;
-  for (const u of l.unlocks) {
+  for (const u of priced.length > 0 ? priced : near) {
     const d = Math.abs(u.at - at);
-    if (d > UNLOCK_MATCH_MS) continue;
     if (best === null || d < best.d || (d === best.d && (u.at < best.at || (u.at === best.at && u.messageId < best.messageId)))) best = { d, at: u.at, messageId: u.messageId };
   }
   return best?.messageId ?? null;
 }
 
-export function creditsOf(l: CreditLedger, p: Pick<LedgerPayment, 'at' | 'kind'>, lookbackMs: number): ModelCredits {
+export function creditsOf(l: CreditLedger, p: Pick<LedgerPayment, 'at' | 'kind' | 'grossCents'>, lookbackMs: number): ModelCredits {
   const converter = converterAt(l.sends, p.at, lookbackMs);
   if (p.kind !== 'ppv') return { sender: converter, converter };
-  const bought = unlockFor(l, p.at);
+  const bought = unlockFor(l, p.at, p.grossCents);
   const send = bought === null ? undefined : l.sends.find((s) => s.messageId === bought);
   if (!send) return { sender: converter, converter };
   const sender: ModelCredit = send.direct ? { chatterId: send.chatterId, messageId: send.messageId, rule: 'ppv-sender' } : { chatterId: null, messageId: send.messageId, rule: 'campaign' };
@@ -117,10 +122,10 @@ function noted(l: CreditLedger, r: CreditedRecord): CreditLedger | null {
     }
     case 'chat.signal': {
       if (r.signal !== 'ppv-unlocked' || r.ppv === undefined || !('messageId' in r.ppv)) return null;
-      return { ...l, unlocks: [...l.unlocks, { at: r.at, messageId: r.ppv.messageId }] };
+      return { ...l, unlocks: [...l.unlocks, { at: r.at, messageId: r.ppv.messageId, amountCents: r.amountCents }] };
     }
     case 'chat.payment':
-      return { ...l, payments: [...l.payments, { at: r.at, paymentId: r.paymentId, kind: r.kind, credits: null }] };
+      return { ...l, payments: [...l.payments, { at: r.at, paymentId: r.paymentId, kind: r.kind, grossCents: r.grossCents, credits: null }] };
   }
 }
 

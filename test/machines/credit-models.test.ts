@@ -19,8 +19,8 @@ const mass = (id: string, at: number, priceCents: number): ChatMessageInput => (
   type: 'chat.message', dedupeKey: id, messageId: id, sender: 'automated', at: T0 + at, text: 'mass', priceCents, chatterId: null, isFree: false, queueId: 'q1',
 });
 const pay = (id: string, at: number, kind: 'tip' | 'ppv' = 'tip'): ChatInput => ({ type: 'chat.payment', dedupeKey: id, paymentId: id, kind, grossCents: 1_500, netCents: 1_200, at: T0 + at });
-const unlock = (ref: string, at: number, messageId: string): ChatInput => ({
-  type: 'chat.signal', dedupeKey: ref, signal: 'ppv-unlocked', refId: ref, amountCents: 1_500, at: T0 + at, ppv: { messageId },
+const unlock = (ref: string, at: number, messageId: string, amountCents = 1_500): ChatInput => ({
+  type: 'chat.signal', dedupeKey: ref, signal: 'ppv-unlocked', refId: ref, amountCents, at: T0 + at, ppv: { messageId },
 });
 const tick = (at: number): ChatInput => ({ type: 'chat.tick', dedupeKey: `tick:${at}`, at: T0 + at });
 
@@ -105,6 +105,12 @@ describe('the sender model', () => {
     const events = run([fan(0), mass('m1', MIN, 1_500), reply('r1', 2 * MIN, 'ann'), unlock('u1', MIN, 'm1'), pay('p1', 2 * MIN + 30_000, 'ppv'), pay('t1', 17 * MIN + 30_000)]);
     expect(events.filter((e) => e.type === 'PaymentAttributed' && e.data.paymentId === 'p1')).toHaveLength(1);
     expect(creditsOf(events, 'p1')?.sender).toEqual({ chatterId: null, messageId: 'm1', rule: 'campaign' });
+  });
+
+  it('prefers the unlock that showed the payment\'s amount over a nearer one', () => {
+    // Two PPVs bought minutes apart: bob's at $15, cat's at $9; the $15 payment lies nearer cat's unlock.
+    const events = run([fan(0), reply('ppv1', MIN, 'bob', 1_500), reply('ppv2', 2 * MIN, 'cat', 900), fan(3 * MIN), unlock('u1', 10 * MIN, 'ppv1', 1_500), unlock('u2', 12 * MIN, 'ppv2', 900), pay('p1', 12 * MIN, 'ppv')]);
+    expect(creditsOf(events, 'p1')?.sender).toEqual({ chatterId: 'bob', messageId: 'ppv1', rule: 'ppv-sender' });
   });
 
   it('credits a tip as the converter does', () => {

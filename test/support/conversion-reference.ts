@@ -56,10 +56,12 @@ function converterOf(sends: readonly SendFact[], p: CreditedPayment): string | n
   return before.at(-1)?.chatter ?? null;
 }
 
-/** The sender's chatter: of a PPV purchase, whoever sent the PPV the nearest unlock names; else the converter's. */
+/** The sender's chatter: of a PPV purchase, whoever sent the PPV the nearest unlock names (of those showing the payment's amount, if any do); else the converter's. */
 function senderOf(sends: readonly SendFact[], unlocks: readonly UnlockFact[], p: CreditedPayment): string | null {
   if (!p.ppv) return converterOf(sends, p);
-  const near = unlocks.filter((u) => u.account === p.account && u.chat === p.chat && u.link !== null && u.link.chat === u.chat && Math.abs(u.at - p.at) <= MATCH);
+  const within = unlocks.filter((u) => u.account === p.account && u.chat === p.chat && u.link !== null && u.link.chat === u.chat && Math.abs(u.at - p.at) <= MATCH);
+  const sameAmount = within.filter((u) => u.amountCents === p.cents);
+  const near = sameAmount.length > 0 ? sameAmount : within;
   near.sort((a, b) => Math.abs(a.at - p.at) - Math.abs(b.at - p.at) || a.at - b.at || ((a.link?.id ?? '') < (b.link?.id ?? '') ? -1 : 1));
   const bought = near[0] && sends.find((s) => s.account === p.account && s.chat === p.chat && s.id === near[0]?.link?.id);
   if (!bought) return converterOf(sends, p);
