@@ -3,6 +3,7 @@
 // documents of at most an hour each, passed through the same contributions the projector
 // folds, so an answer is exact wherever the window's bounds fall.
 import type { Filter } from '../../adapters/store/store.js';
+import { LruMap } from '../../support/lru.js';
 import type { ReadModelCollections } from '../read-model-set.js';
 import type { SessionDoc } from '../sessions/projection.js';
 import type { Increment } from './contributions.js';
@@ -65,16 +66,7 @@ export function windowCover(w: ReportWindow, now: number): Cover {
 /** Windows' settled buckets merged per account, by collection, projection and bucket ranges: a dashboard's few windows, each kept while its documents are unchanged. */
 const MERGED_KEPT = 64;
 interface Merged { readonly docs: readonly object[]; readonly merged: [string, DecodedBucket][] | null }
-const mergedSettled = new Map<string, Merged>();
-
-function remember(key: string, value: Merged): void {
-  mergedSettled.delete(key);
-  mergedSettled.set(key, value);
-  for (const k of mergedSettled.keys()) {
-    if (mergedSettled.size <= MERGED_KEPT) break;
-    mergedSettled.delete(k);
-  }
-}
+const mergedSettled = new LruMap<string, Merged>(MERGED_KEPT);
 
 export class ReportQueries {
   constructor(private readonly rm: ReadModelCollections) {}
@@ -148,7 +140,7 @@ export class ReportQueries {
     const known = mergedSettled.get(key);
     const same = known !== undefined && known.docs.length === docs.length && known.docs.every((d, i) => d === docs[i]);
     if (!same) {
-      remember(key, { docs, merged: null });
+      mergedSettled.set(key, { docs, merged: null });
       return docs.map((d) => [d.accountId, decodeBucket(d)]);
     }
     if (known.merged === null) {
@@ -158,11 +150,11 @@ export class ReportQueries {
         if (list) list.push(decodeBucket(doc));
         else parts.set(doc.accountId, [decodeBucket(doc)]);
       }
-      remember(key, { docs, merged: [...parts].map(([accountId, list]) => [accountId, mergeDecoded(list)]) });
-    } else {
-      remember(key, known);
+      const merged: [string, DecodedBucket][] = [...parts].map(([accountId, list]) => [accountId, mergeDecoded(list)]);
+      mergedSettled.set(key, { docs, merged });
+      return merged;
     }
-    return mergedSettled.get(key)?.merged ?? [];
+    return known.merged;
   }
 
   private async unanswered(w: ReportWindow, inScope: Filter): Promise<(Unanswered & { accountId: string })[]> {
