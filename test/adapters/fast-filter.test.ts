@@ -7,11 +7,9 @@ import fc from 'fast-check';
 import { Query } from 'mingo';
 import { describe, expect, it } from 'vitest';
 import { compileFilter, compileProjection } from '../../src/adapters/store/fast-filter.js';
+import { propertyRuns } from '../support/property-runs.js';
 
-const params = <T>(numRuns: number): fc.Parameters<T> => ({
-  numRuns: Number(process.env.PROPERTY_RUNS ?? numRuns),
-  ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED), path: process.env.PROPERTY_PATH } : {}),
-});
+const params = propertyRuns;
 
 const FIELDS = ['a', 'b', 'c'] as const;
 const scalar = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom('x', 'y', 'z', '', '10', '9'), fc.constant(null), fc.boolean(), fc.double({ min: -3, max: 3, noNaN: true }));

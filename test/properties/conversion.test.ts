@@ -22,6 +22,7 @@ import type { Fact } from '../support/reference-model.js';
 import { reportData } from '../support/report-reference.js';
 import { runRecords } from '../support/run-chats.js';
 import { tempDir } from '../support/temp-dirs.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const IDLE_MS = 1_800_000;
 const MODELS: readonly Model[] = ['session', 'sender', 'converter'];
@@ -29,10 +30,7 @@ const LATE_MS = 300_000;
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 5, 10, 10, 0);
 
-const params = <T>(numRuns: number): fc.Parameters<T> => ({
-  numRuns: Number(process.env.PROPERTY_RUNS ?? numRuns),
-  ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED), path: process.env.PROPERTY_PATH } : {}),
-});
+const params = propertyRuns;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

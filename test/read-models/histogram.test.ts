@@ -6,11 +6,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HistogramSet, sortedCounts } from '../../src/read-models/report-buckets/histogram.js';
 import { secKey } from '../../src/read-models/report-buckets/keys.js';
+import { propertyRuns } from '../support/property-runs.js';
 
-const params = <T>(numRuns: number): fc.Parameters<T> => ({
-  numRuns: Number(process.env.PROPERTY_RUNS ?? numRuns),
-  ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED), path: process.env.PROPERTY_PATH } : {}),
-});
+const params = propertyRuns;
 
 /** Nearest rank over a sorted list, as the reference report computes it. */
 function nearestRank(sorted: readonly number[], p: number): number | null {

@@ -6,11 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { BucketCounters } from '../../src/read-models/report-buckets/document.js';
 import { AccountWindow, decodeBucket, mergeDecoded } from '../../src/read-models/report-buckets/window-sums.js';
 import type { HistogramSet } from '../../src/read-models/report-buckets/histogram.js';
+import { propertyRuns } from '../support/property-runs.js';
 
-const params = <T>(numRuns: number): fc.Parameters<T> => ({
-  numRuns: Number(process.env.PROPERTY_RUNS ?? numRuns),
-  ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED), path: process.env.PROPERTY_PATH } : {}),
-});
+const params = propertyRuns;
 
 const histogram = fc.dictionary(fc.integer({ min: 0, max: 40 }).map((n) => `s${n}`), fc.integer({ min: 0, max: 5 }), { maxKeys: 6 });
 const key = fc.constantFrom('u', 'cYW5u', 'cYm9i');

@@ -5,11 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { priorityAt, priorityScore } from '../../src/read-models/sessions/priority.js';
+import { propertyRuns } from '../support/property-runs.js';
 
-const params = <T>(numRuns: number): fc.Parameters<T> => ({
-  numRuns: Number(process.env.PROPERTY_RUNS ?? numRuns),
-  ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED), path: process.env.PROPERTY_PATH } : {}),
-});
+const params = propertyRuns;
 
 const T0 = Date.parse('2026-06-10T10:00:00Z');
 const waiting = (since: number) => ({ status: 'open', awaiting: true, waitingSince: since });

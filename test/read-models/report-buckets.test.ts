@@ -21,14 +21,12 @@ import { withoutZeros } from '../support/read-models.js';
 import { uniqueName } from '../support/wait.js';
 import { mongoUrl, withServers } from '../support/test-servers.js';
 import { tempDir } from '../support/temp-dirs.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const IDLE_MS = 1800_000;
 const LATE_MS = 300_000;
 
-const params = <T>(numRuns: number): fc.Parameters<T> => ({
-  numRuns: Number(process.env.PROPERTY_RUNS ?? numRuns),
-  ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED), path: process.env.PROPERTY_PATH } : {}),
-});
+const params = propertyRuns;
 
 const HOUR = 3_600_000;
 const end = (level: TimeLevel, i: number) => (i >= Number.MAX_SAFE_INTEGER ? Infinity : bucketStart(level, i));

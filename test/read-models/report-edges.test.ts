@@ -22,15 +22,13 @@ import { runChats, type Models } from '../support/run-chats.js';
 import { uniqueName } from '../support/wait.js';
 import { mongoUrl, withServers } from '../support/test-servers.js';
 import { tempDir } from '../support/temp-dirs.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const IDLE_MS = 1800_000;
 const LATE_MS = 300_000;
 const HOUR = 3_600_000;
 
-const params = <T>(numRuns: number): fc.Parameters<T> => ({
-  numRuns: Number(process.env.PROPERTY_RUNS ?? numRuns),
-  ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED), path: process.env.PROPERTY_PATH } : {}),
-});
+const params = propertyRuns;
 
 function settled(c: Conversation): Conversation {
   return { ...c, arrivals: [...c.arrivals, { kind: 'tick', at: c.maxAt + LATE_MS + 1 }] };
