@@ -2489,6 +2489,8 @@ export interface operations {
                             chatterId: string | null;
                             /** @description human sends not from a queue (mass, automated and welcome messages are not direct), PPVs included, sent in the window */
                             directMessages: number;
+                            /** @description distinct fans those direct messages went to (a fan of two accounts counts once per account) */
+                            fansChatted: number;
                             /** @description direct sends that are PPVs (priced, or said not free), sent in the window */
                             directPpvsSent: number;
                             /** @description direct PPVs sent ÷ direct messages, percent with one decimal; null without a direct message */
@@ -2522,6 +2524,8 @@ export interface operations {
                             accountId: string;
                             /** @description human sends not from a queue (mass, automated and welcome messages are not direct), PPVs included, sent in the window */
                             directMessages: number;
+                            /** @description distinct fans those direct messages went to (a fan of two accounts counts once per account) */
+                            fansChatted: number;
                             /** @description direct sends that are PPVs (priced, or said not free), sent in the window */
                             directPpvsSent: number;
                             /** @description direct PPVs sent ÷ direct messages, percent with one decimal; null without a direct message */
@@ -2853,7 +2857,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Rows with level account (by accountId), then level chatter (the report's order). text/csv (the default): RFC 4180 with a header row (level, accountId, chatterId, directMessages, directPpvsSent, goldenRatioPct, ppvsUnlocked, unlockRatioPct, ppvRevenueCents, revenueCents, revenuePerDirectMessageCents, medianPpvPriceCents, medianMinutesToUnlock, qaOffPlatformContact, qaOffPlatformPayment, qaBannedPhrase, unlinkedUnlocks, unseenSendUnlocks), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            /** @description Rows with level account (by accountId), then level chatter (the report's order). text/csv (the default): RFC 4180 with a header row (level, accountId, chatterId, directMessages, fansChatted, directPpvsSent, goldenRatioPct, ppvsUnlocked, unlockRatioPct, ppvRevenueCents, revenueCents, revenuePerDirectMessageCents, medianPpvPriceCents, medianMinutesToUnlock, qaOffPlatformContact, qaOffPlatformPayment, qaBannedPhrase, unlinkedUnlocks, unseenSendUnlocks), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2867,6 +2871,8 @@ export interface operations {
                         chatterId: string | null;
                         /** @description human sends not from a queue (mass, automated and welcome messages are not direct), PPVs included, sent in the window */
                         directMessages: number;
+                        /** @description distinct fans those direct messages went to (a fan of two accounts counts once per account) */
+                        fansChatted: number;
                         /** @description direct sends that are PPVs (priced, or said not free), sent in the window */
                         directPpvsSent: number;
                         /** @description direct PPVs sent ÷ direct messages, percent with one decimal; null without a direct message */

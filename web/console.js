@@ -130,8 +130,8 @@ const views = {
         dailyChart(daily.days),
         h('h3', {}, 'By chatter (direct messages only: mass and automated sends are under campaigns)'),
         r.chatters.length === 0 ? h('p', { class: 'muted' }, 'No direct messages in this period.') :
-          table([['Chatter'], ['Direct messages', true], ['PPVs sent', true], ['Golden ratio', true], ['Unlocked', true], ['Unlock ratio', true], ['PPV revenue', true], ['Credited', true], ['Revenue / message', true], ['Median price', true], ['Median to unlock', true], ['Quality: contact / pay / banned', true]],
-            r.chatters.map((c) => h('tr', { 'data-chatter': c.chatterId ?? '' }, h('td', {}, c.chatterId ?? 'not named'), h('td', { class: 'num' }, c.directMessages), h('td', { class: 'num' }, c.directPpvsSent),
+          table([['Chatter'], ['Direct messages', true], ['Fans chatted', true], ['PPVs sent', true], ['Golden ratio', true], ['Unlocked', true], ['Unlock ratio', true], ['PPV revenue', true], ['Credited', true], ['Revenue / message', true], ['Median price', true], ['Median to unlock', true], ['Quality: contact / pay / banned', true]],
+            r.chatters.map((c) => h('tr', { 'data-chatter': c.chatterId ?? '' }, h('td', {}, c.chatterId ?? 'not named'), h('td', { class: 'num' }, c.directMessages), h('td', { class: 'num', 'data-fans': String(c.fansChatted) }, c.fansChatted), h('td', { class: 'num' }, c.directPpvsSent),
               h('td', { class: 'num' }, pct(c.goldenRatioPct)), h('td', { class: 'num' }, c.ppvsUnlocked), h('td', { class: 'num' }, pct(c.unlockRatioPct)), h('td', { class: 'num' }, money(c.ppvRevenueCents)),
               h('td', { class: 'num', 'data-credited': String(c.revenueCents) }, money(c.revenueCents)),
               h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, money(c.medianPpvPriceCents)), h('td', { class: 'num' }, minutes(c.medianMinutesToUnlock)),

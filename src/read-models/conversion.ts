@@ -13,12 +13,15 @@ import type { ReadModelCollections } from './read-model-set.js';
 import { campaignIdOf, chatterIdOf } from './report-buckets/keys.js';
 import { ReportQueries, type ReportWindow } from './report-buckets/queries.js';
 import { HistogramSet } from './report-buckets/histogram.js';
+import { DistinctKeys } from './report-buckets/distinct-keys.js';
 import type { ConversionWindow } from './report-buckets/window-sums.js';
 import type { CreditModel } from './payments/projection.js';
 
 export interface ConversionFigures {
   /** Human sends not from a queue (the PPVs among them included). */
   readonly directMessages: number;
+  /** Distinct fans the direct messages went to (a fan of two accounts counts once per account). */
+  readonly fansChatted: number;
   readonly directPpvsSent: number;
   /** Direct PPVs sent ÷ direct messages, in percent (one decimal); null with no direct message. */
   readonly goldenRatioPct: number | null;
@@ -81,11 +84,19 @@ interface Acc {
   revenueCents: number;
   readonly price: HistogramSet;
   readonly unlockMin: HistogramSet;
+  /** The fans chatted, per account (fan keys are a chat's id, unique within its account). */
+  readonly fans: Map<string, DistinctKeys>;
 }
 
-const empty = (): Acc => ({ direct: 0, qaContact: 0, qaPayment: 0, qaBanned: 0, ppvSent: 0, unlocked: 0, ppvRevenueCents: 0, revenueCents: 0, price: new HistogramSet(), unlockMin: new HistogramSet() });
+const empty = (): Acc => ({ direct: 0, qaContact: 0, qaPayment: 0, qaBanned: 0, ppvSent: 0, unlocked: 0, ppvRevenueCents: 0, revenueCents: 0, price: new HistogramSet(), unlockMin: new HistogramSet(), fans: new Map() });
 
-function take(into: Acc, c: ConversionWindow): void {
+function take(into: Acc, c: ConversionWindow, accountId: string): void {
+  let fans = into.fans.get(accountId);
+  if (!fans) {
+    fans = new DistinctKeys();
+    into.fans.set(accountId, fans);
+  }
+  fans.addAll(c.fans);
   into.direct += c.counts.direct ?? 0;
   into.qaContact += c.counts.qaOffPlatformContact ?? 0;
   into.qaPayment += c.counts.qaOffPlatformPayment ?? 0;
@@ -100,6 +111,7 @@ function take(into: Acc, c: ConversionWindow): void {
 function figures(a: Acc): ConversionFigures {
   return {
     directMessages: a.direct,
+    fansChatted: [...a.fans.values()].reduce((n, f) => n + f.size, 0),
     directPpvsSent: a.ppvSent,
     goldenRatioPct: percent(a.ppvSent, a.direct),
     ppvsUnlocked: a.unlocked,
@@ -123,8 +135,8 @@ export async function conversionOf(rm: ReadModelCollections, w: ReportWindow, in
     const account = empty();
     for (const [key, c] of s.conv) {
       const row = chatters.get(key) ?? empty();
-      take(row, c);
-      take(account, c);
+      take(row, c, accountId);
+      take(account, c, accountId);
       chatters.set(key, row);
     }
     // Credited revenue only of chatters with direct work in the window: revenue per message is

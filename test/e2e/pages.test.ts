@@ -264,7 +264,7 @@ describe('the console', () => {
 
   it('the money view: the conversion report\'s chatters and campaigns, and a bar per day of the chart, as the API gives them', async () => {
     const from = new Date(Date.now() - 7 * 86400_000).toISOString().slice(0, 10);
-    type Conversion = { chatters: { chatterId: string | null; directMessages: number; goldenRatioPct: number | null; unlockRatioPct: number | null }[]; campaigns: { campaignId: string | null }[] };
+    type Conversion = { chatters: { chatterId: string | null; directMessages: number; fansChatted: number; goldenRatioPct: number | null; unlockRatioPct: number | null }[]; campaigns: { campaignId: string | null }[] };
     const [report, daily] = await Promise.all([api<Conversion>(`/api/conversion?from=${from}`), api<{ days: { day: string; ppvRevenueCents: number }[] }>(`/api/conversion/daily?from=${from}`)]);
     // The demo's chatters send PPVs and fans unlock them (linked by the chat link), and mass messages reach fans.
     expect(report.chatters.length).toBeGreaterThan(0);
@@ -280,6 +280,7 @@ describe('the console', () => {
     const row = await page.locator('tr[data-chatter]').first().innerText();
     expect(row).toContain(top?.chatterId ?? 'not named');
     expect(row).toContain(`${top?.goldenRatioPct}%`);
+    expect(await page.locator('tr[data-chatter]').first().locator('[data-fans]').getAttribute('data-fans')).toBe(String(top?.fansChatted));
     expect(await page.locator('svg[data-chart="daily"] g[data-day]').count()).toBe(daily.days.length);
     const busiest = [...daily.days].sort((a, b) => b.ppvRevenueCents - a.ppvRevenueCents)[0];
     expect(await page.locator(`g[data-day="${busiest?.day}"] title`).textContent()).toContain(`$${((busiest?.ppvRevenueCents ?? 0) / 100).toFixed(2)} direct PPV revenue`);

@@ -50,12 +50,12 @@ describe('GET /api/conversion', () => {
     expect(r.body.model).toBe('session');
     // Webhooks name no chatter: the direct work is the unattributed row's.
     expect(r.body.chatters).toEqual([{
-      chatterId: null, directMessages: 2, directPpvsSent: 1, goldenRatioPct: 50, ppvsUnlocked: 1, unlockRatioPct: 100,
+      chatterId: null, directMessages: 2, fansChatted: 1, directPpvsSent: 1, goldenRatioPct: 50, ppvsUnlocked: 1, unlockRatioPct: 100,
       ppvRevenueCents: 1200, revenueCents: 0, revenuePerDirectMessageCents: 0, medianPpvPriceCents: 1200, medianMinutesToUnlock: 3,
       qaFlags: { offPlatformContact: 0, offPlatformPayment: 0, bannedPhrase: 0 },
     }]);
     expect(r.body.accounts).toEqual([expect.objectContaining({
-      accountId: A, directMessages: 2, directPpvsSent: 1, ppvsUnlocked: 1, ppvRevenueCents: 1200, revenueCents: 1200,
+      accountId: A, directMessages: 2, fansChatted: 1, directPpvsSent: 1, ppvsUnlocked: 1, ppvRevenueCents: 1200, revenueCents: 1200,
       revenuePerDirectMessageCents: 600, unlinkedUnlocks: 2, unseenSendUnlocks: 1,
     })]);
     expect(r.body.campaigns).toEqual([{ accountId: A, campaignId: '555', fansReached: 2, ppvsSent: 2, unlocks: 1, unlockRatePct: 50, revenueCents: 500 }]);
@@ -75,9 +75,9 @@ describe('GET /api/conversion', () => {
   it('places sends and unlocks by their own times', async () => {
     // Sends before minute 2, the direct unlock at minute 4: a window ending at minute 2 has the send and not the unlock.
     const r = await h.call<Conversion>('GET', `/api/conversion?accountId=${A}&to=${encodeURIComponent(at(2))}`);
-    expect(r.body.chatters[0]).toMatchObject({ directMessages: 2, directPpvsSent: 1, ppvsUnlocked: 0, unlockRatioPct: 0, medianMinutesToUnlock: null });
+    expect(r.body.chatters[0]).toMatchObject({ directMessages: 2, fansChatted: 1, directPpvsSent: 1, ppvsUnlocked: 0, unlockRatioPct: 0, medianMinutesToUnlock: null });
     const later = await h.call<Conversion>('GET', `/api/conversion?accountId=${A}&from=${encodeURIComponent(at(2))}`);
-    expect(later.body.chatters[0]).toMatchObject({ directMessages: 0, directPpvsSent: 0, ppvsUnlocked: 1, unlockRatioPct: null, goldenRatioPct: null });
+    expect(later.body.chatters[0]).toMatchObject({ directMessages: 0, fansChatted: 0, directPpvsSent: 0, ppvsUnlocked: 1, unlockRatioPct: null, goldenRatioPct: null });
   });
 
   it('exports the report as conversion.csv and campaigns.csv, and as JSON lines', async () => {
@@ -85,8 +85,8 @@ describe('GET /api/conversion', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-disposition']).toMatch(/conversion-beginning-now\.csv/);
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('level,accountId,chatterId,directMessages,directPpvsSent,goldenRatioPct,ppvsUnlocked,unlockRatioPct,ppvRevenueCents,revenueCents,revenuePerDirectMessageCents,medianPpvPriceCents,medianMinutesToUnlock,qaOffPlatformContact,qaOffPlatformPayment,qaBannedPhrase,unlinkedUnlocks,unseenSendUnlocks');
-    expect(lines.slice(1)).toEqual([`account,${A},,2,1,50,1,100,1200,1200,600,1200,3,,,,2,1`, 'chatter,,,2,1,50,1,100,1200,0,0,1200,3,0,0,0,,']);
+    expect(lines[0]).toBe('level,accountId,chatterId,directMessages,fansChatted,directPpvsSent,goldenRatioPct,ppvsUnlocked,unlockRatioPct,ppvRevenueCents,revenueCents,revenuePerDirectMessageCents,medianPpvPriceCents,medianMinutesToUnlock,qaOffPlatformContact,qaOffPlatformPayment,qaBannedPhrase,unlinkedUnlocks,unseenSendUnlocks');
+    expect(lines.slice(1)).toEqual([`account,${A},,2,1,1,50,1,100,1200,1200,600,1200,3,,,,2,1`, 'chatter,,,2,1,1,50,1,100,1200,0,0,1200,3,0,0,0,,']);
     const ndjson = await h.call('GET', `/api/exports/campaigns.csv?accountId=${A}`, { headers: { accept: 'application/x-ndjson' } });
     expect(ndjson.text.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ accountId: A, campaignId: '555', fansReached: 2, ppvsSent: 2, unlocks: 1, unlockRatePct: 50, revenueCents: 500 }]);
   });

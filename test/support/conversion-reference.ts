@@ -75,6 +75,7 @@ export function creditUnder(model: Model, sends: readonly SendFact[], unlocks: r
 
 export interface Figures {
   directMessages: number;
+  fansChatted: number;
   directPpvsSent: number;
   goldenRatioPct: number | null;
   ppvsUnlocked: number;
@@ -133,6 +134,8 @@ export function referenceConversion(sends: readonly SendFact[], unlocks: readonl
     const ppvs = ds.filter((s) => s.priceCents > 0);
     return {
       directMessages: ds.length,
+      // Fans are chats; the same fan id under two accounts is two fans.
+      fansChatted: new Set(ds.map((s) => `${s.account}|${s.chat}`)).size,
       directPpvsSent: ppvs.length,
       goldenRatioPct: pct(ppvs.length, ds.length),
       ppvsUnlocked: ss.length,

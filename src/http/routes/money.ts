@@ -29,6 +29,7 @@ const Pct = (description: string) => Nullable(Type.Number({ minimum: 0 }), descr
 /** The figures every conversion row carries (docs/api.md defines each). */
 export const ConversionFiguresSchema = {
   directMessages: Type.Integer({ minimum: 0, description: 'human sends not from a queue (mass, automated and welcome messages are not direct), PPVs included, sent in the window' }),
+  fansChatted: Type.Integer({ minimum: 0, description: 'distinct fans those direct messages went to (a fan of two accounts counts once per account)' }),
   directPpvsSent: Type.Integer({ minimum: 0, description: 'direct sends that are PPVs (priced, or said not free), sent in the window' }),
   goldenRatioPct: Pct('direct PPVs sent ÷ direct messages, percent with one decimal; null without a direct message'),
   ppvsUnlocked: Type.Integer({ minimum: 0, description: 'direct PPVs unlocked in the window (each once, however often the platform said so)' }),

@@ -19,7 +19,7 @@ import type { MessageDoc } from '../messages/projection.js';
 import { CREDIT_MODELS, creditedChatter, type CreditModel, type PaymentDoc } from '../payments/projection.js';
 import type { PpvDoc, PpvSend } from '../ppvs/projection.js';
 import type { SessionDoc } from '../sessions/projection.js';
-import { campaignKey, chatterKey, countKey, secKey } from './keys.js';
+import { campaignKey, chatterKey, countKey, fanKey, secKey } from './keys.js';
 
 export interface Increment {
   readonly accountId: string;
@@ -42,8 +42,9 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs';
  * 5: the quality rules that fire on a chatter's direct replies (`conv.*.qa*`).
  * 6: revenue credited under the sender and converter models (`chatters.*.sender*`, `chatters.*.converter*`),
  *    and replies with an account's banned phrases (`conv.*.qaBannedPhrase`).
+ * 7: the fans each chatter's direct messages went to (`conv.*.fans.*`), for fans chatted.
  */
-export const CONTRIBUTIONS_FORMAT = 6;
+export const CONTRIBUTIONS_FORMAT = 7;
 
 export function sessionIncrements(s: SessionDoc): Increment[] {
   const a = s.accountId;
@@ -84,6 +85,9 @@ export function messageIncrements(m: MessageDoc): Increment[] {
   if (m.sender === 'human' && m.queueId === undefined) {
     const c = `conv.${chatterKey(m.chatterId ?? null)}`;
     out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.direct`, amount: 1 });
+    // Which fan it went to, counted like a histogram: a window's fans chatted are the keys its
+    // buckets hold above zero, so a message moved to another chatter moves its fan too.
+    if (m.chatId !== undefined) out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.fans.${fanKey(m.chatId)}`, amount: 1 });
     // The quality rules that fire on the reply, counted per chatter (a document without its text, as a partial read, has none).
     for (const f of typeof m.text === 'string' ? qaFlags(m.text) : []) out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.${QA_FIELD[f.rule]}`, amount: 1 });
     if (m.bannedPhrases !== undefined && m.bannedPhrases.length > 0) out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.${QA_FIELD['banned-phrase']}`, amount: 1 });

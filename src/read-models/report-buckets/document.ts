@@ -32,6 +32,8 @@ export interface ConversionCounters {
   readonly ppvRevenueCents?: number;
   readonly price?: Histogram;
   readonly unlockMin?: Histogram;
+  /** Direct messages per fan (keys.ts fanKey): which fans a chatter chatted with. */
+  readonly fans?: Histogram;
   /** Direct replies a quality rule fired on (domain/qa-rules.ts). */
   readonly qaOffPlatformContact?: number;
   readonly qaOffPlatformPayment?: number;

@@ -97,7 +97,7 @@ async function readRaw(rm: ReadModelCollections, part: Part, a: number, b: numbe
 }
 
 /** What a message contributes from (contributions.ts messageIncrements). */
-const MESSAGE_FIELDS = { accountId: 1, sender: 1, sentAt: 1, tombstone: 1, chatterId: 1, queueId: 1 } as const;
+const MESSAGE_FIELDS = { accountId: 1, sender: 1, sentAt: 1, tombstone: 1, chatterId: 1, queueId: 1, chatId: 1 } as const;
 
 /**
  * The part's increments with times in [a, b) (inside one hour), of the accounts `inScope`

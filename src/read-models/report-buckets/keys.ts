@@ -68,6 +68,9 @@ export function campaignIdOf(key: string): string | null {
   return key === 'a' ? null : Buffer.from(key.slice(1), 'base64url').toString('utf8');
 }
 
+// A fan (a chat of the bucket's account) as a field name, likewise.
+export const fanKey = (chatId: string): string => `f${Buffer.from(chatId, 'utf8').toString('base64url')}`;
+
 /** Histogram field for a whole number of seconds (field names must not be bare numbers for mingo's paths). */
 export const secKey = (sec: number): string => `s${sec}`;
 export const secOf = (key: string): number => Number(key.slice(1));

@@ -5,6 +5,7 @@
 import { BUCKET_META, type BucketCounters } from './document.js';
 import { HistogramSet, mergeCounts, sortedCounts, type SortedCounts } from './histogram.js';
 import { CREDIT_MODELS, type CreditModel } from '../payments/projection.js';
+import { DistinctKeys, keysAboveZero, unionOf } from './distinct-keys.js';
 
 /** Revenue and payments credited to a chatter, per attribution model. */
 export type CreditSums = Record<CreditModel, { revenueCents: number; payments: number }>;
@@ -23,6 +24,8 @@ export interface DecodedConversion {
   /** Direct PPVs sent by price in cents; their unlocks by whole minutes from send. */
   readonly price: SortedCounts;
   readonly unlockMin: SortedCounts;
+  /** The fans of a chatter's direct messages (keys.ts fanKey); empty for campaigns. */
+  readonly fans: ReadonlySet<string>;
 }
 
 export interface DecodedBucket {
@@ -103,7 +106,7 @@ export function mergeDecoded(list: readonly DecodedBucket[]): DecodedBucket {
     for (const [k, parts] of from) {
       const counts: Record<string, number> = {};
       for (const c of parts) for (const f in c.counts) counts[f] = (counts[f] ?? 0) + (c.counts[f] as number);
-      out.set(k, { counts, price: mergeCounts(parts.map((c) => c.price)), unlockMin: mergeCounts(parts.map((c) => c.unlockMin)) });
+      out.set(k, { counts, price: mergeCounts(parts.map((c) => c.price)), unlockMin: mergeCounts(parts.map((c) => c.unlockMin)), fans: unionOf(parts.map((c) => c.fans)) });
     }
     return out;
   };
@@ -118,7 +121,7 @@ function conversions(tree: BucketCounters['conv']): Map<string, DecodedConversio
   for (const [key, c] of Object.entries(tree ?? {})) {
     const counts: Record<string, number> = {};
     for (const [k, v] of Object.entries(c)) if (typeof v === 'number') counts[k] = v;
-    out.set(key, { counts, price: sortedCounts(c.price), unlockMin: sortedCounts(c.unlockMin) });
+    out.set(key, { counts, price: sortedCounts(c.price), unlockMin: sortedCounts(c.unlockMin), fans: keysAboveZero(c.fans) });
   }
   return out;
 }
@@ -128,18 +131,20 @@ export interface ConversionWindow {
   readonly counts: Record<string, number>;
   readonly price: HistogramSet;
   readonly unlockMin: HistogramSet;
+  readonly fans: DistinctKeys;
 }
 
 function addConversions(into: Map<string, ConversionWindow>, from: ReadonlyMap<string, DecodedConversion>): void {
   for (const [key, c] of from) {
     let row = into.get(key);
     if (!row) {
-      row = { counts: {}, price: new HistogramSet(), unlockMin: new HistogramSet() };
+      row = { counts: {}, price: new HistogramSet(), unlockMin: new HistogramSet(), fans: new DistinctKeys() };
       into.set(key, row);
     }
     for (const k in c.counts) row.counts[k] = (row.counts[k] ?? 0) + (c.counts[k] as number);
     row.price.add(c.price);
     row.unlockMin.add(c.unlockMin);
+    row.fans.add(c.fans);
   }
 }
 
