@@ -90,13 +90,16 @@ interface Acc {
 
 const empty = (): Acc => ({ direct: 0, qaContact: 0, qaPayment: 0, qaBanned: 0, ppvSent: 0, unlocked: 0, ppvRevenueCents: 0, revenueCents: 0, price: new HistogramSet(), unlockMin: new HistogramSet(), fans: new Map() });
 
-function take(into: Acc, c: ConversionWindow, accountId: string): void {
-  let fans = into.fans.get(accountId);
-  if (!fans) {
-    fans = new DistinctKeys();
-    into.fans.set(accountId, fans);
+/** Adds a chatter's window; with `accountId`, its fans too (an account's come from its own set). */
+function take(into: Acc, c: ConversionWindow, accountId?: string): void {
+  if (accountId !== undefined) {
+    let fans = into.fans.get(accountId);
+    if (!fans) {
+      fans = new DistinctKeys();
+      into.fans.set(accountId, fans);
+    }
+    fans.addAll(c.fans);
   }
-  fans.addAll(c.fans);
   into.direct += c.counts.direct ?? 0;
   into.qaContact += c.counts.qaOffPlatformContact ?? 0;
   into.qaPayment += c.counts.qaOffPlatformPayment ?? 0;
@@ -136,9 +139,10 @@ export async function conversionOf(rm: ReadModelCollections, w: ReportWindow, in
     for (const [key, c] of s.conv) {
       const row = chatters.get(key) ?? empty();
       take(row, c, accountId);
-      take(account, c, accountId);
+      take(account, c);
       chatters.set(key, row);
     }
+    account.fans.set(accountId, s.directFans);
     // Credited revenue only of chatters with direct work in the window: revenue per message is
     // of the messages, and a chatter who sent none has no ratio to show.
     for (const [key, c] of s.chatters) {

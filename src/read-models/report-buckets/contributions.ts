@@ -42,7 +42,7 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs';
  * 5: the quality rules that fire on a chatter's direct replies (`conv.*.qa*`).
  * 6: revenue credited under the sender and converter models (`chatters.*.sender*`, `chatters.*.converter*`),
  *    and replies with an account's banned phrases (`conv.*.qaBannedPhrase`).
- * 7: the fans each chatter's direct messages went to (`conv.*.fans.*`), for fans chatted.
+ * 7: the fans each chatter's and each account's direct messages went to (`conv.*.fans.*`, `directFans.*`), for fans chatted.
  */
 export const CONTRIBUTIONS_FORMAT = 7;
 
@@ -87,7 +87,11 @@ export function messageIncrements(m: MessageDoc): Increment[] {
     out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.direct`, amount: 1 });
     // Which fan it went to, counted like a histogram: a window's fans chatted are the keys its
     // buckets hold above zero, so a message moved to another chatter moves its fan too.
-    if (m.chatId !== undefined) out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.fans.${fanKey(m.chatId)}`, amount: 1 });
+    // The account's too, by fan: its fans chatted is one set, not the union of its chatters'.
+    if (m.chatId !== undefined) {
+      out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.fans.${fanKey(m.chatId)}`, amount: 1 });
+      out.push({ accountId: m.accountId, at: m.sentAt, field: `directFans.${fanKey(m.chatId)}`, amount: 1 });
+    }
     // The quality rules that fire on the reply, counted per chatter (a document without its text, as a partial read, has none).
     for (const f of typeof m.text === 'string' ? qaFlags(m.text) : []) out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.${QA_FIELD[f.rule]}`, amount: 1 });
     if (m.bannedPhrases !== undefined && m.bannedPhrases.length > 0) out.push({ accountId: m.accountId, at: m.sentAt, field: `${c}.${QA_FIELD['banned-phrase']}`, amount: 1 });

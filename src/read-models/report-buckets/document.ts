@@ -61,6 +61,8 @@ export interface BucketCounters {
   readonly conv?: Readonly<Record<string, ConversionCounters>>;
   /** Per campaign key (keys.ts campaignKey): queued and automated sends and their unlocks. */
   readonly camp?: Readonly<Record<string, ConversionCounters>>;
+  /** Direct messages per fan (keys.ts fanKey), every chatter's: the account's fans chatted. */
+  readonly directFans?: Histogram;
   /** Unlocks whose link names no PPV of the chat, and unlocks of PPVs convops never saw sent; with the amounts shown. */
   readonly ppvUnlinkedUnlocks?: number;
   readonly ppvUnlinkedCents?: number;

@@ -23,7 +23,7 @@ const PART_OF_FIELD: readonly [RegExp, Part][] = [
   [/^(opened|openedClosed|chats)$/, 'sessions'],
   [/^(messages|fanMessages)$/, 'messages'],
   [/^(revenueCents|payments)$|^chatters\.[^.]+\.(revenueCents|payments|senderCents|senderPayments|converterCents|converterPayments)$/, 'payments'],
-  [/^(conv|camp)\.|^ppvUn/, 'conversion'],
+  [/^(conv|camp|directFans)\.|^ppvUn/, 'conversion'],
 ];
 
 export const partOf = (field: string): Part | undefined => PART_OF_FIELD.find(([re]) => re.test(field))?.[1];

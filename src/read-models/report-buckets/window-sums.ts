@@ -36,6 +36,8 @@ export interface DecodedBucket {
   readonly chatters: ReadonlyMap<string, DecodedChatter>;
   readonly conv: ReadonlyMap<string, DecodedConversion>;
   readonly camp: ReadonlyMap<string, DecodedConversion>;
+  /** The fans of the account's direct messages, every chatter's. */
+  readonly directFans: ReadonlySet<string>;
 }
 
 const decoded = new WeakMap<object, DecodedBucket>();
@@ -61,7 +63,7 @@ export function decodeBucket(doc: BucketCounters): DecodedBucket {
       },
     });
   }
-  const out: DecodedBucket = { counters, frt: sortedCounts(doc.frt), wait: sortedCounts(doc.wait), chatters, conv: conversions(doc.conv), camp: conversions(doc.camp) };
+  const out: DecodedBucket = { counters, frt: sortedCounts(doc.frt), wait: sortedCounts(doc.wait), chatters, conv: conversions(doc.conv), camp: conversions(doc.camp), directFans: keysAboveZero(doc.directFans) };
   decoded.set(doc, out);
   return out;
 }
@@ -112,7 +114,7 @@ export function mergeDecoded(list: readonly DecodedBucket[]): DecodedBucket {
   };
   return {
     counters, frt: mergeCounts(list.map((b) => b.frt)), wait: mergeCounts(list.map((b) => b.wait)), chatters,
-    conv: conversionsOf(convParts), camp: conversionsOf(campParts),
+    conv: conversionsOf(convParts), camp: conversionsOf(campParts), directFans: unionOf(list.map((b) => b.directFans)),
   };
 }
 
@@ -163,8 +165,10 @@ export class AccountWindow {
   readonly chatters = new Map<string, ChatterWindow>();
   readonly conv = new Map<string, ConversionWindow>();
   readonly camp = new Map<string, ConversionWindow>();
+  readonly directFans = new DistinctKeys();
 
   add(b: DecodedBucket): void {
+    this.directFans.add(b.directFans);
     addConversions(this.conv, b.conv);
     addConversions(this.camp, b.camp);
     for (const k in b.counters) this.counters[k] = (this.counters[k] ?? 0) + (b.counters[k] as number);
