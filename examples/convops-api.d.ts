@@ -494,6 +494,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/chatters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chatters: every chatter with a record or seen in the pipeline (of the key's accounts), with their record and the accounts they are clocked in on now */
+        get: operations["getChatters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/chatters/{chatterId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create or replace a chatter's record: display name, the accounts they work, commission share, active */
+        put: operations["putAdminChattersByChatterId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/chatters/{chatterId}/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clock a chatter in or out of an account. Appends a command to the inbound log (the chatter's clock chat); GET /api/chatters shows them on once it is processed. A chatter idle for CLOCK_IDLE_SEC is clocked out automatically: clocking in again after that starts a new interval */
+        post: operations["postAdminChattersByChatterIdClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chatters/clocked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Clocked time per chatter and account over a window: clocked seconds (an interval still on counts until now), intervals, automatic clock-outs, on now; with the intervals themselves */
+        get: operations["getChattersClocked"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/replay": {
         parameters: {
             query?: never;
@@ -3199,6 +3267,223 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getChatters: {
+        parameters: {
+            query?: {
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            chatterId: string;
+                            /** @description as an admin set it; null: none set (show the id) */
+                            displayName: string | null;
+                            /** @description the accounts they work: as an admin set them, or else those they have worked for (replies, credited sales) */
+                            accountIds: string[];
+                            /** @description their share of the revenue credited to them, percent; null: none agreed */
+                            commissionPct: number | null;
+                            active: boolean;
+                            /** @description false: seen in the pipeline only; PUT /api/admin/chatters/:chatterId gives them a record */
+                            hasRecord: boolean;
+                            /** @description the accounts they are clocked in on now */
+                            onNow: {
+                                accountId: string;
+                                since: string | null;
+                                intervalId: string;
+                            }[];
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putAdminChattersByChatterId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the chatter's id, as the connector names them */
+                chatterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description how the console names them; null: by id */
+                    displayName: string | null;
+                    /** @description the accounts they work, at most 200 */
+                    accountIds: string[];
+                    /** @description their share of the revenue credited to them, percent */
+                    commissionPct?: number | null;
+                    /** @default true */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chatterId: string;
+                        displayName: string | null;
+                        accountIds: string[];
+                        commissionPct: number | null;
+                        active: boolean;
+                        updatedAt: string | null;
+                        updatedBy: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminChattersByChatterIdClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the chatter's id, as the connector names them */
+                chatterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    accountId: string;
+                    action: "in" | "out";
+                };
+            };
+        };
+        responses: {
+            /** @description the command is in the inbound log: the processor applies it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "clock-requested";
+                        chatterId: string;
+                        accountId: string;
+                        action: "in" | "out";
+                        requestedAt: string | null;
+                        /** @description the open interval had already ended by idling: it is recorded as ending then */
+                        endsIdleIntervalAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getChattersClocked: {
+        parameters: {
+            query?: {
+                accountId?: string;
+                /** @description the chatter's id, as the connector names them */
+                chatterId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description by chatter, then account */
+                        items: {
+                            accountId: string;
+                            chatterId: string;
+                            displayName: string | null;
+                            /** @description clocked seconds inside the window (an interval still on counts until now) */
+                            clockedSec: number;
+                            /** @description clock intervals overlapping the window */
+                            intervals: number;
+                            /** @description of them, ended by idling */
+                            automaticClockOuts: number;
+                            onNow: boolean;
+                        }[];
+                        /** @description the clock intervals overlapping the window, oldest first */
+                        intervals: {
+                            intervalId: string;
+                            accountId: string;
+                            chatterId: string;
+                            clockedInAt: string | null;
+                            /** @description null: on now */
+                            endedAt: string | null;
+                            /** @description ended by idling: no reply of theirs on the account for CLOCK_IDLE_SEC */
+                            automatic: boolean;
+                            clockedInBy: string;
+                            clockedOutBy: string | null;
+                        }[];
+                        /** @description CLOCK_IDLE_SEC: idle this long without a reply, a chatter is clocked out */
+                        clockIdleSec: number;
+                        window: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["NotReady"];
             default: components["responses"]["Error"];

@@ -75,6 +75,8 @@ export interface ChatContext extends ChatMachineInput {
   readonly lateCount: number;
   /** What the sender and converter models read (credit-models.ts); null or absent: nothing yet (a state stored before them). */
   readonly ledger?: CreditLedger | null;
+  /** A clock chat's (`_clock.<chatterId>`) open interval: since when, and the ClockedIn event's id; absent or null: clocked out. */
+  readonly clockIn?: { readonly at: number; readonly eventId: string } | null;
 }
 
 /** What is persisted per chat: the chart's state value and context, nothing else. */

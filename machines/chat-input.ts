@@ -100,6 +100,23 @@ export interface ChatReassignInput extends InputBase {
   readonly requestedBy: string;
 }
 
+/**
+ * A chatter clocking in or out of an account (POST /api/admin/chatters/:id/clock), through the
+ * log like every change. It goes to the chatter's own clock chat (`_clock.<chatterId>`), so a
+ * chatter's clock events on an account are ordered and replay keeps them.
+ */
+export interface ChatClockInput extends InputBase {
+  readonly type: 'chat.clock';
+  readonly action: 'in' | 'out';
+  readonly chatterId: string;
+  readonly requestedBy: string;
+  /**
+   * When the open interval ended by idling (the route works it out from the chatter's replies,
+   * which this chat cannot see): a clock-in closes it there first; a clock-out is stamped there.
+   */
+  readonly idleSince?: number;
+}
+
 /** Clock record: lets idle sessions close without new messages, the same way live and on replay. */
 export interface ChatTickInput {
   readonly type: 'chat.tick';
@@ -140,6 +157,7 @@ export type ChatInput =
   | ChatPresenceInput
   | ChatAccountInput
   | ChatReassignInput
+  | ChatClockInput
   | ChatTickInput
   | ChatSettleInput
   | ChatCloseInput

@@ -173,6 +173,12 @@ export type PaymentAttributed = Envelope<'PaymentAttributed', {
 
 export type AccountStatusChanged = Envelope<'AccountStatusChanged', { readonly event: string; readonly state: string | null }>;
 
+/** A chatter clocked in on the account (its clock chat's event); the interval's id is this event's. */
+export type ChatterClockedIn = Envelope<'ChatterClockedIn', { readonly chatterId: string; readonly requestedBy: string }>;
+
+/** The chatter clocked out: the interval opened by the event `intervalId` (at `clockedInAt`) ends at this event's time. */
+export type ChatterClockedOut = Envelope<'ChatterClockedOut', { readonly chatterId: string; readonly intervalId: string; readonly clockedInAt: number; readonly requestedBy: string; readonly automatic: boolean }>;
+
 export type SessionClosed = Envelope<'SessionClosed', { readonly session: SessionSummary; readonly requestedBy: string | null }>;
 
 export type SessionEvent =
@@ -187,11 +193,13 @@ export type SessionEvent =
   | AccountStatusChanged
   | PaymentReassigned
   | PaymentAttributed
+  | ChatterClockedIn
+  | ChatterClockedOut
   | SessionClosed;
 export type SessionEventType = SessionEvent['type'];
 
 export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
-  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageMoved', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'PaymentReassigned', 'PaymentAttributed', 'SessionClosed',
+  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageMoved', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'PaymentReassigned', 'PaymentAttributed', 'ChatterClockedIn', 'ChatterClockedOut', 'SessionClosed',
 ];
 
 /** The session as it stands after the event, for events that carry one. */

@@ -9,7 +9,7 @@
 // public transition(); docs/session-chart.md is drawn from this definition.
 import { assign, setup } from 'xstate';
 import type {
-  ChatAccountInput, ChatAttributionInput, ChatReassignInput, ChatCloseInput, ChatMessageDeletedInput, ChatMessageInput, ChatPaymentInput,
+  ChatAccountInput, ChatAttributionInput, ChatReassignInput, ChatClockInput, ChatCloseInput, ChatMessageDeletedInput, ChatMessageInput, ChatPaymentInput,
   ChatPresenceInput, ChatSettleInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
 } from './chat-input.js';
 import { emitNext, initialContext, type ChatContext, type ChatMachineInput, type Emit } from './chat-context.js';
@@ -35,6 +35,7 @@ export type ChartEvent =
   | { readonly type: 'message.deleted'; readonly input: ChatMessageDeletedInput }
   | { readonly type: 'account.changed'; readonly input: ChatAccountInput }
   | { readonly type: 'payment.reassigned'; readonly input: ChatReassignInput }
+  | { readonly type: 'shift.clock'; readonly input: ChatClockInput }
   | { readonly type: 'presence'; readonly input: ChatPresenceInput }
   | { readonly type: 'clock.tick'; readonly input: ChatTickInput }
   | { readonly type: 'history.complete'; readonly input: ChatSettleInput }
@@ -191,6 +192,25 @@ export const sessionMachine = setup({
       const r = e.input as ChatReassignInput;
       return emitNext(c, emit, 'PaymentReassigned', r.at, { paymentId: r.paymentId, chatterId: r.chatterId, reason: r.reason, requestedBy: r.requestedBy });
     }),
+    /**
+     * A chatter clocks in or out (its clock chat): clocking in twice, or out while out, changes
+     * nothing (the route refuses both first; a redelivered or raced command lands here).
+     */
+    noteClock: change((c, e, emit) => {
+      const k = e.input as ChatClockInput;
+      const open = c.clockIn ?? null;
+      // An interval that ended by idling is closed where it ended, by the command that says so.
+      const idled = open !== null && k.idleSince !== undefined && k.idleSince < k.at;
+      const closeOpen = (ctx: ChatContext, at: number, automatic: boolean): ChatContext => (open === null ? ctx
+        : { ...emitNext(ctx, emit, 'ChatterClockedOut', Math.max(at, open.at), { chatterId: k.chatterId, intervalId: open.eventId, clockedInAt: open.at, requestedBy: k.requestedBy, automatic }), clockIn: null });
+      if (k.action === 'in') {
+        if (open !== null && !idled) return c;
+        const closed = idled ? closeOpen(c, k.idleSince as number, true) : c;
+        const next = emitNext(closed, emit, 'ChatterClockedIn', k.at, { chatterId: k.chatterId, requestedBy: k.requestedBy });
+        return { ...next, clockIn: { at: k.at, eventId: `${c.chatKey}:${next.seq}` } };
+      }
+      return closeOpen(c, idled ? (k.idleSince as number) : k.at, idled);
+    }),
     notePresence: change((c, e) => {
       const p = e.input as ChatPresenceInput;
       return c.presenceAt === null || p.at >= c.presenceAt ? { ...c, presence: p.presence, presenceAt: p.at } : c;
@@ -243,6 +263,7 @@ export const sessionMachine = setup({
     'message.deleted': { actions: 'markDeleted' },
     'account.changed': { actions: 'noteAccount' },
     'payment.reassigned': { actions: 'noteReassign' },
+    'shift.clock': { actions: 'noteClock' },
     presence: { actions: 'notePresence' },
     'clock.tick': { guard: 'arrivalsIdle', actions: 'advanceClock' },
     'history.complete': { actions: 'settleHistory' },

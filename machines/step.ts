@@ -44,6 +44,7 @@ export function chartEvent(input: ChatInput): ChartEvent {
     case 'chat.messageDeleted': return { type: 'message.deleted', input };
     case 'chat.account': return { type: 'account.changed', input };
     case 'chat.reassign': return { type: 'payment.reassigned', input };
+    case 'chat.clock': return { type: 'shift.clock', input };
     case 'chat.presence': return { type: 'presence', input };
     case 'chat.tick': return { type: 'clock.tick', input };
     case 'chat.settle': return { type: 'history.complete', input };

@@ -176,6 +176,12 @@ const SIGNALS: Record<string, FanSignalKind> = {
 /** The command a manager's reassignment of a payment appends (src/http/routes/reassignments.ts). */
 export const REASSIGN_PAYMENT = 'command.reassign-payment';
 
+/** The command a chatter's clock-in or clock-out appends (src/http/routes/chatters.ts), to the chatter's clock chat. */
+export const CLOCK_CHATTER = 'command.clock';
+
+/** The chat a chatter's clock events go to: ids start with a letter or digit, so no fan's chat is named so. */
+export const clockChatOf = (chatterId: string): string => `_clock.${chatterId}`;
+
 function command(meta: InboundMeta, body: JsonObject): ChatInput {
   if (meta.event === 'command.close-session') {
     const at = parsePlatformTime(body.requestedAt);
@@ -200,6 +206,17 @@ function command(meta: InboundMeta, body: JsonObject): ChatInput {
       reason: typeof body.reason === 'string' ? body.reason : '',
       requestedBy: typeof body.requestedBy === 'string' ? body.requestedBy : 'admin',
       at,
+    };
+  }
+  if (meta.event === CLOCK_CHATTER) {
+    const at = parsePlatformTime(body.requestedAt);
+    if (at === undefined) return skipped(meta, 'requestedAt: missing');
+    if (body.action !== 'in' && body.action !== 'out') return skipped(meta, 'action: not in or out');
+    if (typeof body.chatterId !== 'string' || meta.chatId !== clockChatOf(body.chatterId)) return skipped(meta, 'chatterId: not this clock chat\'s');
+    return {
+      type: 'chat.clock', dedupeKey: meta.dedupeKey, action: body.action, chatterId: body.chatterId,
+      requestedBy: typeof body.requestedBy === 'string' ? body.requestedBy : 'admin', at,
+      ...(typeof body.idleSince === 'string' && parsePlatformTime(body.idleSince) !== undefined ? { idleSince: parsePlatformTime(body.idleSince) as number } : {}),
     };
   }
   if (meta.event === HISTORY_COMPLETE) {

@@ -114,6 +114,8 @@ const EXTRA_ERRORS: Record<string, readonly ErrorCode[]> = {
   'POST /api/admin/purge-demo': ['CONFLICT'],
   // Undoing a reassignment that is not there.
   'POST /api/admin/reassignments': ['CONFLICT'],
+  // Clocking in twice, or out while out.
+  'POST /api/admin/chatters/:chatterId/clock': ['CONFLICT'],
   'POST /api/admin/backfill': ['CONFLICT', 'PLATFORM_ERROR'],
   'POST /api/admin/backfill-transactions': ['CONFLICT', 'PLATFORM_ERROR'],
   'POST /api/admin/accounts/sync': ['PLATFORM_ERROR', 'NOT_FOUND'],

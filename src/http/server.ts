@@ -17,6 +17,7 @@ import { readRoutes } from './routes/reads.js';
 import { exportRoutes } from './routes/exports.js';
 import { moneyRoutes } from './routes/money.js';
 import { reassignmentRoutes } from './routes/reassignments.js';
+import { chatterRoutes } from './routes/chatters.js';
 import { webhookRoutes, WEBHOOK_PATH } from './routes/webhook.js';
 import { adminSessionRoutes } from './routes/admin-sessions.js';
 import { connectorRoutes } from './routes/connector.js';
@@ -175,6 +176,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(pageRoutes);
   await app.register(adminSessionRoutes, { models: deps.read.models, inbound });
   await app.register(reassignmentRoutes, { models: deps.read.models, inbound });
+  await app.register(chatterRoutes, { read: deps.read, inbound, clockIdleSec: config.clockIdleSec, reportTimezone: config.reportTimezone });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { setAside: deps.setAside, log: deps.log, topology: deps.topology });

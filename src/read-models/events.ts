@@ -1,8 +1,9 @@
 // What several read models' folds read off a session event the same way.
 import type { SessionEvent } from '../../machines/session-events.js';
 
-/** Account-wide events (deletions, account status) use this chat id; it is not a fan's chat. */
-export const ACCOUNT_CHAT = '_account';
+/** convops' own chats (the account's `_account` for deletions and account status, a chatter's
+ *  `_clock.<id>`): ids a fan's chat cannot have (they start with a letter or digit). */
+export const isOwnChat = (chatId: string): boolean => chatId.startsWith('_');
 
 export function isLate(e: SessionEvent): boolean {
   return (e.type === 'MessageRecorded' || e.type === 'PaymentRecorded' || e.type === 'FanSignalRecorded') && e.data.late === true;

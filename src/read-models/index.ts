@@ -8,6 +8,7 @@ import type { ReadModel } from './names.js';
 import { payments } from './payments/projection.js';
 import { ppvs } from './ppvs/projection.js';
 import { reassignments } from './reassignments/projection.js';
+import { clockIntervals } from './clock-intervals/projection.js';
 import type { AnyProjection } from './projection.js';
 import { sessions } from './sessions/projection.js';
 
@@ -17,11 +18,11 @@ import { sessions } from './sessions/projection.js';
  * report-bucket increments of one event follow it (sessions, messages, payments, PPVs). Indexes are
  * created in this order too.
  */
-export const PROJECTIONS: readonly AnyProjection[] = [sessions, messages, payments, reassignments, ppvs, chats, accountStats];
+export const PROJECTIONS: readonly AnyProjection[] = [sessions, messages, payments, reassignments, ppvs, chats, clockIntervals, accountStats];
 
 /**
  * The order their writes go to the store, in dependency order: the account totals before the
  * documents they are derived from (as the report buckets), and a session, chat or payment never
  * points at a message not stored yet.
  */
-export const WRITE_ORDER: readonly ReadModel[] = [accountStats.name, messages.name, payments.name, reassignments.name, ppvs.name, chats.name, sessions.name];
+export const WRITE_ORDER: readonly ReadModel[] = [accountStats.name, messages.name, payments.name, reassignments.name, ppvs.name, chats.name, clockIntervals.name, sessions.name];

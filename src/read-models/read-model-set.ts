@@ -10,6 +10,7 @@ import { ALL_READ_MODELS, type ReadModelName } from './names.js';
 import type { PaymentDoc } from './payments/projection.js';
 import type { PpvDoc } from './ppvs/projection.js';
 import type { ReassignmentDoc } from './reassignments/projection.js';
+import type { ClockIntervalDoc } from './clock-intervals/projection.js';
 import type { ReportBucketDoc } from './report-buckets/document.js';
 import type { SessionDoc } from './sessions/projection.js';
 
@@ -38,6 +39,7 @@ export interface ReadModelCollections {
   readonly payments: Collection<PaymentDoc>;
   readonly ppvs: Collection<PpvDoc>;
   readonly reassignments: Collection<ReassignmentDoc>;
+  readonly clock_intervals: Collection<ClockIntervalDoc>;
   readonly chats: Collection<ChatDoc>;
   readonly account_stats: Collection<AccountStatsDoc>;
   readonly report_buckets: Collection<ReportBucketDoc>;
@@ -89,6 +91,7 @@ export class ReadModelSet {
       payments: this.store.collection<PaymentDoc>(name('payments')),
       ppvs: this.store.collection<PpvDoc>(name('ppvs')),
       reassignments: this.store.collection<ReassignmentDoc>(name('reassignments')),
+      clock_intervals: this.store.collection<ClockIntervalDoc>(name('clock_intervals')),
       chats: this.store.collection<ChatDoc>(name('chats')),
       account_stats: this.store.collection<AccountStatsDoc>(name('account_stats')),
       report_buckets: this.store.collection<ReportBucketDoc>(name('report_buckets')),

@@ -5,6 +5,7 @@ import type { DocumentStore } from '../adapters/store/store.js';
 import { BusinessHoursStore } from '../accounts/business-hours-store.js';
 import { BannedPhrasesStore } from '../accounts/banned-phrases-store.js';
 import { AccountRegistry } from '../accounts/registry.js';
+import { ChatterStore } from '../accounts/chatter-store.js';
 import type { IntelligenceSetup } from '../intelligence/index.js';
 import { ReadModelSet } from '../read-models/read-model-set.js';
 import { FloorView } from './floor.js';
@@ -14,6 +15,7 @@ export interface ReadSide {
   readonly accounts: AccountRegistry;
   readonly businessHours: BusinessHoursStore;
   readonly bannedPhrases: BannedPhrasesStore;
+  readonly chatters: ChatterStore;
   readonly floor: FloorView;
 }
 
@@ -23,6 +25,7 @@ export function buildReadSide(store: DocumentStore, intelligence: IntelligenceSe
     accounts: new AccountRegistry(store),
     businessHours: new BusinessHoursStore(store),
     bannedPhrases: new BannedPhrasesStore(store),
+    chatters: new ChatterStore(store),
     floor: new FloorView(store, intelligence, reportTimezone),
   };
 }

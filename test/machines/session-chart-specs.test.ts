@@ -292,6 +292,16 @@ describe('session chart: given / when / then', () => {
     takes('(any) payment.reassigned -> .');
   });
 
+  it('given a chatter\'s clock chat, when they clock in, in again and out, then one interval opens and closes and no session opens', () => {
+    const clockIn = (at: number, action: 'in' | 'out') => ({ type: 'chat.clock' as const, dedupeKey: `c${at}`, action, chatterId: 'ann', requestedBy: 'lead', at: T0 + at });
+    const a = when(initialChatState({ accountId: 'a', chatId: '_clock.ann', idleMs: 1_800_000, lateMs: 300_000, unansweredMs: 86_400_000 }), clockIn(0, 'in'));
+    const b = when(a.state, clockIn(1_000, 'in'));
+    const c = when(b.state, clockIn(60_000, 'out'));
+    expect([...a.types, ...b.types, ...c.types]).toEqual(['ChatterClockedIn', 'ChatterClockedOut']);
+    expect(c.value).toBe('noSession');
+    takes('(any) shift.clock -> .');
+  });
+
   it('the specs above take every transition of the chart', () => {
     const all = chartEdges(sessionMachine).map((e) => `${e.from === 'chat' ? '(any)' : e.from} ${e.event}${e.guard && e.event !== '(always)' ? `[${e.guard}]` : ''}${e.event === '(always)' ? `[${e.guard ?? ''}]` : ''} -> ${e.to ?? '.'}`);
     expect(all.filter((e) => !taken.has(e))).toEqual([]);

@@ -30,6 +30,7 @@ const EXPECTED: Record<string, Level> = {
   'GET /api/exports/sessions.csv': 'read', 'GET /api/exports/payments.csv': 'read', 'GET /api/exports/scorecard.csv': 'read', 'GET /api/exports/sla.csv': 'read',
   'POST /api/alerts/:id/ack': 'manager', 'POST /api/admin/close-session': 'manager',
   'POST /api/admin/reassignments': 'manager', 'GET /api/admin/reassignments': 'manager',
+  'GET /api/chatters': 'read', 'GET /api/chatters/clocked': 'read', 'PUT /api/admin/chatters/:chatterId': 'admin', 'POST /api/admin/chatters/:chatterId/clock': 'manager',
   'POST /api/admin/intelligence/run': 'admin', 'POST /api/admin/replay': 'admin', 'GET /api/admin/replay': 'admin', 'GET /api/admin/replay/:id': 'admin',
   'POST /api/admin/seed-demo': 'admin', 'POST /api/admin/purge-demo': 'admin', 'POST /api/demo/ingest': 'admin',
   'POST /api/admin/accounts': 'admin', 'POST /api/admin/accounts/seed': 'admin', 'POST /api/admin/accounts/sync': 'admin',

@@ -38,6 +38,8 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
   'POST /api/admin/backfill-transactions': { accountId: ACCOUNT, since: WHEN },
   'POST /api/admin/close-session': { sessionId: 's1' },
   'POST /api/admin/reassignments': { accountId: ACCOUNT, paymentId: 'p1', toChatterId: 'c1', reason: 'closed in DMs' },
+  'PUT /api/admin/chatters/:chatterId': { displayName: 'Ann', accountIds: [ACCOUNT], commissionPct: 10, active: true },
+  'POST /api/admin/chatters/:chatterId/clock': { accountId: ACCOUNT, action: 'in' },
   'POST /api/admin/intelligence/run': { sessionId: 's1', limit: 5 },
   'POST /api/admin/keys': { name: 'wallboard', role: 'viewer', accounts: [ACCOUNT] },
   'DELETE /api/admin/keys/:id': null,

@@ -19,6 +19,7 @@ import type { MessageDoc } from '../../src/read-models/messages/projection.js';
 import type { PaymentDoc } from '../../src/read-models/payments/projection.js';
 import type { PpvDoc } from '../../src/read-models/ppvs/projection.js';
 import type { ReassignmentDoc } from '../../src/read-models/reassignments/projection.js';
+import type { ClockIntervalDoc } from '../../src/read-models/clock-intervals/projection.js';
 import type { Positioned } from '../../src/read-models/projection.js';
 import type { ReadModel } from '../../src/read-models/names.js';
 import { foldEvent, targetsOf } from '../../src/projector/runner.js';
@@ -33,6 +34,7 @@ export interface Models {
   payments: Map<string, PaymentDoc>;
   ppvs: Map<string, PpvDoc>;
   reassignments: Map<string, ReassignmentDoc>;
+  clockIntervals: Map<string, ClockIntervalDoc>;
   accountStats: Map<string, AccountStatsDoc>;
   states: Map<string, ChatState>;
   events: SessionEvent[];
@@ -129,9 +131,9 @@ export function runChats(arrivals: readonly Arrival[], idleMs: number, lateMs: n
 export function runRecords(appends: readonly AppendRecord[], idleMs: number, lateMs: number, opts: RunOptions = {}): Models {
   const partitions = opts.partitions ?? 1;
   const roundSize = opts.roundSize ?? 1;
-  const m: Models = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), ppvs: new Map(), reassignments: new Map(), accountStats: new Map(), states: new Map(), events: [], positioned: [] };
+  const m: Models = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), ppvs: new Map(), reassignments: new Map(), clockIntervals: new Map(), accountStats: new Map(), states: new Map(), events: [], positioned: [] };
   const store = new RoundStore();
-  const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, ppvs: m.ppvs, reassignments: m.reassignments, account_stats: m.accountStats } as const;
+  const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, ppvs: m.ppvs, reassignments: m.reassignments, clock_intervals: m.clockIntervals, account_stats: m.accountStats } as const;
   const docsOf = (model: ReadModel) => models[model] as unknown as Map<string, Doc>;
 
   const records = inboundOf(appends, partitions);

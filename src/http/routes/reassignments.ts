@@ -8,8 +8,8 @@ import { inboundRecord } from '../../domain/inbound-record.js';
 import { REASSIGN_PAYMENT } from '../../domain/normalise.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { creditedChatter, paymentDocId } from '../../read-models/payments/projection.js';
-import type { ReadModelCollections, ReadModelSet } from '../../read-models/read-model-set.js';
-import { chatterIdOf, idRange } from '../../read-models/report-buckets/keys.js';
+import type { ReadModelSet } from '../../read-models/read-model-set.js';
+import { chattersSeen } from '../../read-models/report-buckets/chatters-seen.js';
 import { ApiError } from '../errors.js';
 import { accountFilter } from '../scope.js';
 import { iso, Nullable, Time } from '../views.js';
@@ -38,20 +38,6 @@ const ReassignmentSchema = Type.Object({
   reason: Type.String(),
 });
 
-/** Every chatter with work for the account (credited, answering or sending) in its report buckets, all time. */
-async function chattersOf(rm: ReadModelCollections, accountId: string): Promise<Set<string>> {
-  const months = await rm.report_buckets.find({ _id: idRange('m', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) }, { projection: { accountId: 1, chatters: 1, conv: 1 } });
-  const out = new Set<string>();
-  for (const m of months) {
-    if (m.accountId !== accountId) continue;
-    for (const key of [...Object.keys(m.chatters ?? {}), ...Object.keys(m.conv ?? {})]) {
-      const id = chatterIdOf(key);
-      if (id !== null) out.add(id);
-    }
-  }
-  return out;
-}
-
 export const reassignmentRoutes: FastifyPluginAsyncTypebox<ReassignmentRouteOptions> = async (app, opts) => {
   const clock = opts.now ?? Date.now;
 
@@ -79,7 +65,7 @@ export const reassignmentRoutes: FastifyPluginAsyncTypebox<ReassignmentRouteOpti
     const payment = await rm.payments.findOne({ _id: paymentDocId(accountId, paymentId) });
     if (!payment) throw new ApiError('INVALID_INPUT', `paymentId: no payment ${paymentId} in account ${accountId}`);
     if (toChatterId === null && !payment.override) throw new ApiError('CONFLICT', `paymentId: payment ${paymentId} is not reassigned: nothing to undo`);
-    if (toChatterId !== null && !(await chattersOf(rm, accountId)).has(toChatterId)) {
+    if (toChatterId !== null && !(await chattersSeen(rm, new Set([accountId]))).has(toChatterId)) {
       throw new ApiError('INVALID_INPUT', `toChatterId: no chatter ${toChatterId} has worked for account ${accountId}`);
     }
     const requestedAt = new Date(clock()).toISOString();

@@ -2,7 +2,7 @@
 import type { Doc } from '../../adapters/store/store.js';
 import type { MessageSender } from '../../../machines/chat-input.js';
 import { sessionAfter, type SessionEvent } from '../../../machines/session-events.js';
-import { ACCOUNT_CHAT, isLate, reportedSpend } from '../events.js';
+import { isLate, isOwnChat, reportedSpend } from '../events.js';
 import { CHATS } from '../names.js';
 import type { DocumentProjection } from '../projection.js';
 
@@ -51,7 +51,7 @@ export function lifetimeSpend(fanSpendCents: number | null, paidCents: number): 
 }
 
 export function foldChat(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | undefined {
-  if (e.chatId === ACCOUNT_CHAT) return undefined;
+  if (isOwnChat(e.chatId)) return undefined;
   if (doc && doc.lastSeq >= e.seq) return undefined;
   const c = doc ?? emptyChat(e);
   const session = sessionAfter(e);
@@ -104,7 +104,7 @@ export function foldChat(doc: ChatDoc | undefined, e: SessionEvent): ChatDoc | u
 
 export const chats: DocumentProjection<ChatDoc> = {
   name: CHATS,
-  canHandle: (e) => e.chatId !== ACCOUNT_CHAT,
+  canHandle: (e) => !isOwnChat(e.chatId),
   documentIds: (p) => [p.event.chatKey],
   evolve: (doc, p) => foldChat(doc, p.event),
   indexes: [

@@ -1,0 +1,35 @@
+// When a chatter's clocked interval really ended. A chatter who stops replying is clocked out
+// automatically once CLOCK_IDLE_SEC pass without a reply from them on that account (counting
+// from the clock-in, then from each reply), as the agency tools do; a clock-out ends it sooner.
+// Pure: the replies are read where the interval is (read-side/clocked.ts).
+
+export interface ClockedEnd {
+  /** When the interval ended; null: still on at `now`. */
+  readonly end: number | null;
+  /** Ended by idling, not by a clock-out. */
+  readonly automatic: boolean;
+}
+
+/**
+ * `replies`: the chatter's reply times on the account from `inAt` on, ascending (later ones are
+ * ignored once the interval has ended). `outAt`: the clock-out, or null.
+ */
+export function clockedEnd(inAt: number, outAt: number | null, replies: readonly number[], idleMs: number, now: number): ClockedEnd {
+  const limit = outAt ?? Number.POSITIVE_INFINITY;
+  let last = inAt;
+  for (const t of replies) {
+    if (t < inAt) continue;
+    if (t >= limit) break;
+    if (t - last >= idleMs) return { end: last + idleMs, automatic: true };
+    last = Math.max(last, t);
+  }
+  const idleAt = last + idleMs;
+  if (idleAt < limit && idleAt <= now) return { end: idleAt, automatic: true };
+  if (outAt !== null) return { end: outAt, automatic: false };
+  return { end: null, automatic: false };
+}
+
+/** Milliseconds of [a, b) inside [from, to). */
+export function overlapMs(a: number, b: number, from: number, to: number): number {
+  return Math.max(0, Math.min(b, to) - Math.max(a, from));
+}

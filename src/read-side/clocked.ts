@@ -1,0 +1,84 @@
+// Clocked time as it stands: the clock intervals (read model) with the automatic clock-out
+// worked out from each chatter's replies (domain/clocked-time.ts). An interval's replies are
+// read from the messages read model by chatter and time, up to where it ended.
+import type { Filter } from '../adapters/store/store.js';
+import { clockedEnd, overlapMs } from '../domain/clocked-time.js';
+import type { ClockIntervalDoc } from '../read-models/clock-intervals/projection.js';
+import type { ReadModelCollections } from '../read-models/read-model-set.js';
+
+export interface ClockedInterval {
+  readonly id: string;
+  readonly accountId: string;
+  readonly chatterId: string;
+  readonly inAt: number;
+  /** When it ended; null: on now. */
+  readonly end: number | null;
+  /** Ended by idling (no reply for the idle time), recorded by a later clock command or not yet. */
+  readonly automatic: boolean;
+  readonly inBy: string;
+  readonly outBy: string | null;
+}
+
+async function repliesOf(rm: ReadModelCollections, d: ClockIntervalDoc, until: number): Promise<number[]> {
+  const docs = await rm.messages.find(
+    { chatterId: d.chatterId, sentAt: { $gte: d.inAt, $lt: until }, accountId: d.accountId, sender: 'human' },
+    { projection: { sentAt: 1 }, sort: { sentAt: 1 } },
+  );
+  return docs.map((m) => m.sentAt ?? 0);
+}
+
+export async function resolveInterval(rm: ReadModelCollections, d: ClockIntervalDoc, idleMs: number, now: number): Promise<ClockedInterval> {
+  // A recorded automatic clock-out already says where idling ended it.
+  const ended = d.outAt !== null && d.outAutomatic
+    ? { end: d.outAt, automatic: true }
+    : clockedEnd(d.inAt, d.outAt, await repliesOf(rm, d, d.outAt ?? now + 1), idleMs, now);
+  return { id: d._id, accountId: d.accountId, chatterId: d.chatterId, inAt: d.inAt, end: ended.end, automatic: ended.automatic, inBy: d.inBy, outBy: d.outBy };
+}
+
+/** The intervals that overlap [from, to), of the accounts `inScope` selects (and one chatter's, if named), oldest first. */
+export async function clockedIntervals(rm: ReadModelCollections, inScope: Filter, from: number, to: number, idleMs: number, now: number, chatterId?: string): Promise<ClockedInterval[]> {
+  const filter: Filter = { ...inScope, ...(chatterId !== undefined ? { chatterId } : {}), ...(Number.isFinite(to) ? { inAt: { $lt: to } } : {}) };
+  const docs = (await rm.clock_intervals.find(filter, { sort: { inAt: 1, _id: 1 } })).filter((d) => d.outAt === null || d.outAt > from);
+  const out = await Promise.all(docs.map((d) => resolveInterval(rm, d, idleMs, now)));
+  return out.filter((i) => (i.end ?? now) > from);
+}
+
+/** Who is on now: the intervals not ended at `now`. */
+export async function onNow(rm: ReadModelCollections, inScope: Filter, idleMs: number, now: number): Promise<ClockedInterval[]> {
+  const open = await rm.clock_intervals.find({ ...inScope, outAt: null }, { sort: { inAt: 1, _id: 1 } });
+  const resolved = await Promise.all(open.map((d) => resolveInterval(rm, d, idleMs, now)));
+  return resolved.filter((i) => i.end === null);
+}
+
+/** The open interval of a chatter on an account, as it stands (at most one: the clock chat orders them). */
+export async function openInterval(rm: ReadModelCollections, accountId: string, chatterId: string, idleMs: number, now: number): Promise<ClockedInterval | null> {
+  const [d] = await rm.clock_intervals.find({ accountId, chatterId, outAt: null }, { sort: { inAt: -1 }, limit: 1 });
+  return d ? resolveInterval(rm, d, idleMs, now) : null;
+}
+
+export interface ClockedSummary {
+  readonly accountId: string;
+  readonly chatterId: string;
+  /** Clocked seconds inside the window (until now for an interval still on). */
+  readonly clockedSec: number;
+  readonly intervals: number;
+  readonly automaticClockOuts: number;
+  readonly onNow: boolean;
+}
+
+/** Per chatter and account: clocked time inside [from, to). */
+export function summarise(intervals: readonly ClockedInterval[], from: number, to: number, now: number): ClockedSummary[] {
+  const rows = new Map<string, { accountId: string; chatterId: string; ms: number; intervals: number; automaticClockOuts: number; onNow: boolean }>();
+  for (const i of intervals) {
+    const key = `${i.accountId}\u0000${i.chatterId}`;
+    const row = rows.get(key) ?? { accountId: i.accountId, chatterId: i.chatterId, ms: 0, intervals: 0, automaticClockOuts: 0, onNow: false };
+    row.ms += overlapMs(i.inAt, i.end ?? now, from, to);
+    row.intervals++;
+    if (i.automatic) row.automaticClockOuts++;
+    if (i.end === null) row.onNow = true;
+    rows.set(key, row);
+  }
+  return [...rows.values()]
+    .map((r) => ({ accountId: r.accountId, chatterId: r.chatterId, clockedSec: Math.floor(r.ms / 1000), intervals: r.intervals, automaticClockOuts: r.automaticClockOuts, onNow: r.onNow }))
+    .sort((a, b) => a.chatterId.localeCompare(b.chatterId) || a.accountId.localeCompare(b.accountId));
+}
