@@ -562,6 +562,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/chatters/{chatterId}/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a chatter's roster: weekly slots (several a day, across midnight), one-off shifts and absences, on a time zone's wall clock. A manager of every account it names */
+        put: operations["putAdminChattersByChatterIdRoster"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chatters/{chatterId}/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chatter's roster as planned */
+        get: operations["getChattersByChatterIdRoster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Planned shifts against clocked time: per shift, clocked seconds, late start, early end, no-show and status; per chatter, planned and clocked totals. Default window: this local week (REPORT_TIMEZONE, Monday first); at most 92 days */
+        get: operations["getShifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/replay": {
         parameters: {
             query?: never;
@@ -3474,6 +3525,216 @@ export interface operations {
                         }[];
                         /** @description CLOCK_IDLE_SEC: idle this long without a reply, a chatter is clocked out */
                         clockIdleSec: number;
+                        window: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putAdminChattersByChatterIdRoster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the chatter's id, as the connector names them */
+                chatterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description an IANA time zone (Europe/Berlin) or an offset (+01:00): the wall clock the slots are on */
+                    timezone: string;
+                    /** @description weekly slots, at most 100, none overlapping another */
+                    weekly: {
+                        accountId: string;
+                        /** @description the day the slot starts on */
+                        day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                        /** @description HH:MM local */
+                        start: string;
+                        /** @description HH:MM local; at or before the start: the next day (a night shift) */
+                        end: string;
+                    }[];
+                    /** @description one-off shifts, at most 200, overlapping no other shift */
+                    oneOff?: {
+                        accountId: string;
+                        /** @description ISO-8601 date-time with Z or an offset */
+                        start: string;
+                        /** @description ISO-8601 date-time, at most 24 hours after the start */
+                        end: string;
+                    }[];
+                    /** @description local dates on which no weekly slot starts, at most 200 */
+                    absences?: {
+                        /** @description YYYY-MM-DD local, inclusive */
+                        from: string;
+                        /** @description YYYY-MM-DD local, inclusive */
+                        to: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chatterId: string;
+                        timezone: string;
+                        weekly: {
+                            accountId: string;
+                            day: string;
+                            start: string;
+                            end: string;
+                        }[];
+                        oneOff: {
+                            accountId: string;
+                            start: string | null;
+                            end: string | null;
+                        }[];
+                        absences: {
+                            from: string;
+                            to: string;
+                        }[];
+                        updatedAt: string | null;
+                        updatedBy: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getChattersByChatterIdRoster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the chatter's id, as the connector names them */
+                chatterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chatterId: string;
+                        timezone: string;
+                        weekly: {
+                            accountId: string;
+                            day: string;
+                            start: string;
+                            end: string;
+                        }[];
+                        oneOff: {
+                            accountId: string;
+                            start: string | null;
+                            end: string | null;
+                        }[];
+                        absences: {
+                            from: string;
+                            to: string;
+                        }[];
+                        updatedAt: string | null;
+                        updatedBy: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getShifts: {
+        parameters: {
+            query?: {
+                accountId?: string;
+                /** @description the chatter's id, as the connector names them */
+                chatterId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description by planned start */
+                        shifts: {
+                            /** @description stable: the chatter, the weekly slot and its local date, or the one-off's start */
+                            shiftId: string;
+                            chatterId: string;
+                            displayName: string | null;
+                            accountId: string;
+                            kind: "weekly" | "one-off";
+                            plannedStart: string | null;
+                            plannedEnd: string | null;
+                            plannedSec: number;
+                            /** @description clocked seconds on the shift's account inside the planned shift (until now while on) */
+                            clockedSec: number;
+                            /** @description planned start to the first clock-in inside the shift; null: on time, or never clocked in */
+                            lateStartSec: number | null;
+                            /** @description last clocked moment inside the shift to the planned end, once the shift is over; null: to the end, or never clocked in */
+                            earlyEndSec: number | null;
+                            /** @description SHIFT_NO_SHOW_GRACE_SEC after the planned start, still not clocked in on the account */
+                            noShow: boolean;
+                            /** @description upcoming: not started; on: clocked in now; off: started, not over, not clocked in now; done: over, clocked in for some of it; missed: over, never clocked in */
+                            status: "upcoming" | "on" | "off" | "done" | "missed";
+                        }[];
+                        /** @description by chatter id */
+                        chatters: {
+                            chatterId: string;
+                            displayName: string | null;
+                            shifts: number;
+                            /** @description planned seconds inside the window */
+                            plannedSec: number;
+                            /** @description clocked seconds inside their planned shifts, inside the window */
+                            clockedInShiftsSec: number;
+                            /** @description all clocked seconds inside the window, planned or not */
+                            clockedSec: number;
+                            lateStarts: number;
+                            earlyEnds: number;
+                            noShows: number;
+                        }[];
+                        noShowGraceSec: number;
                         window: {
                             from: string | null;
                             to: string | null;

@@ -77,7 +77,7 @@ export function canonicalZone(tz: string): string | null {
 }
 
 /** Days since 1970-01-01 of a real calendar date YYYY-MM-DD in the holiday range, else null. */
-function dayNumberOf(text: string): number | null {
+export function dayNumberOf(text: string): number | null {
   const m = DATE.exec(text);
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -146,7 +146,7 @@ const KEPT_DAYS = 40_000;
 const NO_INTERVALS = new Float64Array(0);
 
 /** Monday 0 … Sunday 6 of the date `day` days after 1970-01-01 (a Thursday). */
-const weekdayOf = (day: number): number => (((day + 3) % 7) + 7) % 7;
+export const weekdayOf = (day: number): number => (((day + 3) % 7) + 7) % 7;
 
 /**
  * A schedule ready to measure with. Keeps, per local date, its open intervals as epoch-ms pairs
@@ -243,18 +243,22 @@ export class BusinessClock {
     return day;
   }
 
-  /** The instant of wall time `minutes` (0–1440) on local date `day`, by the rules at the top of this file. */
   private instantOf(day: number, minutes: number): number {
-    if (minutes >= 1440) return this.instantOf(day + 1, minutes - 1440);
-    const date = new Date(day * DAY_MS);
-    const wall = new Temporal.PlainDateTime(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), Math.floor(minutes / 60), minutes % 60);
-    // `earlier`: a repeated time is its first instant; a skipped one lands before the jump…
-    const earlier = wall.toZonedDateTime(this.zone, { disambiguation: 'earlier' });
-    if (Temporal.PlainDateTime.compare(earlier.toPlainDateTime(), wall) === 0) return earlier.epochMilliseconds;
-    // …and is moved to the jump itself.
-    const jump = earlier.getTimeZoneTransition('next');
-    return jump ? jump.epochMilliseconds : earlier.epochMilliseconds;
+    return wallInstant(this.zone, day, minutes);
   }
+}
+
+/** The instant of wall time `minutes` (0 and up; past 1440 runs into the next days) on local date `day` in `zone`, by the rules at the top of this file. */
+export function wallInstant(zone: string, day: number, minutes: number): number {
+  if (minutes >= 1440) return wallInstant(zone, day + Math.floor(minutes / 1440), minutes % 1440);
+  const date = new Date(day * DAY_MS);
+  const wall = new Temporal.PlainDateTime(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), Math.floor(minutes / 60), minutes % 60);
+  // `earlier`: a repeated time is its first instant; a skipped one lands before the jump…
+  const earlier = wall.toZonedDateTime(zone, { disambiguation: 'earlier' });
+  if (Temporal.PlainDateTime.compare(earlier.toPlainDateTime(), wall) === 0) return earlier.epochMilliseconds;
+  // …and is moved to the jump itself.
+  const jump = earlier.getTimeZoneTransition('next');
+  return jump ? jump.epochMilliseconds : earlier.epochMilliseconds;
 }
 
 function remember<V>(map: Map<number, V>, key: number, value: V): void {

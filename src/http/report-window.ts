@@ -27,7 +27,7 @@ function realDate(y: number, m: number, d: number): boolean {
 }
 
 /** Epoch ms of one bound, or a 400 naming the field. */
-export function parseBound(field: 'from' | 'to', raw: string, timezone: string): number {
+export function parseBound(field: string, raw: string, timezone: string): number {
   const bad = () => new ApiError('INVALID_INPUT', `${field}: "${raw.slice(0, 40)}" is not an ISO-8601 date (2026-11-23, midnight in ${timezone}) or date-time with Z or an offset (2026-11-23T09:00:00Z)`);
   const d = DATE.exec(raw);
   if (d) {

@@ -18,6 +18,7 @@ import { exportRoutes } from './routes/exports.js';
 import { moneyRoutes } from './routes/money.js';
 import { reassignmentRoutes } from './routes/reassignments.js';
 import { chatterRoutes } from './routes/chatters.js';
+import { shiftRoutes } from './routes/shifts.js';
 import { webhookRoutes, WEBHOOK_PATH } from './routes/webhook.js';
 import { adminSessionRoutes } from './routes/admin-sessions.js';
 import { connectorRoutes } from './routes/connector.js';
@@ -177,6 +178,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(adminSessionRoutes, { models: deps.read.models, inbound });
   await app.register(reassignmentRoutes, { models: deps.read.models, inbound });
   await app.register(chatterRoutes, { read: deps.read, inbound, clockIdleSec: config.clockIdleSec, reportTimezone: config.reportTimezone });
+  await app.register(shiftRoutes, { read: deps.read, clockIdleSec: config.clockIdleSec, noShowGraceSec: config.shiftNoShowGraceSec, reportTimezone: config.reportTimezone });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { setAside: deps.setAside, log: deps.log, topology: deps.topology });

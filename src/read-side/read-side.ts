@@ -6,6 +6,7 @@ import { BusinessHoursStore } from '../accounts/business-hours-store.js';
 import { BannedPhrasesStore } from '../accounts/banned-phrases-store.js';
 import { AccountRegistry } from '../accounts/registry.js';
 import { ChatterStore } from '../accounts/chatter-store.js';
+import { RosterStore } from '../accounts/roster-store.js';
 import type { IntelligenceSetup } from '../intelligence/index.js';
 import { ReadModelSet } from '../read-models/read-model-set.js';
 import { FloorView } from './floor.js';
@@ -16,6 +17,7 @@ export interface ReadSide {
   readonly businessHours: BusinessHoursStore;
   readonly bannedPhrases: BannedPhrasesStore;
   readonly chatters: ChatterStore;
+  readonly rosters: RosterStore;
   readonly floor: FloorView;
 }
 
@@ -26,6 +28,7 @@ export function buildReadSide(store: DocumentStore, intelligence: IntelligenceSe
     businessHours: new BusinessHoursStore(store),
     bannedPhrases: new BannedPhrasesStore(store),
     chatters: new ChatterStore(store),
+    rosters: new RosterStore(store),
     floor: new FloorView(store, intelligence, reportTimezone),
   };
 }

@@ -85,4 +85,45 @@ describe('chatters, clock-in and clock-out', () => {
     const before = await h.call<Clocked>('GET', `/api/chatters/clocked?accountId=${A}&to=2026-01-01`);
     expect(before.body.items).toEqual([]);
   });
+
+  it('keeps a roster as planned, refuses one that cannot be worked, and sets the shifts against clocked time', async () => {
+    const now = Date.now();
+    const oneOff = { accountId: A, start: new Date(now - 3_600_000).toISOString(), end: new Date(now + 3_600_000).toISOString() };
+    const refused: [Record<string, unknown>, RegExp][] = [
+      [{ timezone: 'Mars/Olympus', weekly: [] }, /timezone: "Mars\/Olympus" is not a known time zone/],
+      [{ timezone: 'UTC', weekly: [{ accountId: A, day: 'mon', start: '08:00', end: '12:00' }, { accountId: A, day: 'mon', start: '11:00', end: '13:00' }] }, /weekly\[1\]: overlaps mon 08:00–12:00/],
+      [{ timezone: 'UTC', weekly: [], oneOff: [{ accountId: A, start: '2026-06-01T00:00:00Z', end: '2026-06-02T06:00:00Z' }] }, /oneOff\[0\]\.end: a shift lasts at most 24 hours/],
+      [{ timezone: 'UTC', weekly: [], oneOff: [{ accountId: A, start: 'yesterday', end: '2026-06-02T06:00:00Z' }] }, /oneOff\[0\]\.start/],
+      [{ timezone: 'UTC', weekly: [{ accountId: A, day: 'funday', start: '08:00', end: '12:00' }] }, /day/],
+    ];
+    for (const [body, message] of refused) {
+      const r = await h.call<{ message: string }>('PUT', '/api/admin/chatters/ann/roster', { token: ADMIN, body });
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.message).toMatch(message);
+    }
+    expect((await h.call('GET', '/api/chatters/ann/roster')).status).toBe(404);
+    const put = await h.call('PUT', '/api/admin/chatters/ann/roster', { token: ADMIN, body: { timezone: 'Europe/Berlin', weekly: [{ accountId: A, day: 'sat', start: '22:00', end: '06:00' }], oneOff: [oneOff] } });
+    expect(put.status, put.text).toBe(200);
+    expect((await h.call('GET', '/api/chatters/ann/roster')).body).toMatchObject({ chatterId: 'ann', timezone: 'Europe/Berlin', weekly: [{ day: 'sat', start: '22:00', end: '06:00' }], updatedBy: 'ADMIN_TOKEN' });
+
+    interface Shifts { shifts: { kind: string; status: string; noShow: boolean; lateStartSec: number | null; clockedSec: number }[]; chatters: { chatterId: string; noShows: number; lateStarts: number }[] }
+    const window = `from=${encodeURIComponent(new Date(now - 2 * 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(now + 2 * 3_600_000).toISOString())}`;
+    const before = await h.call<Shifts>('GET', `/api/shifts?${window}`);
+    expect(before.status, before.text).toBe(200);
+    // An hour into the one-off shift and not clocked in now: off. Not a no-show: the test before
+    // clocked ann in and out (for under a second) inside it, an hour late.
+    expect(before.body.shifts).toEqual([expect.objectContaining({ kind: 'one-off', status: 'off', noShow: false, clockedSec: 0 })]);
+    expect(before.body.shifts[0]?.lateStartSec).toBeGreaterThanOrEqual(3_599);
+    expect((await clock('ann', A, 'in')).status).toBe(202);
+    await h.settled();
+    const on = await h.call<Shifts>('GET', `/api/shifts?${window}`);
+    expect(on.body.shifts).toEqual([expect.objectContaining({ status: 'on', noShow: false })]);
+    expect(on.body.shifts[0]?.lateStartSec).toBeGreaterThanOrEqual(3_599);
+    expect(on.body.chatters).toEqual([expect.objectContaining({ chatterId: 'ann', lateStarts: 1, noShows: 0 })]);
+    // The default window is this week; a window longer than a quarter is refused.
+    expect((await h.call('GET', '/api/shifts')).status).toBe(200);
+    const long = await h.call('GET', '/api/shifts?from=2026-01-01&to=2026-06-01');
+    expect(long.status).toBe(400);
+    expect(long.text).toMatch(/from: a shift report spans at most 92 days/);
+  });
 });

@@ -40,6 +40,7 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
   'POST /api/admin/reassignments': { accountId: ACCOUNT, paymentId: 'p1', toChatterId: 'c1', reason: 'closed in DMs' },
   'PUT /api/admin/chatters/:chatterId': { displayName: 'Ann', accountIds: [ACCOUNT], commissionPct: 10, active: true },
   'POST /api/admin/chatters/:chatterId/clock': { accountId: ACCOUNT, action: 'in' },
+  'PUT /api/admin/chatters/:chatterId/roster': { timezone: 'Europe/Berlin', weekly: [{ accountId: ACCOUNT, day: 'sat', start: '22:00', end: '06:00' }], oneOff: [{ accountId: ACCOUNT, start: WHEN, end: WHEN }], absences: [{ from: '2026-12-24', to: '2026-12-26' }] },
   'POST /api/admin/intelligence/run': { sessionId: 's1', limit: 5 },
   'POST /api/admin/keys': { name: 'wallboard', role: 'viewer', accounts: [ACCOUNT] },
   'DELETE /api/admin/keys/:id': null,
