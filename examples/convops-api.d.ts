@@ -2531,6 +2531,9 @@ export interface operations {
                             /** @description the wait beside it against the threshold: `breached` over it, `at-risk` from 80% of it (in whole seconds, to the nearest) */
                             longestWaitGrade: "ok" | "at-risk" | "breached";
                             openAlerts: number;
+                            /** @description the chatters clocked in on the account now (POST /api/admin/chatters/:chatterId/clock) */
+                            onNow: string[];
+                            waitingWithNobodyOn: number;
                         }[];
                         /** @description empty in the `aggregate` view */
                         chatters: {

@@ -128,7 +128,7 @@ export function registerMetrics(s: Services): void {
 /** The API's services, built once; the backfill resumer starts with them and stops with stop(). */
 export function buildApiServices(s: Services): ApiServices {
   const { config, logger } = s;
-  const read = buildReadSide(s.store, s.intelligence, config.reportTimezone);
+  const read = buildReadSide(s.store, s.intelligence, config.reportTimezone, config.clockIdleSec);
   const inbound = new BatchingAppender(s.log, s.topology.inbound, { timeoutMs: config.appendTimeoutMs, lingerMs: config.appendLingerMs });
   const client = new PlatformClient({ baseUrl: config.platformApiBaseUrl, apiKey: config.platformApiKey, rateWindowMs: config.platformRateWindowSec * 1000, maxResponseBytes: config.outboundMaxResponseBytes });
   const backfill = new BackfillJobs(s.store, client, async (records) => { await s.log.append(s.topology.inbound, records); }, logger.child({ role: 'backfill' }), config.backfillStaleSec * 1000);

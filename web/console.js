@@ -148,6 +148,28 @@ const views = {
     view.replaceChildren(h('h2', {}, 'Money'), periodForm((q) => show(q).catch(showError), daysAgo(7), '', true), out);
     await show(new URLSearchParams({ from: daysAgo(7) }));
   },
+  async shifts(_arg, current = () => true) {
+    // This week's planned shifts against clocked time, and who is on now.
+    const [r, people, floor] = await Promise.all([api('/api/shifts'), api('/api/chatters'), api('/api/floor')]);
+    if (!current()) return;
+    const names = new Map(floor.accounts.map((a) => [a.id, a.displayName ?? a.id]));
+    const when = (iso) => new Date(iso).toLocaleString([], { weekday: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+    const late = (s) => (s === null ? '—' : duration(s));
+    const on = people.items.filter((c) => c.onNow.length > 0);
+    view.replaceChildren(h('h2', {}, 'Shifts this week'),
+      h('p', { 'data-on-now': on.map((c) => c.chatterId).join(' ') }, on.length === 0 ? 'Nobody is clocked in now.' : `On now: ${on.map((c) => `${c.displayName ?? c.chatterId} (${c.onNow.map((o) => names.get(o.accountId) ?? o.accountId).join(', ')})`).join('; ')}.`),
+      h('h3', {}, 'Per chatter'),
+      r.chatters.length === 0 ? h('p', { class: 'muted' }, 'No roster plans a shift this week (PUT /api/admin/chatters/:chatterId/roster).') :
+        table([['Chatter'], ['Shifts', true], ['Planned', true], ['Clocked in shifts', true], ['Clocked in all', true], ['Late starts', true], ['Early ends', true], ['No-shows', true]],
+          r.chatters.map((c) => h('tr', { 'data-roster-chatter': c.chatterId }, h('td', {}, c.displayName ?? c.chatterId), h('td', { class: 'num' }, c.shifts), h('td', { class: 'num' }, duration(c.plannedSec)),
+            h('td', { class: 'num' }, duration(c.clockedInShiftsSec)), h('td', { class: 'num' }, duration(c.clockedSec)), h('td', { class: 'num' }, c.lateStarts), h('td', { class: 'num' }, c.earlyEnds),
+            h('td', { class: `num ${c.noShows > 0 ? 'bad' : ''}` }, c.noShows)))),
+      h('h3', {}, 'Planned against clocked'),
+      table([['Chatter'], ['Account'], ['Planned'], ['Status'], ['Clocked', true], ['Late start', true], ['Early end', true]],
+        r.shifts.map((s) => h('tr', { 'data-shift': s.shiftId, 'data-status': s.status }, h('td', {}, s.displayName ?? s.chatterId), h('td', {}, names.get(s.accountId) ?? s.accountId),
+          h('td', {}, `${when(s.plannedStart)} – ${when(s.plannedEnd)}`), h('td', { class: s.noShow ? 'bad' : s.status === 'on' ? 'ok' : '' }, s.noShow ? `${s.status}, no-show` : s.status),
+          h('td', { class: 'num' }, duration(s.clockedSec)), h('td', { class: 'num' }, late(s.lateStartSec)), h('td', { class: 'num' }, late(s.earlyEndSec))))));
+  },
   async alerts(_arg, current = () => true) {
     const r = await api('/api/alerts?status=open&limit=100');
     if (!current()) return;

@@ -34,13 +34,15 @@ function render() {
   setText(figure('within-note'), graded(t.today.withinThresholdGrade, `${t.today.sessions} sessions today`));
 
   const hidden = (/** @type {number} */ columns) => [h('tr', {}, h('td', { colspan: String(columns), class: 'muted' }, 'Not shown without an access key'))];
-  $('#accounts').replaceChildren(...aggregate ? hidden(6) : s.accounts.map((a) => h('tr', { 'data-account': a.id },
+  $('#accounts').replaceChildren(...aggregate ? hidden(7) : s.accounts.map((a) => h('tr', { 'data-account': a.id },
     h('th', { scope: 'row' }, a.displayName ?? a.id),
     h('td', { class: 'num' }, a.open),
     h('td', { class: 'num' }, a.awaiting),
     h('td', { class: `num ${look(a.breachedGrade).level}` }, a.breached),
     h('td', { class: `num ${look(a.longestWaitGrade).level}` }, a.longestWaitSec > 0 ? duration(a.longestWaitSec) : '—'),
-    h('td', { class: 'num' }, a.openAlerts))));
+    h('td', { class: 'num' }, a.openAlerts),
+    // Who is clocked in; fans waiting with nobody on stand out.
+    h('td', { class: a.waitingWithNobodyOn > 0 ? 'bad' : '', 'data-on-now': a.onNow.join(' ') }, a.onNow.length > 0 ? a.onNow.join(', ') : a.waitingWithNobodyOn > 0 ? `nobody on, ${a.waitingWithNobodyOn} waiting` : '—'))));
   $('#chatters').replaceChildren(...aggregate ? hidden(5) : s.chatters.map((c) => h('tr', { 'data-chatter': c.id },
     h('th', { scope: 'row' }, c.id),
     h('td', { class: 'num' }, c.openSessions),

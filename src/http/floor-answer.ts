@@ -52,6 +52,8 @@ export const FloorSnapshotSchema = Type.Object({
   accounts: Type.Array(Type.Object({
     id: Type.String(), displayName: Nullable(Type.String()), open: Count, awaiting: Count, breached: Count, breachedGrade: BreachedGrade,
     longestWaitSec: Count, longestWaitGrade: WaitGrade, openAlerts: Count,
+    onNow: Type.Array(Type.String(), { description: 'the chatters clocked in on the account now (POST /api/admin/chatters/:chatterId/clock)' }),
+    waitingWithNobodyOn: Count,
   }), { description: 'empty in the `aggregate` view' }),
   chatters: Type.Array(Type.Object({
     id: Type.String(), openSessions: Count, awaiting: Count, breached: Count, breachedGrade: BreachedGrade, openAlerts: Count,

@@ -15,6 +15,7 @@ import { chatterIdOf } from '../read-models/report-buckets/keys.js';
 import { ReadModelSet } from '../read-models/read-model-set.js';
 import { openNowOf, slaReportOf, waitingNowOf } from '../read-models/reports.js';
 import { ACCOUNTS_COLLECTION, type AccountDoc } from '../accounts/registry.js';
+import { onNow } from './clocked.js';
 import type { Collection } from '../adapters/store/store.js';
 
 /**
@@ -52,7 +53,7 @@ export class FloorView {
   private readonly models: ReadModelSet;
   private readonly registry: Collection<AccountDoc>;
 
-  constructor(store: DocumentStore, private readonly setup: IntelligenceSetup, private readonly timezone: string) {
+  constructor(store: DocumentStore, private readonly setup: IntelligenceSetup, private readonly timezone: string, private readonly clockIdleMs = 1_800_000) {
     this.models = new ReadModelSet(store);
     this.registry = store.collection<AccountDoc>(ACCOUNTS_COLLECTION);
   }
@@ -74,27 +75,32 @@ export class FloorView {
     const threshold = this.setup.settings.thresholdSec;
     const day = localDay(now, this.timezone);
     const named = viewer.view !== 'aggregate';
-    const [live, waiting, seen, alerts, today, registered] = await Promise.all([
+    const [live, waiting, seen, alerts, today, registered, clockedIn] = await Promise.all([
       openNowOf(rm, inScope, now),
       waitingNowOf(rm, inScope, threshold, now),
       AccountStats.accountIds(rm, inScope),
       this.alerts(viewer.scope, now, { status: { $in: ['open', 'acked'] } }),
       slaReportOf(rm, { from: day.start, to: day.end }, inScope, threshold, now),
       named ? this.registry.find(viewer.scope === null ? {} : { _id: { $in: [...viewer.scope] } }, { projection: { displayName: 1 }, limit: 10_000 }) : [],
+      named ? onNow(rm, inScope, this.clockIdleMs, now) : [],
     ]);
     // The agency's own name for an account reads better on a wall than its platform id.
     const names = new Map(registered.map((a) => [a._id, a.displayName]));
     const openAlerts = alerts.filter((a) => a.status === 'open');
     const breached = waiting.filter((x) => x.grade === 'breached');
     const longest = (rows: readonly { waitSec: number }[]): number => rows.reduce((m, x) => Math.max(m, x.waitSec), 0);
-    const accountIds = [...new Set([...seen, ...live.keys()])].sort();
+    const accountIds = [...new Set([...seen, ...live.keys(), ...clockedIn.map((i) => i.accountId)])].sort();
     const accounts = accountIds.map((id) => {
       const l = live.get(id);
       const over = breached.filter((x) => x.accountId === id).length;
       const longestWaitSec = longest(waiting.filter((x) => x.accountId === id));
+      const on = [...new Set(clockedIn.filter((i) => i.accountId === id).map((i) => i.chatterId))].sort();
+      const awaiting = l?.awaiting ?? 0;
       return {
-        id, displayName: names.get(id) ?? null, open: l?.open ?? 0, awaiting: l?.awaiting ?? 0, breached: over, breachedGrade: breachedGradeOf(over),
+        id, displayName: names.get(id) ?? null, open: l?.open ?? 0, awaiting, breached: over, breachedGrade: breachedGradeOf(over),
         longestWaitSec, longestWaitGrade: gradeOf(longestWaitSec, threshold), openAlerts: openAlerts.filter((x) => x.accountId === id).length,
+        // Who is clocked in on it now; fans waiting with nobody on is what a floor manager acts on first.
+        onNow: on, waitingWithNobodyOn: on.length === 0 ? awaiting : 0,
       };
     });
     // Chatters with open sessions (by the latest human reply), summed over accounts.

@@ -21,7 +21,7 @@ export interface ReadSide {
   readonly floor: FloorView;
 }
 
-export function buildReadSide(store: DocumentStore, intelligence: IntelligenceSetup, reportTimezone: string): ReadSide {
+export function buildReadSide(store: DocumentStore, intelligence: IntelligenceSetup, reportTimezone: string, clockIdleSec = 1800): ReadSide {
   return {
     models: new ReadModelSet(store),
     accounts: new AccountRegistry(store),
@@ -29,6 +29,6 @@ export function buildReadSide(store: DocumentStore, intelligence: IntelligenceSe
     bannedPhrases: new BannedPhrasesStore(store),
     chatters: new ChatterStore(store),
     rosters: new RosterStore(store),
-    floor: new FloorView(store, intelligence, reportTimezone),
+    floor: new FloorView(store, intelligence, reportTimezone, clockIdleSec * 1000),
   };
 }

@@ -313,6 +313,40 @@ describe('the console', () => {
     }
   });
 
+  it('the shifts view and the floor\'s "on now": a chatter on a roster, clocked in, as the API gives them', async () => {
+    const admin = (path: string, method: string, body: unknown) => fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const people = await api<{ items: { chatterId: string; accountIds: string[] }[] }>('/api/chatters');
+    const chatter = people.items.find((c) => c.accountIds.includes(DEMO_ACCOUNT))?.chatterId ?? '';
+    expect(chatter).not.toBe('');
+    const now = Date.now();
+    const roster = await admin(`/api/admin/chatters/${chatter}/roster`, 'PUT', { timezone: 'UTC', weekly: [], oneOff: [{ accountId: DEMO_ACCOUNT, start: new Date(now - 30 * 60_000).toISOString(), end: new Date(now + 2 * 3_600_000).toISOString() }] });
+    expect(roster.status, await roster.text()).toBe(200);
+    expect((await admin(`/api/admin/chatters/${chatter}/clock`, 'POST', { accountId: DEMO_ACCOUNT, action: 'in' })).status).toBe(202);
+    await expect.poll(async () => (await api<{ items: { chatterId: string; onNow: unknown[] }[] }>('/api/chatters')).items.find((c) => c.chatterId === chatter)?.onNow.length, { timeout: 15_000 }).toBe(1);
+    const shifts = await api<{ shifts: { shiftId: string; status: string; chatterId: string }[] }>('/api/shifts');
+    const mine = shifts.shifts.find((x) => x.chatterId === chatter);
+    expect(mine?.status).toBe('on');
+
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(`${url}/console`);
+    await page.click('#tab-shifts');
+    await page.waitForSelector('tr[data-shift]');
+    expect(await page.locator('tr[data-shift]').count()).toBe(shifts.shifts.length);
+    expect(await page.locator(`tr[data-shift="${mine?.shiftId}"]`).getAttribute('data-status')).toBe('on');
+    expect(await page.locator('p[data-on-now]').getAttribute('data-on-now')).toContain(chatter);
+    expect(await page.locator(`tr[data-roster-chatter="${chatter}"]`).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'console-shifts.png'), fullPage: true });
+
+    await page.goto(`${url}/floor`);
+    // The public floor names nobody; with the key's view (the page asks the same API) the row says who is on.
+    const floor = await api<{ accounts: { id: string; onNow: string[] }[] }>('/api/floor', true);
+    expect(floor.accounts.find((a) => a.id === DEMO_ACCOUNT)?.onNow).toContain(chatter);
+    await page.waitForSelector(`tr[data-account="${DEMO_ACCOUNT}"] td[data-on-now]`, { timeout: 15_000 });
+    expect(await page.locator(`tr[data-account="${DEMO_ACCOUNT}"] td[data-on-now]`).getAttribute('data-on-now')).toContain(chatter);
+    await page.close();
+    expect((await admin(`/api/admin/chatters/${chatter}/clock`, 'POST', { accountId: DEMO_ACCOUNT, action: 'out' })).status).toBe(202);
+  });
+
   it('says so when the key is wrong, and recovers with a good one', async () => {
     const page = await browser.newPage();
     await page.goto(`${url}/console`);

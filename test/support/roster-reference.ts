@@ -8,7 +8,7 @@ const MIN = 60_000;
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 export interface RefSlot { accountId: string; day: string; start: string; end: string }
-export interface RefRoster { timezone: string; weekly: RefSlot[]; oneOff: { accountId: string; start: number; end: number }[]; absences: { from: string; to: string }[] }
+export interface RefRoster { timezone: string; weekly: readonly RefSlot[]; oneOff: readonly { accountId: string; start: number; end: number }[]; absences: readonly { from: string; to: string }[] }
 export interface RefShift { accountId: string; start: number; end: number }
 
 class WallTable {
