@@ -442,6 +442,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports/shifts.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shift report of the window (GET /api/shifts): one row per chatter per planned shift, as CSV or JSON lines */
+        get: operations["getExportsShiftsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/pay.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pay view of the window (GET /api/chatters/pay): one row per chatter, clocked time, credited revenue and commission, as CSV or JSON lines */
+        get: operations["getExportsPayCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/floor/stream": {
         parameters: {
             query?: never;
@@ -603,8 +637,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Planned shifts against clocked time: per shift, clocked seconds, late start, early end, no-show and status; per chatter, planned and clocked totals. Default window: this local week (REPORT_TIMEZONE, Monday first); at most 92 days */
+        /** Planned shifts against clocked time: per shift, clocked seconds, late start, early end, no-show and status, and what the chatter did while clocked in on it (fans whose wait began, sessions answered first and how fast, revenue credited); per chatter, the totals. Default window: this local week (REPORT_TIMEZONE, Monday first); at most 92 days */
         get: operations["getShifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chatters/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A pay view per chatter over a window: clocked time, the revenue credited to them under `model`, and their commission on it (their record's commissionPct). Default window: this local week; at most 92 days */
+        get: operations["getChattersPay"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3137,6 +3188,123 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getExportsShiftsCsv: {
+        parameters: {
+            query?: {
+                accountId?: string;
+                /** @description the chatter's id, as the connector names them */
+                chatterId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
+                model?: "session" | "sender" | "converter";
+                /** @description first-response threshold in seconds (default SLA_THRESHOLD_SEC, 300) */
+                thresholdSec?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per planned shift, by planned start. text/csv (the default): RFC 4180 with a header row (shiftId, chatterId, displayName, accountId, kind, plannedStart, plannedEnd, plannedSec, clockedSec, lateStartSec, earlyEndSec, noShow, status, fansWaited, sessionsAnswered, withinThresholdPct, medianFirstResponseSec, p90FirstResponseSec, revenueCents), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": {
+                        /** @description stable: the chatter, the weekly slot and its local date, or the one-off's start */
+                        shiftId: string;
+                        chatterId: string;
+                        displayName: string | null;
+                        accountId: string;
+                        kind: "weekly" | "one-off";
+                        plannedStart: string | null;
+                        plannedEnd: string | null;
+                        plannedSec: number;
+                        /** @description clocked seconds on the shift's account inside the planned shift (until now while on) */
+                        clockedSec: number;
+                        /** @description planned start to the first clock-in inside the shift; null: on time, or never clocked in */
+                        lateStartSec: number | null;
+                        /** @description last clocked moment inside the shift to the planned end, once the shift is over; null: to the end, or never clocked in */
+                        earlyEndSec: number | null;
+                        /** @description SHIFT_NO_SHOW_GRACE_SEC after the planned start, still not clocked in on the account */
+                        noShow: boolean;
+                        /** @description upcoming: not started; on: clocked in now; off: started, not over, not clocked in now; done: over, clocked in for some of it; missed: over, never clocked in */
+                        status: "upcoming" | "on" | "off" | "done" | "missed";
+                        /** @description sessions of the account whose fan began waiting while the chatter was clocked in */
+                        fansWaited: number;
+                        /** @description of them, first answered by this chatter */
+                        sessionsAnswered: number;
+                        /** @description of the sessions they answered, answered within thresholdSec; null: none answered */
+                        withinThresholdPct: number | null;
+                        /** @description of the sessions they answered (nearest rank) */
+                        medianFirstResponseSec: number | null;
+                        p90FirstResponseSec: number | null;
+                        /** @description payments paid while they were clocked in on the account, credited to them under `model` */
+                        revenueCents: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getExportsPayCsv: {
+        parameters: {
+            query?: {
+                /** @description only this account */
+                accountId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
+                model?: "session" | "sender" | "converter";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per chatter, by chatter id. text/csv (the default): RFC 4180 with a header row (chatterId, displayName, clockedSec, creditedRevenueCents, commissionPct, commissionCents), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": {
+                        chatterId: string;
+                        displayName: string | null;
+                        /** @description clocked seconds inside the window, on any account in scope */
+                        clockedSec: number;
+                        /** @description payments paid in the window credited to them under `model`, US cents */
+                        creditedRevenueCents: number;
+                        /** @description their record's; null: none agreed */
+                        commissionPct: number | null;
+                        /** @description creditedRevenueCents × commissionPct ÷ 100, rounded; null without a commission */
+                        commissionCents: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
     getFloorStream: {
         parameters: {
             query?: never;
@@ -3686,6 +3854,10 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
+                model?: "session" | "sender" | "converter";
+                /** @description first-response threshold in seconds (default SLA_THRESHOLD_SEC, 300) */
+                thresholdSec?: number;
             };
             header?: never;
             path?: never;
@@ -3721,6 +3893,17 @@ export interface operations {
                             noShow: boolean;
                             /** @description upcoming: not started; on: clocked in now; off: started, not over, not clocked in now; done: over, clocked in for some of it; missed: over, never clocked in */
                             status: "upcoming" | "on" | "off" | "done" | "missed";
+                            /** @description sessions of the account whose fan began waiting while the chatter was clocked in */
+                            fansWaited: number;
+                            /** @description of them, first answered by this chatter */
+                            sessionsAnswered: number;
+                            /** @description of the sessions they answered, answered within thresholdSec; null: none answered */
+                            withinThresholdPct: number | null;
+                            /** @description of the sessions they answered (nearest rank) */
+                            medianFirstResponseSec: number | null;
+                            p90FirstResponseSec: number | null;
+                            /** @description payments paid while they were clocked in on the account, credited to them under `model` */
+                            revenueCents: number;
                         }[];
                         /** @description by chatter id */
                         chatters: {
@@ -3736,8 +3919,73 @@ export interface operations {
                             lateStarts: number;
                             earlyEnds: number;
                             noShows: number;
+                            /** @description over their shifts */
+                            fansWaited: number;
+                            sessionsAnswered: number;
+                            withinThresholdPct: number | null;
+                            /** @description credited to them while clocked in on their shifts */
+                            revenueCents: number;
                         }[];
                         noShowGraceSec: number;
+                        thresholdSec: number;
+                        /** @description the attribution model revenue was credited under (the `model` asked for) */
+                        model: "session" | "sender" | "converter";
+                        window: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getChattersPay: {
+        parameters: {
+            query?: {
+                accountId?: string;
+                /** @description the chatter's id, as the connector names them */
+                chatterId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
+                model?: "session" | "sender" | "converter";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description by chatter id */
+                        items: {
+                            chatterId: string;
+                            displayName: string | null;
+                            /** @description clocked seconds inside the window, on any account in scope */
+                            clockedSec: number;
+                            /** @description payments paid in the window credited to them under `model`, US cents */
+                            creditedRevenueCents: number;
+                            /** @description their record's; null: none agreed */
+                            commissionPct: number | null;
+                            /** @description creditedRevenueCents × commissionPct ÷ 100, rounded; null without a commission */
+                            commissionCents: number | null;
+                        }[];
+                        /** @description the attribution model revenue was credited under (the `model` asked for) */
+                        model: "session" | "sender" | "converter";
                         window: {
                             from: string | null;
                             to: string | null;

@@ -160,15 +160,17 @@ const views = {
       h('p', { 'data-on-now': on.map((c) => c.chatterId).join(' ') }, on.length === 0 ? 'Nobody is clocked in now.' : `On now: ${on.map((c) => `${c.displayName ?? c.chatterId} (${c.onNow.map((o) => names.get(o.accountId) ?? o.accountId).join(', ')})`).join('; ')}.`),
       h('h3', {}, 'Per chatter'),
       r.chatters.length === 0 ? h('p', { class: 'muted' }, 'No roster plans a shift this week (PUT /api/admin/chatters/:chatterId/roster).') :
-        table([['Chatter'], ['Shifts', true], ['Planned', true], ['Clocked in shifts', true], ['Clocked in all', true], ['Late starts', true], ['Early ends', true], ['No-shows', true]],
+        table([['Chatter'], ['Shifts', true], ['Planned', true], ['Clocked in shifts', true], ['Clocked in all', true], ['Late starts', true], ['Early ends', true], ['No-shows', true], ['Fans waited', true], ['Answered', true], ['Within %', true], ['Revenue', true]],
           r.chatters.map((c) => h('tr', { 'data-roster-chatter': c.chatterId }, h('td', {}, c.displayName ?? c.chatterId), h('td', { class: 'num' }, c.shifts), h('td', { class: 'num' }, duration(c.plannedSec)),
             h('td', { class: 'num' }, duration(c.clockedInShiftsSec)), h('td', { class: 'num' }, duration(c.clockedSec)), h('td', { class: 'num' }, c.lateStarts), h('td', { class: 'num' }, c.earlyEnds),
-            h('td', { class: `num ${c.noShows > 0 ? 'bad' : ''}` }, c.noShows)))),
+            h('td', { class: `num ${c.noShows > 0 ? 'bad' : ''}` }, c.noShows), h('td', { class: 'num' }, c.fansWaited), h('td', { class: 'num' }, c.sessionsAnswered),
+            h('td', { class: 'num' }, c.withinThresholdPct ?? '—'), h('td', { class: 'num' }, money(c.revenueCents))))),
       h('h3', {}, 'Planned against clocked'),
       table([['Chatter'], ['Account'], ['Planned'], ['Status'], ['Clocked', true], ['Late start', true], ['Early end', true]],
         r.shifts.map((s) => h('tr', { 'data-shift': s.shiftId, 'data-status': s.status }, h('td', {}, s.displayName ?? s.chatterId), h('td', {}, names.get(s.accountId) ?? s.accountId),
           h('td', {}, `${when(s.plannedStart)} – ${when(s.plannedEnd)}`), h('td', { class: s.noShow ? 'bad' : s.status === 'on' ? 'ok' : '' }, s.noShow ? `${s.status}, no-show` : s.status),
-          h('td', { class: 'num' }, duration(s.clockedSec)), h('td', { class: 'num' }, late(s.lateStartSec)), h('td', { class: 'num' }, late(s.earlyEndSec))))));
+          h('td', { class: 'num' }, duration(s.clockedSec)), h('td', { class: 'num' }, late(s.lateStartSec)), h('td', { class: 'num' }, late(s.earlyEndSec))))),
+      h('p', { class: 'muted' }, 'Exports: ', h('a', { href: '/api/exports/shifts.csv', 'data-export': 'shifts' }, 'shifts.csv'), ' · ', h('a', { href: '/api/exports/pay.csv', 'data-export': 'pay' }, 'pay.csv'), ' (this week; with a key, open them from the API: the links carry none).'));
   },
   async alerts(_arg, current = () => true) {
     const r = await api('/api/alerts?status=open&limit=100');

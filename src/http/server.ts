@@ -170,7 +170,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(readRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache });
   await app.register(alertRoutes, { floor: deps.read.floor, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone, readAuth: config.readAuth });
   await app.register(moneyRoutes, { models: deps.read.models, reportTimezone: config.reportTimezone });
-  await app.register(exportRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence });
+  await app.register(exportRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, clockIdleSec: config.clockIdleSec, noShowGraceSec: config.shiftNoShowGraceSec });
   await app.register(floorStreamRoutes, {
     floor: floorAnswers(deps.read.floor), logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,
   });
@@ -178,7 +178,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(adminSessionRoutes, { models: deps.read.models, inbound });
   await app.register(reassignmentRoutes, { models: deps.read.models, inbound });
   await app.register(chatterRoutes, { read: deps.read, inbound, clockIdleSec: config.clockIdleSec, reportTimezone: config.reportTimezone });
-  await app.register(shiftRoutes, { read: deps.read, clockIdleSec: config.clockIdleSec, noShowGraceSec: config.shiftNoShowGraceSec, reportTimezone: config.reportTimezone });
+  await app.register(shiftRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, clockIdleSec: config.clockIdleSec, noShowGraceSec: config.shiftNoShowGraceSec, reportTimezone: config.reportTimezone });
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { setAside: deps.setAside, log: deps.log, topology: deps.topology });

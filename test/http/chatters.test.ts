@@ -2,7 +2,7 @@
 // and out through the log, the refusals, and clocked time. The automatic clock-out's arithmetic
 // is test/domain/clocked-time.test.ts's; the clock chat's machine is test/machines/clock.test.ts's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messageWebhook } from '../../src/demo/platform-bodies.js';
+import { messageWebhook, transactionWebhook } from '../../src/demo/platform-bodies.js';
 import { startHarness, type Harness } from '../support/app-harness.js';
 
 const A = 'acct_shift';
@@ -125,5 +125,40 @@ describe('chatters, clock-in and clock-out', () => {
     const long = await h.call('GET', '/api/shifts?from=2026-01-01&to=2026-06-01');
     expect(long.status).toBe(400);
     expect(long.text).toMatch(/from: a shift report spans at most 92 days/);
+  });
+
+  it('counts what the chatter did while clocked in on the shift, and the pay view and shifts.csv say the same', async () => {
+    // ann is on (the test before clocked her in): a fan writes, she answers, the fan tips, all
+    // after her clock-in and before the report's now (the platform stamps whole seconds).
+    await new Promise((r) => setTimeout(r, 4_200));
+    const t = Date.now() - 3_000;
+    const at = (ms: number) => new Date(Math.floor((t + ms) / 1000) * 1000).toISOString();
+    await h.webhook(messageWebhook({ accountId: A, fanId: '705', messageId: '8705', createdAt: at(0), text: 'are you there?', direction: 'received' }), { key: 'evt_shift_5' });
+    expect((await h.call('POST', '/api/connector/ingest', { token: CONNECTOR, body: { accountId: A, messages: [{ chatId: '705', messageId: '8706', text: 'here!', sentAt: at(1_000), chatterId: 'ann' }] } })).status).toBe(200);
+    await h.webhook(transactionWebhook({ accountId: A, fanId: '705', transactionId: 'e'.repeat(32), createdAt: at(2_000), type: 'tip', amountDollars: 20 }), { key: 'evt_shift_6' });
+    await h.settled();
+    const window = `from=${encodeURIComponent(new Date(t - 3 * 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(t + 3 * 3_600_000).toISOString())}`;
+    interface Shifts { shifts: Record<string, unknown>[]; chatters: Record<string, unknown>[] }
+    const r = await h.call<Shifts>('GET', `/api/shifts?${window}`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.shifts).toEqual([expect.objectContaining({ chatterId: 'ann', status: 'on', fansWaited: 1, sessionsAnswered: 1, withinThresholdPct: 100, medianFirstResponseSec: 1, revenueCents: 2000 })]);
+    expect(r.body.chatters).toEqual([expect.objectContaining({ chatterId: 'ann', fansWaited: 1, sessionsAnswered: 1, revenueCents: 2000 })]);
+    // Under the converter model too: her reply was the last message before the tip.
+    expect((await h.call<Shifts>('GET', `/api/shifts?${window}&model=converter`)).body.shifts[0]).toMatchObject({ revenueCents: 2000 });
+
+    const csv = await h.call('GET', `/api/exports/shifts.csv?${window}`);
+    expect(csv.status).toBe(200);
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toMatch(/^shiftId,chatterId,displayName,accountId,kind,plannedStart,plannedEnd,plannedSec,clockedSec,lateStartSec,earlyEndSec,noShow,status,fansWaited,sessionsAnswered,/);
+    expect(lines).toHaveLength(2);
+
+    const pay = await h.call<{ items: Record<string, unknown>[] }>('GET', `/api/chatters/pay?${window}`);
+    expect(pay.status, pay.text).toBe(200);
+    expect(pay.body.items).toEqual([expect.objectContaining({ chatterId: 'ann', creditedRevenueCents: 2000, commissionPct: null, commissionCents: null })]);
+    await h.call('PUT', '/api/admin/chatters/ann', { token: ADMIN, body: { displayName: 'Ann', accountIds: [A], commissionPct: 12.5 } });
+    const paid = await h.call<{ items: Record<string, unknown>[] }>('GET', `/api/chatters/pay?${window}`);
+    expect(paid.body.items).toEqual([expect.objectContaining({ chatterId: 'ann', displayName: 'Ann', creditedRevenueCents: 2000, commissionPct: 12.5, commissionCents: 250 })]);
+    const payCsv = await h.call('GET', `/api/exports/pay.csv?${window}`);
+    expect(payCsv.text.trim().split('\r\n')[0]).toBe('chatterId,displayName,clockedSec,creditedRevenueCents,commissionPct,commissionCents');
   });
 });

@@ -28,12 +28,16 @@ import { iso, Nullable, timeOf } from '../views.js';
 import type { ReadSide } from '../../read-side/read-side.js';
 import { conversionOf } from '../../read-models/conversion.js';
 import { CampaignConversionSchema, ConversionFiguresSchema, CreditModelParam } from './money.js';
+import { PayRowSchema, ShiftQuery, ShiftSchema, shiftView, shiftWindow } from './shifts.js';
+import { payReport, shiftReport } from '../../read-side/shift-report.js';
 
 export interface ExportRouteOptions {
   readonly read: ReadSide;
   readonly slaThresholdSec: number;
   readonly reportTimezone: string;
   readonly setup: IntelligenceSetup;
+  readonly clockIdleSec: number;
+  readonly noShowGraceSec: number;
   readonly now?: () => number;
 }
 
@@ -355,6 +359,43 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
       ];
       return listed(rows);
     });
+  });
+
+  app.get('/api/exports/shifts.csv', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: 'The shift report of the window (GET /api/shifts): one row per chatter per planned shift, as CSV or JSON lines',
+      querystring: ShiftQuery(opts.slaThresholdSec),
+      response: { 200: exportAnswer('One row per planned shift, by planned start', ShiftSchema) },
+    },
+  }, async (request, reply) => {
+    const now = clock();
+    const w = shiftWindow(request.query, now, opts.reportTimezone);
+    const inScope = accountFilter(request, request.query.accountId);
+    const { model, thresholdSec, chatterId } = request.query;
+    return send(request, reply, 'shifts', w, columnsOf(ShiftSchema), async () => {
+      const report = await shiftReport(await models.active(), opts.read.rosters, opts.read.chatters, {
+        from: w.from, to: w.to, inScope, model, thresholdSec, now, clockIdleMs: opts.clockIdleSec * 1000, noShowGraceMs: opts.noShowGraceSec * 1000,
+        ...(chatterId !== undefined ? { chatterId } : {}),
+      });
+      return listed(report.shifts.map(shiftView));
+    });
+  });
+
+  app.get('/api/exports/pay.csv', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: 'The pay view of the window (GET /api/chatters/pay): one row per chatter, clocked time, credited revenue and commission, as CSV or JSON lines',
+      querystring: Type.Object({ accountId: Type.Optional(Id('only this account')), ...WindowParams, model: CreditModelParam }, { additionalProperties: false }),
+      response: { 200: exportAnswer('One row per chatter, by chatter id', PayRowSchema) },
+    },
+  }, async (request, reply) => {
+    const now = clock();
+    const w = shiftWindow(request.query, now, opts.reportTimezone);
+    const inScope = accountFilter(request, request.query.accountId);
+    return send(request, reply, 'pay', w, columnsOf(PayRowSchema), async () => listed((await payReport(await models.active(), opts.read.chatters, {
+      from: w.from, to: w.to, inScope, model: request.query.model, now, clockIdleMs: opts.clockIdleSec * 1000,
+    })).map((r): Static<typeof PayRowSchema> => ({ ...r }))));
   });
 };
 

@@ -6,10 +6,10 @@ import { actorOf } from '../../access/access-model.js';
 import type { RosterDoc } from '../../accounts/roster-store.js';
 import { DAY_KEYS, MAX_TIMEZONE_LENGTH } from '../../domain/business-hours.js';
 import { ID_PATTERN } from '../../domain/bounds.js';
-import { MAX_ABSENCES, MAX_ONE_OFF, MAX_WEEKLY_SLOTS, plannedShifts, rosterIssue, type Roster } from '../../domain/roster.js';
-import { shiftFigures } from '../../domain/shift-figures.js';
+import { MAX_ABSENCES, MAX_ONE_OFF, MAX_WEEKLY_SLOTS, rosterIssue, type Roster } from '../../domain/roster.js';
 import { localDay } from '../../domain/zoned-time.js';
-import { clockedIntervals } from '../../read-side/clocked.js';
+import { payReport, shiftReport, type ShiftRow } from '../../read-side/shift-report.js';
+import { CreditModelEcho, CreditModelParam } from './money.js';
 import type { ReadSide } from '../../read-side/read-side.js';
 import { ApiError } from '../errors.js';
 import { parseBound, parseWindow, WindowParams } from '../report-window.js';
@@ -18,6 +18,7 @@ import { iso, Nullable, Time } from '../views.js';
 
 export interface ShiftRouteOptions {
   readonly read: ReadSide;
+  readonly slaThresholdSec: number;
   readonly clockIdleSec: number;
   readonly noShowGraceSec: number;
   readonly reportTimezone: string;
@@ -62,7 +63,17 @@ const RosterView = Type.Object({
   updatedBy: Type.String(),
 });
 
-const ShiftSchema = Type.Object({
+/** What the chatter did while clocked in on the shift's account (docs/api.md, "Shifts"). */
+const WorkFields = {
+  fansWaited: Type.Integer({ minimum: 0, description: 'sessions of the account whose fan began waiting while the chatter was clocked in' }),
+  sessionsAnswered: Type.Integer({ minimum: 0, description: 'of them, first answered by this chatter' }),
+  withinThresholdPct: Nullable(Type.Number({ minimum: 0, maximum: 100 }), 'of the sessions they answered, answered within thresholdSec; null: none answered'),
+  medianFirstResponseSec: Nullable(Type.Integer({ minimum: 0 }), 'of the sessions they answered (nearest rank)'),
+  p90FirstResponseSec: Nullable(Type.Integer({ minimum: 0 })),
+  revenueCents: Type.Integer({ minimum: 0, description: 'payments paid while they were clocked in on the account, credited to them under `model`' }),
+};
+
+export const ShiftSchema = Type.Object({
   shiftId: Type.String({ description: 'stable: the chatter, the weekly slot and its local date, or the one-off\'s start' }),
   chatterId: Type.String(),
   displayName: Nullable(Type.String()),
@@ -78,6 +89,7 @@ const ShiftSchema = Type.Object({
   status: Type.Union([Type.Literal('upcoming'), Type.Literal('on'), Type.Literal('off'), Type.Literal('done'), Type.Literal('missed')], {
     description: 'upcoming: not started; on: clocked in now; off: started, not over, not clocked in now; done: over, clocked in for some of it; missed: over, never clocked in',
   }),
+  ...WorkFields,
 });
 
 const ChatterShiftSummary = Type.Object({
@@ -90,7 +102,41 @@ const ChatterShiftSummary = Type.Object({
   lateStarts: Type.Integer({ minimum: 0 }),
   earlyEnds: Type.Integer({ minimum: 0 }),
   noShows: Type.Integer({ minimum: 0 }),
+  fansWaited: Type.Integer({ minimum: 0, description: 'over their shifts' }),
+  sessionsAnswered: Type.Integer({ minimum: 0 }),
+  withinThresholdPct: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
+  revenueCents: Type.Integer({ minimum: 0, description: 'credited to them while clocked in on their shifts' }),
 });
+
+export const PayRowSchema = Type.Object({
+  chatterId: Type.String(),
+  displayName: Nullable(Type.String()),
+  clockedSec: Type.Integer({ minimum: 0, description: 'clocked seconds inside the window, on any account in scope' }),
+  creditedRevenueCents: Type.Integer({ minimum: 0, description: 'payments paid in the window credited to them under `model`, US cents' }),
+  commissionPct: Nullable(Type.Number({ minimum: 0, maximum: 100 }), 'their record\'s; null: none agreed'),
+  commissionCents: Nullable(Type.Integer({ minimum: 0 }), 'creditedRevenueCents × commissionPct ÷ 100, rounded; null without a commission'),
+});
+
+/** GET /api/shifts and shifts.csv take the same query. */
+export const ShiftQuery = (slaThresholdSec: number) => Type.Object({
+  accountId: Type.Optional(AccountId), chatterId: Type.Optional(ChatterId), ...WindowParams, model: CreditModelParam,
+  thresholdSec: Type.Integer({ minimum: 1, maximum: 86_400, default: slaThresholdSec, description: `first-response threshold in seconds (default SLA_THRESHOLD_SEC, ${slaThresholdSec})` }),
+}, { additionalProperties: false });
+
+/** The window a shift report reads: as asked, else this local week; a week from a lone bound; at most a quarter. */
+export function shiftWindow(q: { from?: string; to?: string }, now: number, tz: string): { from: number; to: number } {
+  const asked = parseWindow(q, tz);
+  const week = weekOf(now, tz);
+  const from = Number.isFinite(asked.from) ? asked.from : Number.isFinite(asked.to) ? asked.to - 7 * DAY_MS : week.from;
+  const to = Number.isFinite(asked.to) ? asked.to : q.from !== undefined ? from + 7 * DAY_MS : week.to;
+  if (!(to > from)) throw new ApiError('INVALID_INPUT', 'to: must be after from');
+  if (to - from > MAX_SHIFT_WINDOW_DAYS * DAY_MS) throw new ApiError('INVALID_INPUT', `from: a shift report spans at most ${MAX_SHIFT_WINDOW_DAYS} days; give a from no earlier than ${MAX_SHIFT_WINDOW_DAYS} days before to`);
+  return { from, to };
+}
+
+export function shiftView(r: ShiftRow): Static<typeof ShiftSchema> {
+  return { ...r, plannedStart: iso(r.plannedStart), plannedEnd: iso(r.plannedEnd) };
+}
 
 function rosterView(d: RosterDoc): Static<typeof RosterView> {
   return {
@@ -170,79 +216,47 @@ export const shiftRoutes: FastifyPluginAsyncTypebox<ShiftRouteOptions> = async (
   app.get('/api/shifts', {
     config: { rateClass: 'report' },
     schema: {
-      summary: `Planned shifts against clocked time: per shift, clocked seconds, late start, early end, no-show and status; per chatter, planned and clocked totals. Default window: this local week (REPORT_TIMEZONE, Monday first); at most ${MAX_SHIFT_WINDOW_DAYS} days`,
-      querystring: Type.Object({ accountId: Type.Optional(AccountId), chatterId: Type.Optional(ChatterId), ...WindowParams }, { additionalProperties: false }),
+      summary: `Planned shifts against clocked time: per shift, clocked seconds, late start, early end, no-show and status, and what the chatter did while clocked in on it (fans whose wait began, sessions answered first and how fast, revenue credited); per chatter, the totals. Default window: this local week (REPORT_TIMEZONE, Monday first); at most ${MAX_SHIFT_WINDOW_DAYS} days`,
+      querystring: ShiftQuery(opts.slaThresholdSec),
       response: {
         200: Type.Object({
           shifts: Type.Array(ShiftSchema, { description: 'by planned start' }),
           chatters: Type.Array(ChatterShiftSummary, { description: 'by chatter id' }),
           noShowGraceSec: Type.Integer(),
+          thresholdSec: Type.Integer(),
+          model: CreditModelEcho,
           window: Type.Object({ from: Time, to: Time }),
         }),
       },
     },
   }, async (request) => {
     const now = clock();
-    const asked = parseWindow(request.query, opts.reportTimezone);
-    const week = weekOf(now, opts.reportTimezone);
-    const from = Number.isFinite(asked.from) ? asked.from : Number.isFinite(asked.to) ? asked.to - 7 * DAY_MS : week.from;
-    const to = Number.isFinite(asked.to) ? asked.to : request.query.from !== undefined ? from + 7 * DAY_MS : week.to;
-    if (!(to > from)) throw new ApiError('INVALID_INPUT', 'to: must be after from');
-    if (to - from > MAX_SHIFT_WINDOW_DAYS * DAY_MS) throw new ApiError('INVALID_INPUT', `from: a shift report spans at most ${MAX_SHIFT_WINDOW_DAYS} days; give a from no earlier than ${MAX_SHIFT_WINDOW_DAYS} days before to`);
-    const inScope = accountFilter(request, request.query.accountId);
-    const visible = (accountId: string): boolean => {
-      const a = inScope.accountId;
-      if (a === undefined) return true;
-      if (typeof a === 'string') return a === accountId;
-      return (a as { $in: string[] }).$in.includes(accountId);
-    };
-    const chatterId = request.query.chatterId;
-    const [docs, records, intervals] = await Promise.all([
-      rosters.find(chatterId === undefined ? undefined : [chatterId]),
-      chatters.all(),
-      clockedIntervals(await models.active(), inScope, from, to, opts.clockIdleSec * 1000, now, chatterId),
-    ]);
-    const names = new Map(records.map((r) => [r._id, r.displayName]));
-    const spansOf = new Map<string, typeof intervals>();
-    for (const i of intervals) spansOf.set(i.chatterId, [...(spansOf.get(i.chatterId) ?? []), i]);
-    const graceMs = opts.noShowGraceSec * 1000;
-    const shifts: Static<typeof ShiftSchema>[] = [];
-    const summary = new Map<string, Static<typeof ChatterShiftSummary>>();
-    const sumOf = (id: string) => {
-      let s = summary.get(id);
-      if (!s) {
-        s = { chatterId: id, displayName: names.get(id) ?? null, shifts: 0, plannedSec: 0, clockedInShiftsSec: 0, clockedSec: 0, lateStarts: 0, earlyEnds: 0, noShows: 0 };
-        summary.set(id, s);
-      }
-      return s;
-    };
-    for (const doc of docs) {
-      const spans = spansOf.get(doc._id) ?? [];
-      for (const p of plannedShifts(doc, from, to, doc._id)) {
-        if (!visible(p.accountId)) continue;
-        const f = shiftFigures(p, spans, now, graceMs);
-        const plannedSec = Math.floor((Math.min(p.end, to) - Math.max(p.start, from)) / 1000);
-        shifts.push({
-          shiftId: p.id, chatterId: doc._id, displayName: names.get(doc._id) ?? null, accountId: p.accountId, kind: p.kind,
-          plannedStart: iso(p.start), plannedEnd: iso(p.end), plannedSec: Math.floor((p.end - p.start) / 1000), ...f,
-        });
-        const s = sumOf(doc._id);
-        s.shifts++;
-        s.plannedSec += plannedSec;
-        s.clockedInShiftsSec += f.clockedSec;
-        if (f.lateStartSec !== null) s.lateStarts++;
-        if (f.earlyEndSec !== null) s.earlyEnds++;
-        if (f.noShow) s.noShows++;
-      }
-    }
-    for (const i of intervals) {
-      const s = sumOf(i.chatterId);
-      s.clockedSec += Math.floor(Math.max(0, Math.min(i.end ?? now, to) - Math.max(i.inAt, from)) / 1000);
-    }
-    shifts.sort((a, b) => (a.plannedStart ?? '').localeCompare(b.plannedStart ?? '') || a.shiftId.localeCompare(b.shiftId));
+    const { from, to } = shiftWindow(request.query, now, opts.reportTimezone);
+    const { model, thresholdSec, chatterId } = request.query;
+    const report = await shiftReport(await models.active(), rosters, chatters, {
+      from, to, inScope: accountFilter(request, request.query.accountId), model, thresholdSec, now,
+      clockIdleMs: opts.clockIdleSec * 1000, noShowGraceMs: opts.noShowGraceSec * 1000, ...(chatterId !== undefined ? { chatterId } : {}),
+    });
     return {
-      shifts, chatters: [...summary.values()].sort((a, b) => a.chatterId.localeCompare(b.chatterId)),
-      noShowGraceSec: opts.noShowGraceSec, window: { from: iso(from), to: iso(to) },
+      shifts: report.shifts.map(shiftView), chatters: report.chatters,
+      noShowGraceSec: opts.noShowGraceSec, thresholdSec, model, window: { from: iso(from), to: iso(to) },
     };
+  });
+
+  app.get('/api/chatters/pay', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: `A pay view per chatter over a window: clocked time, the revenue credited to them under \`model\`, and their commission on it (their record's commissionPct). Default window: this local week; at most ${MAX_SHIFT_WINDOW_DAYS} days`,
+      querystring: Type.Object({ accountId: Type.Optional(AccountId), chatterId: Type.Optional(ChatterId), ...WindowParams, model: CreditModelParam }, { additionalProperties: false }),
+      response: { 200: Type.Object({ items: Type.Array(PayRowSchema, { description: 'by chatter id' }), model: CreditModelEcho, window: Type.Object({ from: Time, to: Time }) }) },
+    },
+  }, async (request) => {
+    const now = clock();
+    const { from, to } = shiftWindow(request.query, now, opts.reportTimezone);
+    const { model, chatterId } = request.query;
+    const items = await payReport(await models.active(), chatters, {
+      from, to, inScope: accountFilter(request, request.query.accountId), model, now, clockIdleMs: opts.clockIdleSec * 1000, ...(chatterId !== undefined ? { chatterId } : {}),
+    });
+    return { items, model, window: { from: iso(from), to: iso(to) } };
   });
 };

@@ -1,0 +1,55 @@
+// What a chatter did while clocked in on a shift's account: the fans whose wait began then, the
+// sessions of those they answered first, with the first-response figures, and the revenue
+// credited to them then (under the attribution model asked for). Pure: sessions and payments
+// come read, with each payment's credited chatter.
+import { nearestRank, percent } from './percentiles.js';
+import { isBreach } from './sla.js';
+
+export interface WorkSession {
+  readonly accountId: string;
+  readonly firstFanMessageAt: number;
+  readonly firstResponderId: string | null;
+  readonly firstResponseSec: number | null;
+}
+
+export interface WorkPayment {
+  readonly accountId: string;
+  readonly paidAt: number;
+  readonly grossCents: number;
+  /** Under the model asked for; null: nobody. */
+  readonly chatterId: string | null;
+}
+
+export interface ShiftWork {
+  /** Sessions of the account whose fan began waiting (first fan message) while the chatter was clocked in. */
+  readonly fansWaited: number;
+  /** Of them, first answered by this chatter. */
+  readonly sessionsAnswered: number;
+  readonly withinThreshold: number;
+  /** Of the sessions they answered. */
+  readonly withinThresholdPct: number | null;
+  readonly medianFirstResponseSec: number | null;
+  readonly p90FirstResponseSec: number | null;
+  /** Payments paid while they were clocked in, credited to them. */
+  readonly revenueCents: number;
+}
+
+/** `spans`: [from, to) of the chatter's clocked time on the account, not overlapping. */
+export function shiftWork(chatterId: string, accountId: string, spans: readonly (readonly [number, number])[], sessions: readonly WorkSession[], payments: readonly WorkPayment[], thresholdSec: number): ShiftWork {
+  const inSpans = (t: number): boolean => spans.some(([a, b]) => t >= a && t < b);
+  let fansWaited = 0;
+  const answered: number[] = [];
+  for (const s of sessions) {
+    if (s.accountId !== accountId || !inSpans(s.firstFanMessageAt)) continue;
+    fansWaited++;
+    if (s.firstResponderId === chatterId && s.firstResponseSec !== null) answered.push(s.firstResponseSec);
+  }
+  answered.sort((a, b) => a - b);
+  const withinThreshold = answered.filter((sec) => !isBreach(sec, thresholdSec)).length;
+  let revenueCents = 0;
+  for (const p of payments) if (p.accountId === accountId && p.chatterId === chatterId && inSpans(p.paidAt)) revenueCents += p.grossCents;
+  return {
+    fansWaited, sessionsAnswered: answered.length, withinThreshold, withinThresholdPct: percent(withinThreshold, answered.length),
+    medianFirstResponseSec: nearestRank(answered, 50), p90FirstResponseSec: nearestRank(answered, 90), revenueCents,
+  };
+}

@@ -1,0 +1,166 @@
+// The shift report (GET /api/shifts, shifts.csv): each planned shift of the rosters in the window
+// against its chatter's clocked time on its account (late start, early end, no-show), and what they
+// did while clocked in on it (fans whose wait began then, sessions they answered first and how
+// fast, revenue credited to them); and per chatter, the totals. Sessions are placed by their first
+// fan message and payments by when they were paid, as the SLA and money reports place them.
+import type { Filter } from '../adapters/store/store.js';
+import type { ChatterStore } from '../accounts/chatter-store.js';
+import type { RosterStore } from '../accounts/roster-store.js';
+import { percent } from '../domain/percentiles.js';
+import { plannedShifts } from '../domain/roster.js';
+import { shiftFigures, type ShiftStatus } from '../domain/shift-figures.js';
+import { shiftWork, type WorkPayment, type WorkSession } from '../domain/shift-work.js';
+import { creditedChatter, type CreditModel } from '../read-models/payments/projection.js';
+import type { ReadModelCollections } from '../read-models/read-model-set.js';
+import { accountTest } from '../read-models/report-buckets/queries.js';
+import { clockedIntervals } from './clocked.js';
+
+export interface ShiftRow {
+  readonly shiftId: string;
+  readonly chatterId: string;
+  readonly displayName: string | null;
+  readonly accountId: string;
+  readonly kind: 'weekly' | 'one-off';
+  readonly plannedStart: number;
+  readonly plannedEnd: number;
+  readonly plannedSec: number;
+  readonly clockedSec: number;
+  readonly lateStartSec: number | null;
+  readonly earlyEndSec: number | null;
+  readonly noShow: boolean;
+  readonly status: ShiftStatus;
+  readonly fansWaited: number;
+  readonly sessionsAnswered: number;
+  readonly withinThresholdPct: number | null;
+  readonly medianFirstResponseSec: number | null;
+  readonly p90FirstResponseSec: number | null;
+  readonly revenueCents: number;
+}
+
+export interface ChatterShifts {
+  readonly chatterId: string;
+  readonly displayName: string | null;
+  shifts: number;
+  plannedSec: number;
+  clockedInShiftsSec: number;
+  clockedSec: number;
+  lateStarts: number;
+  earlyEnds: number;
+  noShows: number;
+  fansWaited: number;
+  sessionsAnswered: number;
+  withinThresholdPct: number | null;
+  revenueCents: number;
+}
+
+export interface ShiftReportQuery {
+  readonly from: number;
+  readonly to: number;
+  readonly inScope: Filter;
+  readonly chatterId?: string;
+  readonly model: CreditModel;
+  readonly thresholdSec: number;
+  readonly clockIdleMs: number;
+  readonly noShowGraceMs: number;
+  readonly now: number;
+}
+
+export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore, chatters: ChatterStore, q: ShiftReportQuery): Promise<{ shifts: ShiftRow[]; chatters: ChatterShifts[] }> {
+  const { from, to, inScope, now } = q;
+  const visible = accountTest(inScope);
+  const [docs, records, intervals, sessionDocs, paymentDocs] = await Promise.all([
+    rosters.find(q.chatterId === undefined ? undefined : [q.chatterId]),
+    chatters.all(),
+    clockedIntervals(rm, inScope, from, to, q.clockIdleMs, now, q.chatterId),
+    rm.sessions.find({ ...inScope, firstFanMessageAt: { $gte: from, $lt: to } }, { projection: { accountId: 1, firstFanMessageAt: 1, firstResponderId: 1, firstResponseSec: 1 } }),
+    rm.payments.find({ ...inScope, paidAt: { $gte: from, $lt: to } }),
+  ]);
+  const sessions: WorkSession[] = sessionDocs.map((d) => ({ accountId: d.accountId, firstFanMessageAt: d.firstFanMessageAt ?? 0, firstResponderId: d.firstResponderId, firstResponseSec: d.firstResponseSec }));
+  const payments: WorkPayment[] = paymentDocs.map((d) => ({ accountId: d.accountId, paidAt: d.paidAt, grossCents: d.grossCents, chatterId: creditedChatter(d, q.model) }));
+  const names = new Map(records.map((r) => [r._id, r.displayName]));
+  const spansOf = new Map<string, typeof intervals>();
+  for (const i of intervals) spansOf.set(i.chatterId, [...(spansOf.get(i.chatterId) ?? []), i]);
+  const rows: ShiftRow[] = [];
+  const summary = new Map<string, ChatterShifts>();
+  const within = new Map<string, number>();
+  const sumOf = (id: string): ChatterShifts => {
+    let s = summary.get(id);
+    if (!s) {
+      s = { chatterId: id, displayName: names.get(id) ?? null, shifts: 0, plannedSec: 0, clockedInShiftsSec: 0, clockedSec: 0, lateStarts: 0, earlyEnds: 0, noShows: 0, fansWaited: 0, sessionsAnswered: 0, withinThresholdPct: null, revenueCents: 0 };
+      summary.set(id, s);
+    }
+    return s;
+  };
+  for (const doc of docs) {
+    const spans = spansOf.get(doc._id) ?? [];
+    for (const p of plannedShifts(doc, from, to, doc._id)) {
+      if (!visible(p.accountId)) continue;
+      const f = shiftFigures(p, spans, now, q.noShowGraceMs);
+      // The chatter's clocked time on the shift's account inside the shift.
+      const on = spans.filter((s) => s.accountId === p.accountId)
+        .map((s): [number, number] => [Math.max(s.inAt, p.start), Math.min(s.end ?? now, p.end)]).filter(([a, b]) => b > a);
+      const work = shiftWork(doc._id, p.accountId, on, sessions, payments, q.thresholdSec);
+      rows.push({
+        shiftId: p.id, chatterId: doc._id, displayName: names.get(doc._id) ?? null, accountId: p.accountId, kind: p.kind,
+        plannedStart: p.start, plannedEnd: p.end, plannedSec: Math.floor((p.end - p.start) / 1000), ...f,
+        fansWaited: work.fansWaited, sessionsAnswered: work.sessionsAnswered, withinThresholdPct: work.withinThresholdPct,
+        medianFirstResponseSec: work.medianFirstResponseSec, p90FirstResponseSec: work.p90FirstResponseSec, revenueCents: work.revenueCents,
+      });
+      const s = sumOf(doc._id);
+      s.shifts++;
+      s.plannedSec += Math.floor((Math.min(p.end, to) - Math.max(p.start, from)) / 1000);
+      s.clockedInShiftsSec += f.clockedSec;
+      if (f.lateStartSec !== null) s.lateStarts++;
+      if (f.earlyEndSec !== null) s.earlyEnds++;
+      if (f.noShow) s.noShows++;
+      s.fansWaited += work.fansWaited;
+      s.sessionsAnswered += work.sessionsAnswered;
+      s.revenueCents += work.revenueCents;
+      within.set(doc._id, (within.get(doc._id) ?? 0) + work.withinThreshold);
+    }
+  }
+  for (const i of intervals) sumOf(i.chatterId).clockedSec += Math.floor(Math.max(0, Math.min(i.end ?? now, to) - Math.max(i.inAt, from)) / 1000);
+  for (const s of summary.values()) s.withinThresholdPct = percent(within.get(s.chatterId) ?? 0, s.sessionsAnswered);
+  rows.sort((a, b) => a.plannedStart - b.plannedStart || a.shiftId.localeCompare(b.shiftId));
+  return { shifts: rows, chatters: [...summary.values()].sort((a, b) => a.chatterId.localeCompare(b.chatterId)) };
+}
+
+export interface PayRow {
+  readonly chatterId: string;
+  readonly displayName: string | null;
+  readonly clockedSec: number;
+  readonly creditedRevenueCents: number;
+  readonly commissionPct: number | null;
+  readonly commissionCents: number | null;
+}
+
+/** Per chatter over [from, to): clocked time, the revenue credited to them under `model`, and their commission on it. */
+export async function payReport(rm: ReadModelCollections, chatters: ChatterStore, q: Omit<ShiftReportQuery, 'noShowGraceMs' | 'thresholdSec'>): Promise<PayRow[]> {
+  const [records, intervals, paymentDocs] = await Promise.all([
+    chatters.all(),
+    clockedIntervals(rm, q.inScope, q.from, q.to, q.clockIdleMs, q.now, q.chatterId),
+    rm.payments.find({ ...q.inScope, paidAt: { $gte: q.from, $lt: q.to } }),
+  ]);
+  const rows = new Map<string, { clockedMs: number; cents: number }>();
+  const rowOf = (id: string) => {
+    let r = rows.get(id);
+    if (!r) {
+      r = { clockedMs: 0, cents: 0 };
+      rows.set(id, r);
+    }
+    return r;
+  };
+  for (const i of intervals) rowOf(i.chatterId).clockedMs += Math.max(0, Math.min(i.end ?? q.now, q.to) - Math.max(i.inAt, q.from));
+  for (const p of paymentDocs) {
+    const c = creditedChatter(p, q.model);
+    if (c !== null && (q.chatterId === undefined || c === q.chatterId)) rowOf(c).cents += p.grossCents;
+  }
+  const byId = new Map(records.map((r) => [r._id, r]));
+  return [...rows].map(([chatterId, r]) => {
+    const pct = byId.get(chatterId)?.commissionPct ?? null;
+    return {
+      chatterId, displayName: byId.get(chatterId)?.displayName ?? null, clockedSec: Math.floor(r.clockedMs / 1000), creditedRevenueCents: r.cents,
+      commissionPct: pct, commissionCents: pct === null ? null : Math.round((r.cents * pct) / 100),
+    };
+  }).sort((a, b) => a.chatterId.localeCompare(b.chatterId));
+}
