@@ -50,6 +50,8 @@ export interface Config {
   readonly clockIdleSec: number;
   /** A planned shift whose chatter has not clocked in this long after its start is a no-show. */
   readonly shiftNoShowGraceSec: number;
+  /** Fans waiting on an account with nobody clocked in this long raise `coverage.gap`. */
+  readonly coverageGapSec: number;
   /** How far behind a chat's latest record a record may arrive and still be placed exactly (less than the idle gap). */
   readonly allowedLatenessSec: number;
   /** Fault injection for tests: the processor waits this long between computing a batch and writing it (a hung store call). */
@@ -279,6 +281,7 @@ export function loadConfig(env: Env = process.env): Config {
     attributionLookbackSec: int(env, 'ATTRIBUTION_LOOKBACK_SEC', 86_400, 60, 30 * 86_400),
     clockIdleSec: int(env, 'CLOCK_IDLE_SEC', 1800, 60, 86_400),
     shiftNoShowGraceSec: int(env, 'SHIFT_NO_SHOW_GRACE_SEC', 600, 0, 86_400),
+    coverageGapSec: int(env, 'COVERAGE_GAP_SEC', 300, 0, 86_400),
     allowedLatenessSec,
     failpointStallBeforeWriteMs: int(env, 'CONVOPS_FAILPOINT_STALL_BEFORE_WRITE_MS', 0, 0, 600_000),
     tickIntervalSec: int(env, 'TICK_INTERVAL_SEC', 30, 0, 86400),

@@ -1,7 +1,7 @@
 // When a chatter's clocked interval really ended. A chatter who stops replying is clocked out
 // automatically once CLOCK_IDLE_SEC pass without a reply from them on that account (counting
 // from the clock-in, then from each reply), as the agency tools do; a clock-out ends it sooner.
-// Pure: the replies are read where the interval is (read-side/clocked.ts).
+// Pure: the replies are read where the interval is (read-models/clock-intervals/queries.ts).
 
 export interface ClockedEnd {
   /** When the interval ended; null: still on at `now`. */

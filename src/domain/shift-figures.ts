@@ -1,6 +1,6 @@
 // A planned shift against the time its chatter was clocked in on its account: clocked seconds
 // inside it, a late start, an early end, a no-show. Pure: intervals come resolved (the automatic
-// clock-out applied, read-side/clocked.ts).
+// clock-out applied, read-models/clock-intervals/queries.ts).
 import type { PlannedShift } from './roster.js';
 
 export interface ClockedSpan {

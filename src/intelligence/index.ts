@@ -16,7 +16,10 @@ export interface IntelligenceSetup {
 }
 
 export function ruleSettings(config: Config): RuleSettings {
-  return { ...DEFAULT_RULE_SETTINGS, thresholdSec: config.slaThresholdSec, vipSpendCents: config.vipSpendCents };
+  return {
+    ...DEFAULT_RULE_SETTINGS, thresholdSec: config.slaThresholdSec, vipSpendCents: config.vipSpendCents,
+    coverageGapSec: config.coverageGapSec, noShowGraceSec: config.shiftNoShowGraceSec, clockIdleSec: config.clockIdleSec,
+  };
 }
 
 export function createIntelligence(config: Config, store: DocumentStore, logger: Logger): IntelligenceSetup {

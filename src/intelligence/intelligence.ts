@@ -14,6 +14,11 @@ import type { HttpModelProvider, ModelLabels } from './model-provider.js';
 import { evaluateChatter, evaluateSession, RULES, type RuleSettings, type SessionFacts } from './rules.js';
 import { BusinessHoursStore, scheduleGeneration } from '../accounts/business-hours-store.js';
 import { businessWaitClock, type WaitClock } from '../domain/business-hours.js';
+import { RosterStore } from '../accounts/roster-store.js';
+import { plannedShifts } from '../domain/roster.js';
+import { accountTest } from '../read-models/report-buckets/queries.js';
+import { clockedIntervals, onNow, resolveInterval } from '../read-models/clock-intervals/queries.js';
+import { evaluateCoverage, evaluateNoShow, SHIFT_RULES } from './shift-rules.js';
 
 // Where they were defined before alert-doc.ts: importers keep importing them from here.
 export { ALERTS_COLLECTION, type AlertDoc, type AlertStatus } from '../pipeline/alert-doc.js';
@@ -21,6 +26,8 @@ export const ANALYSES_COLLECTION = 'analyses';
 const MESSAGES_PER_ANALYSIS = 50;
 /** How long the wait rules keep the schedules they read (a change made in another process applies within it). */
 const WAIT_CLOCK_TTL_MS = 5_000;
+/** How long the shift rules' findings are kept (intelligence.ts shiftFindings). */
+const SHIFT_FINDINGS_TTL_MS = 5_000;
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface AnalysisDoc extends Doc {
@@ -98,13 +105,59 @@ export class Intelligence {
     return evaluateChatter({ chatterId, recentFirstResponseSec: recent.map((s) => s.firstResponseSec ?? 0) }, this.settings);
   }
 
-  /** The rules that need only the session document, over every fan who waits now (indexed by priorityAt). */
-  /** Findings of the sessions waiting now; `filter` narrows them (an account scope). */
+  /** Findings of the sessions waiting now (the rules that need only the session document, indexed by priorityAt), and of the shift rules; `filter` narrows them (an account scope). */
   async liveFindings(now: number, filter: Filter = {}): Promise<Finding[]> {
     const rm = await this.models.active();
     const waiting = await rm.sessions.find({ ...filter, priorityAt: { $ne: null }, ...notPastDeadline(now) });
     const waits = await this.waitClock();
-    return waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, this.settings, true, waits));
+    const visible = accountTest(filter);
+    const shifts = (await this.shiftFindings(now)).filter((f) => f.accountId !== null && visible(f.accountId));
+    return [...waiting.flatMap((s) => evaluateSession(sessionFacts(s), now, this.settings, true, waits)), ...shifts];
+  }
+
+  private shifts: { readonly at: number; readonly findings: Promise<Finding[]> } | null = null;
+
+  /**
+   * The shift rules over every account (shift-rules.ts): kept for a few seconds, as the floor asks
+   * every second and each open clock interval costs a read of its chatter's replies.
+   */
+  shiftFindings(now: number): Promise<Finding[]> {
+    const cached = this.shifts;
+    if (cached && now >= cached.at && now - cached.at < SHIFT_FINDINGS_TTL_MS) return cached.findings;
+    const findings = this.evaluateShifts(now);
+    this.shifts = { at: now, findings };
+    findings.catch(() => { if (this.shifts?.findings === findings) this.shifts = null; });
+    return findings;
+  }
+
+  private async evaluateShifts(now: number): Promise<Finding[]> {
+    const rm = await this.models.active();
+    const idleMs = this.settings.clockIdleSec * 1000;
+    const rosters = await new RosterStore(this.store).find();
+    const on = await onNow(rm, {}, idleMs, now);
+    const out: Finding[] = [];
+    // No-shows: shifts under way, past the grace, with no clocked moment on their account yet.
+    for (const r of rosters) {
+      for (const p of plannedShifts(r, now - 86_400_000, now + 1, r._id)) {
+        if (now < p.start + this.settings.noShowGraceSec * 1000 || now >= p.end) continue;
+        const clocked = await clockedIntervals(rm, { accountId: p.accountId }, p.start, now, idleMs, now, r._id);
+        out.push(...evaluateNoShow({ shiftId: p.id, chatterId: r._id, accountId: p.accountId, start: p.start, end: p.end, clockedIn: clocked.length > 0 }, now, this.settings.noShowGraceSec));
+      }
+    }
+    // Coverage: accounts that work in shifts (a roster names them, or someone clocked in there), with fans waiting.
+    const shiftAccounts = new Set([...rosters.flatMap((r) => [...r.weekly, ...r.oneOff].map((s) => s.accountId)), ...on.map((i) => i.accountId)]);
+    const waiting = await rm.sessions.find({ priorityAt: { $ne: null }, ...notPastDeadline(now) }, { projection: { accountId: 1, waitingSince: 1 } });
+    const byAccount = new Map<string, number[]>();
+    for (const s of waiting) if (s.waitingSince !== null) byAccount.set(s.accountId, [...(byAccount.get(s.accountId) ?? []), s.waitingSince]);
+    for (const accountId of [...byAccount.keys()].sort()) {
+      const onHere = on.filter((i) => i.accountId === accountId).length;
+      const [latest] = onHere > 0 ? [] : await rm.clock_intervals.find({ accountId }, { sort: { inAt: -1 }, limit: 1 });
+      if (!shiftAccounts.has(accountId) && latest === undefined) continue;
+      const last = latest ? await resolveInterval(rm, latest, idleMs, now) : null;
+      const since = byAccount.get(accountId) ?? [];
+      out.push(...evaluateCoverage({ accountId, waiting: since.length, oldestWaitingSince: Math.min(...since), onNow: onHere, lastOnAt: last?.end ?? null }, now, this.settings.coverageGapSec));
+    }
+    return out;
   }
 
   private waits: { readonly clock: WaitClock; readonly at: number; readonly generation: number } | null = null;
@@ -200,6 +253,9 @@ export class Intelligence {
       const still = await this.chatterFindings(chatterId);
       await this.resolveCleared({ ruleId: 'chatter.slow-streak', chatterId }, new Set(still.map((f) => f.alertId)), now, 'condition-cleared');
     }
+    // The shift rules' alerts that no longer hold (someone clocked in, the fans were answered, the shift ended).
+    const shiftsNow = new Set((await this.shiftFindings(now)).map((f) => f.alertId));
+    await this.resolveCleared({ ruleId: { $in: SHIFT_RULES.map((r) => r.id) } }, shiftsNow, now, 'condition-cleared');
     // The pipeline's set-aside alert, settled against what the store keeps now (../pipeline/set-aside-alert.ts).
     await reconcileSetAsideAlert(this.store, now);
   }

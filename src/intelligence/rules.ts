@@ -8,6 +8,7 @@ import { WALL_CLOCK, type WaitClock } from '../domain/business-hours.js';
 import { openAt } from '../domain/session-deadline.js';
 import { dollars, duration } from '../domain/wording.js';
 import type { Finding } from '../pipeline/alert-doc.js';
+import { SHIFT_RULES } from './shift-rules.js';
 
 export interface FactMessage {
   readonly messageId: string;
@@ -48,6 +49,10 @@ export interface RuleSettings {
   readonly ppvFollowUpSec: number;
   readonly noReplySec: number;
   readonly slowStreak: number;
+  /** The shift rules (shift-rules.ts): how long fans may wait with nobody on, the no-show grace, the automatic clock-out. */
+  readonly coverageGapSec: number;
+  readonly noShowGraceSec: number;
+  readonly clockIdleSec: number;
 }
 
 export const DEFAULT_RULE_SETTINGS: RuleSettings = {
@@ -57,6 +62,9 @@ export const DEFAULT_RULE_SETTINGS: RuleSettings = {
   ppvFollowUpSec: 900,
   noReplySec: 3600,
   slowStreak: 3,
+  coverageGapSec: 300,
+  noShowGraceSec: 600,
+  clockIdleSec: 1800,
 };
 
 export interface RuleInfo {
@@ -74,6 +82,7 @@ export const RULES: readonly RuleInfo[] = [
   { id: 'ppv.no-follow-up', version: 1, live: false, description: 'A pay-per-view message was sent and nothing followed it.' },
   { id: 'language.churn-risk', version: 1, live: false, description: 'The fan used negative or churn-risk language and no human has replied since.' },
   { id: 'chatter.slow-streak', version: 1, live: false, description: "A chatter's latest first responses all missed the SLA." },
+  ...SHIFT_RULES,
 ];
 
 const version = (id: string): number => RULES.find((r) => r.id === id)?.version ?? 1;

@@ -15,7 +15,7 @@ import { chatterIdOf } from '../read-models/report-buckets/keys.js';
 import { ReadModelSet } from '../read-models/read-model-set.js';
 import { openNowOf, slaReportOf, waitingNowOf } from '../read-models/reports.js';
 import { ACCOUNTS_COLLECTION, type AccountDoc } from '../accounts/registry.js';
-import { onNow } from './clocked.js';
+import { onNow } from '../read-models/clock-intervals/queries.js';
 import type { Collection } from '../adapters/store/store.js';
 
 /**

@@ -13,7 +13,7 @@ import { shiftWork, type WorkPayment, type WorkSession } from '../domain/shift-w
 import { creditedChatter, type CreditModel } from '../read-models/payments/projection.js';
 import type { ReadModelCollections } from '../read-models/read-model-set.js';
 import { accountTest } from '../read-models/report-buckets/queries.js';
-import { clockedIntervals } from './clocked.js';
+import { clockedIntervals } from '../read-models/clock-intervals/queries.js';
 
 export interface ShiftRow {
   readonly shiftId: string;

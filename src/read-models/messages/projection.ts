@@ -100,7 +100,7 @@ export const messages: DocumentProjection<MessageDoc> = {
     { keys: { sentAt: 1 } },
     // Intelligence reads a session's latest messages.
     { keys: { sessionId: 1, sentAt: 1 } },
-    // read-side/clocked.ts: a chatter's replies since they clocked in (the automatic clock-out).
+    // read-models/clock-intervals/queries.ts: a chatter's replies since they clocked in (the automatic clock-out).
     { keys: { chatterId: 1, sentAt: 1 } },
   ],
 };

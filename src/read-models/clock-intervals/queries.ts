@@ -1,10 +1,10 @@
 // Clocked time as it stands: the clock intervals (read model) with the automatic clock-out
 // worked out from each chatter's replies (domain/clocked-time.ts). An interval's replies are
 // read from the messages read model by chatter and time, up to where it ended.
-import type { Filter } from '../adapters/store/store.js';
-import { clockedEnd, overlapMs } from '../domain/clocked-time.js';
-import type { ClockIntervalDoc } from '../read-models/clock-intervals/projection.js';
-import type { ReadModelCollections } from '../read-models/read-model-set.js';
+import type { Filter } from '../../adapters/store/store.js';
+import { clockedEnd, overlapMs } from '../../domain/clocked-time.js';
+import type { ClockIntervalDoc } from './projection.js';
+import type { ReadModelCollections } from '../read-model-set.js';
 
 export interface ClockedInterval {
   readonly id: string;
