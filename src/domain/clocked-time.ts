@@ -3,6 +3,12 @@
 // from the clock-in, then from each reply), as the agency tools do; a clock-out ends it sooner.
 // Pure: the replies are read where the interval is (read-models/clock-intervals/queries.ts).
 
+/**
+ * The longest a clock-in lasts: a chatter on for a day without an idle gap is clocked out then
+ * (no shift is longer), which also bounds the replies an interval's end is read from.
+ */
+export const MAX_CLOCKED_MS = 86_400_000;
+
 export interface ClockedEnd {
   /** When the interval ended; null: still on at `now`. */
   readonly end: number | null;
@@ -15,7 +21,8 @@ export interface ClockedEnd {
  * ignored once the interval has ended). `outAt`: the clock-out, or null.
  */
 export function clockedEnd(inAt: number, outAt: number | null, replies: readonly number[], idleMs: number, now: number): ClockedEnd {
-  const limit = outAt ?? Number.POSITIVE_INFINITY;
+  const cap = inAt + MAX_CLOCKED_MS;
+  const limit = Math.min(outAt ?? Number.POSITIVE_INFINITY, cap);
   let last = inAt;
   for (const t of replies) {
     if (t < inAt) continue;
@@ -25,7 +32,8 @@ export function clockedEnd(inAt: number, outAt: number | null, replies: readonly
   }
   const idleAt = last + idleMs;
   if (idleAt < limit && idleAt <= now) return { end: idleAt, automatic: true };
-  if (outAt !== null) return { end: outAt, automatic: false };
+  if (outAt !== null && outAt <= cap) return { end: outAt, automatic: false };
+  if (cap <= now) return { end: cap, automatic: true };
   return { end: null, automatic: false };
 }
 

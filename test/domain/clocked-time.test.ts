@@ -29,6 +29,15 @@ describe('clockedEnd', () => {
   });
 });
 
+describe('the longest clock-in', () => {
+  it('ends a day after the clock-in however busy the chatter stayed', () => {
+    const replies = Array.from({ length: 100 }, (_, i) => i * 20 * MIN);
+    expect(clockedEnd(0, null, replies, IDLE, 30 * 3_600_000)).toEqual({ end: 86_400_000, automatic: true });
+    expect(clockedEnd(0, 25 * 3_600_000, replies, IDLE, 30 * 3_600_000)).toEqual({ end: 86_400_000, automatic: true });
+    expect(clockedEnd(0, null, replies, IDLE, 20 * 3_600_000)).toEqual({ end: null, automatic: false });
+  });
+});
+
 describe('overlapMs', () => {
   it('is the part of an interval inside a window', () => {
     expect(overlapMs(0, 10, 5, 20)).toBe(5);

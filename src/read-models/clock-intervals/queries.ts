@@ -2,7 +2,7 @@
 // worked out from each chatter's replies (domain/clocked-time.ts). An interval's replies are
 // read from the messages read model by chatter and time, up to where it ended.
 import type { Filter } from '../../adapters/store/store.js';
-import { clockedEnd, overlapMs } from '../../domain/clocked-time.js';
+import { clockedEnd, MAX_CLOCKED_MS, overlapMs } from '../../domain/clocked-time.js';
 import type { ClockIntervalDoc } from './projection.js';
 import type { ReadModelCollections } from '../read-model-set.js';
 
@@ -21,7 +21,7 @@ export interface ClockedInterval {
 
 async function repliesOf(rm: ReadModelCollections, d: ClockIntervalDoc, until: number): Promise<number[]> {
   const docs = await rm.messages.find(
-    { chatterId: d.chatterId, sentAt: { $gte: d.inAt, $lt: until }, accountId: d.accountId, sender: 'human' },
+    { chatterId: d.chatterId, sentAt: { $gte: d.inAt, $lt: Math.min(until, d.inAt + MAX_CLOCKED_MS) }, accountId: d.accountId, sender: 'human' },
     { projection: { sentAt: 1 }, sort: { sentAt: 1 } },
   );
   return docs.map((m) => m.sentAt ?? 0);
@@ -35,18 +35,53 @@ export async function resolveInterval(rm: ReadModelCollections, d: ClockInterval
   return { id: d._id, accountId: d.accountId, chatterId: d.chatterId, inAt: d.inAt, end: ended.end, automatic: ended.automatic, inBy: d.inBy, outBy: d.outBy };
 }
 
-/** The intervals that overlap [from, to), of the accounts `inScope` selects (and one chatter's, if named), oldest first. */
+/** Many intervals at once: their chatters' replies in one read, not one read per interval. */
+async function resolveAll(rm: ReadModelCollections, docs: readonly ClockIntervalDoc[], idleMs: number, now: number): Promise<ClockedInterval[]> {
+  const open = docs.filter((d) => !(d.outAt !== null && d.outAutomatic));
+  if (open.length <= 1) return Promise.all(docs.map((d) => resolveInterval(rm, d, idleMs, now)));
+  const lo = Math.min(...open.map((d) => d.inAt));
+  const hi = Math.max(...open.map((d) => Math.min(d.outAt ?? now + 1, d.inAt + MAX_CLOCKED_MS)));
+  const replies = await rm.messages.find(
+    { chatterId: { $in: [...new Set(open.map((d) => d.chatterId))] }, sentAt: { $gte: lo, $lt: hi }, sender: 'human' },
+    { projection: { chatterId: 1, accountId: 1, sentAt: 1 } },
+  );
+  const by = new Map<string, number[]>();
+  for (const m of replies) {
+    const key = `${m.accountId}\u0000${m.chatterId ?? ''}`;
+    const list = by.get(key);
+    if (list) list.push(m.sentAt ?? 0);
+    else by.set(key, [m.sentAt ?? 0]);
+  }
+  for (const list of by.values()) list.sort((a, b) => a - b);
+  return docs.map((d) => {
+    const ended = d.outAt !== null && d.outAutomatic
+      ? { end: d.outAt, automatic: true }
+      : clockedEnd(d.inAt, d.outAt, (by.get(`${d.accountId}\u0000${d.chatterId}`) ?? []).filter((t) => t >= d.inAt && t < (d.outAt ?? now + 1)), idleMs, now);
+    return { id: d._id, accountId: d.accountId, chatterId: d.chatterId, inAt: d.inAt, end: ended.end, automatic: ended.automatic, inBy: d.inBy, outBy: d.outBy };
+  });
+}
+
+/**
+ * The intervals that overlap [from, to), of the accounts `inScope` selects (and one chatter's, if
+ * named), oldest first: those clocked out after `from` and those not clocked out, each by the
+ * index on `outAt`, so a window reads its own intervals and the few still open, not the history.
+ */
 export async function clockedIntervals(rm: ReadModelCollections, inScope: Filter, from: number, to: number, idleMs: number, now: number, chatterId?: string): Promise<ClockedInterval[]> {
-  const filter: Filter = { ...inScope, ...(chatterId !== undefined ? { chatterId } : {}), ...(Number.isFinite(to) ? { inAt: { $lt: to } } : {}) };
-  const docs = (await rm.clock_intervals.find(filter, { sort: { inAt: 1, _id: 1 } })).filter((d) => d.outAt === null || d.outAt > from);
-  const out = await Promise.all(docs.map((d) => resolveInterval(rm, d, idleMs, now)));
+  const base: Filter = { ...inScope, ...(chatterId !== undefined ? { chatterId } : {}) };
+  const before = Number.isFinite(to) ? { inAt: { $lt: to } } : {};
+  const [closed, open] = await Promise.all([
+    rm.clock_intervals.find({ ...base, outAt: Number.isFinite(from) ? { $gt: from } : { $ne: null }, ...before }),
+    rm.clock_intervals.find({ ...base, outAt: null, ...before }),
+  ]);
+  const docs = [...closed, ...open].sort((a, b) => a.inAt - b.inAt || a._id.localeCompare(b._id));
+  const out = await resolveAll(rm, docs, idleMs, now);
   return out.filter((i) => (i.end ?? now) > from);
 }
 
 /** Who is on now: the intervals not ended at `now`. */
 export async function onNow(rm: ReadModelCollections, inScope: Filter, idleMs: number, now: number): Promise<ClockedInterval[]> {
   const open = await rm.clock_intervals.find({ ...inScope, outAt: null }, { sort: { inAt: 1, _id: 1 } });
-  const resolved = await Promise.all(open.map((d) => resolveInterval(rm, d, idleMs, now)));
+  const resolved = await resolveAll(rm, open, idleMs, now);
   return resolved.filter((i) => i.end === null);
 }
 
