@@ -251,6 +251,21 @@ export class BusinessClock {
 /** The instant of wall time `minutes` (0 and up; past 1440 runs into the next days) on local date `day` in `zone`, by the rules at the top of this file. */
 export function wallInstant(zone: string, day: number, minutes: number): number {
   if (minutes >= 1440) return wallInstant(zone, day + Math.floor(minutes / 1440), minutes % 1440);
+  // Temporal's zone arithmetic costs tens of microseconds; rosters ask for the same few wall
+  // times of the same days again and again.
+  const key = `${zone}|${day}|${minutes}`;
+  const known = instants.get(key);
+  if (known !== undefined) return known;
+  const at = instantOfWall(zone, day, minutes);
+  if (instants.size >= KEPT_INSTANTS) instants.clear();
+  instants.set(key, at);
+  return at;
+}
+
+const KEPT_INSTANTS = 200_000;
+const instants = new Map<string, number>();
+
+function instantOfWall(zone: string, day: number, minutes: number): number {
   const date = new Date(day * DAY_MS);
   const wall = new Temporal.PlainDateTime(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), Math.floor(minutes / 60), minutes % 60);
   // `earlier`: a repeated time is its first instant; a skipped one lands before the jump…

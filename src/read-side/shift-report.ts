@@ -78,6 +78,9 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
   const sessions: WorkSession[] = sessionDocs.map((d) => ({ accountId: d.accountId, firstFanMessageAt: d.firstFanMessageAt ?? 0, firstResponderId: d.firstResponderId, firstResponseSec: d.firstResponseSec }));
   const payments: WorkPayment[] = paymentDocs.map((d) => ({ accountId: d.accountId, paidAt: d.paidAt, grossCents: d.grossCents, chatterId: creditedChatter(d, q.model) }));
   const names = new Map(records.map((r) => [r._id, r.displayName]));
+  // Per account, in time order, so a shift takes the slice of its own time (binary search).
+  const sessionsOf = groupSorted(sessions, (s) => s.firstFanMessageAt);
+  const paymentsOf = groupSorted(payments, (p) => p.paidAt);
   const spansOf = new Map<string, typeof intervals>();
   for (const i of intervals) spansOf.set(i.chatterId, [...(spansOf.get(i.chatterId) ?? []), i]);
   const rows: ShiftRow[] = [];
@@ -92,6 +95,8 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
     return s;
   };
   for (const doc of docs) {
+    // A roster with no shift on the accounts in scope is not expanded at all.
+    if (![...doc.weekly, ...doc.oneOff].some((s) => visible(s.accountId))) continue;
     const spans = spansOf.get(doc._id) ?? [];
     for (const p of plannedShifts(doc, from, to, doc._id)) {
       if (!visible(p.accountId)) continue;
@@ -99,7 +104,7 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
       // The chatter's clocked time on the shift's account inside the shift.
       const on = spans.filter((s) => s.accountId === p.accountId)
         .map((s): [number, number] => [Math.max(s.inAt, p.start), Math.min(s.end ?? now, p.end)]).filter(([a, b]) => b > a);
-      const work = shiftWork(doc._id, p.accountId, on, sessions, payments, q.thresholdSec);
+      const work = shiftWork(doc._id, p.accountId, on, slice(sessionsOf.get(p.accountId), p.start, p.end), slice(paymentsOf.get(p.accountId), p.start, p.end), q.thresholdSec);
       rows.push({
         shiftId: p.id, chatterId: doc._id, displayName: names.get(doc._id) ?? null, accountId: p.accountId, kind: p.kind,
         plannedStart: p.start, plannedEnd: p.end, plannedSec: Math.floor((p.end - p.start) / 1000), ...f,
@@ -123,6 +128,37 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
   for (const s of summary.values()) s.withinThresholdPct = percent(within.get(s.chatterId) ?? 0, s.sessionsAnswered);
   rows.sort((a, b) => a.plannedStart - b.plannedStart || a.shiftId.localeCompare(b.shiftId));
   return { shifts: rows, chatters: [...summary.values()].sort((a, b) => a.chatterId.localeCompare(b.chatterId)) };
+}
+
+interface Sorted<T> { readonly items: T[]; readonly times: number[] }
+
+function groupSorted<T extends { readonly accountId: string }>(list: readonly T[], time: (x: T) => number): Map<string, Sorted<T>> {
+  const out = new Map<string, Sorted<T>>();
+  for (const x of [...list].sort((a, b) => time(a) - time(b))) {
+    let g = out.get(x.accountId);
+    if (!g) {
+      g = { items: [], times: [] };
+      out.set(x.accountId, g);
+    }
+    g.items.push(x);
+    g.times.push(time(x));
+  }
+  return out;
+}
+
+/** The items with times in [from, to). */
+function slice<T>(g: Sorted<T> | undefined, from: number, to: number): T[] {
+  if (!g) return [];
+  const first = (t: number): number => {
+    let [lo, hi] = [0, g.times.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((g.times[mid] as number) < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return g.items.slice(first(from), first(to));
 }
 
 export interface PayRow {

@@ -28,23 +28,35 @@ async function repliesOf(rm: ReadModelCollections, d: ClockIntervalDoc, until: n
 }
 
 export async function resolveInterval(rm: ReadModelCollections, d: ClockIntervalDoc, idleMs: number, now: number): Promise<ClockedInterval> {
-  // A recorded automatic clock-out already says where idling ended it.
-  const ended = d.outAt !== null && d.outAutomatic
-    ? { end: d.outAt, automatic: true }
+  // A clock-out is final: the route that appended it had worked out whether idling ended the
+  // interval first, and said so (an automatic clock-out). Only an open interval is worked out here.
+  const ended = d.outAt !== null
+    ? { end: d.outAt, automatic: d.outAutomatic }
     : clockedEnd(d.inAt, d.outAt, await repliesOf(rm, d, d.outAt ?? now + 1), idleMs, now);
   return { id: d._id, accountId: d.accountId, chatterId: d.chatterId, inAt: d.inAt, end: ended.end, automatic: ended.automatic, inBy: d.inBy, outBy: d.outBy };
 }
 
-/** Many intervals at once: their chatters' replies in one read, not one read per interval. */
+/**
+ * Many intervals at once: their chatters' replies read per stretch of time the intervals cover
+ * (intervals a day or more apart are read apart), not one read per interval, nor one read
+ * spanning an old interval and today's.
+ */
 async function resolveAll(rm: ReadModelCollections, docs: readonly ClockIntervalDoc[], idleMs: number, now: number): Promise<ClockedInterval[]> {
-  const open = docs.filter((d) => !(d.outAt !== null && d.outAutomatic));
+  const open = docs.filter((d) => d.outAt === null);
   if (open.length <= 1) return Promise.all(docs.map((d) => resolveInterval(rm, d, idleMs, now)));
-  const lo = Math.min(...open.map((d) => d.inAt));
-  const hi = Math.max(...open.map((d) => Math.min(d.outAt ?? now + 1, d.inAt + MAX_CLOCKED_MS)));
-  const replies = await rm.messages.find(
-    { chatterId: { $in: [...new Set(open.map((d) => d.chatterId))] }, sentAt: { $gte: lo, $lt: hi }, sender: 'human' },
+  const spans = open.map((d) => ({ d, lo: d.inAt, hi: Math.min(d.outAt ?? now + 1, d.inAt + MAX_CLOCKED_MS) })).sort((a, b) => a.lo - b.lo);
+  const stretches: { lo: number; hi: number; chatters: Set<string> }[] = [];
+  for (const s of spans) {
+    const last = stretches.at(-1);
+    if (last && s.lo <= last.hi + MAX_CLOCKED_MS) {
+      last.hi = Math.max(last.hi, s.hi);
+      last.chatters.add(s.d.chatterId);
+    } else stretches.push({ lo: s.lo, hi: s.hi, chatters: new Set([s.d.chatterId]) });
+  }
+  const replies = (await Promise.all(stretches.map((s) => rm.messages.find(
+    { chatterId: { $in: [...s.chatters] }, sentAt: { $gte: s.lo, $lt: s.hi }, sender: 'human' },
     { projection: { chatterId: 1, accountId: 1, sentAt: 1 } },
-  );
+  )))).flat();
   const by = new Map<string, number[]>();
   for (const m of replies) {
     const key = `${m.accountId}\u0000${m.chatterId ?? ''}`;
@@ -54,8 +66,8 @@ async function resolveAll(rm: ReadModelCollections, docs: readonly ClockInterval
   }
   for (const list of by.values()) list.sort((a, b) => a - b);
   return docs.map((d) => {
-    const ended = d.outAt !== null && d.outAutomatic
-      ? { end: d.outAt, automatic: true }
+    const ended = d.outAt !== null
+      ? { end: d.outAt, automatic: d.outAutomatic }
       : clockedEnd(d.inAt, d.outAt, (by.get(`${d.accountId}\u0000${d.chatterId}`) ?? []).filter((t) => t >= d.inAt && t < (d.outAt ?? now + 1)), idleMs, now);
     return { id: d._id, accountId: d.accountId, chatterId: d.chatterId, inAt: d.inAt, end: ended.end, automatic: ended.automatic, inBy: d.inBy, outBy: d.outBy };
   });

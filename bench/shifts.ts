@@ -1,0 +1,144 @@
+// Shift reports at scale (issue 51): 200 chatters on 10 accounts, each with a weekly roster
+// (day and night shifts, across midnight, Europe/Berlin) and a year of clock intervals, 100,000
+// sessions, 30,000 payments and the chatters' replies (about a million messages), written straight
+// into an embedded store. Times, as p50 / p99 over repeated calls in this process, of what the
+// routes compute: the shift report of this week and of 30 days, the pay view, who is on now,
+// clocked time; and, as the floor to compare with, the one indexed read of the window's sessions
+// the shift report makes.
+//   node --import tsx bench/shifts.ts [--chatters 200] [--sessions 100000] [--repeat 60]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { EmbeddedStore } from '../src/adapters/store/embedded-store.js';
+import { ChatterStore } from '../src/accounts/chatter-store.js';
+import { RosterStore } from '../src/accounts/roster-store.js';
+import { plannedShifts, type Roster } from '../src/domain/roster.js';
+import type { ClockIntervalDoc } from '../src/read-models/clock-intervals/projection.js';
+import { clockedIntervals, onNow } from '../src/read-models/clock-intervals/queries.js';
+import type { MessageDoc } from '../src/read-models/messages/projection.js';
+import type { PaymentDoc } from '../src/read-models/payments/projection.js';
+import { ReadModelSet } from '../src/read-models/read-model-set.js';
+import type { SessionDoc } from '../src/read-models/sessions/projection.js';
+import { payReport, shiftReport } from '../src/read-side/shift-report.js';
+
+const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' } } });
+const CHATTERS = Number(args.chatters);
+const SESSIONS = Number(args.sessions);
+const REPEAT = Number(args.repeat);
+const ACCOUNTS = 10;
+const DAY = 86_400_000;
+const MIN = 60_000;
+const IDLE_MS = 30 * MIN;
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const rand = prng(51);
+const now = Date.now();
+const dir = mkdtempSync(join(tmpdir(), 'convops-bench-shifts-'));
+const store = new EmbeddedStore(dir);
+const models = new ReadModelSet(store);
+await models.ensureIndexes(1);
+const rm = models.at(1);
+const rosters = new RosterStore(store);
+const chatters = new ChatterStore(store);
+const account = (i: number) => `acct_bench_${i % ACCOUNTS}`;
+const chatterId = (i: number) => `chatter${String(i).padStart(3, '0')}`;
+
+const started = performance.now();
+// Rosters: day shifts Monday to Friday, or night shifts Sunday to Thursday nights (across midnight).
+const intervals: ClockIntervalDoc[] = [];
+let messages: MessageDoc[] = [];
+let messageCount = 0;
+const flushMessages = async () => {
+  if (messages.length === 0) return;
+  await rm.messages.bulkWrite(messages.map((d) => ({ insertOne: { document: d } })));
+  messageCount += messages.length;
+  messages = [];
+};
+for (let c = 0; c < CHATTERS; c++) {
+  const id = chatterId(c);
+  const acct = account(c);
+  const night = c % 3 === 0;
+  const roster: Roster = {
+    timezone: 'Europe/Berlin',
+    weekly: (night ? ['sun', 'mon', 'tue', 'wed', 'thu'] as const : ['mon', 'tue', 'wed', 'thu', 'fri'] as const).map((day) => ({ accountId: acct, day, start: night ? '22:00' : '08:00', end: night ? '06:00' : '16:00' })),
+    oneOff: [], absences: [],
+  };
+  await rosters.set(id, roster, 'bench', now);
+  await chatters.set(id, { displayName: `Chatter ${c}`, accountIds: [acct], commissionPct: 10, active: true }, 'bench', now);
+  // A year of shifts, clocked in a little late or early, out a little early; one in twenty never clocked out (idled out).
+  for (const p of plannedShifts(roster, now - 365 * DAY, now, id)) {
+    if (rand() < 0.05) continue;
+    const inAt = p.start + Math.floor((rand() - 0.3) * 15 * MIN);
+    // One in twenty idles out two hours in: the next clock-in records it (an automatic clock-out).
+    const idled = rand() < 0.05;
+    const outAt = p.end > now ? null : idled ? inAt + 2 * 3_600_000 + IDLE_MS : p.end - Math.floor(rand() * 20 * MIN);
+    intervals.push({ _id: `${acct}:_clock.${id}:${intervals.length}`, accountId: acct, chatterId: id, inAt, outAt, inBy: 'bench', outBy: outAt === null ? null : 'bench', outAutomatic: idled && outAt !== null, lastSeq: intervals.length });
+    // Replies every ten to thirty minutes while on.
+    const until = Math.min(idled ? inAt + 2 * 3_600_000 : outAt ?? p.end, now);
+    for (let t = inAt + Math.floor(rand() * 10 * MIN); t < until; t += (10 + Math.floor(rand() * 20)) * MIN) {
+      const n = messageCount + messages.length;
+      messages.push({ _id: `${acct}:m${n}`, messageId: `m${n}`, accountId: acct, chatId: String(1000 + (n % 2000)), chatKey: `${acct}:${1000 + (n % 2000)}`, sender: 'human', chatterId: id, sentAt: t, deleted: false, deletedAt: null, tombstone: false, lastSeq: 1 } as MessageDoc);
+      if (messages.length >= 20_000) await flushMessages();
+    }
+  }
+}
+await flushMessages();
+await rm.clock_intervals.bulkWrite(intervals.map((d) => ({ insertOne: { document: d } })));
+// Sessions and payments over the year, answered and credited by the account's chatters.
+const byAccount = Array.from({ length: ACCOUNTS }, (_, a) => Array.from({ length: CHATTERS }, (_, c) => c).filter((c) => c % ACCOUNTS === a).map(chatterId));
+for (let start = 0; start < SESSIONS; start += 20_000) {
+  const sessions: SessionDoc[] = [];
+  const payments: PaymentDoc[] = [];
+  for (let i = start; i < Math.min(SESSIONS, start + 20_000); i++) {
+    const a = i % ACCOUNTS;
+    const at = now - Math.floor(rand() * 365 * DAY);
+    const who = byAccount[a]?.[Math.floor(rand() * (byAccount[a]?.length ?? 1))] ?? null;
+    const answered = rand() < 0.9;
+    sessions.push({ _id: `${account(a)}:s${i}:1`, accountId: account(a), chatId: `s${i}`, firstFanMessageAt: at, firstResponderId: answered ? who : null, firstResponseSec: answered ? Math.floor(5 + rand() * 1800) : null, openedAt: at, status: 'closed' } as unknown as SessionDoc);
+    if (rand() < 0.3) payments.push({ _id: `${account(a)}:p${i}`, paymentId: `p${i}`, accountId: account(a), chatId: `s${i}`, paidAt: at + 10 * MIN, grossCents: 500 + Math.floor(rand() * 5000), chatterId: who } as unknown as PaymentDoc);
+  }
+  await rm.sessions.bulkWrite(sessions.map((d) => ({ insertOne: { document: d } })));
+  await rm.payments.bulkWrite(payments.map((d) => ({ insertOne: { document: d } })));
+}
+console.log(`seeded ${CHATTERS} chatters on ${ACCOUNTS} accounts, ${intervals.length} clock intervals (a year of shifts), ${messageCount} replies, ${SESSIONS} sessions in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+}
+
+async function measure(label: string, run: () => Promise<string>): Promise<void> {
+  for (let i = 0; i < 5; i++) await run();
+  const times: number[] = [];
+  let what = '';
+  for (let i = 0; i < REPEAT; i++) {
+    const t = performance.now();
+    what = await run();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`${label.padEnd(44)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms  (${what})`);
+}
+
+const week = { from: now - 7 * DAY, to: now };
+const month = { from: now - 30 * DAY, to: now };
+const q = (w: { from: number; to: number }) => ({ ...w, inScope: {}, model: 'session' as const, thresholdSec: 300, clockIdleMs: IDLE_MS, noShowGraceMs: 10 * MIN, now });
+await measure('floor: the window\'s sessions, one read (week)', async () => `${(await rm.sessions.find({ firstFanMessageAt: { $gte: week.from, $lt: week.to } }, { projection: { accountId: 1, firstFanMessageAt: 1, firstResponderId: 1, firstResponseSec: 1 } })).length} sessions`);
+await measure('clocked intervals (week)', async () => `${(await clockedIntervals(rm, {}, week.from, week.to, IDLE_MS, now)).length} intervals`);
+await measure('on now', async () => `${(await onNow(rm, {}, IDLE_MS, now)).length} on`);
+await measure('GET /api/shifts (week: the default)', async () => `${(await shiftReport(rm, rosters, chatters, q(week))).shifts.length} shifts`);
+await measure('GET /api/shifts?accountId= (week)', async () => `${(await shiftReport(rm, rosters, chatters, { ...q(week), inScope: { accountId: account(3) } })).shifts.length} shifts`);
+await measure('GET /api/shifts (30 days)', async () => `${(await shiftReport(rm, rosters, chatters, q(month))).shifts.length} shifts`);
+await measure('GET /api/chatters/pay (week)', async () => `${(await payReport(rm, chatters, { ...week, inScope: {}, model: 'session', clockIdleMs: IDLE_MS, now })).length} chatters`);
+await store.close();
+rmSync(dir, { recursive: true, force: true });
