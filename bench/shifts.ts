@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EmbeddedStore } from '../src/adapters/store/embedded-store.js';
 import { ChatterStore } from '../src/accounts/chatter-store.js';
+import { mulberry32 } from '../src/demo/random.js';
 import { RosterStore } from '../src/accounts/roster-store.js';
 import { plannedShifts, type Roster } from '../src/domain/roster.js';
 import type { ClockIntervalDoc } from '../src/read-models/clock-intervals/projection.js';
@@ -31,18 +32,7 @@ const DAY = 86_400_000;
 const MIN = 60_000;
 const IDLE_MS = 30 * MIN;
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = prng(51);
+const rand = mulberry32(51);
 const now = Date.now();
 const dir = mkdtempSync(join(tmpdir(), 'convops-bench-shifts-'));
 const store = new EmbeddedStore(dir);
