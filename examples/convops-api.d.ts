@@ -2285,6 +2285,8 @@ export interface operations {
                         thresholdSec: number;
                         items: {
                             chatterId: string;
+                            /** @description the chatter's record's name (PUT /api/admin/chatters/:chatterId); null: none set */
+                            displayName: string | null;
                             sessions: number;
                             /** @description US cents */
                             revenueCents: number;

@@ -108,7 +108,7 @@ const views = {
       const note = h('p', { class: u && (u.sessionsPct ?? 0) >= 50 ? 'warn' : 'muted', 'data-unattributed': u ? `${u.sessionsPct ?? ''} ${u.revenuePct ?? ''}` : '' },
         u ? `Unattributed: ${u.sessions} sessions first answered without a named chatter (${u.sessionsPct ?? '—'}%), ${money(u.revenueCents)} of revenue (${u.revenuePct ?? '—'}%). Replies reach convops with their chatter only through the connector.` : '');
       out.replaceChildren(note, table([['Chatter'], ['Sessions', true], ['Revenue', true], ['Within %', true], ['Median FRT', true], ['Revenue / message', true], ['Unlock ratio', true], ['Open alerts', true], ['Coach priority', true], ['Why']],
-        r.items.map((c) => h('tr', { 'data-scorecard': c.chatterId }, h('td', {}, c.chatterId), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, money(c.revenueCents)),
+        r.items.map((c) => h('tr', { 'data-scorecard': c.chatterId }, h('td', { title: c.chatterId }, c.displayName ?? c.chatterId), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, money(c.revenueCents)),
           h('td', { class: 'num' }, c.sla?.withinThresholdPct ?? '—'), h('td', { class: 'num' }, c.sla?.medianFirstResponseSec == null ? '—' : duration(c.sla.medianFirstResponseSec)),
           h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, c.unlockRatioPct === null ? '—' : `${c.unlockRatioPct}%`),
           h('td', { class: 'num' }, c.openAlerts), h('td', { class: 'num' }, c.coachPriority),

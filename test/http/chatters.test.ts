@@ -158,6 +158,9 @@ describe('chatters, clock-in and clock-out', () => {
     await h.call('PUT', '/api/admin/chatters/ann', { token: ADMIN, body: { displayName: 'Ann', accountIds: [A], commissionPct: 12.5 } });
     const paid = await h.call<{ items: Record<string, unknown>[] }>('GET', `/api/chatters/pay?${window}`);
     expect(paid.body.items).toEqual([expect.objectContaining({ chatterId: 'ann', displayName: 'Ann', creditedRevenueCents: 2000, commissionPct: 12.5, commissionCents: 250 })]);
+    // The scorecard names her by her record too.
+    const card = await h.call<{ items: { chatterId: string; displayName: string | null }[] }>('GET', `/api/chatters/scorecard?accountId=${A}`);
+    expect(card.body.items.find((c) => c.chatterId === 'ann')?.displayName).toBe('Ann');
     const payCsv = await h.call('GET', `/api/exports/pay.csv?${window}`);
     expect(payCsv.text.trim().split('\r\n')[0]).toBe('chatterId,displayName,clockedSec,creditedRevenueCents,commissionPct,commissionCents');
   });

@@ -164,6 +164,7 @@ const ScorecardSchema = Type.Object({
   thresholdSec: Count,
   items: Type.Array(Type.Object({
     chatterId: Type.String(),
+    displayName: Nullable(Type.String(), 'the chatter\'s record\'s name (PUT /api/admin/chatters/:chatterId); null: none set'),
     sessions: Count,
     revenueCents: Cents,
     paymentCount: Count,
@@ -196,7 +197,7 @@ export interface ReadRouteOptions {
 }
 
 export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (app, opts) => {
-  const { models, accounts: registry, businessHours } = opts.read;
+  const { models, accounts: registry, businessHours, chatters } = opts.read;
   const clock = opts.now ?? Date.now;
   const { intelligence, settings } = opts.setup;
   const live = opts.liveCache ?? new LiveCache(0);
@@ -536,7 +537,9 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     assertMeasurable(w, request.query.clock, now);
     const open = await openAlertsByChatter(intelligence, now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
     const measure = await reportClock(request.query.clock, inScope);
-    const { rows: items, unattributed } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, measure, request.query.model);
+    const [{ rows, unattributed }, records] = await Promise.all([scorecardOf(rm, w, inScope, open, thresholdSec, now, measure, request.query.model), chatters.all()]);
+    const names = new Map(records.map((r) => [r._id, r.displayName]));
+    const items = rows.map((r) => ({ ...r, displayName: names.get(r.chatterId) ?? null }));
     return { thresholdSec, items, count: items.length, unattributed, window: windowView(w), model: request.query.model, ...clockView(measure) };
   });
 };
