@@ -136,12 +136,14 @@ export class Intelligence {
     const rosters = await new RosterStore(this.store).find();
     const on = await onNow(rm, {}, idleMs, now);
     const out: Finding[] = [];
-    // No-shows: shifts under way, past the grace, with no clocked moment on their account yet.
+    // No-shows: shifts under way (none lasts a day), past the grace, with no clocked moment on
+    // their account yet. The last day's intervals, read once for every roster.
+    const recent = await clockedIntervals(rm, {}, now - 86_400_000, now, idleMs, now);
     for (const r of rosters) {
       for (const p of plannedShifts(r, now - 86_400_000, now + 1, r._id)) {
         if (now < p.start + this.settings.noShowGraceSec * 1000 || now >= p.end) continue;
-        const clocked = await clockedIntervals(rm, { accountId: p.accountId }, p.start, now, idleMs, now, r._id);
-        out.push(...evaluateNoShow({ shiftId: p.id, chatterId: r._id, accountId: p.accountId, start: p.start, end: p.end, clockedIn: clocked.length > 0 }, now, this.settings.noShowGraceSec));
+        const clockedIn = recent.some((i) => i.chatterId === r._id && i.accountId === p.accountId && (i.end ?? now) > p.start && i.inAt < now);
+        out.push(...evaluateNoShow({ shiftId: p.id, chatterId: r._id, accountId: p.accountId, start: p.start, end: p.end, clockedIn }, now, this.settings.noShowGraceSec));
       }
     }
     // Coverage: accounts that work in shifts (a roster names them, or someone clocked in there), with fans waiting.

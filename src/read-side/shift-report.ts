@@ -82,7 +82,11 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
   const sessionsOf = groupSorted(sessions, (s) => s.firstFanMessageAt);
   const paymentsOf = groupSorted(payments, (p) => p.paidAt);
   const spansOf = new Map<string, typeof intervals>();
-  for (const i of intervals) spansOf.set(i.chatterId, [...(spansOf.get(i.chatterId) ?? []), i]);
+  for (const i of intervals) {
+    const list = spansOf.get(i.chatterId);
+    if (list) list.push(i);
+    else spansOf.set(i.chatterId, [i]);
+  }
   const rows: ShiftRow[] = [];
   const summary = new Map<string, ChatterShifts>();
   const within = new Map<string, number>();

@@ -10,6 +10,7 @@ import { inboundRecord } from '../../domain/inbound-record.js';
 import { CLOCK_CHATTER, clockChatOf } from '../../domain/normalise.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { chattersSeen } from '../../read-models/report-buckets/chatters-seen.js';
+import { accountTest } from '../../read-models/report-buckets/queries.js';
 import { clockedIntervals, onNow, openInterval, summarise, type ClockedInterval } from '../../read-models/clock-intervals/queries.js';
 import type { ReadSide } from '../../read-side/read-side.js';
 import { ApiError } from '../errors.js';
@@ -90,12 +91,7 @@ export const chatterRoutes: FastifyPluginAsyncTypebox<ChatterRouteOptions> = asy
     const rm = await models.active();
     const now = clock();
     const [records, seen, on] = await Promise.all([chatters.all(), chattersSeen(rm), onNow(rm, inScope, idleMs, now)]);
-    const visible = (accountId: string): boolean => {
-      const a = inScope.accountId;
-      if (a === undefined) return true;
-      if (typeof a === 'string') return a === accountId;
-      return ((a as { $in: string[] }).$in).includes(accountId);
-    };
+    const visible = accountTest(inScope);
     const byId = new Map<string, { record: ChatterDoc | null; seen: Set<string> }>();
     for (const r of records) byId.set(r._id, { record: r, seen: new Set() });
     for (const [id, accountIds] of seen) {

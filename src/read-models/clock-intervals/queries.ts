@@ -19,21 +19,9 @@ export interface ClockedInterval {
   readonly outBy: string | null;
 }
 
-async function repliesOf(rm: ReadModelCollections, d: ClockIntervalDoc, until: number): Promise<number[]> {
-  const docs = await rm.messages.find(
-    { chatterId: d.chatterId, sentAt: { $gte: d.inAt, $lt: Math.min(until, d.inAt + MAX_CLOCKED_MS) }, accountId: d.accountId, sender: 'human' },
-    { projection: { sentAt: 1 }, sort: { sentAt: 1 } },
-  );
-  return docs.map((m) => m.sentAt ?? 0);
-}
-
+/** One interval as it stands (resolveAll of one). */
 export async function resolveInterval(rm: ReadModelCollections, d: ClockIntervalDoc, idleMs: number, now: number): Promise<ClockedInterval> {
-  // A clock-out is final: the route that appended it had worked out whether idling ended the
-  // interval first, and said so (an automatic clock-out). Only an open interval is worked out here.
-  const ended = d.outAt !== null
-    ? { end: d.outAt, automatic: d.outAutomatic }
-    : clockedEnd(d.inAt, d.outAt, await repliesOf(rm, d, d.outAt ?? now + 1), idleMs, now);
-  return { id: d._id, accountId: d.accountId, chatterId: d.chatterId, inAt: d.inAt, end: ended.end, automatic: ended.automatic, inBy: d.inBy, outBy: d.outBy };
+  return (await resolveAll(rm, [d], idleMs, now))[0] as ClockedInterval;
 }
 
 /**
@@ -42,8 +30,9 @@ export async function resolveInterval(rm: ReadModelCollections, d: ClockInterval
  * spanning an old interval and today's.
  */
 async function resolveAll(rm: ReadModelCollections, docs: readonly ClockIntervalDoc[], idleMs: number, now: number): Promise<ClockedInterval[]> {
+  // A clock-out is final: the route that appended it had worked out whether idling ended the
+  // interval first, and said so (an automatic clock-out). Only open intervals read replies.
   const open = docs.filter((d) => d.outAt === null);
-  if (open.length <= 1) return Promise.all(docs.map((d) => resolveInterval(rm, d, idleMs, now)));
   const spans = open.map((d) => ({ d, lo: d.inAt, hi: Math.min(d.outAt ?? now + 1, d.inAt + MAX_CLOCKED_MS) })).sort((a, b) => a.lo - b.lo);
   const stretches: { lo: number; hi: number; chatters: Set<string> }[] = [];
   for (const s of spans) {
