@@ -2266,8 +2266,8 @@ export interface operations {
                 to?: string;
                 /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
                 clock?: "wall" | "business";
-                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
-                model?: "session" | "sender" | "converter";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
+                model?: "session" | "sender" | "converter" | "shift";
             };
             header?: never;
             path?: never;
@@ -2333,7 +2333,7 @@ export interface operations {
                             to: string | null;
                         };
                         /** @description the attribution model revenue was credited under (the `model` asked for) */
-                        model: "session" | "sender" | "converter";
+                        model: "session" | "sender" | "converter" | "shift";
                         /** @description how the waits were measured */
                         clock: "wall" | "business";
                         /** @description with clock=business: the accounts measured in their business hours (the others have none: wall-clock seconds); empty with clock=wall */
@@ -2642,8 +2642,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
-                model?: "session" | "sender" | "converter";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
+                model?: "session" | "sender" | "converter" | "shift";
             };
             header?: never;
             path?: never;
@@ -2741,7 +2741,7 @@ export interface operations {
                             revenueCents: number;
                         }[];
                         /** @description the attribution model revenue was credited under (the `model` asked for) */
-                        model: "session" | "sender" | "converter";
+                        model: "session" | "sender" | "converter" | "shift";
                         /** @description the report window; null for an open end */
                         window: {
                             from: string | null;
@@ -2767,8 +2767,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
-                model?: "session" | "sender" | "converter";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
+                model?: "session" | "sender" | "converter" | "shift";
             };
             header?: never;
             path?: never;
@@ -2804,7 +2804,7 @@ export interface operations {
                         }[];
                         timezone: string;
                         /** @description the attribution model revenue was credited under (the `model` asked for) */
-                        model: "session" | "sender" | "converter";
+                        model: "session" | "sender" | "converter" | "shift";
                         /** @description the whole days the series covers */
                         window: {
                             from: string | null;
@@ -2957,8 +2957,8 @@ export interface operations {
                 to?: string;
                 /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
                 clock?: "wall" | "business";
-                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
-                model?: "session" | "sender" | "converter";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
+                model?: "session" | "sender" | "converter" | "shift";
             };
             header?: never;
             path?: never;
@@ -3023,8 +3023,8 @@ export interface operations {
                 to?: string;
                 /** @description only this account */
                 accountId?: string;
-                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
-                model?: "session" | "sender" | "converter";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
+                model?: "session" | "sender" | "converter" | "shift";
             };
             header?: never;
             path?: never;
@@ -3091,8 +3091,8 @@ export interface operations {
                 to?: string;
                 /** @description only this account */
                 accountId?: string;
-                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
-                model?: "session" | "sender" | "converter";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
+                model?: "session" | "sender" | "converter" | "shift";
             };
             header?: never;
             path?: never;
@@ -3200,8 +3200,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
-                model?: "session" | "sender" | "converter";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
+                model?: "session" | "sender" | "converter" | "shift";
                 /** @description first-response threshold in seconds (default SLA_THRESHOLD_SEC, 300) */
                 thresholdSec?: number;
             };
@@ -3269,8 +3269,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
-                model?: "session" | "sender" | "converter";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
+                model?: "session" | "sender" | "converter" | "shift";
             };
             header?: never;
             path?: never;
@@ -3856,8 +3856,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
-                model?: "session" | "sender" | "converter";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
+                model?: "session" | "sender" | "converter" | "shift";
                 /** @description first-response threshold in seconds (default SLA_THRESHOLD_SEC, 300) */
                 thresholdSec?: number;
             };
@@ -3931,7 +3931,7 @@ export interface operations {
                         noShowGraceSec: number;
                         thresholdSec: number;
                         /** @description the attribution model revenue was credited under (the `model` asked for) */
-                        model: "session" | "sender" | "converter";
+                        model: "session" | "sender" | "converter" | "shift";
                         window: {
                             from: string | null;
                             to: string | null;
@@ -3957,8 +3957,8 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager's reassignment overrides every model. A `shift` model comes with the roster (issue 51) */
-                model?: "session" | "sender" | "converter";
+                /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
+                model?: "session" | "sender" | "converter" | "shift";
             };
             header?: never;
             path?: never;
@@ -3987,7 +3987,7 @@ export interface operations {
                             commissionCents: number | null;
                         }[];
                         /** @description the attribution model revenue was credited under (the `model` asked for) */
-                        model: "session" | "sender" | "converter";
+                        model: "session" | "sender" | "converter" | "shift";
                         window: {
                             from: string | null;
                             to: string | null;

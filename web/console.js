@@ -23,11 +23,12 @@ async function api(path, init = {}) {
 
 const daysAgo = (n) => new Date(Date.now() - n * 86400_000).toISOString().slice(0, 10);
 
-/** Who a sale is credited to (docs/api.md, "Money"): the three models, in the API's words. */
+/** Who a sale is credited to (docs/api.md, "Money"): the four models, in the API's words. */
 const CREDIT_MODELS = [
   ['session', 'Last reply in its session'],
   ['converter', 'Last message before it (a day)'],
   ['sender', 'Who sent the PPV bought'],
+  ['shift', 'Who was clocked in (shared)'],
 ];
 
 function periodForm(onSubmit, from = daysAgo(7), to = '', withModel = false) {

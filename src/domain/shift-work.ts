@@ -4,6 +4,7 @@
 // come read, with each payment's credited chatter.
 import { nearestRank, percent } from './percentiles.js';
 import { isBreach } from './sla.js';
+import type { Shares } from './shift-credit.js';
 
 export interface WorkSession {
   readonly accountId: string;
@@ -16,8 +17,8 @@ export interface WorkPayment {
   readonly accountId: string;
   readonly paidAt: number;
   readonly grossCents: number;
-  /** Under the model asked for; null: nobody. */
-  readonly chatterId: string | null;
+  /** Who it is credited to under the model asked for, and how much (shared under `shift`); empty: nobody. */
+  readonly credit: Shares;
 }
 
 export interface ShiftWork {
@@ -47,7 +48,10 @@ export function shiftWork(chatterId: string, accountId: string, spans: readonly 
   answered.sort((a, b) => a - b);
   const withinThreshold = answered.filter((sec) => !isBreach(sec, thresholdSec)).length;
   let revenueCents = 0;
-  for (const p of payments) if (p.accountId === accountId && p.chatterId === chatterId && inSpans(p.paidAt)) revenueCents += p.grossCents;
+  for (const p of payments) {
+    if (p.accountId !== accountId || !inSpans(p.paidAt)) continue;
+    for (const [id, cents] of p.credit) if (id === chatterId) revenueCents += cents;
+  }
   return {
     fansWaited, sessionsAnswered: answered.length, withinThreshold, withinThresholdPct: percent(withinThreshold, answered.length),
     medianFirstResponseSec: nearestRank(answered, 50), p90FirstResponseSec: nearestRank(answered, 90), revenueCents,

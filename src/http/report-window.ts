@@ -67,6 +67,23 @@ export function assertMeasurable(w: ReportWindow, clock: 'wall' | 'business', no
   }
 }
 
+/**
+ * The longest window the `shift` attribution model credits: it joins the window's payments with
+ * its clock intervals at read time (a payment and the clock are facts of different chats, and no
+ * bucket can hold a credit that a later clock event would change), so it is bounded like the
+ * shift report.
+ */
+export const MAX_SHIFT_CREDIT_WINDOW_DAYS = 92;
+
+/** A 400 naming `from` when `model=shift` is asked over an open-ended or longer window (an open to counts up to now). */
+export function assertCreditable(w: ReportWindow, model: string, now: number): void {
+  if (model !== 'shift') return;
+  const end = Number.isFinite(w.to) ? w.to : now;
+  if (!Number.isFinite(w.from) || end - w.from > MAX_SHIFT_CREDIT_WINDOW_DAYS * 86_400_000) {
+    throw new ApiError('INVALID_INPUT', `from: with model=shift the window may span at most ${MAX_SHIFT_CREDIT_WINDOW_DAYS} days (an open to counts up to now), because shift credit joins the window's payments with the clock intervals when it is asked; give a from no earlier than ${MAX_SHIFT_CREDIT_WINDOW_DAYS} days before to`);
+  }
+}
+
 export function windowView(w: ReportWindow): { from: string | null; to: string | null } {
   return { from: Number.isFinite(w.from) ? iso(w.from) : null, to: Number.isFinite(w.to) ? iso(w.to) : null };
 }

@@ -167,9 +167,9 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(discoveryRoutes, { routes, platform, pipelineReady });
   await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes, refusals });
   const liveCache = new LiveCache(config.liveCacheMs);
-  await app.register(readRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache });
+  await app.register(readRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache, clockIdleSec: config.clockIdleSec });
   await app.register(alertRoutes, { floor: deps.read.floor, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone, readAuth: config.readAuth });
-  await app.register(moneyRoutes, { models: deps.read.models, reportTimezone: config.reportTimezone });
+  await app.register(moneyRoutes, { models: deps.read.models, reportTimezone: config.reportTimezone, clockIdleSec: config.clockIdleSec });
   await app.register(exportRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, clockIdleSec: config.clockIdleSec, noShowGraceSec: config.shiftNoShowGraceSec });
   await app.register(floorStreamRoutes, {
     floor: floorAnswers(deps.read.floor), logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,

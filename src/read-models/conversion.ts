@@ -10,12 +10,13 @@
 import type { Filter } from '../adapters/store/store.js';
 import { percent } from '../domain/percentiles.js';
 import type { ReadModelCollections } from './read-model-set.js';
-import { campaignIdOf, chatterIdOf } from './report-buckets/keys.js';
+import { campaignIdOf, chatterIdOf, chatterKey } from './report-buckets/keys.js';
 import { ReportQueries, type ReportWindow } from './report-buckets/queries.js';
 import { HistogramSet } from './report-buckets/histogram.js';
 import { DistinctKeys } from './report-buckets/distinct-keys.js';
 import type { ConversionWindow } from './report-buckets/window-sums.js';
 import type { CreditModel } from './payments/projection.js';
+import { shiftCreditOf, type ShiftCredit } from './shift-credits.js';
 
 export interface ConversionFigures {
   /** Human sends not from a queue (the PPVs among them included). */
@@ -129,8 +130,19 @@ function figures(a: Acc): ConversionFigures {
 
 const hasWork = (a: Acc): boolean => a.direct + a.ppvSent + a.unlocked > 0;
 
-export async function conversionOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, now: number, model: CreditModel = 'session'): Promise<ConversionReport> {
-  const sums = await new ReportQueries(rm).window(w, inScope, ['conversion', 'payments'], now);
+/** The model credit is asked under; `shift` names the idle time that ends a clocked interval. */
+export type Attribution = CreditModel | { readonly model: 'shift'; readonly idleMs: number };
+
+/** The `shift` model's credit of the window, read once; null for the models the buckets keep. */
+export const shiftCreditFor = (rm: ReadModelCollections, a: Attribution, w: ReportWindow, inScope: Filter, now: number): Promise<ShiftCredit | null> =>
+  typeof a === 'string' ? Promise.resolve(null) : shiftCreditOf(rm, w, inScope, a.idleMs, now);
+
+/** `shiftRead`: the `shift` model's credit of the same window, when the caller has it read already. */
+export async function conversionOf(
+  rm: ReadModelCollections, w: ReportWindow, inScope: Filter, now: number, model: Attribution = 'session', shiftRead: Promise<ShiftCredit | null> = shiftCreditFor(rm, model, w, inScope, now),
+): Promise<ConversionReport> {
+  const [sums, shift] = await Promise.all([new ReportQueries(rm).window(w, inScope, ['conversion', 'payments'], now), shiftRead]);
+  const bucketModel = typeof model === 'string' ? model : null;
   const chatters = new Map<string, Acc>();
   const accounts: AccountConversion[] = [];
   const campaigns: CampaignConversion[] = [];
@@ -145,9 +157,15 @@ export async function conversionOf(rm: ReadModelCollections, w: ReportWindow, in
     account.fans.set(accountId, s.directFans);
     // Credited revenue only of chatters with direct work in the window: revenue per message is
     // of the messages, and a chatter who sent none has no ratio to show.
-    for (const [key, c] of s.chatters) {
-      const row = chatters.get(key);
-      if (row) row.revenueCents += c.credit[model].revenueCents;
+    if (bucketModel !== null) {
+      for (const [key, c] of s.chatters) {
+        const row = chatters.get(key);
+        if (row) row.revenueCents += c.credit[bucketModel].revenueCents;
+      }
+    }
+    for (const [chatterId, c] of shift?.get(accountId) ?? []) {
+      const row = chatters.get(chatterKey(chatterId));
+      if (row) row.revenueCents += c.revenueCents;
     }
     account.revenueCents = s.count('revenueCents');
     const unlinkedUnlocks = s.count('ppvUnlinkedUnlocks');
@@ -186,7 +204,7 @@ export interface ConversionDay {
 }
 
 /** The figures of each [from, to) of `days` (local days), each the report of that window. */
-export async function conversionByDay(rm: ReadModelCollections, days: readonly { day: string; from: number; to: number }[], inScope: Filter, now: number, model: CreditModel = 'session'): Promise<ConversionDay[]> {
+export async function conversionByDay(rm: ReadModelCollections, days: readonly { day: string; from: number; to: number }[], inScope: Filter, now: number, model: Attribution = 'session'): Promise<ConversionDay[]> {
   return Promise.all(days.map(async ({ day, from, to }) => {
     const r = await conversionOf(rm, { from, to }, inScope, now, model);
     const sum = (f: (a: AccountConversion) => number) => r.accounts.reduce((n, a) => n + f(a), 0);

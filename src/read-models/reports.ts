@@ -14,8 +14,7 @@ import type { Part } from './report-buckets/edges.js';
 import { ReportQueries, type ReportWindow, type WindowSums } from './report-buckets/queries.js';
 import type { SessionDoc } from './sessions/projection.js';
 import { coaching, type MoneyFigures, type ScorecardRow } from './scorecard.js';
-import { conversionOf } from './conversion.js';
-import type { CreditModel } from './payments/projection.js';
+import { conversionOf, shiftCreditFor, type Attribution } from './conversion.js';
 import type { SlaFigures } from '../domain/sla.js';
 import { percent } from '../domain/percentiles.js';
 import { UNATTRIBUTED, type SlaReport } from './sla-report.js';
@@ -168,9 +167,11 @@ export interface Unattributed {
 
 export async function scorecardOf(
   rm: ReadModelCollections, w: ReportWindow, inScope: Filter, openAlertsByChatter: ReadonlyMap<string, number>, thresholdSec: number, now: number, clock: ReportClock = WALL,
-  model: CreditModel = 'session',
+  model: Attribution = 'session',
 ): Promise<{ rows: ScorecardRow[]; unattributed: Unattributed }> {
-  const [sums, conversion] = await Promise.all([windowSums(rm, w, inScope, ['sla', 'payments'], now, clock), conversionOf(rm, w, inScope, now, model)]);
+  const shiftRead = shiftCreditFor(rm, model, w, inScope, now);
+  const [sums, conversion, shift] = await Promise.all([windowSums(rm, w, inScope, ['sla', 'payments'], now, clock), conversionOf(rm, w, inScope, now, model, shiftRead), shiftRead]);
+  const bucketModel = typeof model === 'string' ? model : null;
   const per = new Map<string, { frt: HistogramSet; revenueCents: number; payments: number }>();
   const all = { sessions: 0, revenueCents: 0 };
   const nobody = { sessions: 0, revenueCents: 0 };
@@ -188,12 +189,25 @@ export async function scorecardOf(
         nobody.sessions += c.frt.total;
         continue;
       }
-      const credited = c.credit[model];
-      nobody.revenueCents -= credited.revenueCents;
       const row = per.get(chatterId) ?? { frt: new HistogramSet(), revenueCents: 0, payments: 0 };
       row.frt.addAll(c.frt);
-      row.revenueCents += credited.revenueCents;
-      row.payments += credited.payments;
+      if (bucketModel !== null) {
+        const credited = c.credit[bucketModel];
+        nobody.revenueCents -= credited.revenueCents;
+        row.revenueCents += credited.revenueCents;
+        row.payments += credited.payments;
+      }
+      per.set(chatterId, row);
+    }
+  }
+  // The shift model's credit comes from the clock, not the buckets: a chatter on shift is
+  // credited whether or not they answered anyone in the window.
+  for (const account of shift?.values() ?? []) {
+    for (const [chatterId, c] of account) {
+      nobody.revenueCents -= c.revenueCents;
+      const row = per.get(chatterId) ?? { frt: new HistogramSet(), revenueCents: 0, payments: 0 };
+      row.revenueCents += c.revenueCents;
+      row.payments += c.payments;
       per.set(chatterId, row);
     }
   }

@@ -10,7 +10,9 @@ import { percent } from '../domain/percentiles.js';
 import { plannedShifts } from '../domain/roster.js';
 import { shiftFigures, type ShiftStatus } from '../domain/shift-figures.js';
 import { shiftWork, type WorkPayment, type WorkSession } from '../domain/shift-work.js';
-import { creditedChatter, type CreditModel } from '../read-models/payments/projection.js';
+import { shiftShares, type CreditSpan, type Shares } from '../domain/shift-credit.js';
+import { creditedChatter, type AttributionModel, type PaymentDoc } from '../read-models/payments/projection.js';
+import { creditable } from '../read-models/shift-credits.js';
 import type { ReadModelCollections } from '../read-models/read-model-set.js';
 import { accountTest } from '../read-models/report-buckets/queries.js';
 import { clockedIntervals } from '../read-models/clock-intervals/queries.js';
@@ -58,7 +60,7 @@ export interface ShiftReportQuery {
   readonly to: number;
   readonly inScope: Filter;
   readonly chatterId?: string;
-  readonly model: CreditModel;
+  readonly model: AttributionModel;
   readonly thresholdSec: number;
   readonly clockIdleMs: number;
   readonly noShowGraceMs: number;
@@ -76,7 +78,9 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
     rm.payments.find({ ...inScope, paidAt: { $gte: from, $lt: to } }),
   ]);
   const sessions: WorkSession[] = sessionDocs.map((d) => ({ accountId: d.accountId, firstFanMessageAt: d.firstFanMessageAt ?? 0, firstResponderId: d.firstResponderId, firstResponseSec: d.firstResponseSec }));
-  const payments: WorkPayment[] = paymentDocs.map((d) => ({ accountId: d.accountId, paidAt: d.paidAt, grossCents: d.grossCents, chatterId: creditedChatter(d, q.model) }));
+  // Under `shift` a payment is shared among everyone on then, not only the chatter asked about.
+  const credits = creditsOf(paymentDocs, q.model === 'shift' && q.chatterId !== undefined ? await clockedIntervals(rm, inScope, from, to, q.clockIdleMs, now) : intervals, q.model);
+  const payments: WorkPayment[] = paymentDocs.map((d, i) => ({ accountId: d.accountId, paidAt: d.paidAt, grossCents: d.grossCents, credit: credits[i] ?? [] }));
   const names = new Map(records.map((r) => [r._id, r.displayName]));
   // Per account, in time order, so a shift takes the slice of its own time (binary search).
   const sessionsOf = groupSorted(sessions, (s) => s.firstFanMessageAt);
@@ -132,6 +136,15 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
   for (const s of summary.values()) s.withinThresholdPct = percent(within.get(s.chatterId) ?? 0, s.sessionsAnswered);
   rows.sort((a, b) => a.plannedStart - b.plannedStart || a.shiftId.localeCompare(b.shiftId));
   return { shifts: rows, chatters: [...summary.values()].sort((a, b) => a.chatterId.localeCompare(b.chatterId)) };
+}
+
+/** Each payment's credit under `model`: the chatter the model names, or under `shift` the chatters clocked in then. */
+function creditsOf(payments: readonly PaymentDoc[], intervals: readonly CreditSpan[], model: AttributionModel): Shares[] {
+  if (model === 'shift') return shiftShares(payments.map(creditable), intervals);
+  return payments.map((p) => {
+    const c = creditedChatter(p, model);
+    return c === null ? [] : [[c, p.grossCents]];
+  });
 }
 
 interface Sorted<T> { readonly items: T[]; readonly times: number[] }
@@ -191,10 +204,12 @@ export async function payReport(rm: ReadModelCollections, chatters: ChatterStore
     return r;
   };
   for (const i of intervals) rowOf(i.chatterId).clockedMs += Math.max(0, Math.min(i.end ?? q.now, q.to) - Math.max(i.inAt, q.from));
-  for (const p of paymentDocs) {
-    const c = creditedChatter(p, q.model);
-    if (c !== null && (q.chatterId === undefined || c === q.chatterId)) rowOf(c).cents += p.grossCents;
-  }
+  // Under `shift`, the intervals read are one chatter's when the query names one: a payment's
+  // share then would be as if nobody else was on, so the shares are worked out from everyone's.
+  const spans = q.model === 'shift' && q.chatterId !== undefined ? await clockedIntervals(rm, q.inScope, q.from, q.to, q.clockIdleMs, q.now) : intervals;
+  creditsOf(paymentDocs, spans, q.model).forEach((shares) => {
+    for (const [c, cents] of shares) if (q.chatterId === undefined || c === q.chatterId) rowOf(c).cents += cents;
+  });
   const byId = new Map(records.map((r) => [r._id, r]));
   return [...rows].map(([chatterId, r]) => {
     const pct = byId.get(chatterId)?.commissionPct ?? null;

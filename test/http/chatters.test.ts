@@ -164,4 +164,45 @@ describe('chatters, clock-in and clock-out', () => {
     const payCsv = await h.call('GET', `/api/exports/pay.csv?${window}`);
     expect(payCsv.text.trim().split('\r\n')[0]).toBe('chatterId,displayName,clockedSec,creditedRevenueCents,commissionPct,commissionCents');
   });
+  it('credits a sale under the shift model to everyone clocked in on the account then, shared, in every report that takes a model', async () => {
+    // ann is still on A; bob comes on too, then a fan tips $25.01: 1,251 cents to ann (the cent
+    // an equal split cannot divide goes to the first by id), 1,250 to bob, who answered nobody.
+    expect((await h.call('PUT', '/api/admin/chatters/bob', { token: ADMIN, body: { displayName: 'Bob B.', accountIds: [A, B] } })).status).toBe(200);
+    expect((await clock('bob', A, 'in')).status).toBe(202);
+    await h.settled();
+    await new Promise((r) => setTimeout(r, 1_100));
+    const paidAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+    await h.webhook(transactionWebhook({ accountId: A, fanId: '705', transactionId: 'f'.repeat(32), createdAt: paidAt.toISOString(), type: 'tip', amountDollars: 25.01 }), { key: 'evt_shift_7' });
+    await h.settled();
+    const window = `from=${encodeURIComponent(new Date(paidAt.getTime() - 3 * 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(paidAt.getTime() + 3 * 3_600_000).toISOString())}`;
+    interface Rows { items: { chatterId: string; revenueCents?: number; creditedRevenueCents?: number; paymentCount?: number }[]; model: string }
+    const card = await h.call<Rows>('GET', `/api/chatters/scorecard?accountId=${A}&${window}&model=shift`);
+    expect(card.status, card.text).toBe(200);
+    expect(card.body.model).toBe('shift');
+    // The earlier $20 tip came while ann alone was on.
+    const byId = new Map(card.body.items.map((r) => [r.chatterId, r]));
+    expect(byId.get('ann')).toMatchObject({ revenueCents: 3_251, paymentCount: 2 });
+    expect(byId.get('bob')).toMatchObject({ revenueCents: 1_250, paymentCount: 1 });
+    // The session model gives the new tip to ann's last reply in its session: bob has nothing.
+    const session = await h.call<Rows>('GET', `/api/chatters/scorecard?accountId=${A}&${window}`);
+    expect(session.body.items.find((r) => r.chatterId === 'bob')).toBeUndefined();
+    const pay = await h.call<Rows>('GET', `/api/chatters/pay?${window}&model=shift`);
+    expect(pay.body.items).toEqual([expect.objectContaining({ chatterId: 'ann', creditedRevenueCents: 3_251 }), expect.objectContaining({ chatterId: 'bob', creditedRevenueCents: 1_250 })]);
+    // Asked about bob alone, his share is still a share: ann was on too.
+    const bobsPay = await h.call<Rows>('GET', `/api/chatters/pay?${window}&model=shift&chatterId=bob`);
+    expect(bobsPay.body.items).toEqual([expect.objectContaining({ chatterId: 'bob', creditedRevenueCents: 1_250 })]);
+    const shifts = await h.call<{ shifts: { chatterId: string; revenueCents: number }[] }>('GET', `/api/shifts?${window}&model=shift&chatterId=ann`);
+    expect(shifts.body.shifts).toEqual([expect.objectContaining({ chatterId: 'ann', revenueCents: 3_251 })]);
+    const conversion = await h.call<{ chatters: { chatterId: string; revenueCents: number }[] }>('GET', `/api/conversion?accountId=${A}&${window}&model=shift`);
+    expect(conversion.body.chatters.find((c) => c.chatterId === 'ann')?.revenueCents).toBe(3_251);
+    const csv = await h.call('GET', `/api/exports/scorecard.csv?accountId=${A}&${window}&model=shift`);
+    expect(csv.status).toBe(200);
+    expect(csv.text).toMatch(/\r\nbob,.*,1250,1,/);
+    // Worked out from the window's payments and clock: an open-ended or long window is refused.
+    for (const path of ['/api/chatters/scorecard?model=shift', '/api/conversion?model=shift&from=2026-01-01', '/api/exports/conversion.csv?model=shift']) {
+      const r = await h.call('GET', path);
+      expect(r.status, path).toBe(400);
+      expect(r.text, path).toMatch(/from: with model=shift the window may span at most 92 days/);
+    }
+  });
 });

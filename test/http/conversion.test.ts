@@ -122,7 +122,7 @@ describe('GET /api/conversion', () => {
     const bad = await h.call<{ error: { message: string } }>('GET', '/api/conversion?from=yesterday');
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/from/);
-    // Three credit models (test/http/attribution-models.test.ts); the shift model comes with the roster.
+    // The credit models (test/http/attribution-models.test.ts); `shift` needs a bounded window (test/http/chatters.test.ts).
     expect((await h.call<Conversion>('GET', `/api/conversion?accountId=${A}&model=converter`)).body.model).toBe('converter');
     for (const path of ['/api/conversion?model=shift', '/api/chatters/scorecard?model=Sender', '/api/exports/conversion.csv?model=shift', '/api/conversion/daily?model=']) {
       const r = await h.call('GET', path);

@@ -22,12 +22,12 @@ import { reportClockOf, scorecardOf, slaReportOf, type ReportClock } from '../..
 import type { SlaFigures } from '../../domain/sla.js';
 import { requestScope } from '../access.js';
 import { EXPORT_MEDIA_TYPES, exportFileName, exportStream, formatOf, primed, type Row } from '../export-stream.js';
-import { assertMeasurable, ClockParam, parseWindow, WindowParams } from '../report-window.js';
+import { assertCreditable, assertMeasurable, ClockParam, parseWindow, WindowParams } from '../report-window.js';
 import { accountFilter } from '../scope.js';
 import { iso, Nullable, timeOf } from '../views.js';
 import type { ReadSide } from '../../read-side/read-side.js';
 import { conversionOf } from '../../read-models/conversion.js';
-import { CampaignConversionSchema, ConversionFiguresSchema, CreditModelParam } from './money.js';
+import { attribution, CampaignConversionSchema, ConversionFiguresSchema, CreditModelParam } from './money.js';
 import { PayRowSchema, ShiftQuery, ShiftSchema, shiftView, shiftWindow } from './shifts.js';
 import { payReport, shiftReport } from '../../read-side/shift-report.js';
 
@@ -282,13 +282,14 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     const { thresholdSec, accountId } = request.query;
     const w = parseWindow(request.query, opts.reportTimezone);
     assertMeasurable(w, request.query.clock, clock());
+    assertCreditable(w, request.query.model, clock());
     const inScope = accountFilter(request, accountId);
     const scope = requestScope(request);
     return send(request, reply, 'scorecard', w, columnsOf(ScorecardRowSchema), async () => {
       const now = clock();
       const rm = await models.active();
       const open = await openAlertsByChatter(intelligence, now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
-      const { rows } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, await reportClock(request.query.clock, inScope), request.query.model);
+      const { rows } = await scorecardOf(rm, w, inScope, open, thresholdSec, now, await reportClock(request.query.clock, inScope), attribution(request.query.model, opts.clockIdleSec));
       return listed(rows.map((r): ScorecardRow => {
         const sla = slaCells(r.sla);
         return {
@@ -311,9 +312,10 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     },
   }, async (request, reply) => {
     const w = parseWindow(request.query, opts.reportTimezone);
+    assertCreditable(w, request.query.model, clock());
     const inScope = accountFilter(request, request.query.accountId);
     return send(request, reply, 'conversion', w, columnsOf(ConversionRowSchema), async () => {
-      const report = await conversionOf(await models.active(), w, inScope, clock(), request.query.model);
+      const report = await conversionOf(await models.active(), w, inScope, clock(), attribution(request.query.model, opts.clockIdleSec));
       const rows: ConversionRow[] = [
         ...report.accounts.map((a): ConversionRow => ({ level: 'account', chatterId: null, ...a, qaOffPlatformContact: null, qaOffPlatformPayment: null, qaBannedPhrase: null })),
         ...report.chatters.map(({ qaFlags, ...c }): ConversionRow => ({
@@ -334,7 +336,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
   }, async (request, reply) => {
     const w = parseWindow(request.query, opts.reportTimezone);
     const inScope = accountFilter(request, request.query.accountId);
-    return send(request, reply, 'campaigns', w, columnsOf(CampaignConversionSchema), async () => listed((await conversionOf(await models.active(), w, inScope, clock(), request.query.model)).campaigns.map((c): Static<typeof CampaignConversionSchema> => ({ ...c }))));
+    return send(request, reply, 'campaigns', w, columnsOf(CampaignConversionSchema), async () => listed((await conversionOf(await models.active(), w, inScope, clock())).campaigns.map((c): Static<typeof CampaignConversionSchema> => ({ ...c }))));
   });
 
   app.get('/api/exports/sla.csv', {

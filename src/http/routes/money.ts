@@ -2,27 +2,33 @@
 // account and per campaign over a window, with the reports' query (window, accountId) and the
 // caller's key scope. Its exports are in exports.ts.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { conversionByDay, conversionOf } from '../../read-models/conversion.js';
+import { conversionByDay, conversionOf, type Attribution } from '../../read-models/conversion.js';
+import type { AttributionModel } from '../../read-models/payments/projection.js';
 import { localDay } from '../../domain/zoned-time.js';
 import { ApiError } from '../errors.js';
 import type { ReadModelSet } from '../../read-models/read-model-set.js';
-import { parseWindow, WindowParams, windowView } from '../report-window.js';
+import { assertCreditable, parseWindow, WindowParams, windowView } from '../report-window.js';
 import { accountFilter } from '../scope.js';
 import { iso, Nullable, Time } from '../views.js';
 
 export interface MoneyRouteOptions {
   readonly models: ReadModelSet;
   readonly reportTimezone: string;
+  /** CLOCK_IDLE_SEC: where a clocked interval ends under the `shift` model. */
+  readonly clockIdleSec: number;
   readonly now?: () => number;
 }
 
-const MODEL_TEXT = '`session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter\'s; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). A manager\'s reassignment overrides every model. A `shift` model comes with the roster (issue 51)';
+const MODEL_TEXT = '`session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter\'s; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment\'s account when it was paid, shared equally (worked out at read time from the window\'s payments and clock intervals: a window of at most 92 days, `from` required). A manager\'s reassignment overrides every model';
 
 /** How revenue is credited to chatters (docs/api.md, "Money"): a query value, never another route. */
-export const CreditModelParam = Type.Union([Type.Literal('session'), Type.Literal('sender'), Type.Literal('converter')], { default: 'session', description: MODEL_TEXT });
+export const CreditModelParam = Type.Union([Type.Literal('session'), Type.Literal('sender'), Type.Literal('converter'), Type.Literal('shift')], { default: 'session', description: MODEL_TEXT });
+
+/** The model a report is asked under, as the read models take it: `shift` needs the idle time that ends a clocked interval. */
+export const attribution = (model: AttributionModel, clockIdleSec: number): Attribution => (model === 'shift' ? { model, idleMs: clockIdleSec * 1000 } : model);
 
 /** The model an answer's figures were credited under, as asked for. */
-export const CreditModelEcho = Type.Union([Type.Literal('session'), Type.Literal('sender'), Type.Literal('converter')], { description: 'the attribution model revenue was credited under (the `model` asked for)' });
+export const CreditModelEcho = Type.Union([Type.Literal('session'), Type.Literal('sender'), Type.Literal('converter'), Type.Literal('shift')], { description: 'the attribution model revenue was credited under (the `model` asked for)' });
 
 const Pct = (description: string) => Nullable(Type.Number({ minimum: 0 }), description);
 
@@ -114,8 +120,10 @@ export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (
     },
   }, async (request) => {
     const w = parseWindow(request.query, opts.reportTimezone);
+    const now = clock();
+    assertCreditable(w, request.query.model, now);
     const inScope = accountFilter(request, request.query.accountId);
-    const report = await conversionOf(await opts.models.active(), w, inScope, clock(), request.query.model);
+    const report = await conversionOf(await opts.models.active(), w, inScope, now, attribution(request.query.model, opts.clockIdleSec));
     return { ...report, model: request.query.model, window: windowView(w) };
   });
 
@@ -135,7 +143,7 @@ export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (
     const days = daysOf(from, to, opts.reportTimezone);
     if (days.length > MAX_DAILY_DAYS) throw new ApiError('INVALID_INPUT', `from: the daily series spans at most ${MAX_DAILY_DAYS} days (a window read per day); give a from no earlier than ${MAX_DAILY_DAYS} days before to`);
     const inScope = accountFilter(request, request.query.accountId);
-    const series = await conversionByDay(await opts.models.active(), days, inScope, now, request.query.model);
+    const series = await conversionByDay(await opts.models.active(), days, inScope, now, attribution(request.query.model, opts.clockIdleSec));
     return { days: series.map((d) => ({ ...d, from: iso(d.from), to: iso(d.to) })), timezone: opts.reportTimezone, model: request.query.model, window: { from: iso(days[0]?.from ?? from), to: iso(days[days.length - 1]?.to ?? to) } };
   });
 };

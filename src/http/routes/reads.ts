@@ -10,7 +10,7 @@ import type { SessionDoc } from '../../read-models/sessions/projection.js';
 import { openNowOf, reportClockOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type ReportClock, type WindowTotals } from '../../read-models/reports.js';
 import { gradeOf, gradeSteps, outcomeOf, withinGradeOf } from '../../domain/sla.js';
 import { localDay } from '../../domain/zoned-time.js';
-import { assertMeasurable, ClockParam, isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
+import { assertCreditable, assertMeasurable, ClockParam, isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
 import { LiveCache } from '../live-cache.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { sessionFacts } from '../../intelligence/intelligence.js';
@@ -23,7 +23,7 @@ import { accountFilter, assertVisible } from '../scope.js';
 import { accountStatsView, AccountStatsSchema, Cents, ChatSchema, chatView, Count, emptyAccountStats, FanSchema, fanView, iso, MessageSchema, messageView, Nullable, SessionSchema, sessionView, Time } from '../views.js';
 import { AlertSchema, alertView } from '../alert-views.js';
 import type { ReadSide } from '../../read-side/read-side.js';
-import { CreditModelEcho, CreditModelParam } from './money.js';
+import { attribution, CreditModelEcho, CreditModelParam } from './money.js';
 
 export const LIST_LIMIT = { default: 50, max: 500 } as const;
 
@@ -193,6 +193,8 @@ export interface ReadRouteOptions {
   /** Shares the live routes' answers between wallboards polling at once. */
   readonly liveCache?: LiveCache;
   readonly setup: IntelligenceSetup;
+  /** CLOCK_IDLE_SEC: where a clocked interval ends under the `shift` attribution model. */
+  readonly clockIdleSec: number;
   readonly now?: () => number;
 }
 
@@ -535,9 +537,10 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const scope = requestScope(request);
     const now = clock();
     assertMeasurable(w, request.query.clock, now);
+    assertCreditable(w, request.query.model, now);
     const open = await openAlertsByChatter(intelligence, now, inScope, (a) => canSee(scope, a) && (!accountId || a === accountId));
     const measure = await reportClock(request.query.clock, inScope);
-    const [{ rows, unattributed }, records] = await Promise.all([scorecardOf(rm, w, inScope, open, thresholdSec, now, measure, request.query.model), chatters.all()]);
+    const [{ rows, unattributed }, records] = await Promise.all([scorecardOf(rm, w, inScope, open, thresholdSec, now, measure, attribution(request.query.model, opts.clockIdleSec)), chatters.all()]);
     const names = new Map(records.map((r) => [r._id, r.displayName]));
     const items = rows.map((r) => ({ ...r, displayName: names.get(r.chatterId) ?? null }));
     return { thresholdSec, items, count: items.length, unattributed, window: windowView(w), model: request.query.model, ...clockView(measure) };

@@ -37,6 +37,12 @@ export interface PaymentOverride {
 /** The attribution models (docs/api.md, "Money"): `session` is the session's last human reply before the payment. */
 export type CreditModel = 'session' | 'sender' | 'converter';
 export const CREDIT_MODELS: readonly CreditModel[] = ['session', 'sender', 'converter'];
+/**
+ * Every model a report can be asked for: those the buckets keep per chatter, and `shift` (the
+ * chatters clocked in on the account when it was paid), which is worked out at read time from the
+ * window's payments and clock intervals (read-models/shift-credits.ts).
+ */
+export type AttributionModel = CreditModel | 'shift';
 
 /** Who the payment is credited to under a model: the manager's reassignment, else the model's chatter. */
 export const creditedChatter = (p: Pick<PaymentDoc, 'chatterId' | 'override' | 'models'>, model: CreditModel = 'session'): string | null =>
