@@ -22,6 +22,7 @@ import type { PaymentDoc } from '../src/read-models/payments/projection.js';
 import { ReadModelSet } from '../src/read-models/read-model-set.js';
 import type { SessionDoc } from '../src/read-models/sessions/projection.js';
 import { payReport, shiftReport } from '../src/read-side/shift-report.js';
+import { shiftCreditOf } from '../src/read-models/shift-credits.js';
 
 const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' } } });
 const CHATTERS = Number(args.chatters);
@@ -130,5 +131,10 @@ await measure('GET /api/shifts (week: the default)', async () => `${(await shift
 await measure('GET /api/shifts?accountId= (week)', async () => `${(await shiftReport(rm, rosters, chatters, { ...q(week), inScope: { accountId: account(3) } })).shifts.length} shifts`);
 await measure('GET /api/shifts (30 days)', async () => `${(await shiftReport(rm, rosters, chatters, q(month))).shifts.length} shifts`);
 await measure('GET /api/chatters/pay (week)', async () => `${(await payReport(rm, chatters, { ...week, inScope: {}, model: 'session', clockIdleMs: IDLE_MS, now })).length} chatters`);
+await measure('GET /api/shifts?model=shift (week)', async () => `${(await shiftReport(rm, rosters, chatters, { ...q(week), model: 'shift' })).shifts.length} shifts`);
+await measure('GET /api/chatters/pay?model=shift (week)', async () => `${(await payReport(rm, chatters, { ...week, inScope: {}, model: 'shift', clockIdleMs: IDLE_MS, now })).length} chatters`);
+// What model=shift adds to the scorecard and conversion report of a window: its credit, read and joined.
+await measure('shift credit (week)', async () => `${[...(await shiftCreditOf(rm, week, {}, IDLE_MS, now)).values()].reduce((n, m) => n + m.size, 0)} chatter credits`);
+await measure('shift credit (30 days)', async () => `${[...(await shiftCreditOf(rm, month, {}, IDLE_MS, now)).values()].reduce((n, m) => n + m.size, 0)} chatter credits`);
 await store.close();
 rmSync(dir, { recursive: true, force: true });

@@ -459,6 +459,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports/coverage.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Coverage per account over the window (GET /api/shifts `accounts`; default this local week, at most 92 days): time fans waited, of it the time nobody was clocked in, and the time someone was, as CSV or JSON lines */
+        get: operations["getExportsCoverageCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exports/pay.csv": {
         parameters: {
             query?: never;
@@ -637,7 +654,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Planned shifts against clocked time: per shift, clocked seconds, late start, early end, no-show and status, and what the chatter did while clocked in on it (fans whose wait began, sessions answered first and how fast, revenue credited); per chatter, the totals. Default window: this local week (REPORT_TIMEZONE, Monday first); at most 92 days */
+        /** Planned shifts against clocked time: per shift, clocked seconds, late start, early end, no-show and status, and what the chatter did while clocked in on it (fans whose wait began, sessions answered first and how fast, revenue credited); per chatter, the totals; per account, coverage (time fans waited with nobody clocked in). Default window: this local week (REPORT_TIMEZONE, Monday first); at most 92 days */
         get: operations["getShifts"];
         put?: never;
         post?: never;
@@ -3260,6 +3277,48 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getExportsCoverageCsv: {
+        parameters: {
+            query?: {
+                /** @description only this account */
+                accountId?: string;
+                /** @description window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning */
+                from?: string;
+                /** @description window end, exclusive, in the same forms; default: no end */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per account with fans waiting or someone clocked in, by account id. text/csv (the default): RFC 4180 with a header row (accountId, waitingSec, uncoveredWaitingSec, staffedSec), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": {
+                        accountId: string;
+                        /** @description seconds of the window (up to now) in which at least one fan whose wait began in the window was waiting for a first reply */
+                        waitingSec: number;
+                        /** @description of waitingSec, the seconds in which nobody was clocked in on the account */
+                        uncoveredWaitingSec: number;
+                        /** @description seconds of the window (up to now) in which at least one chatter was clocked in on the account */
+                        staffedSec: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
     getExportsPayCsv: {
         parameters: {
             query?: {
@@ -3927,6 +3986,16 @@ export interface operations {
                             withinThresholdPct: number | null;
                             /** @description credited to them while clocked in on their shifts */
                             revenueCents: number;
+                        }[];
+                        /** @description coverage of each account with fans waiting or someone clocked in in the window, by account id: everyone's, whatever chatterId asks */
+                        accounts: {
+                            accountId: string;
+                            /** @description seconds of the window (up to now) in which at least one fan whose wait began in the window was waiting for a first reply */
+                            waitingSec: number;
+                            /** @description of waitingSec, the seconds in which nobody was clocked in on the account */
+                            uncoveredWaitingSec: number;
+                            /** @description seconds of the window (up to now) in which at least one chatter was clocked in on the account */
+                            staffedSec: number;
                         }[];
                         noShowGraceSec: number;
                         thresholdSec: number;

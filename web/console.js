@@ -166,12 +166,18 @@ const views = {
             h('td', { class: 'num' }, duration(c.clockedInShiftsSec)), h('td', { class: 'num' }, duration(c.clockedSec)), h('td', { class: 'num' }, c.lateStarts), h('td', { class: 'num' }, c.earlyEnds),
             h('td', { class: `num ${c.noShows > 0 ? 'bad' : ''}` }, c.noShows), h('td', { class: 'num' }, c.fansWaited), h('td', { class: 'num' }, c.sessionsAnswered),
             h('td', { class: 'num' }, c.withinThresholdPct ?? '—'), h('td', { class: 'num' }, money(c.revenueCents))))),
+      h('h3', {}, 'Coverage per account'),
+      r.accounts.length === 0 ? h('p', { class: 'muted' }, 'No fan waited and nobody clocked in this week.') :
+        table([['Account'], ['Fans waiting', true], ['With nobody on', true], ['Someone on', true]],
+          r.accounts.map((a) => h('tr', { 'data-coverage': a.accountId, 'data-uncovered': a.uncoveredWaitingSec }, h('td', {}, names.get(a.accountId) ?? a.accountId),
+            h('td', { class: 'num' }, duration(a.waitingSec)), h('td', { class: `num ${a.uncoveredWaitingSec > 0 ? 'bad' : ''}` }, duration(a.uncoveredWaitingSec)),
+            h('td', { class: 'num' }, duration(a.staffedSec))))),
       h('h3', {}, 'Planned against clocked'),
       table([['Chatter'], ['Account'], ['Planned'], ['Status'], ['Clocked', true], ['Late start', true], ['Early end', true]],
         r.shifts.map((s) => h('tr', { 'data-shift': s.shiftId, 'data-status': s.status }, h('td', {}, s.displayName ?? s.chatterId), h('td', {}, names.get(s.accountId) ?? s.accountId),
           h('td', {}, `${when(s.plannedStart)} – ${when(s.plannedEnd)}`), h('td', { class: s.noShow ? 'bad' : s.status === 'on' ? 'ok' : '' }, s.noShow ? `${s.status}, no-show` : s.status),
           h('td', { class: 'num' }, duration(s.clockedSec)), h('td', { class: 'num' }, late(s.lateStartSec)), h('td', { class: 'num' }, late(s.earlyEndSec))))),
-      h('p', { class: 'muted' }, 'Exports: ', h('a', { href: '/api/exports/shifts.csv', 'data-export': 'shifts' }, 'shifts.csv'), ' · ', h('a', { href: '/api/exports/pay.csv', 'data-export': 'pay' }, 'pay.csv'), ' (this week; with a key, open them from the API: the links carry none).'));
+      h('p', { class: 'muted' }, 'Exports: ', h('a', { href: '/api/exports/shifts.csv', 'data-export': 'shifts' }, 'shifts.csv'), ' · ', h('a', { href: '/api/exports/pay.csv', 'data-export': 'pay' }, 'pay.csv'), ' · ', h('a', { href: '/api/exports/coverage.csv', 'data-export': 'coverage' }, 'coverage.csv'), ' (this week; with a key, open them from the API: the links carry none).'));
   },
   async alerts(_arg, current = () => true) {
     const r = await api('/api/alerts?status=open&limit=100');

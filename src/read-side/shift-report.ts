@@ -11,6 +11,8 @@ import { plannedShifts } from '../domain/roster.js';
 import { shiftFigures, type ShiftStatus } from '../domain/shift-figures.js';
 import { shiftWork, type WorkPayment, type WorkSession } from '../domain/shift-work.js';
 import { shiftShares, type CreditSpan, type Shares } from '../domain/shift-credit.js';
+import { coverageOf, union, type Span } from '../domain/coverage.js';
+import type { SessionDoc } from '../read-models/sessions/projection.js';
 import { creditedChatter, type AttributionModel, type PaymentDoc } from '../read-models/payments/projection.js';
 import { creditable } from '../read-models/shift-credits.js';
 import type { ReadModelCollections } from '../read-models/read-model-set.js';
@@ -55,6 +57,17 @@ export interface ChatterShifts {
   revenueCents: number;
 }
 
+/** Per account: the time fans waited and, of it, the time nobody was clocked in there (docs/api.md, "Coverage"). */
+export interface AccountCoverage {
+  readonly accountId: string;
+  /** Seconds in the window in which at least one fan whose wait began in it was waiting. */
+  readonly waitingSec: number;
+  /** Of them, the seconds nobody was clocked in on the account. */
+  readonly uncoveredWaitingSec: number;
+  /** Seconds in the window someone was clocked in on the account (up to now). */
+  readonly staffedSec: number;
+}
+
 export interface ShiftReportQuery {
   readonly from: number;
   readonly to: number;
@@ -67,19 +80,21 @@ export interface ShiftReportQuery {
   readonly now: number;
 }
 
-export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore, chatters: ChatterStore, q: ShiftReportQuery): Promise<{ shifts: ShiftRow[]; chatters: ChatterShifts[] }> {
+export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore, chatters: ChatterStore, q: ShiftReportQuery): Promise<{ shifts: ShiftRow[]; chatters: ChatterShifts[]; accounts: AccountCoverage[] }> {
   const { from, to, inScope, now } = q;
   const visible = accountTest(inScope);
   const [docs, records, intervals, sessionDocs, paymentDocs] = await Promise.all([
     rosters.find(q.chatterId === undefined ? undefined : [q.chatterId]),
     chatters.all(),
     clockedIntervals(rm, inScope, from, to, q.clockIdleMs, now, q.chatterId),
-    rm.sessions.find({ ...inScope, firstFanMessageAt: { $gte: from, $lt: to } }, { projection: { accountId: 1, firstFanMessageAt: 1, firstResponderId: 1, firstResponseSec: 1 } }),
+    rm.sessions.find({ ...inScope, firstFanMessageAt: { $gte: from, $lt: to } }, { projection: { accountId: 1, firstFanMessageAt: 1, firstResponderId: 1, firstResponseSec: 1, firstResponseAt: 1, status: 1, closedAt: 1 } }),
     rm.payments.find({ ...inScope, paidAt: { $gte: from, $lt: to } }),
   ]);
   const sessions: WorkSession[] = sessionDocs.map((d) => ({ accountId: d.accountId, firstFanMessageAt: d.firstFanMessageAt ?? 0, firstResponderId: d.firstResponderId, firstResponseSec: d.firstResponseSec }));
-  // Under `shift` a payment is shared among everyone on then, not only the chatter asked about.
-  const credits = creditsOf(paymentDocs, q.model === 'shift' && q.chatterId !== undefined ? await clockedIntervals(rm, inScope, from, to, q.clockIdleMs, now) : intervals, q.model);
+  // Coverage, and a payment's shares under `shift`, are everyone's on the account, not only the
+  // chatter asked about.
+  const everyone = q.chatterId === undefined ? intervals : await clockedIntervals(rm, inScope, from, to, q.clockIdleMs, now);
+  const credits = creditsOf(paymentDocs, everyone, q.model);
   const payments: WorkPayment[] = paymentDocs.map((d, i) => ({ accountId: d.accountId, paidAt: d.paidAt, grossCents: d.grossCents, credit: credits[i] ?? [] }));
   const names = new Map(records.map((r) => [r._id, r.displayName]));
   // Per account, in time order, so a shift takes the slice of its own time (binary search).
@@ -135,7 +150,30 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
   for (const i of intervals) sumOf(i.chatterId).clockedSec += Math.floor(Math.max(0, Math.min(i.end ?? now, to) - Math.max(i.inAt, from)) / 1000);
   for (const s of summary.values()) s.withinThresholdPct = percent(within.get(s.chatterId) ?? 0, s.sessionsAnswered);
   rows.sort((a, b) => a.plannedStart - b.plannedStart || a.shiftId.localeCompare(b.shiftId));
-  return { shifts: rows, chatters: [...summary.values()].sort((a, b) => a.chatterId.localeCompare(b.chatterId)) };
+  return { shifts: rows, chatters: [...summary.values()].sort((a, b) => a.chatterId.localeCompare(b.chatterId)), accounts: coverageByAccount(sessionDocs, everyone, from, to, now) };
+}
+
+/** Per account with fans waiting or someone on in the window: waiting, uncovered and staffed time up to now. */
+function coverageByAccount(sessions: readonly Pick<SessionDoc, 'accountId' | 'firstFanMessageAt' | 'firstResponseAt' | 'status' | 'closedAt'>[], intervals: readonly CreditSpan[], from: number, to: number, now: number): AccountCoverage[] {
+  const end = Math.min(to, now);
+  const waits = new Map<string, Span[]>();
+  const clocked = new Map<string, Span[]>();
+  const push = (m: Map<string, Span[]>, id: string, span: Span) => {
+    const list = m.get(id);
+    if (list) list.push(span);
+    else m.set(id, [span]);
+  };
+  for (const s of sessions) {
+    if (s.firstFanMessageAt === null) continue;
+    // Waiting until the first reply, or the close without one, or now.
+    push(waits, s.accountId, [s.firstFanMessageAt, s.firstResponseAt ?? (s.status === 'closed' && s.closedAt !== null ? s.closedAt : now)]);
+  }
+  for (const i of intervals) push(clocked, i.accountId, [i.inAt, i.end ?? now]);
+  return [...new Set([...waits.keys(), ...clocked.keys()])].sort().map((accountId) => {
+    const c = coverageOf(waits.get(accountId) ?? [], clocked.get(accountId) ?? [], from, end);
+    const staffedMs = union(clocked.get(accountId) ?? [], from, end).reduce((n, [a, b]) => n + (b - a), 0);
+    return { accountId, waitingSec: c.waitingSec, uncoveredWaitingSec: c.uncoveredSec, staffedSec: Math.floor(staffedMs / 1000) };
+  });
 }
 
 /** Each payment's credit under `model`: the chatter the model names, or under `shift` the chatters clocked in then. */

@@ -323,7 +323,7 @@ describe('the console', () => {
     expect(roster.status, await roster.text()).toBe(200);
     expect((await admin(`/api/admin/chatters/${chatter}/clock`, 'POST', { accountId: DEMO_ACCOUNT, action: 'in' })).status).toBe(202);
     await expect.poll(async () => (await api<{ items: { chatterId: string; onNow: unknown[] }[] }>('/api/chatters')).items.find((c) => c.chatterId === chatter)?.onNow.length, { timeout: 15_000 }).toBe(1);
-    const shifts = await api<{ shifts: { shiftId: string; status: string; chatterId: string }[] }>('/api/shifts');
+    const shifts = await api<{ shifts: { shiftId: string; status: string; chatterId: string }[]; accounts: { accountId: string }[] }>('/api/shifts');
     const mine = shifts.shifts.find((x) => x.chatterId === chatter);
     expect(mine?.status).toBe('on');
 
@@ -335,7 +335,19 @@ describe('the console', () => {
     expect(await page.locator(`tr[data-shift="${mine?.shiftId}"]`).getAttribute('data-status')).toBe('on');
     expect(await page.locator('p[data-on-now]').getAttribute('data-on-now')).toContain(chatter);
     expect(await page.locator(`tr[data-roster-chatter="${chatter}"]`).count()).toBe(1);
+    // Coverage: a row per account the API names (the demo's fans wait on accounts nobody staffs).
+    expect(shifts.accounts.length).toBeGreaterThan(0);
+    expect(await page.locator('tr[data-coverage]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-coverage')))).toEqual(shifts.accounts.map((a) => a.accountId));
     await page.screenshot({ path: join(SHOTS, 'console-shifts.png'), fullPage: true });
+    // A laptop and a phone: the page never scrolls sideways (wide tables scroll inside their panel).
+    for (const viewport of [{ width: 1400, height: 900 }, { width: 390, height: 844 }]) {
+      const small = await browser.newPage({ viewport, isMobile: viewport.width < 500 });
+      await small.goto(`${url}/console`);
+      await small.click('#tab-shifts');
+      await small.waitForSelector('tr[data-shift]');
+      expect(await small.evaluate(() => document.documentElement.scrollWidth), `${viewport.width}×${viewport.height}`).toBeLessThanOrEqual(viewport.width + 1);
+      await small.close();
+    }
 
     await page.goto(`${url}/floor`);
     // The public floor names nobody; with the key's view (the page asks the same API) the row says who is on.

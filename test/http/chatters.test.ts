@@ -205,4 +205,26 @@ describe('chatters, clock-in and clock-out', () => {
       expect(r.text, path).toMatch(/from: with model=shift the window may span at most 92 days/);
     }
   });
+  it('says per account how long fans waited with nobody clocked in there, in the report and coverage.csv', async () => {
+    // Nobody is on B (bob is clocked in on A only): a fan of B writes and waits unanswered.
+    const start = Math.floor(Date.now() / 1000) * 1000;
+    await h.webhook(messageWebhook({ accountId: B, fanId: '709', messageId: '8709', createdAt: new Date(start).toISOString(), text: 'anyone?', direction: 'received' }), { key: 'evt_shift_9' });
+    await h.settled();
+    await new Promise((r) => setTimeout(r, 2_100));
+    const window = `from=${encodeURIComponent(new Date(start - 3 * 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(start + 3 * 3_600_000).toISOString())}`;
+    interface Coverage { accountId: string; waitingSec: number; uncoveredWaitingSec: number; staffedSec: number }
+    const r = await h.call<{ accounts: Coverage[] }>('GET', `/api/shifts?${window}`);
+    expect(r.status, r.text).toBe(200);
+    const [a, b] = [r.body.accounts.find((x) => x.accountId === A), r.body.accounts.find((x) => x.accountId === B)];
+    // On A, ann was on while fan 705 waited for her second's reply: waited, all of it covered.
+    expect(a).toMatchObject({ waitingSec: 1, uncoveredWaitingSec: 0 });
+    expect(a?.staffedSec).toBeGreaterThan(0);
+    expect(b?.waitingSec).toBeGreaterThanOrEqual(2);
+    expect(b).toMatchObject({ uncoveredWaitingSec: b?.waitingSec, staffedSec: 0 });
+    const csv = await h.call('GET', `/api/exports/coverage.csv?${window}&accountId=${B}`);
+    expect(csv.status, csv.text).toBe(200);
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toBe('accountId,waitingSec,uncoveredWaitingSec,staffedSec');
+    expect(lines[1]).toMatch(new RegExp(`^${B},\\d+,\\d+,0$`));
+  });
 });

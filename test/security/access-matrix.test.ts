@@ -31,7 +31,7 @@ const EXPECTED: Record<string, Level> = {
   'POST /api/alerts/:id/ack': 'manager', 'POST /api/admin/close-session': 'manager',
   'POST /api/admin/reassignments': 'manager', 'GET /api/admin/reassignments': 'manager',
   'GET /api/chatters': 'read', 'GET /api/chatters/clocked': 'read', 'PUT /api/admin/chatters/:chatterId': 'admin', 'POST /api/admin/chatters/:chatterId/clock': 'manager',
-  'PUT /api/admin/chatters/:chatterId/roster': 'manager', 'GET /api/chatters/:chatterId/roster': 'read', 'GET /api/shifts': 'read', 'GET /api/chatters/pay': 'read', 'GET /api/exports/shifts.csv': 'read', 'GET /api/exports/pay.csv': 'read',
+  'PUT /api/admin/chatters/:chatterId/roster': 'manager', 'GET /api/chatters/:chatterId/roster': 'read', 'GET /api/shifts': 'read', 'GET /api/chatters/pay': 'read', 'GET /api/exports/shifts.csv': 'read', 'GET /api/exports/pay.csv': 'read', 'GET /api/exports/coverage.csv': 'read',
   'POST /api/admin/intelligence/run': 'admin', 'POST /api/admin/replay': 'admin', 'GET /api/admin/replay': 'admin', 'GET /api/admin/replay/:id': 'admin',
   'POST /api/admin/seed-demo': 'admin', 'POST /api/admin/purge-demo': 'admin', 'POST /api/demo/ingest': 'admin',
   'POST /api/admin/accounts': 'admin', 'POST /api/admin/accounts/seed': 'admin', 'POST /api/admin/accounts/sync': 'admin',

@@ -28,7 +28,7 @@ import { iso, Nullable, timeOf } from '../views.js';
 import type { ReadSide } from '../../read-side/read-side.js';
 import { conversionOf } from '../../read-models/conversion.js';
 import { attribution, CampaignConversionSchema, ConversionFiguresSchema, CreditModelParam } from './money.js';
-import { PayRowSchema, ShiftQuery, ShiftSchema, shiftView, shiftWindow } from './shifts.js';
+import { CoverageSchema, PayRowSchema, ShiftQuery, ShiftSchema, shiftView, shiftWindow } from './shifts.js';
 import { payReport, shiftReport } from '../../read-side/shift-report.js';
 
 export interface ExportRouteOptions {
@@ -381,6 +381,25 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
         ...(chatterId !== undefined ? { chatterId } : {}),
       });
       return listed(report.shifts.map(shiftView));
+    });
+  });
+
+  app.get('/api/exports/coverage.csv', {
+    config: { rateClass: 'report' },
+    schema: {
+      summary: 'Coverage per account over the window (GET /api/shifts `accounts`; default this local week, at most 92 days): time fans waited, of it the time nobody was clocked in, and the time someone was, as CSV or JSON lines',
+      querystring: Type.Object({ accountId: Type.Optional(Id('only this account')), ...WindowParams }, { additionalProperties: false }),
+      response: { 200: exportAnswer('One row per account with fans waiting or someone clocked in, by account id', CoverageSchema) },
+    },
+  }, async (request, reply) => {
+    const now = clock();
+    const w = shiftWindow(request.query, now, opts.reportTimezone);
+    const inScope = accountFilter(request, request.query.accountId);
+    return send(request, reply, 'coverage', w, columnsOf(CoverageSchema), async () => {
+      const report = await shiftReport(await models.active(), opts.read.rosters, opts.read.chatters, {
+        from: w.from, to: w.to, inScope, model: 'session', thresholdSec: opts.slaThresholdSec, now, clockIdleMs: opts.clockIdleSec * 1000, noShowGraceMs: opts.noShowGraceSec * 1000,
+      });
+      return listed(report.accounts.map((a) => ({ ...a })));
     });
   });
 

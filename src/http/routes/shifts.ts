@@ -108,6 +108,14 @@ const ChatterShiftSummary = Type.Object({
   revenueCents: Type.Integer({ minimum: 0, description: 'credited to them while clocked in on their shifts' }),
 });
 
+/** Coverage per account (docs/api.md, "Coverage"). */
+export const CoverageSchema = Type.Object({
+  accountId: Type.String(),
+  waitingSec: Type.Integer({ minimum: 0, description: 'seconds of the window (up to now) in which at least one fan whose wait began in the window was waiting for a first reply' }),
+  uncoveredWaitingSec: Type.Integer({ minimum: 0, description: 'of waitingSec, the seconds in which nobody was clocked in on the account' }),
+  staffedSec: Type.Integer({ minimum: 0, description: 'seconds of the window (up to now) in which at least one chatter was clocked in on the account' }),
+}, { additionalProperties: false });
+
 export const PayRowSchema = Type.Object({
   chatterId: Type.String(),
   displayName: Nullable(Type.String()),
@@ -216,12 +224,13 @@ export const shiftRoutes: FastifyPluginAsyncTypebox<ShiftRouteOptions> = async (
   app.get('/api/shifts', {
     config: { rateClass: 'report' },
     schema: {
-      summary: `Planned shifts against clocked time: per shift, clocked seconds, late start, early end, no-show and status, and what the chatter did while clocked in on it (fans whose wait began, sessions answered first and how fast, revenue credited); per chatter, the totals. Default window: this local week (REPORT_TIMEZONE, Monday first); at most ${MAX_SHIFT_WINDOW_DAYS} days`,
+      summary: `Planned shifts against clocked time: per shift, clocked seconds, late start, early end, no-show and status, and what the chatter did while clocked in on it (fans whose wait began, sessions answered first and how fast, revenue credited); per chatter, the totals; per account, coverage (time fans waited with nobody clocked in). Default window: this local week (REPORT_TIMEZONE, Monday first); at most ${MAX_SHIFT_WINDOW_DAYS} days`,
       querystring: ShiftQuery(opts.slaThresholdSec),
       response: {
         200: Type.Object({
           shifts: Type.Array(ShiftSchema, { description: 'by planned start' }),
           chatters: Type.Array(ChatterShiftSummary, { description: 'by chatter id' }),
+          accounts: Type.Array(CoverageSchema, { description: 'coverage of each account with fans waiting or someone clocked in in the window, by account id: everyone\'s, whatever chatterId asks' }),
           noShowGraceSec: Type.Integer(),
           thresholdSec: Type.Integer(),
           model: CreditModelEcho,
@@ -238,7 +247,7 @@ export const shiftRoutes: FastifyPluginAsyncTypebox<ShiftRouteOptions> = async (
       clockIdleMs: opts.clockIdleSec * 1000, noShowGraceMs: opts.noShowGraceSec * 1000, ...(chatterId !== undefined ? { chatterId } : {}),
     });
     return {
-      shifts: report.shifts.map(shiftView), chatters: report.chatters,
+      shifts: report.shifts.map(shiftView), chatters: report.chatters, accounts: report.accounts,
       noShowGraceSec: opts.noShowGraceSec, thresholdSec, model, window: { from: iso(from), to: iso(to) },
     };
   });
