@@ -5,8 +5,10 @@
 // routes compute: the shift report of this week and of 30 days, the pay view, who is on now,
 // clocked time; and, as the floor to compare with, the one indexed read of the window's sessions
 // the shift report makes.
-//   node --import tsx bench/shifts.ts [--chatters 200] [--sessions 100000] [--repeat 60]
-import { mkdtempSync, rmSync } from 'node:fs';
+//   node --import tsx bench/shifts.ts [--chatters 200] [--sessions 100000] [--repeat 60] [--keep <dir>]
+// --keep: seed into <dir> and leave it there; a later run with the same --keep reads it as it is
+// (the seed is a minute and a half; comparing two versions of the code needs the same data).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,7 +26,7 @@ import type { SessionDoc } from '../src/read-models/sessions/projection.js';
 import { payReport, shiftReport } from '../src/read-side/shift-report.js';
 import { shiftCreditOf } from '../src/read-models/shift-credits.js';
 
-const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' } } });
+const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' }, keep: { type: 'string' } } });
 const CHATTERS = Number(args.chatters);
 const SESSIONS = Number(args.sessions);
 const REPEAT = Number(args.repeat);
@@ -34,8 +36,11 @@ const MIN = 60_000;
 const IDLE_MS = 30 * MIN;
 
 const rand = mulberry32(51);
-const now = Date.now();
-const dir = mkdtempSync(join(tmpdir(), 'convops-bench-shifts-'));
+const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'convops-bench-shifts-'));
+const SEEDED = join(dir, 'seeded-at');
+const seeded = existsSync(SEEDED);
+// A kept seed is read as of when it was seeded: "this week" is that week.
+const now = seeded ? Number(readFileSync(SEEDED, 'utf8')) : Date.now();
 const store = new EmbeddedStore(dir);
 const models = new ReadModelSet(store);
 await models.ensureIndexes(1);
@@ -45,64 +50,74 @@ const chatters = new ChatterStore(store);
 const account = (i: number) => `acct_bench_${i % ACCOUNTS}`;
 const chatterId = (i: number) => `chatter${String(i).padStart(3, '0')}`;
 
-const started = performance.now();
-// Rosters: day shifts Monday to Friday, or night shifts Sunday to Thursday nights (across midnight).
-const intervals: ClockIntervalDoc[] = [];
-let messages: MessageDoc[] = [];
-let messageCount = 0;
-const flushMessages = async () => {
-  if (messages.length === 0) return;
-  await rm.messages.bulkWrite(messages.map((d) => ({ insertOne: { document: d } })));
-  messageCount += messages.length;
-  messages = [];
-};
-for (let c = 0; c < CHATTERS; c++) {
-  const id = chatterId(c);
-  const acct = account(c);
-  const night = c % 3 === 0;
-  const roster: Roster = {
-    timezone: 'Europe/Berlin',
-    weekly: (night ? ['sun', 'mon', 'tue', 'wed', 'thu'] as const : ['mon', 'tue', 'wed', 'thu', 'fri'] as const).map((day) => ({ accountId: acct, day, start: night ? '22:00' : '08:00', end: night ? '06:00' : '16:00' })),
-    oneOff: [], absences: [],
+async function seed(): Promise<void> {
+  const started = performance.now();
+  // Rosters: day shifts Monday to Friday, or night shifts Sunday to Thursday nights (across midnight).
+  const intervals: ClockIntervalDoc[] = [];
+  let messages: MessageDoc[] = [];
+  let messageCount = 0;
+  const flushMessages = async () => {
+    if (messages.length === 0) return;
+    await rm.messages.bulkWrite(messages.map((d) => ({ insertOne: { document: d } })));
+    messageCount += messages.length;
+    messages = [];
   };
-  await rosters.set(id, roster, 'bench', now);
-  await chatters.set(id, { displayName: `Chatter ${c}`, accountIds: [acct], commissionPct: 10, active: true }, 'bench', now);
-  // A year of shifts, clocked in a little late or early, out a little early; one in twenty never clocked out (idled out).
-  for (const p of plannedShifts(roster, now - 365 * DAY, now, id)) {
-    if (rand() < 0.05) continue;
-    const inAt = p.start + Math.floor((rand() - 0.3) * 15 * MIN);
-    // One in twenty idles out two hours in: the next clock-in records it (an automatic clock-out).
-    const idled = rand() < 0.05;
-    const outAt = p.end > now ? null : idled ? inAt + 2 * 3_600_000 + IDLE_MS : p.end - Math.floor(rand() * 20 * MIN);
-    intervals.push({ _id: `${acct}:_clock.${id}:${intervals.length}`, accountId: acct, chatterId: id, inAt, outAt, inBy: 'bench', outBy: outAt === null ? null : 'bench', outAutomatic: idled && outAt !== null, lastSeq: intervals.length });
-    // Replies every ten to thirty minutes while on.
-    const until = Math.min(idled ? inAt + 2 * 3_600_000 : outAt ?? p.end, now);
-    for (let t = inAt + Math.floor(rand() * 10 * MIN); t < until; t += (10 + Math.floor(rand() * 20)) * MIN) {
-      const n = messageCount + messages.length;
-      messages.push({ _id: `${acct}:m${n}`, messageId: `m${n}`, accountId: acct, chatId: String(1000 + (n % 2000)), chatKey: `${acct}:${1000 + (n % 2000)}`, sender: 'human', chatterId: id, sentAt: t, deleted: false, deletedAt: null, tombstone: false, lastSeq: 1 } as MessageDoc);
-      if (messages.length >= 20_000) await flushMessages();
+  for (let c = 0; c < CHATTERS; c++) {
+    const id = chatterId(c);
+    const acct = account(c);
+    const night = c % 3 === 0;
+    const roster: Roster = {
+      timezone: 'Europe/Berlin',
+      weekly: (night ? ['sun', 'mon', 'tue', 'wed', 'thu'] as const : ['mon', 'tue', 'wed', 'thu', 'fri'] as const).map((day) => ({ accountId: acct, day, start: night ? '22:00' : '08:00', end: night ? '06:00' : '16:00' })),
+      oneOff: [], absences: [],
+    };
+    await rosters.set(id, roster, 'bench', now);
+    await chatters.set(id, { displayName: `Chatter ${c}`, accountIds: [acct], commissionPct: 10, active: true }, 'bench', now);
+    // A year of shifts, clocked in a little late or early, out a little early; one in twenty never clocked out (idled out).
+    for (const p of plannedShifts(roster, now - 365 * DAY, now, id)) {
+      if (rand() < 0.05) continue;
+      const inAt = p.start + Math.floor((rand() - 0.3) * 15 * MIN);
+      // One in twenty idles out two hours in: the next clock-in records it (an automatic clock-out).
+      const idled = rand() < 0.05;
+      const outAt = p.end > now ? null : idled ? inAt + 2 * 3_600_000 + IDLE_MS : p.end - Math.floor(rand() * 20 * MIN);
+      intervals.push({ _id: `${acct}:_clock.${id}:${intervals.length}`, accountId: acct, chatterId: id, inAt, outAt, inBy: 'bench', outBy: outAt === null ? null : 'bench', outAutomatic: idled && outAt !== null, lastSeq: intervals.length });
+      // Replies every ten to thirty minutes while on.
+      const until = Math.min(idled ? inAt + 2 * 3_600_000 : outAt ?? p.end, now);
+      for (let t = inAt + Math.floor(rand() * 10 * MIN); t < until; t += (10 + Math.floor(rand() * 20)) * MIN) {
+        const n = messageCount + messages.length;
+        messages.push({ _id: `${acct}:m${n}`, messageId: `m${n}`, accountId: acct, chatId: String(1000 + (n % 2000)), chatKey: `${acct}:${1000 + (n % 2000)}`, sender: 'human', chatterId: id, sentAt: t, deleted: false, deletedAt: null, tombstone: false, lastSeq: 1 } as MessageDoc);
+        if (messages.length >= 20_000) await flushMessages();
+      }
     }
   }
-}
-await flushMessages();
-await rm.clock_intervals.bulkWrite(intervals.map((d) => ({ insertOne: { document: d } })));
-// Sessions and payments over the year, answered and credited by the account's chatters.
-const byAccount = Array.from({ length: ACCOUNTS }, (_, a) => Array.from({ length: CHATTERS }, (_, c) => c).filter((c) => c % ACCOUNTS === a).map(chatterId));
-for (let start = 0; start < SESSIONS; start += 20_000) {
-  const sessions: SessionDoc[] = [];
-  const payments: PaymentDoc[] = [];
-  for (let i = start; i < Math.min(SESSIONS, start + 20_000); i++) {
-    const a = i % ACCOUNTS;
-    const at = now - Math.floor(rand() * 365 * DAY);
-    const who = byAccount[a]?.[Math.floor(rand() * (byAccount[a]?.length ?? 1))] ?? null;
-    const answered = rand() < 0.9;
-    sessions.push({ _id: `${account(a)}:s${i}:1`, accountId: account(a), chatId: `s${i}`, firstFanMessageAt: at, firstResponderId: answered ? who : null, firstResponseSec: answered ? Math.floor(5 + rand() * 1800) : null, openedAt: at, status: 'closed' } as unknown as SessionDoc);
-    if (rand() < 0.3) payments.push({ _id: `${account(a)}:p${i}`, paymentId: `p${i}`, accountId: account(a), chatId: `s${i}`, paidAt: at + 10 * MIN, grossCents: 500 + Math.floor(rand() * 5000), chatterId: who } as unknown as PaymentDoc);
+  await flushMessages();
+  await rm.clock_intervals.bulkWrite(intervals.map((d) => ({ insertOne: { document: d } })));
+  // Sessions and payments over the year, answered and credited by the account's chatters.
+  const byAccount = Array.from({ length: ACCOUNTS }, (_, a) => Array.from({ length: CHATTERS }, (_, c) => c).filter((c) => c % ACCOUNTS === a).map(chatterId));
+  for (let start = 0; start < SESSIONS; start += 20_000) {
+    const sessions: SessionDoc[] = [];
+    const payments: PaymentDoc[] = [];
+    for (let i = start; i < Math.min(SESSIONS, start + 20_000); i++) {
+      const a = i % ACCOUNTS;
+      const at = now - Math.floor(rand() * 365 * DAY);
+      const who = byAccount[a]?.[Math.floor(rand() * (byAccount[a]?.length ?? 1))] ?? null;
+      const answered = rand() < 0.9;
+      const sec = answered ? Math.floor(5 + rand() * 1800) : null;
+      sessions.push({
+        _id: `${account(a)}:s${i}:1`, accountId: account(a), chatId: `s${i}`, firstFanMessageAt: at, firstResponderId: answered ? who : null, firstResponseSec: sec,
+        firstResponseAt: sec === null ? null : at + sec * 1000, openedAt: at, status: 'closed', closedAt: at + 2 * 3_600_000,
+      } as unknown as SessionDoc);
+      if (rand() < 0.3) payments.push({ _id: `${account(a)}:p${i}`, paymentId: `p${i}`, accountId: account(a), chatId: `s${i}`, paidAt: at + 10 * MIN, grossCents: 500 + Math.floor(rand() * 5000), chatterId: who } as unknown as PaymentDoc);
+    }
+    await rm.sessions.bulkWrite(sessions.map((d) => ({ insertOne: { document: d } })));
+    await rm.payments.bulkWrite(payments.map((d) => ({ insertOne: { document: d } })));
   }
-  await rm.sessions.bulkWrite(sessions.map((d) => ({ insertOne: { document: d } })));
-  await rm.payments.bulkWrite(payments.map((d) => ({ insertOne: { document: d } })));
+  console.log(`seeded ${CHATTERS} chatters on ${ACCOUNTS} accounts, ${intervals.length} clock intervals (a year of shifts), ${messageCount} replies, ${SESSIONS} sessions in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  writeFileSync(SEEDED, String(now));
 }
-console.log(`seeded ${CHATTERS} chatters on ${ACCOUNTS} accounts, ${intervals.length} clock intervals (a year of shifts), ${messageCount} replies, ${SESSIONS} sessions in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+if (seeded) console.log(`read the seed kept in ${dir} (seeded at ${new Date(now).toISOString()})`);
+else await seed();
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
@@ -137,4 +152,4 @@ await measure('GET /api/chatters/pay?model=shift (week)', async () => `${(await 
 await measure('shift credit (week)', async () => `${[...(await shiftCreditOf(rm, week, {}, IDLE_MS, now)).values()].reduce((n, m) => n + m.size, 0)} chatter credits`);
 await measure('shift credit (30 days)', async () => `${[...(await shiftCreditOf(rm, month, {}, IDLE_MS, now)).values()].reduce((n, m) => n + m.size, 0)} chatter credits`);
 await store.close();
-rmSync(dir, { recursive: true, force: true });
+if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });

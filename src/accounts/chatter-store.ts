@@ -32,8 +32,9 @@ export class ChatterStore {
     return this.records.findOne({ _id: chatterId });
   }
 
-  all(): Promise<ChatterDoc[]> {
-    return this.records.find({}, { sort: { _id: 1 } });
+  /** By id; shared: the documents may be frozen, and are the same objects while unchanged. */
+  all(): Promise<readonly ChatterDoc[]> {
+    return this.records.find({ _id: { $gte: '' } }, { sort: { _id: 1 }, shared: true });
   }
 
   async set(chatterId: string, record: ChatterRecord, by: string, now = Date.now()): Promise<ChatterDoc> {

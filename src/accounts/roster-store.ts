@@ -21,9 +21,14 @@ export class RosterStore {
     return this.rosters.findOne({ _id: chatterId });
   }
 
-  /** Every roster, or those of the chatters named. */
+  /**
+   * Every roster, or those of the chatters named. All of them are a shared read: the embedded
+   * store hands out the same frozen documents while they are unchanged, so what a report works
+   * out from a roster can be kept by the document (plannedShiftsOf).
+   */
   find(chatterIds?: readonly string[]): Promise<RosterDoc[]> {
-    return this.rosters.find(chatterIds === undefined ? {} : { _id: { $in: [...chatterIds] } }, { sort: { _id: 1 } });
+    if (chatterIds === undefined) return this.rosters.find({ _id: { $gte: '' } }, { sort: { _id: 1 }, shared: true });
+    return this.rosters.find({ _id: { $in: [...chatterIds] } }, { sort: { _id: 1 } });
   }
 
   async set(chatterId: string, roster: Roster, by: string, now = Date.now()): Promise<RosterDoc> {

@@ -5,9 +5,9 @@
 // fan message and payments by when they were paid, as the SLA and money reports place them.
 import type { Filter } from '../adapters/store/store.js';
 import type { ChatterStore } from '../accounts/chatter-store.js';
-import type { RosterStore } from '../accounts/roster-store.js';
+import type { RosterDoc, RosterStore } from '../accounts/roster-store.js';
 import { percent } from '../domain/percentiles.js';
-import { plannedShifts } from '../domain/roster.js';
+import { plannedShifts, type PlannedShift } from '../domain/roster.js';
 import { shiftFigures, type ShiftStatus } from '../domain/shift-figures.js';
 import { shiftWork, type WorkPayment, type WorkSession } from '../domain/shift-work.js';
 import { shiftShares, type CreditSpan, type Shares } from '../domain/shift-credit.js';
@@ -121,7 +121,7 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
     // A roster with no shift on the accounts in scope is not expanded at all.
     if (![...doc.weekly, ...doc.oneOff].some((s) => visible(s.accountId))) continue;
     const spans = spansOf.get(doc._id) ?? [];
-    for (const p of plannedShifts(doc, from, to, doc._id)) {
+    for (const p of plannedShiftsOf(doc, from, to)) {
       if (!visible(p.accountId)) continue;
       const f = shiftFigures(p, spans, now, q.noShowGraceMs);
       // The chatter's clocked time on the shift's account inside the shift.
@@ -151,6 +151,27 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
   for (const s of summary.values()) s.withinThresholdPct = percent(within.get(s.chatterId) ?? 0, s.sessionsAnswered);
   rows.sort((a, b) => a.plannedStart - b.plannedStart || a.shiftId.localeCompare(b.shiftId));
   return { shifts: rows, chatters: [...summary.values()].sort((a, b) => a.chatterId.localeCompare(b.chatterId)), accounts: coverageByAccount(sessionDocs, everyone, from, to, now) };
+}
+
+/**
+ * A roster's planned shifts in [from, to), kept by the roster document: the embedded store hands
+ * out the same document while it is unchanged (RosterStore.find), and a dashboard asks for the
+ * same week again and again. Expanding 200 rosters' weeks on the wall clock is a tenth of a
+ * report otherwise. A new document (any change, or every read on MongoDB) starts afresh.
+ */
+const expanded = new WeakMap<RosterDoc, Map<string, readonly PlannedShift[]>>();
+
+function plannedShiftsOf(doc: RosterDoc, from: number, to: number): readonly PlannedShift[] {
+  let byWindow = expanded.get(doc);
+  if (!byWindow) expanded.set(doc, (byWindow = new Map()));
+  const key = `${from}|${to}`;
+  let shifts = byWindow.get(key);
+  if (!shifts) {
+    // A few windows per document at most (this week, last week...): the oldest goes first.
+    if (byWindow.size >= 8) byWindow.delete(byWindow.keys().next().value as string);
+    byWindow.set(key, (shifts = plannedShifts(doc, from, to, doc._id)));
+  }
+  return shifts;
 }
 
 /** Per account with fans waiting or someone on in the window: waiting, uncovered and staffed time up to now. */
