@@ -8,6 +8,7 @@
 //        [--server-root <checkout>] [--mongo-heap-mb <6144 per million messages>]
 //        [--replay-cpu-prof <path prefix>] (a CPU profile of the replay alone, without the seeding)
 //        [--api-cpu-prof <dir>] (a CPU profile of each API process, written when it stops: where a route's time goes)
+//        [--match <text>] (only the routes whose label holds the text: one route's profile)
 //
 // The data, and why it looks like this. The read models are written directly (the documents
 // the projector writes, field for field; see src/read-models/*/projection.ts), not by
@@ -107,6 +108,7 @@ const { values: args } = parseArgs({
     'skip-replay': { type: 'boolean', default: false },
     'replay-cpu-prof': { type: 'string' },
     'api-cpu-prof': { type: 'string' },
+    match: { type: 'string' },
     only: { type: 'string' },
     'server-root': { type: 'string' },
     'mongo-heap-mb': { type: 'string' },
@@ -512,6 +514,7 @@ interface Route {
 }
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 const isoOf = (t: number) => new Date(t).toISOString();
 const num = (v: unknown): string => (typeof v === 'number' ? String(v) : v === null ? 'null' : '?');
 const get = (b: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), b);
@@ -604,8 +607,16 @@ const BUSINESS_ROUTES: Route[] = (['wall', 'business'] as const).flatMap((clock)
   { kind: 'aggregate', label: `GET /api/stats clock=${clock}`, path: () => `/api/stats?clock=${clock}`, check: (b) => `${String(b.clock)} clock, awaiting ${num(b.awaitingReply)}, breached ${num(b.breachedNow)}, longest ${num(b.longestWaitSec)} s` },
 ]);
 
-/** Issue 50: the conversion report and the scorecard under each attribution model, all time and in a window off the hour edges. */
-const MONEY_ROUTES: Route[] = (['session', 'sender', 'converter'] as const).flatMap((model): Route[] => [
+/**
+ * Issue 50: the conversion report and the scorecard under each attribution model, all time and in
+ * a window off the hour edges; first, the same route over an hour with nothing in it (tomorrow):
+ * the floor of the route (HTTP, access, the window's parsing, one empty read), to set every
+ * line's tail against on this shared machine.
+ */
+const MONEY_ROUTES: Route[] = [{
+  kind: 'aggregate', windowed: true, label: 'GET /api/conversion empty hour (floor)', path: (_i, at) => `/api/conversion?${windowQuery({ from: Math.ceil(at / HOUR) * HOUR + DAY, to: Math.ceil(at / HOUR) * HOUR + DAY + HOUR })}`,
+  check: (b) => `${list(b, 'chatters').length} chatters, ${list(b, 'accounts').length} accounts`,
+}, ...(['session', 'sender', 'converter'] as const).flatMap((model): Route[] => [
   { kind: 'aggregate', label: `GET /api/conversion model=${model}`, path: () => `/api/conversion?model=${model}`, check: (b) => `${String(b.model)}: ${list(b, 'chatters').map((c) => num(get(c, 'revenueCents'))).join('/')} credited` },
   {
     kind: 'aggregate', windowed: true, label: `GET /api/conversion 7d-17m model=${model}`, path: (_i, at) => `/api/conversion?${windowQuery(offEdge(at))}&model=${model}`,
@@ -616,13 +627,13 @@ const MONEY_ROUTES: Route[] = (['session', 'sender', 'converter'] as const).flat
     kind: 'aggregate', windowed: true, label: `GET /api/chatters/scorecard 7d-17m model=${model}`, path: (_i, at) => `/api/chatters/scorecard?${windowQuery(offEdge(at))}&model=${model}`,
     check: (b) => `${String(b.model)}: ${(b.items ?? []).map((c) => num(get(c, 'revenueCents'))).join('/')} credited in the window`,
   },
-]);
+])];
 
 const ROUTES_TO_RUN = [
   ...ROUTE_TABLE.filter((r) => ROUTES === 'all' || (ROUTES === 'lists' && r.kind === 'list') || (ROUTES === 'aggregates' && r.kind === 'aggregate')),
   ...(ROUTES === 'all' || ROUTES === 'aggregates' || ROUTES === 'business' ? BUSINESS_ROUTES : []),
   ...(ROUTES === 'all' || ROUTES === 'money' ? MONEY_ROUTES : []),
-];
+].filter((r) => args.match === undefined || r.label.includes(args.match));
 
 interface Measured { p50: number; p99: number; n: number; rows: number; body: Body; at: number }
 

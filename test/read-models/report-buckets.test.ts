@@ -10,6 +10,7 @@ import { MongoStore } from '../../src/adapters/store/mongo-store.js';
 import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { applyEvents } from '../../src/projector/runner.js';
 import { ReportBucketBuilder } from '../../src/read-models/report-buckets/builder.js';
+import type { ReportBucketDoc } from '../../src/read-models/report-buckets/document.js';
 import { bucketIndex, bucketStart, type TimeLevel } from '../../src/read-models/report-buckets/keys.js';
 import { cover, type Cover } from '../../src/read-models/report-buckets/window.js';
 import { windowCover } from '../../src/read-models/report-buckets/queries.js';
@@ -120,14 +121,16 @@ async function project(store: DocumentStore, events: readonly Positioned[], cuts
   }
 }
 
-function expected(m: ReturnType<typeof runChats>): unknown[] {
+function built(m: ReturnType<typeof runChats>): ReportBucketDoc[] {
   const b = new ReportBucketBuilder();
   for (const d of m.sessions.values()) b.add('sessions', d);
   for (const d of m.messages.values()) b.add('messages', d);
   for (const d of m.payments.values()) b.add('payments', d);
   for (const d of m.ppvs.values()) b.add('ppvs', d);
-  return canonicalBuckets(b.docs());
+  return b.docs();
 }
+
+const expected = (m: ReturnType<typeof runChats>): unknown[] => canonicalBuckets(built(m));
 
 function canonicalBuckets(docs: readonly unknown[]): unknown[] {
   return docs.map((d) => withoutZeros(d))
@@ -160,6 +163,20 @@ describe.each([
         await project(store, m.positioned, cuts, again, crashes);
         const stored = await new ReadModelSet(store).at(1).report_buckets.find({});
         expect(canonicalBuckets(stored)).toEqual(expected(m));
+        // Built from the documents, a bucket's time bounds lie inside the fold's (which also
+        // count what cancelled out later): true of what it holds, so an edge may read it.
+        const folded = new Map(stored.map((d) => [d._id, d]));
+        for (const d of built(m)) {
+          if (d.level === 'live') {
+            expect(d.loAt, d._id).toBeUndefined();
+            continue;
+          }
+          const f = folded.get(d._id);
+          if (typeof d.loAt !== 'number' || typeof d.hiAt !== 'number' || !f) continue;
+          expect(f.loAt ?? Infinity, d._id).toBeLessThanOrEqual(d.loAt);
+          expect(f.hiAt ?? -Infinity, d._id).toBeGreaterThanOrEqual(d.hiAt);
+          expect(d.loAt).toBeLessThanOrEqual(d.hiAt);
+        }
       } finally {
         await store.close();
       }

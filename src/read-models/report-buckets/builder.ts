@@ -1,5 +1,10 @@
 // Report buckets computed in memory from documents, without the projector: for seeding a
-// benchmark's data set and for tests that check the stored buckets against the documents.
+// benchmark's data set, for rebuilding a version's buckets (backfill.ts), and for tests that check
+// the stored buckets against the documents. Each time bucket gets the bounds of the contribution
+// times it took (loAt, hiAt), as the projector's folds keep them: what lets a window's partial end
+// read a bucket instead of the raw documents (edges.ts). From documents these are the times of
+// what the bucket holds now (the fold's also count what later cancelled out), which is all that
+// reading it in place of the documents needs.
 import type { Doc } from '../../adapters/store/store.js';
 import { addAt, addressesOf, type ReportBucketDoc } from './document.js';
 import { incrementsOf, type BucketedModel } from './contributions.js';
@@ -16,6 +21,10 @@ export class ReportBucketBuilder {
           this.docs_.set(a.id, d);
         }
         addAt(d, i.field, i.amount);
+        if (i.at !== null && a.level !== 'live') {
+          if (typeof d.loAt !== 'number' || i.at < d.loAt) d.loAt = i.at;
+          if (typeof d.hiAt !== 'number' || i.at > d.hiAt) d.hiAt = i.at;
+        }
       }
     }
   }

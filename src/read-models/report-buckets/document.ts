@@ -88,8 +88,9 @@ export interface ReportBucketDoc extends Doc, BucketCounters {
   /**
    * The earliest and latest time of any contribution ever added to this time bucket (kept with
    * $min and $max, so they only widen, whatever the order). A window whose partial end covers
-   * [loAt, hiAt] can read the bucket instead of the raw documents. Absent on buckets built
-   * from documents rather than events (report-buckets/backfill.ts).
+   * [loAt, hiAt] can read the bucket instead of the raw documents. Built from documents
+   * (builder.ts), the bounds of what the bucket holds; absent on buckets built before they were
+   * kept, which then stay unbounded (read raw at a partial end).
    */
   readonly loAt?: number;
   readonly hiAt?: number;
