@@ -40,6 +40,23 @@ async function api<T>(path: string, auth = false): Promise<T> {
 
 const figure = (page: Page, name: string) => page.locator(`[data-figure="${name}"]`).innerText();
 
+/**
+ * A console tab on a laptop and on a phone: the page never scrolls sideways (wide tables scroll
+ * inside their panel). Measured against the device's width: a phone browser widens its window to
+ * content that overflows. `more` checks what else must fit.
+ */
+async function fitsLaptopAndPhone(tab: string, ready: string, more: (page: Page, width: number) => Promise<void> = async () => {}): Promise<void> {
+  for (const viewport of [{ width: 1400, height: 900 }, { width: 390, height: 844 }]) {
+    const small = await browser.newPage({ viewport, isMobile: viewport.width < 500 });
+    await small.goto(`${url}/console`);
+    await small.click(tab);
+    await small.waitForSelector(ready);
+    expect(await small.evaluate(() => document.documentElement.scrollWidth), `${tab} at ${viewport.width}×${viewport.height}`).toBeLessThanOrEqual(viewport.width + 1);
+    await more(small, viewport.width);
+    await small.close();
+  }
+}
+
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
@@ -300,17 +317,9 @@ describe('the console', () => {
     await page.click('form:has(select[data-model]) button[type="submit"]');
     await page.screenshot({ path: join(SHOTS, 'console-money.png'), fullPage: true });
     await page.close();
-    // A laptop and a phone: the page never scrolls sideways (wide tables scroll inside their panel).
-    for (const viewport of [{ width: 1400, height: 900 }, { width: 390, height: 844 }]) {
-      const small = await browser.newPage({ viewport, isMobile: viewport.width < 500 });
-      await small.goto(`${url}/console`);
-      await small.click('#tab-money');
-      await small.waitForSelector('tr[data-chatter]');
-      // Against the device's width: a phone browser widens its window to content that overflows.
-      expect(await small.evaluate(() => document.documentElement.scrollWidth), `${viewport.width}×${viewport.height}`).toBeLessThanOrEqual(viewport.width + 1);
-      expect(await small.locator('svg[data-chart="daily"]').evaluate((e) => e.getBoundingClientRect().right)).toBeLessThanOrEqual(viewport.width + 1);
-      await small.close();
-    }
+    await fitsLaptopAndPhone('#tab-money', 'tr[data-chatter]', async (small, width) => {
+      expect(await small.locator('svg[data-chart="daily"]').evaluate((e) => e.getBoundingClientRect().right)).toBeLessThanOrEqual(width + 1);
+    });
   });
 
   it('the shifts view and the floor\'s "on now": a chatter on a roster, clocked in, as the API gives them', async () => {
@@ -339,15 +348,7 @@ describe('the console', () => {
     expect(shifts.accounts.length).toBeGreaterThan(0);
     expect(await page.locator('tr[data-coverage]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-coverage')))).toEqual(shifts.accounts.map((a) => a.accountId));
     await page.screenshot({ path: join(SHOTS, 'console-shifts.png'), fullPage: true });
-    // A laptop and a phone: the page never scrolls sideways (wide tables scroll inside their panel).
-    for (const viewport of [{ width: 1400, height: 900 }, { width: 390, height: 844 }]) {
-      const small = await browser.newPage({ viewport, isMobile: viewport.width < 500 });
-      await small.goto(`${url}/console`);
-      await small.click('#tab-shifts');
-      await small.waitForSelector('tr[data-shift]');
-      expect(await small.evaluate(() => document.documentElement.scrollWidth), `${viewport.width}×${viewport.height}`).toBeLessThanOrEqual(viewport.width + 1);
-      await small.close();
-    }
+    await fitsLaptopAndPhone('#tab-shifts', 'tr[data-shift]');
 
     await page.goto(`${url}/floor`);
     // The public floor names nobody; with the key's view (the page asks the same API) the row says who is on.
