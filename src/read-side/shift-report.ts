@@ -87,7 +87,7 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
     rosters.find(q.chatterId === undefined ? undefined : [q.chatterId]),
     chatters.all(),
     clockedIntervals(rm, inScope, from, to, q.clockIdleMs, now, q.chatterId),
-    rm.sessions.find({ ...inScope, firstFanMessageAt: { $gte: from, $lt: to } }, { projection: { accountId: 1, firstFanMessageAt: 1, firstResponderId: 1, firstResponseSec: 1, firstResponseAt: 1, status: 1, closedAt: 1 } }),
+    rm.sessions.find({ ...inScope, firstFanMessageAt: { $gte: from, $lt: to } }, { projection: { ...COVERAGE_FIELDS, firstResponderId: 1, firstResponseSec: 1 } }),
     rm.payments.find({ ...inScope, paidAt: { $gte: from, $lt: to } }),
   ]);
   const sessions: WorkSession[] = sessionDocs.map((d) => ({ accountId: d.accountId, firstFanMessageAt: d.firstFanMessageAt ?? 0, firstResponderId: d.firstResponderId, firstResponseSec: d.firstResponseSec }));
@@ -172,6 +172,17 @@ function plannedShiftsOf(doc: RosterDoc, from: number, to: number): readonly Pla
     byWindow.set(key, (shifts = plannedShifts(doc, from, to, doc._id)));
   }
   return shifts;
+}
+
+const COVERAGE_FIELDS = { accountId: 1, firstFanMessageAt: 1, firstResponseAt: 1, status: 1, closedAt: 1 } as const;
+
+/** Coverage alone over [from, to) (coverage.csv): the two reads it needs, not a whole shift report. */
+export async function coverageReport(rm: ReadModelCollections, q: { from: number; to: number; inScope: Filter; clockIdleMs: number; now: number }): Promise<AccountCoverage[]> {
+  const [sessions, intervals] = await Promise.all([
+    rm.sessions.find({ ...q.inScope, firstFanMessageAt: { $gte: q.from, $lt: q.to } }, { projection: COVERAGE_FIELDS }),
+    clockedIntervals(rm, q.inScope, q.from, q.to, q.clockIdleMs, q.now),
+  ]);
+  return coverageByAccount(sessions, intervals, q.from, q.to, q.now);
 }
 
 /** Per account with fans waiting or someone on in the window: waiting, uncovered and staffed time up to now. */

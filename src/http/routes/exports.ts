@@ -29,7 +29,7 @@ import type { ReadSide } from '../../read-side/read-side.js';
 import { conversionOf } from '../../read-models/conversion.js';
 import { attribution, CampaignConversionSchema, ConversionFiguresSchema, CreditModelParam } from './money.js';
 import { CoverageSchema, PayRowSchema, ShiftQuery, ShiftSchema, shiftView, shiftWindow } from './shifts.js';
-import { payReport, shiftReport } from '../../read-side/shift-report.js';
+import { coverageReport, payReport, shiftReport } from '../../read-side/shift-report.js';
 
 export interface ExportRouteOptions {
   readonly read: ReadSide;
@@ -395,12 +395,9 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     const now = clock();
     const w = shiftWindow(request.query, now, opts.reportTimezone);
     const inScope = accountFilter(request, request.query.accountId);
-    return send(request, reply, 'coverage', w, columnsOf(CoverageSchema), async () => {
-      const report = await shiftReport(await models.active(), opts.read.rosters, opts.read.chatters, {
-        from: w.from, to: w.to, inScope, model: 'session', thresholdSec: opts.slaThresholdSec, now, clockIdleMs: opts.clockIdleSec * 1000, noShowGraceMs: opts.noShowGraceSec * 1000,
-      });
-      return listed(report.accounts.map((a) => ({ ...a })));
-    });
+    return send(request, reply, 'coverage', w, columnsOf(CoverageSchema), async () => listed((await coverageReport(await models.active(), {
+      from: w.from, to: w.to, inScope, clockIdleMs: opts.clockIdleSec * 1000, now,
+    })).map((a): Static<typeof CoverageSchema> => ({ ...a }))));
   });
 
   app.get('/api/exports/pay.csv', {
