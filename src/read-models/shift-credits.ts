@@ -8,7 +8,7 @@ import { shiftShares, type CreditablePayment, type Shares } from '../domain/shif
 import { clockedIntervals } from './clock-intervals/queries.js';
 import type { PaymentDoc } from './payments/projection.js';
 import type { ReadModelCollections } from './read-model-set.js';
-import type { ReportWindow } from './report-buckets/queries.js';
+import { rangeOn, type ReportWindow } from './report-buckets/queries.js';
 
 export interface CreditSum {
   revenueCents: number;
@@ -31,8 +31,7 @@ export async function paymentShares(rm: ReadModelCollections, payments: readonly
 }
 
 export async function shiftCreditOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, idleMs: number, now: number): Promise<ShiftCredit> {
-  const paidAt = { ...(Number.isFinite(w.from) ? { $gte: w.from } : {}), ...(Number.isFinite(w.to) ? { $lt: w.to } : {}) };
-  const payments = await rm.payments.find({ ...inScope, ...(Object.keys(paidAt).length > 0 ? { paidAt } : {}) });
+  const payments = await rm.payments.find({ ...inScope, ...rangeOn('paidAt', w) });
   const shares = await paymentShares(rm, payments, inScope, w.from, w.to, idleMs, now);
   const out = new Map<string, Map<string, CreditSum>>();
   payments.forEach((p, i) => {

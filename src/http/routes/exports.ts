@@ -12,6 +12,7 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Filter } from '../../adapters/store/store.js';
+import { rangeOn } from '../../read-models/report-buckets/queries.js';
 import { canSee } from '../../access/access-model.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { openAlertsByChatter } from '../../intelligence/alert-merge.js';
@@ -416,14 +417,6 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
     })).map((r): Static<typeof PayRowSchema> => ({ ...r }))));
   });
 };
-
-/** A store condition for `field` in the window; nothing for an open end. */
-function rangeOn(field: string, w: { from: number; to: number }): Filter {
-  const range: Record<string, number> = {};
-  if (Number.isFinite(w.from)) range.$gte = w.from;
-  if (Number.isFinite(w.to)) range.$lt = w.to;
-  return Object.keys(range).length === 0 ? {} : { [field]: range };
-}
 
 async function* listed(rows: readonly Row[]): AsyncGenerator<Row> {
   yield* rows;

@@ -22,6 +22,14 @@ export interface ReportWindow {
 
 export const ALL_TIME: ReportWindow = { from: -Infinity, to: Infinity };
 
+/** A store condition for `field` in the window; nothing for an open end. */
+export function rangeOn(field: string, w: ReportWindow): Filter {
+  const range: Record<string, number> = {};
+  if (Number.isFinite(w.from)) range.$gte = w.from;
+  if (Number.isFinite(w.to)) range.$lt = w.to;
+  return Object.keys(range).length === 0 ? {} : { [field]: range };
+}
+
 export interface WindowSums {
   /** Figures per account (only accounts with something in the window). */
   readonly byAccount: Map<string, AccountWindow>;
