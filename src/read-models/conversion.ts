@@ -137,11 +137,16 @@ export type Attribution = CreditModel | { readonly model: 'shift'; readonly idle
 export const shiftCreditFor = (rm: ReadModelCollections, a: Attribution, w: ReportWindow, inScope: Filter, now: number): Promise<ShiftCredit | null> =>
   typeof a === 'string' ? Promise.resolve(null) : shiftCreditOf(rm, w, inScope, a.idleMs, now);
 
-/** `shiftRead`: the `shift` model's credit of the same window, when the caller has it read already. */
+/**
+ * `shiftRead`: the `shift` model's credit of the same window, when the caller has it read already.
+ * `fans: false` for a caller that does not show fans chatted (it then reads 0): the fan sets are
+ * most of what a long window reads.
+ */
 export async function conversionOf(
   rm: ReadModelCollections, w: ReportWindow, inScope: Filter, now: number, model: Attribution = 'session', shiftRead: Promise<ShiftCredit | null> = shiftCreditFor(rm, model, w, inScope, now),
+  fans = true,
 ): Promise<ConversionReport> {
-  const [sums, shift] = await Promise.all([new ReportQueries(rm).window(w, inScope, ['conversion', 'payments'], now), shiftRead]);
+  const [sums, shift] = await Promise.all([new ReportQueries(rm).window(w, inScope, fans ? ['conversion', 'payments', 'fans'] : ['conversion', 'payments'], now), shiftRead]);
   const bucketModel = typeof model === 'string' ? model : null;
   const chatters = new Map<string, Acc>();
   const accounts: AccountConversion[] = [];
@@ -206,7 +211,7 @@ export interface ConversionDay {
 /** The figures of each [from, to) of `days` (local days), each the report of that window. */
 export async function conversionByDay(rm: ReadModelCollections, days: readonly { day: string; from: number; to: number }[], inScope: Filter, now: number, model: Attribution = 'session'): Promise<ConversionDay[]> {
   return Promise.all(days.map(async ({ day, from, to }) => {
-    const r = await conversionOf(rm, { from, to }, inScope, now, model);
+    const r = await conversionOf(rm, { from, to }, inScope, now, model, undefined, false);
     const sum = (f: (a: AccountConversion) => number) => r.accounts.reduce((n, a) => n + f(a), 0);
     const camp = (f: (c: CampaignConversion) => number) => r.campaigns.reduce((n, c) => n + f(c), 0);
     return {

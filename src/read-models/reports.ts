@@ -170,7 +170,7 @@ export async function scorecardOf(
   model: Attribution = 'session',
 ): Promise<{ rows: ScorecardRow[]; unattributed: Unattributed }> {
   const shiftRead = shiftCreditFor(rm, model, w, inScope, now);
-  const [sums, conversion, shift] = await Promise.all([windowSums(rm, w, inScope, ['sla', 'payments'], now, clock), conversionOf(rm, w, inScope, now, model, shiftRead), shiftRead]);
+  const [sums, conversion, shift] = await Promise.all([windowSums(rm, w, inScope, ['sla', 'payments'], now, clock), conversionOf(rm, w, inScope, now, model, shiftRead, false), shiftRead]);
   const bucketModel = typeof model === 'string' ? model : null;
   const per = new Map<string, { frt: HistogramSet; revenueCents: number; payments: number }>();
   const all = { sessions: 0, revenueCents: 0 };

@@ -13,6 +13,7 @@ import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { incrementsOf, type BucketedModel } from '../../src/read-models/report-buckets/contributions.js';
 import { addAt } from '../../src/read-models/report-buckets/document.js';
 import { HistogramSet } from '../../src/read-models/report-buckets/histogram.js';
+import { keysAboveZero } from '../../src/read-models/report-buckets/distinct-keys.js';
 import { ReportQueries } from '../../src/read-models/report-buckets/queries.js';
 import { decodeBucket, type AccountWindow } from '../../src/read-models/report-buckets/window-sums.js';
 import { applyEvents } from '../../src/projector/runner.js';
@@ -29,6 +30,7 @@ const LATE_MS = 300_000;
 const HOUR = 3_600_000;
 
 const params = propertyRuns;
+const PARTS = ['sla', 'sessions', 'messages', 'payments', 'conversion', 'fans'] as const;
 
 function settled(c: Conversation): Conversation {
   return { ...c, arrivals: [...c.arrivals, { kind: 'tick', at: c.maxAt + LATE_MS + 1 }] };
@@ -92,8 +94,11 @@ function expectWindow(actual: ReadonlyMap<string, AccountWindow>, expected: Read
         const counts = Object.fromEntries(Object.entries(want[key] ?? {}).filter(([, v]) => typeof v === 'number' && v !== 0));
         expect(nonZero(have.get(key)?.counts ?? {}), `${label} ${accountId} ${tree} ${key}`).toEqual(counts);
         expectSameHistogram(have.get(key)?.price ?? new HistogramSet(), want[key]?.price as Record<string, number> | undefined, `${label} ${accountId} ${tree} ${key} price`);
+        // Fans chatted, read from the fan sets beside the buckets (and kept with the settled ones).
+        expect(have.get(key)?.fans.size ?? 0, `${label} ${accountId} ${tree} ${key} fans`).toBe(keysAboveZero(want[key]?.fans as Record<string, number> | undefined).size);
       }
     }
+    expect(a?.directFans.size ?? 0, `${label} ${accountId} fans chatted`).toBe(keysAboveZero(e.directFans as Record<string, number> | undefined).size);
   }
 }
 
@@ -133,12 +138,13 @@ describe.each([
         const split = Math.floor(m.positioned.length * cut);
         await applyEvents(rm, m.positioned.slice(0, split));
         const q = new ReportQueries(rm);
-        // Asked twice before the rest arrives: the second time is when an edge hour is kept.
-        for (const w of windows) for (let i = 0; i < 2; i++) await q.window({ from: w[0], to: w[1] }, {}, ['sla', 'sessions', 'messages', 'payments', 'conversion'], now);
+        // Asked three times before the rest arrives: the second time is when an edge hour and the
+        // settled buckets' merge are kept, the third reads them.
+        for (const w of windows) for (let i = 0; i < 3; i++) await q.window({ from: w[0], to: w[1] }, {}, PARTS, now);
         for (let i = split; i < m.positioned.length; i += 7) await applyEvents(rm, m.positioned.slice(i, i + 7));
         for (const [from, to] of windows) {
           for (let i = 0; i < 2; i++) {
-            const got = await q.window({ from, to }, {}, ['sla', 'sessions', 'messages', 'payments', 'conversion'], now);
+            const got = await q.window({ from, to }, {}, PARTS, now);
             expectWindow(got.byAccount, reference(m, from, to), `[${new Date(from).toISOString()}, ${new Date(to).toISOString()}) request ${i + 1}`);
           }
         }

@@ -337,7 +337,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async
   }, async (request, reply) => {
     const w = parseWindow(request.query, opts.reportTimezone);
     const inScope = accountFilter(request, request.query.accountId);
-    return send(request, reply, 'campaigns', w, columnsOf(CampaignConversionSchema), async () => listed((await conversionOf(await models.active(), w, inScope, clock())).campaigns.map((c): Static<typeof CampaignConversionSchema> => ({ ...c }))));
+    return send(request, reply, 'campaigns', w, columnsOf(CampaignConversionSchema), async () => listed((await conversionOf(await models.active(), w, inScope, clock(), 'session', undefined, false)).campaigns.map((c): Static<typeof CampaignConversionSchema> => ({ ...c }))));
   });
 
   app.get('/api/exports/sla.csv', {

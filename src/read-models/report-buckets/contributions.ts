@@ -43,8 +43,9 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs';
  * 6: revenue credited under the sender and converter models (`chatters.*.sender*`, `chatters.*.converter*`),
  *    and replies with an account's banned phrases (`conv.*.qaBannedPhrase`).
  * 7: the fans each chatter's and each account's direct messages went to (`conv.*.fans.*`, `directFans.*`), for fans chatted.
+ * 8: those fan sets in documents of their own beside each time bucket (keys.ts Family), not in it.
  */
-export const CONTRIBUTIONS_FORMAT = 7;
+export const CONTRIBUTIONS_FORMAT = 8;
 
 export function sessionIncrements(s: SessionDoc): Increment[] {
   const a = s.accountId;

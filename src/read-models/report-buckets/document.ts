@@ -5,7 +5,7 @@
 // MongoDB). Updates are increments fenced on the writer's own partition mark only, so
 // projectors owning other partitions add to the same bucket without conflicting.
 import type { BulkOp, Doc } from '../../adapters/store/store.js';
-import { bucketIndex, bucketKey, bucketStart, docId, LIVE_KEY, TIME_LEVELS, type Level } from './keys.js';
+import { bucketIndex, bucketKey, bucketStart, docId, isFanField, LIVE_KEY, TIME_LEVELS, type Family, type Level } from './keys.js';
 import type { Increment } from './contributions.js';
 
 export type Histogram = Record<string, number>;
@@ -106,19 +106,20 @@ export interface BucketAddress {
   readonly accountId: string;
 }
 
-/** The buckets an increment lands in: its hour, day and month, or the live row. */
+/** The buckets an increment lands in: its hour, day and month (of its family, keys.ts), or the live row. */
 export function addressesOf(i: Increment): readonly BucketAddress[] {
   if (i.at === null) return liveAddress(i.accountId);
   // An event's increments share a time, and a replay's events crowd into the same hours:
   // the addresses (three ids, a calendar month) are worked out once per account and hour.
   const hour = bucketIndex('h', i.at);
-  const key = `${i.accountId}\u0000${hour}`;
+  const family: Family = isFanField(i.field) ? 'fans' : 'figures';
+  const key = `${i.accountId}\u0000${hour}\u0000${family}`;
   let found = ADDRESSES.get(key);
   if (!found) {
     const at = bucketStart('h', hour);
     found = TIME_LEVELS.map((level) => {
       const idx = bucketIndex(level, at);
-      return { id: docId(level, bucketKey(idx), i.accountId), level, start: bucketStart(level, idx), accountId: i.accountId };
+      return { id: docId(level, bucketKey(idx), i.accountId, family), level, start: bucketStart(level, idx), accountId: i.accountId };
     });
     if (ADDRESSES.size >= MAX_ADDRESSES) ADDRESSES.clear();
     ADDRESSES.set(key, found);

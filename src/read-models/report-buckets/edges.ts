@@ -12,13 +12,18 @@
 import type { Filter } from '../../adapters/store/store.js';
 import type { ReadModelCollections } from '../read-model-set.js';
 import { incrementsOf, type BucketedModel, type Increment } from './contributions.js';
-import { idRange } from './keys.js';
+import { idRange, type Family } from './keys.js';
 import { BUCKET_META, type ReportBucketDoc } from './document.js';
 
-/** What a report needs summed: first-response outcomes, session counts, messages, payments, conversion (direct messages, PPVs, campaigns). */
-export type Part = 'sla' | 'sessions' | 'messages' | 'payments' | 'conversion';
+/**
+ * What a report needs summed: first-response outcomes, session counts, messages, payments,
+ * conversion (direct messages, PPVs, campaigns), the fans direct messages went to.
+ */
+export type Part = 'sla' | 'sessions' | 'messages' | 'payments' | 'conversion' | 'fans';
 
 const PART_OF_FIELD: readonly [RegExp, Part][] = [
+  // Before `conversion`, whose prefix it shares.
+  [/^directFans\.|^conv\.[^.]+\.fans\./, 'fans'],
   [/^(frt|wait)\.|^missed$|^chatters\.[^.]+\.frt\./, 'sla'],
   [/^(opened|openedClosed|chats)$/, 'sessions'],
   [/^(messages|fanMessages)$/, 'messages'],
@@ -81,12 +86,13 @@ async function readRaw(rm: ReadModelCollections, part: Part, a: number, b: numbe
       : part === 'sessions' ? [{ model: 'sessions', docs: rm.sessions.find({ ...inScope, openedAt: range }) }]
         : part === 'messages' ? [{ model: 'messages', docs: rm.messages.find({ ...inScope, sentAt: range }, { projection: MESSAGE_FIELDS }) }]
           : part === 'payments' ? [{ model: 'payments', docs: rm.payments.find({ ...inScope, paidAt: range }) }]
-            : [
-              // With their text: the quality rules count on it.
-              { model: 'messages', docs: rm.messages.find({ ...inScope, sentAt: range }, { projection: { ...MESSAGE_FIELDS, text: 1, bannedPhrases: 1 } }) },
-              // A PPV sent in the edge, or unlocked in it (read once if both).
-              { model: 'ppvs', docs: Promise.all([rm.ppvs.find({ ...inScope, sentAt: range }), rm.ppvs.find({ ...inScope, unlockedAt: range })]).then(([x, y]) => [...x, ...y.filter((d) => !(typeof d.sentAt === 'number' && d.sentAt >= a && d.sentAt < b))]) },
-            ];
+            : part === 'fans' ? [{ model: 'messages', docs: rm.messages.find({ ...inScope, sentAt: range }, { projection: MESSAGE_FIELDS }) }]
+              : [
+                // With their text: the quality rules count on it.
+                { model: 'messages', docs: rm.messages.find({ ...inScope, sentAt: range }, { projection: { ...MESSAGE_FIELDS, text: 1, bannedPhrases: 1 } }) },
+                // A PPV sent in the edge, or unlocked in it (read once if both).
+                { model: 'ppvs', docs: Promise.all([rm.ppvs.find({ ...inScope, sentAt: range }), rm.ppvs.find({ ...inScope, unlockedAt: range })]).then(([x, y]) => [...x, ...y.filter((d) => !(typeof d.sentAt === 'number' && d.sentAt >= a && d.sentAt < b))]) },
+              ];
   const out: Increment[] = [];
   for (const source of sources) {
     for (const d of await source.docs) {
@@ -105,7 +111,8 @@ const MESSAGE_FIELDS = { accountId: 1, sender: 1, sentAt: 1, tombstone: 1, chatt
  */
 export async function edgeIncrements(rm: ReadModelCollections, part: Part, a: number, b: number, inScope: Filter, now: number): Promise<readonly Increment[]> {
   const hour = Math.floor(a / HOUR);
-  const hourBuckets = () => rm.report_buckets.find({ _id: idRange('h', hour, hour + 1) }, { shared: true });
+  const family: Family = part === 'fans' ? 'fans' : 'figures';
+  const hourBuckets = () => rm.report_buckets.find({ _id: idRange('h', hour, hour + 1, family) }, { shared: true });
   const buckets = await hourBuckets();
   // Everything the hour's buckets ever took lies inside [a, b): they are the edge. This is what
   // spares a dashboard's "until now" the hour being written, whose documents grow with ingest.

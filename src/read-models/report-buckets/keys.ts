@@ -35,17 +35,32 @@ export function bucketKey(index: number): string {
 
 export const LIVE_KEY = bucketKey(0);
 
-export function docId(level: Level, key: string, accountId: string): string {
-  return `${level}|${key}|${accountId}`;
+/**
+ * Which documents of a time bucket: its figures, or the sets of fans its direct messages went
+ * to. The sets grow with the fans an account has (megabytes a month at a million sessions) and
+ * only fans chatted reads them, so they live in documents of their own: every other report, and
+ * the projector's marks, read the small ones.
+ */
+export type Family = 'figures' | 'fans';
+
+const prefixOf = (level: Level, family: Family): string => (family === 'fans' ? `f${level}` : level);
+
+export function docId(level: Level, key: string, accountId: string, family: Family = 'figures'): string {
+  return `${prefixOf(level, family)}|${key}|${accountId}`;
 }
 
 /** `_id` bounds of the buckets [fromIndex, toIndex) of a level, over every account. */
-export function idRange(level: TimeLevel, fromIndex: number, toIndex: number): { $gte: string; $lt: string } {
+export function idRange(level: TimeLevel, fromIndex: number, toIndex: number, family: Family = 'figures'): { $gte: string; $lt: string } {
+  const p = prefixOf(level, family);
   // An open end (the window has no bound there) runs to the level's first or last bucket.
-  const lo = fromIndex <= Number.MIN_SAFE_INTEGER ? `${level}|` : `${level}|${bucketKey(fromIndex)}|`;
-  const hi = toIndex >= Number.MAX_SAFE_INTEGER ? `${level}}` : `${level}|${bucketKey(toIndex)}|`;
+  const lo = fromIndex <= Number.MIN_SAFE_INTEGER ? `${p}|` : `${p}|${bucketKey(fromIndex)}|`;
+  const hi = toIndex >= Number.MAX_SAFE_INTEGER ? `${p}}` : `${p}|${bucketKey(toIndex)}|`;
   return { $gte: lo, $lt: hi };
 }
+
+/** Whether a bucket field is a fan set's (those of `fans` documents). */
+export const isFanField = (field: string): boolean => field.startsWith('directFans.') || FAN_FIELD.test(field);
+const FAN_FIELD = /^conv\.[^.]+\.fans\./;
 
 // Chatter ids become field names, which may not contain '.' or start with '$' in MongoDB:
 // base64url keeps them to [A-Za-z0-9_-]. Answered sessions without a chatter go under 'u'.

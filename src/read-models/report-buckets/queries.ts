@@ -10,7 +10,7 @@ import type { Increment } from './contributions.js';
 import { edgeIncrements, type Part } from './edges.js';
 import { addAt, BUCKET_META, type ReportBucketDoc } from './document.js';
 import type { Sums, Unanswered } from './figures.js';
-import { bucketStart, chatterKey, idRange } from './keys.js';
+import { bucketStart, chatterKey, idRange, type Family } from './keys.js';
 import { cover, type BucketRange, type Cover } from './window.js';
 import { AccountWindow, decodeBucket, mergeDecoded, type DecodedBucket } from './window-sums.js';
 
@@ -75,6 +75,7 @@ export function windowCover(w: ReportWindow, now: number): Cover {
 const MERGED_KEPT = 64;
 interface Merged { readonly docs: readonly object[]; readonly merged: [string, DecodedBucket][] | null }
 const mergedSettled = new LruMap<string, Merged>(MERGED_KEPT);
+const sameDocs = (a: readonly object[], b: readonly object[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
 
 export class ReportQueries {
   constructor(private readonly rm: ReadModelCollections) {}
@@ -104,13 +105,15 @@ export class ReportQueries {
     const split = Math.floor(now / HOUR) * HOUR;
     const settled = buckets.filter((r) => r.to < Number.MAX_SAFE_INTEGER && bucketStart(r.level, r.to) <= split);
     const current = buckets.filter((r) => !settled.includes(r));
-    const reads: Promise<void>[] = current.map(async (r) => {
-      for (const doc of await this.rm.report_buckets.find({ _id: idRange(r.level, r.from, r.to) }, { projection, shared: true })) {
+    // Fan sets only for a report that counts fans chatted: they are most of a bucket's bytes.
+    const families: Family[] = wanted.has('fans') ? ['figures', 'fans'] : ['figures'];
+    const reads: Promise<void>[] = current.flatMap((r) => families.map(async (family) => {
+      for (const doc of await this.rm.report_buckets.find({ _id: idRange(r.level, r.from, r.to, family) }, { projection: family === 'fans' ? {} : projection, shared: true })) {
         if (visible(doc.accountId)) windowOf(doc.accountId).add(decodeBucket(doc));
       }
-    });
+    }));
     if (settled.length > 0) {
-      reads.push(this.settledSums(settled, projection).then((sums) => {
+      reads.push(this.settledSums(settled, projection, wanted.has('fans')).then((sums) => {
         for (const [accountId, d] of sums) if (visible(accountId)) windowOf(accountId).add(d);
       }));
     }
@@ -141,28 +144,32 @@ export class ReportQueries {
    * The settled buckets' figures, per account: merged (window-sums.ts mergeDecoded) once the
    * store has handed out the same documents twice, and kept while it does. A store that hands
    * out new objects on every read (MongoDB) never matches, and its buckets are added one by one.
+   * With `fans`, the fan sets beside those buckets too. Those documents are too large for the
+   * store to keep shared, so the figures' documents stand for them: a fan set changes only with
+   * its bucket's direct messages, whose events rewrite the figures' document too.
    */
-  private async settledSums(ranges: readonly BucketRange[], projection: Record<string, 0>): Promise<[string, DecodedBucket][]> {
-    const docs = (await Promise.all(ranges.map((r) => this.rm.report_buckets.find({ _id: idRange(r.level, r.from, r.to) }, { projection, shared: true })))).flat();
-    const key = `${this.rm.report_buckets.name}|${Object.keys(projection).join(',')}|${ranges.map((r) => `${r.level}${r.from}-${r.to}`).join(',')}`;
+  private async settledSums(ranges: readonly BucketRange[], projection: Record<string, 0>, fans: boolean): Promise<[string, DecodedBucket][]> {
+    const read = (family: Family) => Promise.all(ranges.map((r) => this.rm.report_buckets.find({ _id: idRange(r.level, r.from, r.to, family) }, { projection: family === 'fans' ? {} : projection, shared: true }))).then((d) => d.flat());
+    const docs = await read('figures');
+    const key = `${this.rm.report_buckets.name}|${Object.keys(projection).join(',')}|${fans ? 'fans|' : ''}${ranges.map((r) => `${r.level}${r.from}-${r.to}`).join(',')}`;
     const known = mergedSettled.get(key);
-    const same = known !== undefined && known.docs.length === docs.length && known.docs.every((d, i) => d === docs[i]);
+    const same = known !== undefined && sameDocs(known.docs, docs);
+    if (same && known.merged !== null) return known.merged;
+    const all = fans ? [...docs, ...(await read('fans'))] : docs;
     if (!same) {
       mergedSettled.set(key, { docs, merged: null });
-      return docs.map((d) => [d.accountId, decodeBucket(d)]);
+      return all.map((d) => [d.accountId, decodeBucket(d)]);
     }
-    if (known.merged === null) {
-      const parts = new Map<string, DecodedBucket[]>();
-      for (const doc of docs) {
-        const list = parts.get(doc.accountId);
-        if (list) list.push(decodeBucket(doc));
-        else parts.set(doc.accountId, [decodeBucket(doc)]);
-      }
-      const merged: [string, DecodedBucket][] = [...parts].map(([accountId, list]) => [accountId, mergeDecoded(list)]);
-      mergedSettled.set(key, { docs, merged });
-      return merged;
+    const parts = new Map<string, DecodedBucket[]>();
+    for (const doc of all) {
+      const list = parts.get(doc.accountId);
+      if (list) list.push(decodeBucket(doc));
+      else parts.set(doc.accountId, [decodeBucket(doc)]);
     }
-    return known.merged;
+    const merged: [string, DecodedBucket][] = [...parts].map(([accountId, list]) => [accountId, mergeDecoded(list)]);
+    // Kept only if nothing changed while the fan sets were read (MongoDB lands buckets before documents).
+    if (!fans || sameDocs(docs, await read('figures'))) mergedSettled.set(key, { docs, merged });
+    return merged;
   }
 
   private async unanswered(w: ReportWindow, inScope: Filter): Promise<(Unanswered & { accountId: string })[]> {
