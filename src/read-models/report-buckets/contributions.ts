@@ -43,7 +43,8 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs';
  * 6: revenue credited under the sender and converter models (`chatters.*.sender*`, `chatters.*.converter*`),
  *    and replies with an account's banned phrases (`conv.*.qaBannedPhrase`).
  * 7: the fans each chatter's and each account's direct messages went to (`conv.*.fans.*`, `directFans.*`), for fans chatted.
- * 8: those fan sets in documents of their own beside each time bucket (keys.ts Family), not in it.
+ * 8: those fan sets in documents of their own beside each time bucket (keys.ts Family), not in it;
+ *    and each account's figures of all time in one bucket (level `all`).
  */
 export const CONTRIBUTIONS_FORMAT = 8;
 

@@ -5,7 +5,7 @@
 // MongoDB). Updates are increments fenced on the writer's own partition mark only, so
 // projectors owning other partitions add to the same bucket without conflicting.
 import type { BulkOp, Doc } from '../../adapters/store/store.js';
-import { bucketIndex, bucketKey, bucketStart, docId, isFanField, LIVE_KEY, TIME_LEVELS, type Family, type Level } from './keys.js';
+import { ALL_KEY, bucketIndex, bucketKey, bucketStart, docId, isFanField, LIVE_KEY, TIME_LEVELS, type Family, type Level } from './keys.js';
 import type { Increment } from './contributions.js';
 
 export type Histogram = Record<string, number>;
@@ -81,7 +81,7 @@ export interface PartitionMark {
 
 export interface ReportBucketDoc extends Doc, BucketCounters {
   readonly level: Level;
-  /** Bucket start (epoch ms); null for the live row. */
+  /** Bucket start (epoch ms); null for the live row and the all-time bucket. */
   readonly start: number | null;
   readonly accountId: string;
   readonly w?: Readonly<Record<string, PartitionMark>>;
@@ -106,7 +106,7 @@ export interface BucketAddress {
   readonly accountId: string;
 }
 
-/** The buckets an increment lands in: its hour, day and month (of its family, keys.ts), or the live row. */
+/** The buckets an increment lands in: its hour, day and month (of its family, keys.ts) and its account's all-time bucket, or the live row. */
 export function addressesOf(i: Increment): readonly BucketAddress[] {
   if (i.at === null) return liveAddress(i.accountId);
   // An event's increments share a time, and a replay's events crowd into the same hours:
@@ -117,10 +117,13 @@ export function addressesOf(i: Increment): readonly BucketAddress[] {
   let found = ADDRESSES.get(key);
   if (!found) {
     const at = bucketStart('h', hour);
-    found = TIME_LEVELS.map((level) => {
+    const timed: BucketAddress[] = TIME_LEVELS.map((level) => {
       const idx = bucketIndex(level, at);
       return { id: docId(level, bucketKey(idx), i.accountId, family), level, start: bucketStart(level, idx), accountId: i.accountId };
     });
+    // The figures of all time too; not the fan sets, which there would be every fan an account
+    // ever had, loaded and rewritten by every projector round.
+    found = family === 'figures' ? [...timed, { id: docId('all', ALL_KEY, i.accountId), level: 'all', start: null, accountId: i.accountId }] : timed;
     if (ADDRESSES.size >= MAX_ADDRESSES) ADDRESSES.clear();
     ADDRESSES.set(key, found);
   }

@@ -3,7 +3,8 @@
 // a range of time and one ordered read fetches a window's buckets.
 
 export type TimeLevel = 'h' | 'd' | 'm';
-export type Level = TimeLevel | 'live';
+/** `all`: one bucket per account holding every time bucket's figures (not its fan sets), what an all-time window reads. */
+export type Level = TimeLevel | 'all' | 'live';
 
 export const TIME_LEVELS: readonly TimeLevel[] = ['h', 'd', 'm'];
 
@@ -34,6 +35,10 @@ export function bucketKey(index: number): string {
 }
 
 export const LIVE_KEY = bucketKey(0);
+export const ALL_KEY = bucketKey(0);
+
+/** `_id` bounds of every account's `all` bucket. */
+export const ALL_RANGE = { $gte: 'all|', $lt: 'all}' } as const;
 
 /**
  * Which documents of a time bucket: its figures, or the sets of fans its direct messages went

@@ -10,7 +10,7 @@ import type { Increment } from './contributions.js';
 import { edgeIncrements, type Part } from './edges.js';
 import { addAt, BUCKET_META, type ReportBucketDoc } from './document.js';
 import type { Sums, Unanswered } from './figures.js';
-import { bucketStart, chatterKey, idRange, type Family } from './keys.js';
+import { ALL_RANGE, bucketStart, chatterKey, idRange, type Family } from './keys.js';
 import { cover, type BucketRange, type Cover } from './window.js';
 import { AccountWindow, decodeBucket, mergeDecoded, type DecodedBucket } from './window-sums.js';
 
@@ -93,12 +93,22 @@ export class ReportQueries {
       }
       return s;
     };
-    const { buckets, edges } = windowCover(w, now);
     // Counts alone leave the first-response histograms and the conversion figures (most of a
     // bucket) on the server. A report that needs either reads whole buckets: the embedded store
     // keeps one shared object per bucket and set of left-out fields, and the decoding of each
     // (window-sums.ts), so the scorecard's two reads (its SLA and its money) share one.
     const projection: Record<string, 0> = wanted.has('sla') || wanted.has('conversion') ? {} : { frt: 0, wait: 0, chatters: 0, conv: 0, camp: 0 };
+    const unanswered = wanted.has('sla') ? this.unanswered(w, inScope) : Promise.resolve([]);
+    // All time (up to a bound past everything stored) is each account's `all` bucket: one read
+    // whatever the history. Fan sets are not kept there (document.ts addressesOf).
+    if (w.from === -Infinity && !wanted.has('fans')) {
+      const all = await this.rm.report_buckets.find({ _id: ALL_RANGE }, { projection, shared: true });
+      if (all.every((d) => w.to === Infinity || (typeof d.hiAt === 'number' && d.hiAt < w.to))) {
+        for (const doc of all) if (visible(doc.accountId)) windowOf(doc.accountId).add(decodeBucket(doc));
+        return { byAccount, unanswered: (await unanswered).filter((u) => visible(u.accountId)) };
+      }
+    }
+    const { buckets, edges } = windowCover(w, now);
     // Buckets before the current hour are settled history: merged once per account and kept
     // while the store hands out the same documents (settledSums), so a request adds one merged
     // bucket per account instead of dozens. The current hour's are added as they are.
@@ -134,7 +144,6 @@ export class ReportQueries {
     for (const [a, b] of edges) {
       for (const part of wanted) reads.push(edgeIncrements(this.rm, part, a, b, inScope, now).then((increments) => take(increments, a, b)));
     }
-    const unanswered = wanted.has('sla') ? this.unanswered(w, inScope) : Promise.resolve([]);
     await Promise.all(reads);
     for (const [accountId, sums] of edgeSums) windowOf(accountId).add(decodeBucket(sums));
     return { byAccount, unanswered: (await unanswered).filter((u) => visible(u.accountId)) };
