@@ -4657,8 +4657,8 @@ export interface operations {
                             accountId: string;
                             /** @enum {string} */
                             figure: "sessionsOpened" | "sessionsClosed" | "chats" | "messages" | "fanMessages" | "paymentCount" | "revenueCents" | "directMessages" | "ppvsSent" | "ppvsUnlocked" | "ppvRevenueCents";
-                            /** @description what disagrees with the documents */
-                            source: "totals" | "buckets";
+                            /** @description what disagrees with the documents: the totals rows, the report buckets (months) or the all-time buckets */
+                            source: "totals" | "buckets" | "all-time";
                             /** @description the figure recomputed from the documents */
                             documents: number;
                             /** @description the figure the totals rows or the report buckets hold */

@@ -7,6 +7,7 @@ import { STATE_ROLLBACKS_COLLECTION, type StateRollbackDoc } from '../processor/
 import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../pipeline/set-aside.js';
 import { accountTotals } from '../read-models/account-stats/queries.js';
 import type { ReportBucketDoc } from '../read-models/report-buckets/document.js';
+import { ALL_RANGE, idRange } from '../read-models/report-buckets/keys.js';
 import type { ReadModelCollections } from '../read-models/read-model-set.js';
 
 /** The figures all three must agree on. */
@@ -20,8 +21,8 @@ export type Figures = Record<VerifiedFigure, number>;
 export interface Difference {
   readonly accountId: string;
   readonly figure: VerifiedFigure;
-  /** Where the figure disagrees with the documents: the totals rows or the report buckets. */
-  readonly source: 'totals' | 'buckets';
+  /** Where the figure disagrees with the documents: the totals rows, the report buckets (months) or the all-time buckets. */
+  readonly source: 'totals' | 'buckets' | 'all-time';
   readonly documents: number;
   readonly found: number;
 }
@@ -39,10 +40,11 @@ const zero = (): Figures => ({
 const PAGE = 5_000;
 
 /** Every document of the collection matching `filter`, a page at a time by `_id` (memory bounded by the page). */
-async function eachPage<T extends Doc>(c: Collection<T>, filter: Record<string, unknown>, projection: Record<string, 1>, visit: (d: T) => void): Promise<void> {
+async function eachPage<T extends Doc>(c: Collection<T>, filter: Record<string, unknown>, projection: Record<string, 1>, visit: (d: T) => void, ids: { $gte: string; $lt: string } | null = null): Promise<void> {
   let after: string | null = null;
   for (;;) {
-    const page: T[] = await c.find(after === null ? filter : { ...filter, _id: { $gt: after } }, { sort: { _id: 1 }, limit: PAGE, projection: { _id: 1, ...projection } });
+    const id = after === null ? ids : { $gt: after, ...(ids ? { $lt: ids.$lt } : {}) };
+    const page: T[] = await c.find(id === null ? filter : { ...filter, _id: id }, { sort: { _id: 1 }, limit: PAGE, projection: { _id: 1, ...projection } });
     for (const d of page) visit(d);
     if (page.length < PAGE) return;
     after = (page[page.length - 1] as T)._id;
@@ -90,12 +92,15 @@ export async function figuresFromDocuments(rm: ReadModelCollections, scope: Reco
   return out;
 }
 
-/** Each account's figures summed over its report buckets of one time level (every level holds every contribution). */
-export async function figuresFromBuckets(buckets: Collection<ReportBucketDoc>, scope: Record<string, unknown>): Promise<Map<string, Figures>> {
+/**
+ * Each account's figures summed over its report buckets of one level (every level holds every
+ * contribution): the months (the fewest time buckets that do), or the all-time bucket.
+ */
+export async function figuresFromBuckets(buckets: Collection<ReportBucketDoc>, scope: Record<string, unknown>, level: 'm' | 'all'): Promise<Map<string, Figures>> {
   const out = new Map<string, Figures>();
-  // Months: the fewest documents that still hold every contribution.
   const fields = { accountId: 1, opened: 1, openedClosed: 1, chats: 1, messages: 1, fanMessages: 1, payments: 1, revenueCents: 1, conv: 1, camp: 1, ppvUnlinkedUnlocks: 1, ppvUnseenUnlocks: 1 } as const;
-  await eachPage(buckets, { ...scope, level: 'm' }, fields, (b) => {
+  // By `_id`: the fan sets beside the months share their level, not their ids' prefix.
+  await eachPage(buckets, scope, fields, (b) => {
     const f = out.get(b.accountId) ?? zero();
     f.sessionsOpened += b.opened ?? 0;
     f.sessionsClosed += b.openedClosed ?? 0;
@@ -114,17 +119,18 @@ export async function figuresFromBuckets(buckets: Collection<ReportBucketDoc>, s
       }
     }
     out.set(b.accountId, f);
-  });
+  }, level === 'm' ? idRange('m', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) : ALL_RANGE);
   return out;
 }
 
-/** Every difference between the documents' figures and the totals' and the buckets'. */
-export function compareFigures(documents: Map<string, Figures>, totals: Map<string, Figures>, buckets: Map<string, Figures>): Difference[] {
-  const accounts = [...new Set([...documents.keys(), ...totals.keys(), ...buckets.keys()])].sort();
+/** Every difference between the documents' figures and the totals', the months' and the all-time buckets'. */
+export function compareFigures(documents: Map<string, Figures>, totals: Map<string, Figures>, buckets: Map<string, Figures>, allTime: Map<string, Figures>): Difference[] {
+  const accounts = [...new Set([...documents.keys(), ...totals.keys(), ...buckets.keys(), ...allTime.keys()])].sort();
   const out: Difference[] = [];
   for (const accountId of accounts) {
     const want = documents.get(accountId) ?? zero();
-    for (const [source, have, figures] of [['totals', totals.get(accountId) ?? zero(), TOTALS_FIGURES], ['buckets', buckets.get(accountId) ?? zero(), VERIFIED_FIGURES]] as const) {
+    const sources = [['totals', totals.get(accountId) ?? zero(), TOTALS_FIGURES], ['buckets', buckets.get(accountId) ?? zero(), VERIFIED_FIGURES], ['all-time', allTime.get(accountId) ?? zero(), VERIFIED_FIGURES]] as const;
+    for (const [source, have, figures] of sources) {
       for (const figure of figures) {
         if (want[figure] !== have[figure]) out.push({ accountId, figure, source, documents: want[figure], found: have[figure] });
       }
@@ -139,9 +145,10 @@ export async function verifyFigures(rm: ReadModelCollections, scope: Record<stri
     ...zero(), sessionsOpened: t.sessionsOpened, sessionsClosed: t.sessionsClosed, chats: t.chats, messages: t.messages, fanMessages: t.fanMessages,
     paymentCount: t.paymentCount, revenueCents: t.revenueCents,
   }]));
-  const buckets = await figuresFromBuckets(rm.report_buckets, scope);
-  const differences = compareFigures(documents, totals, buckets);
-  const accounts = new Set([...documents.keys(), ...totals.keys(), ...buckets.keys()]).size;
+  const buckets = await figuresFromBuckets(rm.report_buckets, scope, 'm');
+  const allTime = await figuresFromBuckets(rm.report_buckets, scope, 'all');
+  const differences = compareFigures(documents, totals, buckets, allTime);
+  const accounts = new Set([...documents.keys(), ...totals.keys(), ...buckets.keys(), ...allTime.keys()]).size;
   return { ok: differences.length === 0, accounts, checkedAt: new Date(now).toISOString(), differences };
 }
 

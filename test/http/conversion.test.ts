@@ -95,7 +95,7 @@ describe('GET /api/conversion', () => {
     type Verify = { ok: boolean; differences: { figure: string; source: string; documents: number; found: number }[] };
     expect((await h.call<Verify>('GET', '/api/admin/verify', { token: ADMIN })).body).toMatchObject({ ok: true, differences: [] });
     const buckets = h.store.collection((await h.store.listCollections()).find((c) => c.startsWith('report_buckets_v')) ?? '');
-    const month = (await buckets.find({ level: 'm', accountId: A }, { limit: 1 }))[0];
+    const month = (await buckets.find({ _id: { $gte: 'm|', $lt: 'm}' }, accountId: A }, { limit: 1 }))[0];
     await buckets.updateOne({ _id: month?._id }, { $inc: { 'camp.qNTU1.unlocked': 1 } });
     const damaged = await h.call<Verify>('GET', `/api/admin/verify?accountId=${A}`, { token: ADMIN });
     expect(damaged.body.differences).toEqual([{ accountId: A, figure: 'ppvsUnlocked', source: 'buckets', documents: 5, found: 6 }]);

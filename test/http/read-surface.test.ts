@@ -181,7 +181,7 @@ describe('read surface', () => {
     expect(await get('/api/chats?chatId=999999999999')).toMatchObject({ status: 404 });
   });
 
-  it('verify finds the seeded figures consistent, and names a totals row and a bucket that were tampered with', async () => {
+  it('verify finds the seeded figures consistent, and names a totals row, a month bucket and an all-time bucket that were tampered with', async () => {
     const admin = { authorization: `Bearer ${ADMIN}` };
     expect((await get('/api/admin/verify')).status).toBe(401);
     const clean = await get<{ ok: boolean; accounts: number; differences: unknown[] }>('/api/admin/verify', admin);
@@ -193,19 +193,25 @@ describe('read surface', () => {
     expect(row).toBeDefined();
     await stats.updateOne({ _id: row?._id }, { $inc: { sessionsClosed: 1 } });
     const buckets = app.store.collection(collections.find((c) => c.startsWith('report_buckets_v')) ?? '');
-    const bucket = (await buckets.find({ level: 'm', accountId: row?.accountId }, { limit: 1 }))[0];
+    const bucket = (await buckets.find({ _id: { $gte: 'm|', $lt: 'm}' }, accountId: row?.accountId }, { limit: 1 }))[0];
     await buckets.updateOne({ _id: bucket?._id }, { $inc: { revenueCents: -100 } });
+    // The all-time bucket is a third place the figure lives: checked on its own.
+    const allTime = (await buckets.find({ _id: { $gte: 'all|', $lt: 'all}' }, accountId: row?.accountId }))[0];
+    expect(allTime).toBeDefined();
+    await buckets.updateOne({ _id: allTime?._id }, { $inc: { messages: 2 } });
     const damaged = await get<{ ok: boolean; differences: { accountId: string; figure: string; source: string; documents: number; found: number }[] }>(`/api/admin/verify?accountId=${String(row?.accountId)}`, admin);
     expect(damaged.body.ok).toBe(false);
     expect(damaged.body.differences).toEqual([
       { accountId: row?.accountId, figure: 'sessionsClosed', source: 'totals', documents: expect.any(Number), found: expect.any(Number) },
       { accountId: row?.accountId, figure: 'revenueCents', source: 'buckets', documents: expect.any(Number), found: expect.any(Number) },
+      { accountId: row?.accountId, figure: 'messages', source: 'all-time', documents: expect.any(Number), found: expect.any(Number) },
     ]);
     const [closed, revenue] = damaged.body.differences;
     expect((closed?.found ?? 0) - (closed?.documents ?? 0)).toBe(1);
     expect((revenue?.documents ?? 0) - (revenue?.found ?? 0)).toBe(100);
     await stats.updateOne({ _id: row?._id }, { $inc: { sessionsClosed: -1 } });
     await buckets.updateOne({ _id: bucket?._id }, { $inc: { revenueCents: 100 } });
+    await buckets.updateOne({ _id: allTime?._id }, { $inc: { messages: -2 } });
     expect((await get<{ ok: boolean }>('/api/admin/verify', admin)).body.ok).toBe(true);
   });
 

@@ -17,7 +17,7 @@ export interface AdminVerifyOptions {
 const Difference = Type.Object({
   accountId: Type.String(),
   figure: Type.String({ enum: [...VERIFIED_FIGURES] }),
-  source: Type.Union([Type.Literal('totals'), Type.Literal('buckets')], { description: 'what disagrees with the documents' }),
+  source: Type.Union([Type.Literal('totals'), Type.Literal('buckets'), Type.Literal('all-time')], { description: 'what disagrees with the documents: the totals rows, the report buckets (months) or the all-time buckets' }),
   documents: Type.Number({ description: 'the figure recomputed from the documents' }),
   found: Type.Number({ description: 'the figure the totals rows or the report buckets hold' }),
 });
