@@ -217,6 +217,14 @@ describe('the floor wallboard', () => {
     for (const bad of ['../package.json', '..%2Fpackage.json', 'nope.js']) {
       expect((await fetch(`${url}/assets/${bad}`)).status).toBe(404);
     }
+    // An icon where browsers look for one, and the one the pages link.
+    for (const path of ['/favicon.ico', '/assets/favicon.svg']) {
+      const icon = await fetch(`${url}${path}`);
+      expect(icon.status, path).toBe(200);
+      expect(icon.headers.get('content-type'), path).toBe('image/svg+xml');
+      expect(await icon.text(), path).toMatch(/^<svg /);
+    }
+    expect(await page.text()).toContain('<link rel="icon" href="/assets/favicon.svg"');
   });
 });
 

@@ -33,8 +33,9 @@ const GO_LIVE = `# Going live with a real platform account
    /auth/2fa if the platform asks for a code (all with "Authorization: Bearer <ADMIN_TOKEN>").
    Or register an account you already connected: POST /api/admin/accounts.
 3. Create a webhook on the platform pointing at https://<your host>/webhooks/platform for the
-   messages.*, tips.received, transactions.new, subscriptions.*, accounts.* and users.* events,
-   with a signing secret. Set the same secret as PLATFORMAPI_WEBHOOK_SECRET and restart:
+   messages.*, tips.received, transactions.new, subscriptions.* and accounts.* events, with a
+   signing secret (leave out users.*: the platform bills each delivered event, and no report
+   uses presence yet). Set the same secret as PLATFORMAPI_WEBHOOK_SECRET and restart:
    unsigned or wrongly signed deliveries then get 401.
 4. Pull history: POST /api/admin/backfill and POST /api/admin/backfill-transactions. Records
    that also arrive by webhook are counted once.

@@ -28,7 +28,7 @@ const TYPES: Record<string, string> = {
 };
 
 const PAGES = { '/floor': 'floor.html', '/console': 'console.html' } as const;
-const ASSETS = ['common.css', 'common.js', 'floor.js', 'console.js'] as const;
+const ASSETS = ['common.css', 'common.js', 'floor.js', 'console.js', 'favicon.svg'] as const;
 
 /** No inline script or style, nothing from elsewhere, not framed: the console holds a key. */
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -57,6 +57,9 @@ export const pageRoutes: FastifyPluginAsync = async (app) => {
     }, async (request, reply) => serve(page, request, reply));
   }
   const assets = new Map(ASSETS.map((f) => [f, load(f, 'public, max-age=3600')]));
+  // Browsers ask for /favicon.ico whatever a page links; every current one takes the SVG.
+  const icon = assets.get('favicon.svg') as Asset;
+  app.get('/favicon.ico', { config: { access: 'public' }, schema: { summary: 'The pages\' icon', hide: true } }, async (request, reply) => serve(icon, request, reply));
   app.get('/assets/:name', {
     config: { access: 'public' },
     schema: { summary: 'Scripts and styles of the pages', hide: true, params: { type: 'object', properties: { name: { type: 'string', maxLength: 64 } }, required: ['name'] } },
