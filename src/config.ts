@@ -265,7 +265,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000),
     startupRetryInitialMs,
     startupRetryMaxMs,
-    host: str(env, 'HOST') ?? '0.0.0.0',
+    // Loopback unless asked: a fresh start has open reads and unsigned webhooks (the image and compose set HOST).
+    host: str(env, 'HOST') ?? '127.0.0.1',
     dataDir: str(env, 'DATA_DIR') ?? './data',
     kafkaBrokers,
     mongoUrl,

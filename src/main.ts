@@ -57,6 +57,10 @@ async function main(): Promise<void> {
     store: app.store.kind,
     dataDir: app.log.kind === 'embedded' || app.store.kind === 'embedded' ? config.dataDir : undefined,
   }, 'convops started');
+  // The default bind is loopback: say so, and how to open it, where a newcomer looks.
+  if (config.host === '127.0.0.1' || config.host === 'localhost' || config.host === '::1') {
+    logger.info({ host: config.host }, 'listening on this machine only: set HOST=0.0.0.0 to accept connections from others (after READ_AUTH and PLATFORMAPI_WEBHOOK_SECRET, see docs/operations.md)');
+  }
   const shutdown = (signal: string): void => {
     logger.info({ signal, deadlineMs: config.shutdownTimeoutMs }, 'shutting down');
     // A stop that hangs (a broker gone mid-commit, a store that never answers) must not keep
