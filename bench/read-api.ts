@@ -68,13 +68,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { collectGarbage } from './collect-garbage.js';
 import { onDeployments } from './deployments.js';
 import { bareBulkWrites } from './mongo-bare.js';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { createLog, createStore } from '../src/adapters/index.js';
 import type { Log } from '../src/adapters/log/log.js';
 import { partitionForKey } from '../src/adapters/log/partitioner.js';
@@ -795,12 +794,6 @@ async function benchReplay(name: string, env: Record<string, string>): Promise<v
     await log.close();
     await store.close();
   }
-}
-
-/** A full collection now, whether or not node was started with --expose-gc. */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
 }
 
 async function runDeployment(name: string, env: Record<string, string>): Promise<void> {

@@ -12,8 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { collectGarbage } from './collect-garbage.js';
 import { EmbeddedStore } from '../src/adapters/store/embedded-store.js';
 import { ChatterStore } from '../src/accounts/chatter-store.js';
 import { mulberry32 } from '../src/demo/random.js';
@@ -120,10 +119,8 @@ async function seed(): Promise<void> {
 
 if (seeded) console.log(`read the seed kept in ${dir} (seeded at ${new Date(now).toISOString()})`);
 else await seed();
-// The calls are timed in this process: the seeding's garbage, left for later collections, would
-// put pauses no server has into their p99. One full collection first.
-setFlagsFromString('--expose-gc');
-(runInNewContext('gc') as () => void)();
+// The calls are timed in this process (collect-garbage.ts says why).
+collectGarbage();
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;

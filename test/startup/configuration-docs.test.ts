@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -23,6 +24,13 @@ describe('the configuration docs', () => {
     expect(vars).toContain('UNANSWERED_CLOSE_SEC');
     const doc = read('docs/configuration.md');
     expect(vars.filter((v) => !new RegExp(`\\b${v}\\b`).test(doc))).toEqual([]);
+  });
+
+  it('bind to loopback unless HOST says otherwise, where the image and compose open it', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(read('Dockerfile')).toMatch(/ENV [^\n]*\bHOST=0\.0\.0\.0\b/);
+    expect(read('docker-compose.yml')).toMatch(/\bHOST: 0\.0\.0\.0\b/);
   });
 
   it('pass through docker compose', () => {

@@ -45,7 +45,8 @@ interface Seen {
 
 const seen = new Map<string, Seen>();
 
-function sameObjects(a: readonly object[], b: readonly object[]): boolean {
+/** Whether two reads handed out the very same objects (a store's shared reads: unchanged documents). */
+export function sameObjects(a: readonly object[], b: readonly object[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 

@@ -7,7 +7,7 @@ import { LruMap } from '../../support/lru.js';
 import type { ReadModelCollections } from '../read-model-set.js';
 import type { SessionDoc } from '../sessions/projection.js';
 import type { Increment } from './contributions.js';
-import { edgeIncrements, type Part } from './edges.js';
+import { edgeIncrements, sameObjects, type Part } from './edges.js';
 import { addAt, BUCKET_META, type ReportBucketDoc } from './document.js';
 import type { Sums, Unanswered } from './figures.js';
 import { ALL_RANGE, bucketStart, chatterKey, idRange, type Family } from './keys.js';
@@ -75,7 +75,6 @@ export function windowCover(w: ReportWindow, now: number): Cover {
 const MERGED_KEPT = 64;
 interface Merged { readonly docs: readonly object[]; readonly merged: [string, DecodedBucket][] | null }
 const mergedSettled = new LruMap<string, Merged>(MERGED_KEPT);
-const sameDocs = (a: readonly object[], b: readonly object[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
 
 export class ReportQueries {
   constructor(private readonly rm: ReadModelCollections) {}
@@ -164,7 +163,7 @@ export class ReportQueries {
     const docs = await read('figures');
     const key = `${this.rm.report_buckets.name}|${Object.keys(projection).join(',')}|${fans ? 'fans|' : ''}${ranges.map((r) => `${r.level}${r.from}-${r.to}`).join(',')}`;
     const known = mergedSettled.get(key);
-    const same = known !== undefined && sameDocs(known.docs, docs);
+    const same = known !== undefined && sameObjects(known.docs, docs);
     if (same && known.merged !== null) return known.merged;
     const all = fans ? [...docs, ...(await read('fans'))] : docs;
     if (!same) {
@@ -179,7 +178,7 @@ export class ReportQueries {
     }
     const merged: [string, DecodedBucket][] = [...parts].map(([accountId, list]) => [accountId, mergeDecoded(list)]);
     // Kept only if nothing changed while the fan sets were read (MongoDB lands buckets before documents).
-    if (!fans || sameDocs(docs, await read('figures'))) mergedSettled.set(key, { docs, merged });
+    if (!fans || sameObjects(docs, await read('figures'))) mergedSettled.set(key, { docs, merged });
     return merged;
   }
 
