@@ -43,6 +43,16 @@ export interface StartOptions {
  * waiting cannot cure (ConfigError, TopologyError, refused credentials, an embedded log folder
  * in a layout this version does not read: StoredFormatError) ends the start.
  */
+/** Another process holds the port: a message to act on (main.ts prints it, no stack). */
+export class PortInUseError extends Error {
+  constructor(host: string, port: number, variable: 'PORT' | 'OPS_PORT') {
+    super(variable === 'PORT'
+      ? `port ${port} on ${host} is in use by another process. Stop it, or choose another port for this shell and every command that follows: export PORT=${port + 1} (the README's commands read PORT), then start again`
+      : `OPS_PORT ${port} on ${host} is in use by another process (another worker on this host?): give each process its own OPS_PORT`);
+    this.name = 'PortInUseError';
+  }
+}
+
 export async function startApp(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningApp> {
   const metrics = new Metrics();
   const progress = new StartupProgress();
@@ -64,7 +74,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   const probes = await buildOpsServer({ logger, ...ops, standsInForApi: config.roles.has('api') });
   let probeUrl: string;
   try {
-    probeUrl = await listen(probes, config.roles.has('api') ? config.port : config.opsPort, config.host);
+    probeUrl = await listen(probes, config.roles.has('api') ? config.port : config.opsPort, config.host, config.roles.has('api') ? 'PORT' : 'OPS_PORT');
   } catch (err) {
     // Say, a second worker on the same host with the same OPS_PORT: nothing stays running.
     await probes.close();
@@ -164,7 +174,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
       server = await buildServer(composed.api);
       options.onServer?.(server);
       await probes.close();
-      url = await listen(server, Number(new URL(probeUrl).port), config.host);
+      url = await listen(server, Number(new URL(probeUrl).port), config.host, 'PORT');
     } catch (err) {
       const built = server;
       await Promise.allSettled([(async () => { await built?.close(); await composed.stop(); })(), probes.close()]);
@@ -194,8 +204,18 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   };
 }
 
-async function listen(app: FastifyInstance, port: number, host: string): Promise<string> {
-  await app.listen({ port, host });
+async function listen(app: FastifyInstance, port: number, host: string, variable: 'PORT' | 'OPS_PORT'): Promise<string> {
+  // Fastify logs a line per address (four on a host with several interfaces, and again when the
+  // API takes the probes' port over); main.ts says once where it listens and what to open.
+  const level = app.log.level;
+  app.log.level = 'warn';
+  try {
+    await app.listen({ port, host });
+  } catch (err) {
+    throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new PortInUseError(host, port, variable) : err;
+  } finally {
+    app.log.level = level;
+  }
   const addr = app.server.address();
   return `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : port}`;
 }

@@ -66,6 +66,8 @@ export interface Config {
   /** What one consumer round should take at most: rounds are sized from the time per record measured; at most half the session timeout. */
   readonly kafkaRoundMaxMs: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `auto`: readable lines on a terminal, JSON otherwise (a collector, a file, a pipe). */
+  readonly logFormat: 'auto' | 'pretty' | 'json';
   readonly bodyLimitBytes: number;
   /** How long a request may take, from its first byte to the answer (slow clients are cut off). */
   readonly requestTimeoutMs: number;
@@ -293,6 +295,7 @@ export function loadConfig(env: Env = process.env): Config {
     kafkaRoundMaxRecords: int(env, 'KAFKA_ROUND_MAX_RECORDS', DEFAULT_ROUND_LIMITS.maxRecords, 1, 1_000_000),
     kafkaRoundMaxMs: roundMaxMs(env, kafkaSessionTimeoutMs),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'pretty', 'json'] as const, 'auto'),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     appendTimeoutMs: int(env, 'APPEND_TIMEOUT_MS', 5_000, 100, 120_000),

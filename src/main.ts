@@ -1,7 +1,11 @@
 // Process entry point: configuration from the environment, then the roles, until a signal.
 import { ConfigError, loadConfig } from './config.js';
-import { startApp } from './app.js';
-import { createLogger } from './support/logger.js';
+import { PortInUseError, startApp } from './app.js';
+import { createLogger, resolveLogFormat } from './support/logger.js';
+import { startGuide } from './support/start-guide.js';
+import { demoRefusal } from './demo/demo-policy.js';
+import { CHAT_STATE_COLLECTION } from './processor/chat-state.js';
+import type { DocumentStore } from './adapters/store/store.js';
 import { TopologyError } from './topology.js';
 import { StartupAbortedError } from './support/dependency-wait.js';
 import { StoredFormatError } from './support/stored-format.js';
@@ -17,7 +21,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel);
+  const format = resolveLogFormat(config.logFormat, process.stdout.isTTY === true);
+  const logger = createLogger(config.logLevel, format);
   // A signal while start-up still waits for the store or the broker ends the wait at once.
   const starting = new AbortController();
   const callOff = (signal: string): void => {
@@ -40,7 +45,7 @@ async function main(): Promise<void> {
     // Settings that do not fit the topics or the cluster as they exist, or a store or broker that
     // refuses them (a malformed MONGO_URL, credentials), or data stored in a format this version
     // does not read: a message to act on, not a stack.
-    if (err instanceof TopologyError || err instanceof ConfigError || err instanceof StoredFormatError) {
+    if (err instanceof TopologyError || err instanceof ConfigError || err instanceof StoredFormatError || err instanceof PortInUseError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
     }
@@ -49,17 +54,25 @@ async function main(): Promise<void> {
     process.removeListener('SIGTERM', onTerm);
     process.removeListener('SIGINT', onInt);
   }
-  logger.info({
+  const guide = startGuide({
     url: app.url,
-    opsUrl: app.opsUrl ?? undefined,
+    opsUrl: app.opsUrl,
+    host: config.host,
     roles: [...config.roles],
+    adminTokenSet: config.adminToken !== null,
+    storeEmpty: app.url !== null && await storeIsEmpty(app.store),
+    demoRefused: demoRefusal(config.environment, config.demoSecret, 'demo seeding')?.reason ?? null,
+  });
+  const where = {
     log: app.log.kind,
     store: app.store.kind,
     dataDir: app.log.kind === 'embedded' || app.store.kind === 'embedded' ? config.dataDir : undefined,
-  }, 'convops started');
-  // The default bind is loopback: say so, and how to open it, where a newcomer looks.
-  if (config.host === '127.0.0.1' || config.host === 'localhost' || config.host === '::1') {
-    logger.info({ host: config.host }, 'listening on this machine only: set HOST=0.0.0.0 to accept connections from others (after READ_AUTH and PLATFORMAPI_WEBHOOK_SECRET, see docs/operations.md)');
+  };
+  if (format === 'pretty') {
+    logger.info(where, guide.listening);
+    if (guide.next.length > 0) logger.info(`next:\n${guide.next.join('\n')}`);
+  } else {
+    logger.info({ ...guide.fields, ...where }, guide.listening);
   }
   const shutdown = (signal: string): void => {
     logger.info({ signal, deadlineMs: config.shutdownTimeoutMs }, 'shutting down');
@@ -82,6 +95,15 @@ async function main(): Promise<void> {
   }
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** No chat processed yet. A store that cannot answer now is not called empty: the hint is a courtesy. */
+async function storeIsEmpty(store: DocumentStore): Promise<boolean> {
+  try {
+    return (await store.collection(CHAT_STATE_COLLECTION).find({}, { limit: 1 })).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 main().catch((err: unknown) => {

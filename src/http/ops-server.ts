@@ -22,7 +22,8 @@ export interface OpsServerDeps extends OpsHooks {
 
 export async function buildOpsServer(deps: OpsServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    // A child of its own: listen() quiets this server's logger alone (see app.ts).
+    loggerInstance: deps.logger.child({}) as FastifyBaseLogger,
     // Nothing here takes a body; scrapes and probes are small.
     bodyLimit: 1024,
     requestTimeout: 10_000,

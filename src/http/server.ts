@@ -107,7 +107,8 @@ function refuseMalformedText(app: FastifyInstance): void {
 export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    // A child of its own: listen() quiets this server's logger alone (see app.ts).
+    loggerInstance: deps.logger.child({}) as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,

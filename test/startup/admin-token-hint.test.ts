@@ -1,7 +1,7 @@
 // A newcomer's first admin step (seeding the demo) needs ADMIN_TOKEN: a process serving the API
 // without one says so in its start-up log, and one with it does not.
 import { afterAll, describe, expect, it } from 'vitest';
-import { startApp, type RunningApp } from '../../src/app.js';
+import { PortInUseError, startApp, type RunningApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { capturedLogger, type Line } from '../support/captured-log.js';
 import { deploymentEnv, removeDataDirs } from '../support/deployments.js';
@@ -32,5 +32,21 @@ describe('the start-up log', () => {
     apps.push(app);
     expect(lines.some((l) => /^convops starting/.test(l.msg))).toBe(true);
     expect(lines.filter((l) => HINT.test(l.msg))).toEqual([]);
+  });
+
+  it('leaves the listening line to main.ts (Fastify says it once per address and again at the hand-over)', async () => {
+    const { app, lines } = await startLogged({ ADMIN_TOKEN: 'admin-token-for-hint-test-00000' });
+    apps.push(app);
+    expect(lines.filter((l) => /listening/i.test(l.msg))).toEqual([]);
+  });
+
+  it('refuses a port another process holds with what to do, not a stack', async () => {
+    const { app } = await startLogged({ ADMIN_TOKEN: 'admin-token-for-hint-test-00000' });
+    apps.push(app);
+    const port = new URL(app.url!).port;
+    const { logger } = capturedLogger();
+    const second = startApp(loadConfig(await deploymentEnv('embedded', { ROLES: 'api', PORT: port })), logger);
+    await expect(second).rejects.toThrow(PortInUseError);
+    await expect(second).rejects.toThrow(new RegExp(`^port ${port} on 127\\.0\\.0\\.1 is in use by another process\\. .*export PORT=${Number(port) + 1}`));
   });
 });

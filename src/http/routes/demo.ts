@@ -2,7 +2,7 @@
 // purging demo accounts or the whole pipeline.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { DEFAULT_DEMO_SECRET } from '../../config.js';
+import { demoRefusal } from '../../demo/demo-policy.js';
 import { verifyDemoRecord, type DemoRecord, type VerifiedDemo } from '../../demo/demo-records.js';
 import { DemoAccountSchema, loadDemoAccounts, loadDemoRecords } from '../../demo/fixtures.js';
 import { historyCompleteRecords, inboundRecord } from '../../domain/inbound-record.js';
@@ -34,7 +34,6 @@ const DemoRecordSchema = Type.Object({
 }, { additionalProperties: false });
 
 /** Where demo data may be written with the secret everyone can read in the source. */
-const DEVELOPMENT = new Set(['development', 'test']);
 
 /** How many records went into the log. */
 const AcceptedSchema = Type.Object({ accepted: Type.Integer({ minimum: 1, description: 'records appended to the inbound log' }) });
@@ -61,10 +60,8 @@ const PurgedSchema = Type.Union([
 export const demoRoutes: FastifyPluginAsyncTypebox<DemoRouteOptions> = async (app, opts) => {
   /** Demo data is for trying convops out: never in production, and never signed with a public secret outside development. */
   const assertDemoAllowed = (what: string): void => {
-    if (opts.environment === 'production') throw new ApiError('FORBIDDEN', `NODE_ENV: ${what} is refused in production`);
-    if (opts.demoSecret === DEFAULT_DEMO_SECRET && !DEVELOPMENT.has(opts.environment)) {
-      throw new ApiError('FORBIDDEN', `DEMO_SECRET: ${what} with the default demo secret (published in the source) is refused outside development (NODE_ENV=${opts.environment}); set DEMO_SECRET`);
-    }
+    const refusal = demoRefusal(opts.environment, opts.demoSecret, what);
+    if (refusal) throw new ApiError('FORBIDDEN', `${refusal.field}: ${refusal.reason}`);
   };
 
   /** Verifies every record first: a batch is stored whole or not at all. */
