@@ -1,6 +1,7 @@
 import { isTimeZone } from './domain/zoned-time.js';
 import { isIP } from 'node:net';
 import { trimTrailingSlashes } from './support/url.js';
+import { Temporal } from 'temporal-polyfill';
 
 // Configuration comes only from environment variables, validated at start with a message
 // that names the variable at fault.
@@ -38,6 +39,8 @@ export interface Config {
   readonly eventDigests: boolean;
   readonly roles: ReadonlySet<Role>;
   readonly webhookSecret: string | null;
+  /** The secret being replaced, accepted beside webhookSecret until `untilMs` (a rotation's overlap). */
+  readonly webhookPreviousSecret: { readonly secret: string; readonly untilMs: number } | null;
   readonly adminToken: string | null;
   readonly connectorToken: string | null;
   readonly demoSecret: string;
@@ -164,6 +167,34 @@ function token(env: Env, name: string): string | null {
   return t;
 }
 
+/** A rotation's overlap is for the switch at the platform and its retries: bounded, so an old secret cannot stay valid by oversight. */
+export const MAX_SECRET_OVERLAP_DAYS = 30;
+
+function previousWebhookSecret(env: Env): { secret: string; untilMs: number } | null {
+  const secret = str(env, 'PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS');
+  const until = str(env, 'PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS_UNTIL');
+  if (secret === null) {
+    if (until !== null) throw new ConfigError('PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS_UNTIL', 'is set without PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS');
+    return null;
+  }
+  const current = str(env, 'PLATFORMAPI_WEBHOOK_SECRET');
+  if (current === null) throw new ConfigError('PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS', 'needs PLATFORMAPI_WEBHOOK_SECRET (the new secret) set beside it');
+  if (current === secret) throw new ConfigError('PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS', 'is the same as PLATFORMAPI_WEBHOOK_SECRET: set it to the secret being replaced');
+  if (until === null) throw new ConfigError('PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS_UNTIL', 'must be set with PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS: the instant the previous secret stops being accepted, such as 2026-12-01T12:00:00Z');
+  // An instant with its zone (Temporal refuses a day that does not exist rather than rolling it
+  // over): the same setting means the same moment on every machine.
+  let untilMs: number;
+  try {
+    untilMs = Temporal.Instant.from(until).epochMilliseconds;
+  } catch {
+    throw new ConfigError('PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS_UNTIL', `must be an ISO 8601 instant with a zone, such as 2026-12-01T12:00:00Z, got "${until}"`);
+  }
+  if (untilMs > Date.now() + MAX_SECRET_OVERLAP_DAYS * 86_400_000) {
+    throw new ConfigError('PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS_UNTIL', `must be at most ${MAX_SECRET_OVERLAP_DAYS} days from now (an overlap covers the switch at the platform and its retries), got ${until}`);
+  }
+  return { secret, untilMs };
+}
+
 function topicName(env: Env, name: string): string | null {
   const t = str(env, name);
   if (t !== null && !/^[A-Za-z0-9._-]{1,200}$/.test(t)) throw new ConfigError(name, 'may only contain letters, digits, dot, underscore and dash');
@@ -275,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     mongoDb: str(env, 'MONGO_DB') ?? 'convops',
     roles,
     webhookSecret: str(env, 'PLATFORMAPI_WEBHOOK_SECRET'),
+    webhookPreviousSecret: previousWebhookSecret(env),
     adminToken,
     connectorToken: token(env, 'CONNECTOR_TOKEN'),
     demoSecret: str(env, 'DEMO_SECRET') ?? DEFAULT_DEMO_SECRET,

@@ -20,7 +20,8 @@ export function installHttpMetrics(app: FastifyInstance, metrics: Metrics): void
     const status = reply.statusCode;
     metrics.httpDuration.observe({ method: request.method, route, status: String(status) }, reply.elapsedTime / 1000);
     if (route === WEBHOOK_PATH && request.method === 'POST') {
-      if (status < 300) metrics.webhooks.inc({ outcome: 'accepted', reason: '' });
+      // A rotation's overlap: what still comes signed with the previous secret, apart.
+      if (status < 300) metrics.webhooks.inc({ outcome: 'accepted', reason: request.webhookSigner === 'previous' ? 'previous_secret' : '' });
       else metrics.webhooks.inc({ outcome: 'refused', reason: REFUSAL[status] ?? `status_${status}` });
     }
   });

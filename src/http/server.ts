@@ -166,7 +166,8 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
     return logOk && storeOk;
   };
   await app.register(discoveryRoutes, { routes, platform, pipelineReady });
-  await app.register(webhookRoutes, { inbound, webhookSecret: config.webhookSecret, bodyLimitBytes: config.bodyLimitBytes, refusals });
+  const webhookSecrets = config.webhookSecret === null ? null : { current: config.webhookSecret, previous: config.webhookPreviousSecret };
+  await app.register(webhookRoutes, { inbound, webhookSecrets, bodyLimitBytes: config.bodyLimitBytes, refusals });
   const liveCache = new LiveCache(config.liveCacheMs);
   await app.register(readRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache, clockIdleSec: config.clockIdleSec });
   await app.register(alertRoutes, { floor: deps.read.floor, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone, readAuth: config.readAuth });
@@ -207,6 +208,11 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   });
   reportUnshowableTimesTo((value) => deps.logger.warn({ value }, 'a stored time cannot be shown (it lies outside what a date can hold); shown as null. Noted once per process'));
   if (config.readAuth === 'open') deps.logger.warn({ readAuth: 'open' }, readAccessNote('open').message);
+  if (config.webhookPreviousSecret !== null) {
+    const until = new Date(config.webhookPreviousSecret.untilMs).toISOString();
+    if (config.webhookPreviousSecret.untilMs <= Date.now()) deps.logger.warn({ until }, 'PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS_UNTIL has passed: the previous webhook secret is refused; remove both PREVIOUS settings');
+    else deps.logger.info({ until }, 'webhook secret rotation: deliveries signed with the previous secret are accepted until then (counted as convops_webhooks_total{reason="previous_secret"})');
+  }
   if (config.webhookSecret === null) deps.logger.warn('PLATFORMAPI_WEBHOOK_SECRET is not set: anyone who can reach this port can post webhooks (messages, revenue). Set it before exposing the port');
   if (config.trustProxy === true) deps.logger.warn('TRUST_PROXY=true takes the leftmost X-Forwarded-For address, which a client can choose when its proxy appends; prefer a hop count or the proxies\' addresses');
   return app;

@@ -15,3 +15,17 @@ export function verifySignature(secret: string, raw: Buffer, presented: string |
   given.copy(padded, 0, 0, Math.min(given.length, expected.length));
   return timingSafeEqual(expected, padded) && given.length === expected.length;
 }
+
+/** The webhook's secrets: the current one, and during a rotation the one it replaces, until a set instant. */
+export interface WebhookSecrets {
+  readonly current: string;
+  readonly previous: { readonly secret: string; readonly untilMs: number } | null;
+}
+
+/** Which secret signed the body: the previous one only before its overlap ends; null when neither did. */
+export function signedWith(secrets: WebhookSecrets, raw: Buffer, presented: string | undefined, nowMs: number): 'current' | 'previous' | null {
+  if (verifySignature(secrets.current, raw, presented)) return 'current';
+  const previous = secrets.previous;
+  if (previous !== null && nowMs < previous.untilMs && verifySignature(previous.secret, raw, presented)) return 'previous';
+  return null;
+}

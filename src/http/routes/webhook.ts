@@ -7,7 +7,7 @@ import { inboundRecord } from '../../domain/inbound-record.js';
 import { inputHeaders } from '../../domain/normalise.js';
 import { ACCOUNT_CHAT, routeWebhookBytes } from '../../domain/webhook-route.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
-import { verifySignature } from '../../ingest/signature.js';
+import { signedWith, type WebhookSecrets } from '../../ingest/signature.js';
 import { ApiError, errorResponses, invalidInput } from '../errors.js';
 import type { RefusalLimiter } from '../refusal-limiter.js';
 
@@ -17,7 +17,8 @@ export const SIGNATURE_HEADER = 'signature';
 
 export interface WebhookRouteOptions {
   readonly inbound: BatchingAppender;
-  readonly webhookSecret: string | null;
+  /** Null: webhooks are not signed (development only; the start-up log warns). */
+  readonly webhookSecrets: WebhookSecrets | null;
   readonly bodyLimitBytes: number;
   /** Counts wrong signatures per client address; past its limit, that address gets 429 unread. */
   readonly refusals: RefusalLimiter;
@@ -39,14 +40,22 @@ const WebhookAcceptedSchema = Type.Object({
   dedupeKey: Type.String({ description: 'its idempotency key (trimmed), or for keyless ephemeral events (users.typing, users.online, users.offline) body_ and a hash of the body. Redeliveries of a message or transaction are recognised by its own id, of any other event by this key' }),
 }, { description: 'in the log (or a redelivery of what is): the platform may stop retrying' });
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Which webhook secret signed this delivery; http-metrics.ts counts the previous one apart, so the operator sees when the platform switched. */
+    webhookSigner: 'current' | 'previous' | null;
+  }
+}
+
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = async (app, opts) => {
+  app.decorateRequest('webhookSigner', null);
   // The signature covers the exact bytes, so the body stays a Buffer here.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: opts.bodyLimitBytes }, (_req, body, done) => {
     done(null, body);
   });
 
-  const secret = opts.webhookSecret;
+  const secrets = opts.webhookSecrets;
   app.post(WEBHOOK_PATH, {
     // Its credential is the signature. Not rate-limited: the platform's bursts must land.
     // Refused (missing or wrong) signatures are counted per client address instead
@@ -55,7 +64,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = asy
     config: { access: 'own', rateClass: 'none' },
     // Before the body is read: a blocked address costs neither the upload nor the HMAC.
     onRequest: async (request, reply) => {
-      if (secret === null) return;
+      if (secrets === null) return;
       const blocked = opts.refusals.blockedFor(webhookRefusalKey(request.ip));
       if (blocked <= 0) return;
       const seconds = Math.ceil(blocked / 1000);
@@ -76,10 +85,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = asy
   }, async (request, reply) => {
     const raw = request.body;
     if (!Buffer.isBuffer(raw)) throw invalidInput('body', 'must be a JSON object');
-    if (secret !== null && !verifySignature(secret, raw, header(request.headers[SIGNATURE_HEADER]))) {
-      // Counted when decided, so a burst in flight cannot outrun the count.
-      opts.refusals.note(webhookRefusalKey(request.ip));
-      throw new ApiError('UNAUTHORIZED', `${SIGNATURE_HEADER}: missing or invalid webhook signature`);
+    if (secrets !== null) {
+      const signer = signedWith(secrets, raw, header(request.headers[SIGNATURE_HEADER]), Date.now());
+      if (signer === null) {
+        // Counted when decided, so a burst in flight cannot outrun the count.
+        opts.refusals.note(webhookRefusalKey(request.ip));
+        throw new ApiError('UNAUTHORIZED', `${SIGNATURE_HEADER}: missing or invalid webhook signature`);
+      }
+      request.webhookSigner = signer;
     }
     const routed = routeWebhookBytes(raw, header(request.headers[IDEMPOTENCY_HEADER]));
     if (!routed.ok) throw invalidInput(routed.field, routed.reason);
