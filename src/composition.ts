@@ -21,6 +21,8 @@ import { readiness, type Readiness } from './observability/readiness.js';
 import { PipelineControl } from './pipeline-control.js';
 import type { PipelineFailpoints } from './pipeline-stages.js';
 import { purgeAccounts } from './demo/purge-accounts.js';
+import { backupEmbedded, type BackupResult } from './adapters/embedded-backup.js';
+import { oneAtATime } from './support/one-at-a-time.js';
 import { SetAsideRecords } from './pipeline/set-aside-records.js';
 import { buildReadSide, type ReadSide } from './read-side/read-side.js';
 import { pipelineFaults, type PipelineFaults } from './read-side/verify.js';
@@ -111,6 +113,8 @@ export interface ApiServices extends Services {
   readonly setAside: SetAsideRecords;
   /** Removes everything of these accounts, the consumers fenced (the demo purge). */
   readonly purgeAccounts: (accountIds: readonly string[]) => Promise<Record<string, number>>;
+  /** A consistent copy of DATA_DIR into BACKUP_DIR, one at a time; null when the log or the store is not the embedded one. */
+  readonly backup: (() => Promise<BackupResult>) | null;
   /** Stops the API's own background work (the backfill resumer and running backfills): after the server closed, before the roles stop. */
   stop(): Promise<void>;
 }
@@ -146,6 +150,7 @@ export function buildApiServices(s: Services): ApiServices {
     alertHooks: new AlertHooks(s.store),
     setAside: new SetAsideRecords(s.store),
     purgeAccounts: (accountIds) => purgeAccounts(s.store, read, s.pipeline, accountIds),
+    backup: s.log.kind === 'embedded' && s.store.kind === 'embedded' ? oneAtATime(() => backupEmbedded(config.dataDir, config.backupDir)) : null,
     async stop() {
       clearInterval(resumer);
       await backfill.stop();

@@ -1,5 +1,6 @@
 import { isTimeZone } from './domain/zoned-time.js';
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { trimTrailingSlashes } from './support/url.js';
 import { Temporal } from 'temporal-polyfill';
 
@@ -28,6 +29,8 @@ export interface Config {
   readonly startupRetryMaxMs: number;
   readonly host: string;
   readonly dataDir: string;
+  /** Where POST /api/admin/backup writes (embedded deployments). */
+  readonly backupDir: string;
   readonly kafkaBrokers: readonly string[] | null;
   readonly mongoUrl: string | null;
   readonly mongoDb: string;
@@ -301,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Loopback unless asked: a fresh start has open reads and unsigned webhooks (the image and compose set HOST).
     host: str(env, 'HOST') ?? '127.0.0.1',
     dataDir: str(env, 'DATA_DIR') ?? './data',
+    backupDir: str(env, 'BACKUP_DIR') ?? join(str(env, 'DATA_DIR') ?? './data', 'backups'),
     kafkaBrokers,
     mongoUrl,
     mongoDb: str(env, 'MONGO_DB') ?? 'convops',

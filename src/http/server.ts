@@ -34,6 +34,7 @@ import { RefusalLimiter } from './refusal-limiter.js';
 import { adminKeyRoutes } from './routes/admin-keys.js';
 import { adminSetAsideRoutes } from './routes/admin-set-aside.js';
 import { adminVerifyRoutes } from './routes/admin-verify.js';
+import { adminBackupRoutes } from './routes/admin-backup.js';
 import { collectRoutes, discoveryRoutes, DOCS_PATH } from './routes/discovery.js';
 import { adminAccountRoutes } from './routes/admin-accounts.js';
 import { adminAlertHookRoutes } from './routes/admin-alert-hooks.js';
@@ -185,6 +186,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { setAside: deps.setAside, log: deps.log, topology: deps.topology });
   await app.register(adminVerifyRoutes, { models: deps.read.models, faults: deps.faults });
+  await app.register(adminBackupRoutes, { backup: deps.backup });
   await app.register(adminAlertHookRoutes, { hooks: deps.alertHooks, allowPrivate: config.alertHooks.allowPrivate });
   await app.register(adminAccountRoutes, { read: deps.read, client: deps.platform.client, backfill });
   await app.register(demoRoutes, { accounts: deps.read.accounts, purgeAccounts: deps.purgeAccounts, inbound, demoSecret: config.demoSecret, environment: config.environment, pipeline: deps.pipeline });

@@ -40,7 +40,7 @@ const EXPECTED: Record<string, Level> = {
   'GET /api/admin/backfill': 'admin', 'GET /api/admin/backfill/:id': 'admin',
   'PUT /api/admin/accounts/:id/business-hours': 'admin', 'GET /api/admin/accounts/:id/business-hours': 'admin', 'DELETE /api/admin/accounts/:id/business-hours': 'admin',
   'PUT /api/admin/accounts/:id/banned-phrases': 'admin', 'GET /api/admin/accounts/:id/banned-phrases': 'admin',
-  'POST /api/admin/keys': 'admin', 'GET /api/admin/keys': 'admin', 'DELETE /api/admin/keys/:id': 'admin', 'GET /api/admin/set-aside': 'admin', 'GET /api/admin/set-aside/:id': 'admin', 'DELETE /api/admin/set-aside/:id': 'admin', 'POST /api/admin/set-aside/:id/retry': 'admin', 'GET /api/admin/verify': 'admin',
+  'POST /api/admin/keys': 'admin', 'GET /api/admin/keys': 'admin', 'DELETE /api/admin/keys/:id': 'admin', 'GET /api/admin/set-aside': 'admin', 'GET /api/admin/set-aside/:id': 'admin', 'DELETE /api/admin/set-aside/:id': 'admin', 'POST /api/admin/set-aside/:id/retry': 'admin', 'GET /api/admin/verify': 'admin', 'POST /api/admin/backup': 'admin',
   'POST /api/admin/alert-hooks': 'admin', 'GET /api/admin/alert-hooks': 'admin', 'GET /api/admin/alert-hooks/:id': 'admin', 'DELETE /api/admin/alert-hooks/:id': 'admin',
   'POST /api/admin/alert-hooks/:id/enable': 'admin', 'POST /api/admin/alert-hooks/:id/test': 'admin', 'GET /api/admin/alert-hooks/:id/deliveries': 'admin',
   'POST /webhooks/platform': 'webhook', 'POST /api/connector/ingest': 'connector',

@@ -1,6 +1,6 @@
 // Docs that match: every variable src/config.ts reads is described in docs/configuration.md,
-// and docker compose passes it through (but for a test failpoint, DATA_DIR, which only the
-// embedded deployment reads, and NODE_ENV, which the image sets to production).
+// and docker compose passes it through (but for a test failpoint, DATA_DIR and BACKUP_DIR, which
+// only the embedded deployment reads, and NODE_ENV, which the image sets to production).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ describe('the configuration docs', () => {
 
   it('pass through docker compose', () => {
     const compose = read('docker-compose.yml');
-    const notThere = new Set(['CONVOPS_FAILPOINT_STALL_BEFORE_WRITE_MS', 'DATA_DIR', 'NODE_ENV']);
+    const notThere = new Set(['CONVOPS_FAILPOINT_STALL_BEFORE_WRITE_MS', 'DATA_DIR', 'BACKUP_DIR', 'NODE_ENV']);
     expect(vars.filter((v) => !notThere.has(v) && !new RegExp(`\\b${v}:`).test(compose))).toEqual([]);
   });
 });

@@ -34,6 +34,7 @@ export const WRITE_ROUTE_TEMPLATES: Record<string, Json> = {
   'DELETE /api/admin/alert-hooks/:id': null,
   'POST /api/admin/alert-hooks/:id/enable': null,
   'POST /api/admin/alert-hooks/:id/test': null,
+  'POST /api/admin/backup': null,
   'POST /api/admin/backfill': { accountId: ACCOUNT, since: WHEN },
   'POST /api/admin/backfill-transactions': { accountId: ACCOUNT, since: WHEN },
   'POST /api/admin/close-session': { sessionId: 's1' },

@@ -63,26 +63,7 @@ export class EmbeddedLog implements Log {
   constructor(private readonly dataDir: string) {
     const path = join(dataDir, 'log');
     mkdirSync(path, { recursive: true });
-    this.main = openSharedRoot(path, { maxDbs: 8, mapSize: 2 ** 34, overlappingSync: false }, (root): MainFiles => {
-      const topics = root.openDB<number, string>({ name: 'topics', encoding: 'msgpack' });
-      const groups = root.openDB<number, GroupKey>({ name: 'groups', encoding: 'msgpack' });
-      // Each topic has its own environment, so its own write lock. An LMDB write transaction
-      // holds its environment's lock until this process's event loop has run its callback:
-      // with one environment, the API's inbound appends queued behind a busy worker's event
-      // appends (at 1,000/s in the split layout: up to 22 ms p99 waiting for the lock, 43 ms
-      // p99 in all). Builds before 0.1.0 kept every topic's records in the main environment;
-      // this version does not read that layout (../../support/stored-format.ts).
-      const older = recordFiles(root).records.getKeysCount({ limit: 1 }) > 0;
-      // That read opened a read transaction, which lmdb-js keeps until a timer fires: a topic
-      // another process creates meanwhile would look missing. Reads start afresh from here.
-      root.resetReadTxn();
-      if (older) {
-        throw new StoredFormatError(`the embedded log in ${path} was written by a build of convops before 0.1.0: it keeps its records in ${path} itself. `
-          + `This version reads only the layout with each topic in its own folder under ${join(path, 'topics')}, and does not move records from the older one. Nothing was changed. `
-          + 'Start with an empty DATA_DIR (move this one aside).');
-      }
-      return { topics, groups };
-    });
+    this.main = openLogRoot(path);
     this.root = this.main.root;
     this.topics = this.main.opened.topics;
     this.groups = this.main.opened.groups;
@@ -97,7 +78,7 @@ export class EmbeddedLog implements Log {
       const path = join(this.dataDir, 'log', 'topics', topicFolder(topic));
       mkdirSync(path, { recursive: true });
       // noSubdir: a topic's dots would otherwise make lmdb-js take the folder for a file name.
-      f = openSharedRoot(path, { noSubdir: false, maxDbs: 4, mapSize: 2 ** 34, overlappingSync: false }, recordFiles);
+      f = openTopicRoot(path);
       this.topicRoots.set(topic, f);
     }
     return f.opened;
@@ -338,6 +319,39 @@ export class EmbeddedLog implements Log {
 }
 
 const RANGE_SLICE = 1000;
+
+/**
+ * The log folder's main environment (topics, consumer groups), as every user of it in this
+ * process opens it: the log, and a backup that finds it closed.
+ */
+export function openLogRoot(path: string): SharedRoot<MainFiles> {
+  return openSharedRoot(path, { maxDbs: 8, mapSize: 2 ** 34, overlappingSync: false }, (root): MainFiles => {
+    const topics = root.openDB<number, string>({ name: 'topics', encoding: 'msgpack' });
+    const groups = root.openDB<number, GroupKey>({ name: 'groups', encoding: 'msgpack' });
+    // Each topic has its own environment, so its own write lock. An LMDB write transaction
+    // holds its environment's lock until this process's event loop has run its callback:
+    // with one environment, the API's inbound appends queued behind a busy worker's event
+    // appends (at 1,000/s in the split layout: up to 22 ms p99 waiting for the lock, 43 ms
+    // p99 in all). Builds before 0.1.0 kept every topic's records in the main environment;
+    // this version does not read that layout (../../support/stored-format.ts).
+    const older = recordFiles(root).records.getKeysCount({ limit: 1 }) > 0;
+    // That read opened a read transaction, which lmdb-js keeps until a timer fires: a topic
+    // another process creates meanwhile would look missing. Reads start afresh from here.
+    root.resetReadTxn();
+    if (older) {
+      throw new StoredFormatError(`the embedded log in ${path} was written by a build of convops before 0.1.0: it keeps its records in ${path} itself. `
+        + `This version reads only the layout with each topic in its own folder under ${join(path, 'topics')}, and does not move records from the older one. Nothing was changed. `
+        + 'Start with an empty DATA_DIR (move this one aside).');
+    }
+    return { topics, groups };
+  });
+}
+
+/** A topic's environment, opened as the log opens it. */
+export function openTopicRoot(path: string): SharedRoot<TopicFiles> {
+  // noSubdir: a topic's dots would otherwise make lmdb-js take the folder for a file name.
+  return openSharedRoot(path, { noSubdir: false, maxDbs: 4, mapSize: 2 ** 34, overlappingSync: false }, recordFiles);
+}
 
 function recordFiles(root: RootDatabase): TopicFiles {
   return {

@@ -500,6 +500,14 @@ const NO_INDEXES: IndexLists = { bytes: Buffer.alloc(0), all: [], unique: [] };
 const OPS_BETWEEN_CLOCK_READS = 32;
 
 /** What a store folder's environment holds for its stores, shared by those open on it (see lmdb-roots). */
+/** The store folder's environment, as every user of it in this process opens it: the store, and a backup that finds it closed. */
+export function openStoreRoot(path: string): SharedRoot<StoreRoot> {
+  return openSharedRoot(path, { maxDbs: 256, mapSize: 2 ** 35, overlappingSync: false }, (root): StoreRoot => ({
+    meta: root.openDB<CollectionMeta, string>({ name: '$meta', encoding: 'msgpack' }),
+    turning: null,
+  }));
+}
+
 interface StoreRoot {
   readonly meta: Database<CollectionMeta, string>;
   /** Settles once a write that takes turns (see `transaction`), under way now, has ended. */
@@ -525,10 +533,7 @@ export class EmbeddedStore implements DocumentStore {
   constructor(dataDir: string) {
     const path = join(dataDir, 'store');
     mkdirSync(path, { recursive: true });
-    this.shared = openSharedRoot(path, { maxDbs: 256, mapSize: 2 ** 35, overlappingSync: false }, (root): StoreRoot => ({
-      meta: root.openDB<CollectionMeta, string>({ name: '$meta', encoding: 'msgpack' }),
-      turning: null,
-    }));
+    this.shared = openStoreRoot(path);
     this.root = this.shared.root;
     this.meta = this.shared.opened.meta;
   }
