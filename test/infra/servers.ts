@@ -152,11 +152,19 @@ async function restartable(url: string, launch: () => Promise<ChildProcess>, dir
   };
 }
 
-export async function startKafka(): Promise<RestartableServer> {
+/** Where a server listens and keeps its data when asked (a trial: scripts/trial-servers.ts); a free port and a temporary folder otherwise. */
+export interface ServerPlace {
+  readonly port?: number;
+  /** Kept on stop, and used again by the next start on it. */
+  readonly dir?: string;
+}
+
+export async function startKafka(place: ServerPlace = {}): Promise<RestartableServer> {
   const lib = await ensureJars('kafka');
-  const port = await freePort();
+  const port = place.port ?? await freePort();
   const controllerPort = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'convops-kafka-'));
+  const dir = place.dir ?? mkdtempSync(join(tmpdir(), 'convops-kafka-'));
+  mkdirSync(dir, { recursive: true });
   const props = join(dir, 'server.properties');
   writeFileSync(props, [
     'process.roles=broker,controller',
@@ -184,7 +192,8 @@ export async function startKafka(): Promise<RestartableServer> {
   // benchmark's CPU is small either way.
   const jvm = ['-Xms512m', '-Xmx512m', '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:TieredStopAtLevel=1',
     `-Dlog4j.configuration=file:${join(here, 'log4j.properties')}`, '-cp', `${lib}/*`];
-  await run('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', 'convopsTestCluster00000', '-c', props], 'ignore');
+  // A kept folder is formatted once: its topics and offsets stay.
+  await run('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', 'convopsTestCluster00000', '-c', props, '--ignore-formatted'], 'ignore');
   const url = `127.0.0.1:${port}`;
   const kafka = new Kafka({ clientId: 'readiness', brokers: [url], logLevel: logLevel.NOTHING, retry: { retries: 0 } });
   const launch = async (): Promise<ChildProcess> => {
@@ -201,7 +210,7 @@ export async function startKafka(): Promise<RestartableServer> {
     });
     return child;
   };
-  return restartable(url, launch, dir);
+  return restartable(url, launch, place.dir === undefined ? dir : undefined);
 }
 
 /**
@@ -209,10 +218,11 @@ export async function startKafka(): Promise<RestartableServer> {
  * `persistent` keeps the data in an H2 file, so the server can be halted and resumed.
  * `port`: a server on an address a service was already told about (start-up waits for it).
  */
-export async function startMongo(heapMb = 768, persistent = false, chosenPort?: number): Promise<RestartableServer> {
+export async function startMongo(heapMb = 768, persistent = false, chosenPort?: number, keptDir?: string): Promise<RestartableServer> {
   const lib = await ensureJars('mongo');
   const port = chosenPort ?? await freePort();
-  const dir = persistent ? mkdtempSync(join(tmpdir(), 'convops-mongo-')) : undefined;
+  if (keptDir !== undefined) mkdirSync(keptDir, { recursive: true });
+  const dir = keptDir ?? (persistent ? mkdtempSync(join(tmpdir(), 'convops-mongo-')) : undefined);
   const url = `mongodb://127.0.0.1:${port}`;
   const launch = async (): Promise<ChildProcess> => {
     // The whole database lives on the heap, so it only grows: with the serial collector its old
@@ -234,5 +244,5 @@ export async function startMongo(heapMb = 768, persistent = false, chosenPort?: 
     });
     return child;
   };
-  return restartable(url, launch, dir);
+  return restartable(url, launch, keptDir === undefined ? dir : undefined);
 }
