@@ -117,8 +117,8 @@ describe('intelligence', () => {
       for (const a of waiting) {
         expect(a).toMatchObject({ status: 'open', origin: 'live' });
         // Past the SLA, critical; close to it (the demo's live part has a fan at about 4.5 minutes), a warning.
-        if (a.severity === 'critical') expect(a.reason).toMatch(/^Fan \d+ has waited .+ for a reply, past the 5 min 0 s SLA\.$/);
-        else expect(a).toMatchObject({ severity: 'warning', reason: expect.stringMatching(/^Fan \d+ has waited .+; the 5 min 0 s SLA is close\.$/) });
+        if (a.severity === 'critical') expect(a.reason).toMatch(/^Fan \d+ has waited .+ for a reply, past the 5m 00s SLA\.$/);
+        else expect(a).toMatchObject({ severity: 'warning', reason: expect.stringMatching(/^Fan \d+ has waited .+; the 5m 00s SLA is close\.$/) });
       }
       // Nothing of the months-old part: no wait longer than a day.
       const longest = (await call<{ totals: { longestWaitSec: number } }>(url, 'GET', '/api/floor')).body.totals.longestWaitSec;

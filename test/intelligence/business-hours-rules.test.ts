@@ -40,13 +40,13 @@ describe('wait rules on business time', () => {
     // Monday 09:03: 8 business minutes = 480 s, 80% of 600: at risk.
     const atRisk = sla(waiting(SCHEDULED), berlin('2026-11-16T08:03:00Z'));
     expect(atRisk).toMatchObject([{ severity: 'warning', labels: ['awaiting-reply', 'sla-at-risk'] }]);
-    expect(atRisk[0]?.reason).toBe('Fan 77 has waited 8 min 0 s in business hours; the 10 min 0 s SLA is close.');
+    expect(atRisk[0]?.reason).toBe('Fan 77 has waited 8m 00s in business hours; the 10m 00s SLA is close.');
     // 09:02:59: 479 s, not yet.
     expect(sla(waiting(SCHEDULED), berlin('2026-11-16T08:02:59Z'))).toEqual([]);
     // 09:05:01: 601 s, breached.
     const breached = sla(waiting(SCHEDULED), berlin('2026-11-16T08:05:01Z'));
     expect(breached).toMatchObject([{ severity: 'critical', alertId: atRisk[0]?.alertId }]);
-    expect(breached[0]?.reason).toBe('Fan 77 has waited 10 min 1 s in business hours for a reply, past the 10 min 0 s SLA.');
+    expect(breached[0]?.reason).toBe('Fan 77 has waited 10m 01s in business hours for a reply, past the 10m 00s SLA.');
   });
 
   it('vip.waiting counts open minutes too', () => {
@@ -58,6 +58,6 @@ describe('wait rules on business time', () => {
     // Monday 09:02: three open minutes.
     const fired = vip(berlin('2026-11-16T08:02:00Z'));
     expect(fired).toMatchObject([{ severity: 'critical' }]);
-    expect(fired[0]?.reason).toContain('has waited 3 min 0 s in business hours');
+    expect(fired[0]?.reason).toContain('has waited 3m 00s in business hours');
   });
 });

@@ -23,7 +23,7 @@ describe('rules', () => {
     expect(near).toMatchObject([{ ruleId: 'sla.fan-waiting', severity: 'warning', labels: ['awaiting-reply', 'sla-at-risk'] }]);
     const past = evaluateSession(waiting, NOW);
     expect(past).toMatchObject([{ ruleId: 'sla.fan-waiting', severity: 'critical', chatterId: 'ana' }]);
-    expect(past[0]?.reason).toBe('Fan 42 has waited 6 min 40 s for a reply, past the 5 min 0 s SLA.');
+    expect(past[0]?.reason).toBe('Fan 42 has waited 6m 40s for a reply, past the 5m 00s SLA.');
     // The same waiting episode keeps one id as it worsens, so live and stored collide.
     expect(near[0]?.alertId).toBe(past[0]?.alertId);
     expect(ids(session({ awaiting: true, waitingSince: ago(400), status: 'closed' }))).toEqual([]);

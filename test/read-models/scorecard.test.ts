@@ -19,7 +19,7 @@ describe('coaching', () => {
     expect(r.coachReasons).toEqual([
       { kind: 'sla-misses', points: 20, text: '5 of 10 sessions past the SLA' },
       { kind: 'low-revenue-per-message', points: 15, text: '$0.60 per direct message against the team\'s $2.40' },
-      { kind: 'slow-tail', points: 13, text: 'p90 first response 10 min 0 s against 5 min 0 s' },
+      { kind: 'slow-tail', points: 13, text: 'p90 first response 10m 00s against 5m 00s' },
       { kind: 'low-unlock-ratio', points: 5, text: 'unlock ratio 30% against the team\'s 60%' },
       { kind: 'open-alerts', points: 4, text: '2 open alerts' },
     ]);

@@ -1,5 +1,5 @@
 // Why a waiting fan sits where it does in the priority inbox, in words: how long they have
-// waited, whether that is past the SLA, the head start their spend gives them, and open alerts.
+// waited, whether that is past the SLA, the wait they rank as given their spend, and open alerts.
 // The order is priorityAt's (priority.ts); these say what went into it.
 import { spendHeadStartSec } from './priority.js';
 import { gradeOf } from '../../domain/sla.js';
@@ -26,7 +26,8 @@ export function priorityReasons(f: ReasonFacts, thresholdSec: number): PriorityR
   if (grade === 'breached') out.push({ kind: 'past-sla', text: `past the ${duration(thresholdSec)} SLA` });
   else if (grade === 'at-risk') out.push({ kind: 'sla-at-risk', text: `near the ${duration(thresholdSec)} SLA` });
   const head = spendHeadStartSec(f.fanSpendCents);
-  if (head > 0) out.push({ kind: 'spend', text: `fan spent ${dollars(f.fanSpendCents ?? 0)}: ${duration(head)} ahead` });
+  // In a manager's words: the order is by wait plus this head start, so say what the row ranks as.
+  if (head > 0) out.push({ kind: 'spend', text: `ranked as if waiting ${duration(f.waitSec + head)}: the fan has spent ${dollars(f.fanSpendCents ?? 0)} (+${duration(head)})` });
   if (f.openAlerts > 0) out.push({ kind: 'open-alerts', text: f.openAlerts === 1 ? '1 open alert' : `${f.openAlerts} open alerts` });
   return out;
 }
