@@ -26,8 +26,44 @@ export function duration(sec) {
   return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
 }
 
+// The reader's own locale for separators ("$1,771.00", "1.771,00 $"); the API's figures as
+// they are (a percentage keeps the API's one decimal: the page rounds nothing the API did not).
+const USD = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
+const DECIMAL = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+
 /** @param {number | null | undefined} cents */
-export const money = (cents) => (cents === null || cents === undefined ? '—' : `$${(cents / 100).toFixed(2)}`);
+export const money = (cents) => (cents === null || cents === undefined ? '—' : USD.format(cents / 100));
+
+/** A percentage the API gave (0–100, one decimal at most), as it gave it. @param {number | null | undefined} value */
+export const percent = (value) => (value === null || value === undefined ? '—' : `${DECIMAL.format(value)}%`);
+
+/** A count with the locale's thousands separator. @param {number} n */
+export const count = (n) => DECIMAL.format(n);
+
+/**
+ * An account's name for a narrow cell: its display name, else its id shortened to its start and
+ * end (`acct_0100…0000`); the cell's title carries the whole id.
+ * @param {string} id @param {string | null | undefined} displayName
+ */
+export function accountName(id, displayName) {
+  if (displayName) return displayName;
+  return id.length > 16 ? `${id.slice(0, 9)}…${id.slice(-4)}` : id;
+}
+
+/** What the alert rules are called on the pages (src/intelligence/rules.ts has their ids and definitions). */
+export const RULE_NAMES = {
+  'sla.fan-waiting': 'Fan waiting',
+  'vip.waiting': 'VIP waiting',
+  'session.open-no-reply': 'Open with no reply',
+  'ppv.no-follow-up': 'PPV not followed up',
+  'language.churn-risk': 'Fan may leave',
+  'chatter.slow-streak': 'Slow streak',
+  'coverage.gap': 'Nobody on shift',
+  'shift.no-show': 'Shift no-show',
+};
+
+/** @param {string} ruleId */
+export const ruleName = (ruleId) => RULE_NAMES[ruleId] ?? ruleId;
 
 /**
  * How each grade the API sends looks: a colour and the word shown beside it (docs/api.md, "The

@@ -1,6 +1,6 @@
 // The manager's console: the public API only, with the access key the person types in (kept for
 // this tab in sessionStorage, sent as a bearer token, never put in a URL).
-import { duration, h, look, money } from './common.js';
+import { accountName, duration, h, look, money, percent, ruleName } from './common.js';
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const view = $('#view');
@@ -56,7 +56,7 @@ const views = {
   async inbox(_arg, current = () => true) {
     const [data, floor] = await Promise.all([api('/api/sessions?sort=priority&awaiting=1&limit=100'), api('/api/floor')]);
     if (!current()) return;
-    const names = new Map(floor.accounts.map((a) => [a.id, a.displayName ?? a.id]));
+    const names = new Map(floor.accounts.map((a) => [a.id, accountName(a.id, a.displayName)]));
     const loadedAt = Date.now();
     const rows = data.items.map((s) => {
       const cell = h('td', { class: `num ${look(s.grade).level}`, 'data-wait': String(s.waitSec), 'data-grade': s.grade ?? '' }, duration(s.waitSec));
@@ -65,10 +65,12 @@ const views = {
         ...(s.priorityReasons ?? []).flatMap((x, i) => [i > 0 ? ' · ' : null,
           x.kind === 'waiting' ? h('span', { 'data-wait-reason': String(s.waitSec) }, `waiting ${duration(s.waitSec)}`) : h('span', { class: x.kind === 'past-sla' ? 'bad' : x.kind === 'sla-at-risk' ? 'warn' : '' }, x.text)]));
       return h('tr', { 'data-session': s.id },
-        h('td', {}, names.get(s.accountId) ?? s.accountId), h('td', {}, chatLink(s.chatId)), cell, reasons,
+        h('td', { title: s.accountId }, names.get(s.accountId) ?? accountName(s.accountId, null)), h('td', {}, chatLink(s.chatId)), cell, reasons,
         h('td', { class: 'num' }, money(s.fanSpendCents)), h('td', { class: 'num' }, s.fanMessageCount), h('td', {}, s.lastHumanChatterId ?? '—'));
     });
-    view.replaceChildren(h('h2', {}, `Waiting fans (${data.items.length})`), data.items.length === 0 ? h('p', { class: 'muted' }, 'Nobody is waiting.') :
+    view.replaceChildren(h('h2', {}, `Waiting fans (${data.items.length})`),
+      h('p', { class: 'muted', 'data-order-note': '' }, 'Most urgent first: each fan ranks by their wait plus a head start for what they have spent; "Why first" says the wait each row ranks as.'),
+      data.items.length === 0 ? h('p', { class: 'muted' }, 'Nobody is waiting.') :
       table([['Account'], ['Chat'], ['Waiting', true], ['Why first'], ['Fan spend', true], ['Fan messages', true], ['Last chatter']], rows));
     // Running wait timers, without asking the server every second: a timer counts whole seconds
     // on from the wait the server sent, and its grade moves at the second the server named
@@ -91,10 +93,10 @@ const views = {
       const r = await api(`/api/sla?${q}`);
       const g = look(r.withinThresholdGrade);
       out.replaceChildren(
-        h('p', {}, 'Within ', h('strong', { class: g.level }, r.withinThresholdPct === null ? '—' : `${r.withinThresholdPct}%`), ` of ${r.sessions} sessions (threshold ${duration(r.thresholdSec)}); median first response ${r.medianFirstResponseSec === null ? '—' : duration(r.medianFirstResponseSec)}, p90 ${r.p90FirstResponseSec === null ? '—' : duration(r.p90FirstResponseSec)}; ${r.breaches} breaches, ${r.pending} pending.`),
+        h('p', {}, 'Within ', h('strong', { class: g.level, 'data-figure': 'sla-within' }, percent(r.withinThresholdPct)), ` of ${r.sessions} sessions (threshold ${duration(r.thresholdSec)}); median first response ${r.medianFirstResponseSec === null ? '—' : duration(r.medianFirstResponseSec)}, p90 ${r.p90FirstResponseSec === null ? '—' : duration(r.p90FirstResponseSec)}; ${r.breaches} breaches, ${r.pending} pending.`),
         h('h3', {}, 'By chatter'),
         table([['Chatter'], ['Sessions', true], ['Within %', true], ['Median FRT', true], ['Breaches', true]], r.byChatter.map((c) => h('tr', {},
-          h('td', {}, c.chatterId ?? '—'), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, c.withinThresholdPct ?? '—'),
+          h('td', {}, c.chatterId ?? '—'), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, percent(c.withinThresholdPct)),
           h('td', { class: 'num' }, c.medianFirstResponseSec === null ? '—' : duration(c.medianFirstResponseSec)), h('td', { class: 'num' }, c.breaches)))));
     };
     const out = h('div');
@@ -108,10 +110,11 @@ const views = {
       // How much of the window nobody is named for: a high share makes the rows below say little.
       const note = h('p', { class: u && (u.sessionsPct ?? 0) >= 50 ? 'warn' : 'muted', 'data-unattributed': u ? `${u.sessionsPct ?? ''} ${u.revenuePct ?? ''}` : '' },
         u ? `Unattributed: ${u.sessions} sessions first answered without a named chatter (${u.sessionsPct ?? '—'}%), ${money(u.revenueCents)} of revenue (${u.revenuePct ?? '—'}%). Replies reach convops with their chatter only through the connector.` : '');
-      out.replaceChildren(note, table([['Chatter'], ['Sessions', true], ['Revenue', true], ['Within %', true], ['Median FRT', true], ['Revenue / message', true], ['Unlock ratio', true], ['Open alerts', true], ['Coach priority', true], ['Why']],
+      const coaching = h('p', { class: 'muted', 'data-coach-note': '' }, 'Coach priority (0 to 100, coach the highest first) adds up points for what needs coaching, each named under "Why": up to 40 for SLA breaches, 20 for a slow tail of first responses, 20 for revenue per message below the team\'s, 10 for an unlock ratio below the team\'s, 10 for open alerts.');
+      out.replaceChildren(note, coaching, table([['Chatter'], ['Sessions', true], ['Revenue', true], ['Within %', true], ['Median FRT', true], ['Revenue / message', true], ['Unlock ratio', true], ['Open alerts', true], ['Coach priority', true], ['Why']],
         r.items.map((c) => h('tr', { 'data-scorecard': c.chatterId }, h('td', { title: c.chatterId }, c.displayName ?? c.chatterId), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, money(c.revenueCents)),
-          h('td', { class: 'num' }, c.sla?.withinThresholdPct ?? '—'), h('td', { class: 'num' }, c.sla?.medianFirstResponseSec == null ? '—' : duration(c.sla.medianFirstResponseSec)),
-          h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, c.unlockRatioPct === null ? '—' : `${c.unlockRatioPct}%`),
+          h('td', { class: 'num' }, percent(c.sla?.withinThresholdPct)), h('td', { class: 'num' }, c.sla?.medianFirstResponseSec == null ? '—' : duration(c.sla.medianFirstResponseSec)),
+          h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, percent(c.unlockRatioPct)),
           h('td', { class: 'num' }, c.openAlerts), h('td', { class: 'num' }, c.coachPriority),
           h('td', { class: 'reasons', 'data-reasons': (c.coachReasons ?? []).map((x) => x.kind).join(' ') }, (c.coachReasons ?? []).map((x) => `${x.text} (+${x.points})`).join(' · '))))));
     };
@@ -123,8 +126,8 @@ const views = {
     const show = async (q) => {
       const [r, daily, floor] = await Promise.all([api(`/api/conversion?${q}`), api(`/api/conversion/daily?${q}`), api('/api/floor')]);
       if (!current()) return;
-      const names = new Map(floor.accounts.map((a) => [a.id, a.displayName ?? a.id]));
-      const pct = (v) => (v === null || v === undefined ? '—' : `${v}%`);
+      const names = new Map(floor.accounts.map((a) => [a.id, accountName(a.id, a.displayName)]));
+      const pct = percent;
       const minutes = (m) => (m === null || m === undefined ? '—' : duration(m * 60));
       const strays = r.accounts.filter((a) => a.unlinkedUnlocks + a.unseenSendUnlocks > 0);
       out.replaceChildren(
@@ -153,7 +156,7 @@ const views = {
     // This week's planned shifts against clocked time, and who is on now.
     const [r, people, floor] = await Promise.all([api('/api/shifts'), api('/api/chatters'), api('/api/floor')]);
     if (!current()) return;
-    const names = new Map(floor.accounts.map((a) => [a.id, a.displayName ?? a.id]));
+    const names = new Map(floor.accounts.map((a) => [a.id, accountName(a.id, a.displayName)]));
     const when = (iso) => new Date(iso).toLocaleString([], { weekday: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
     const late = (s) => (s === null ? '—' : duration(s));
     const on = people.items.filter((c) => c.onNow.length > 0);
@@ -165,7 +168,7 @@ const views = {
           r.chatters.map((c) => h('tr', { 'data-roster-chatter': c.chatterId }, h('td', {}, c.displayName ?? c.chatterId), h('td', { class: 'num' }, c.shifts), h('td', { class: 'num' }, duration(c.plannedSec)),
             h('td', { class: 'num' }, duration(c.clockedInShiftsSec)), h('td', { class: 'num' }, duration(c.clockedSec)), h('td', { class: 'num' }, c.lateStarts), h('td', { class: 'num' }, c.earlyEnds),
             h('td', { class: `num ${c.noShows > 0 ? 'bad' : ''}` }, c.noShows), h('td', { class: 'num' }, c.fansWaited), h('td', { class: 'num' }, c.sessionsAnswered),
-            h('td', { class: 'num' }, c.withinThresholdPct ?? '—'), h('td', { class: 'num' }, money(c.revenueCents))))),
+            h('td', { class: 'num' }, percent(c.withinThresholdPct)), h('td', { class: 'num' }, money(c.revenueCents))))),
       h('h3', {}, 'Coverage per account'),
       r.accounts.length === 0 ? h('p', { class: 'muted' }, 'No fan waited and nobody clocked in this week.') :
         table([['Account'], ['Fans waiting', true], ['With nobody on', true], ['Someone on', true]],
@@ -182,15 +185,26 @@ const views = {
   async alerts(_arg, current = () => true) {
     const r = await api('/api/alerts?status=open&limit=100');
     if (!current()) return;
-    view.replaceChildren(h('h2', {}, `Open alerts (${r.total})`), r.items.length === 0 ? h('p', { class: 'muted' }, 'No open alerts.') :
-      table([['Severity'], ['Rule'], ['Reason'], ['Chat'], ['Chatter'], ['']], r.items.map((a) => {
-        const ack = h('button', { type: 'button', 'data-ack': a.id }, 'Acknowledge');
-        ack.addEventListener('click', () => {
-          api(`/api/alerts/${encodeURIComponent(a.id)}/ack`, { method: 'POST' }).then(() => show('alerts')).catch(showError);
-        });
-        return h('tr', {}, h('td', { class: a.severity === 'critical' ? 'bad' : a.severity === 'warning' ? 'warn' : '' }, a.severity),
-          h('td', {}, a.ruleId), h('td', {}, a.reason), h('td', {}, a.chatId ? chatLink(a.chatId) : '—'), h('td', {}, a.chatterId ?? '—'), h('td', {}, ack));
-      })), await hooksSection(current));
+    // One line per waiting fan: a fan past the SLA who has spent a lot raises two alerts (the SLA
+    // and the VIP rule), and a manager acts on the fan once. Alerts about no one chat keep a line each.
+    const groups = groupByFan(r.items);
+    const fans = groups.filter((g) => g.chatId !== null).length;
+    const rank = { critical: 0, warning: 1, info: 2 };
+    view.replaceChildren(h('h2', {}, `Open alerts (${r.total})`),
+      h('p', { class: 'muted', 'data-alert-groups': String(groups.length) }, `One line per fan (${fans}), with every alert about them; ${groups.length - fans} about no single fan. Acknowledge takes a line's alerts together.`),
+      r.items.length === 0 ? h('p', { class: 'muted' }, 'No open alerts.') :
+        table([['Severity'], ['Alerts'], ['Reasons'], ['Chat'], ['Chatter'], ['']], groups.map((g) => {
+          const worst = g.alerts.map((a) => a.severity).sort((x, y) => (rank[x] ?? 3) - (rank[y] ?? 3))[0];
+          const ack = h('button', { type: 'button', 'data-ack': g.alerts.map((a) => a.id).join(' ') }, 'Acknowledge');
+          ack.addEventListener('click', () => {
+            Promise.all(g.alerts.map((a) => api(`/api/alerts/${encodeURIComponent(a.id)}/ack`, { method: 'POST' }))).then(() => show('alerts')).catch(showError);
+          });
+          return h('tr', { 'data-alert-group': g.key, 'data-alert-count': String(g.alerts.length) },
+            h('td', { class: worst === 'critical' ? 'bad' : worst === 'warning' ? 'warn' : '' }, worst),
+            h('td', {}, ...g.alerts.flatMap((a, i) => [i > 0 ? ' · ' : null, h('span', { title: a.ruleId, 'data-rule': a.ruleId }, ruleName(a.ruleId))])),
+            h('td', {}, ...g.alerts.flatMap((a, i) => [i > 0 ? h('br') : null, a.reason])),
+            h('td', {}, g.chatId ? chatLink(g.chatId) : '—'), h('td', {}, g.chatterId ?? '—'), h('td', {}, ack));
+        })), await hooksSection(current));
   },
   async chat(chatId = '') {
     const form = h('form', { class: 'inline' }, h('label', {}, 'Chat id', h('input', { name: 'chatId', value: chatId, required: '' })), h('button', { type: 'submit' }, 'Open'));
@@ -204,6 +218,19 @@ const views = {
     if (chatId) await showChat(chatId, out);
   },
 };
+
+/** Alerts grouped by the fan they are about (account and chat), in the order the API gave the first of each. */
+function groupByFan(items) {
+  /** @type {Map<string, { key: string, chatId: string | null, chatterId: string | null, alerts: any[] }>} */
+  const groups = new Map();
+  for (const a of items) {
+    const key = a.chatId ? `${a.accountId}:${a.chatId}` : a.id;
+    const g = groups.get(key) ?? { key, chatId: a.chatId ?? null, chatterId: a.chatterId ?? null, alerts: [] };
+    g.alerts.push(a);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
+}
 
 /**
  * Revenue from PPVs per local day, direct and campaign stacked, as bars (SVG attributes, not
