@@ -2594,6 +2594,8 @@ export interface operations {
                                 warning: number;
                                 info: number;
                             };
+                            /** @description fans (account and chat) with at least one open alert: a VIP past the SLA raises two alerts about one fan */
+                            alertedFans: number;
                             /** @description the worst open alert */
                             alertGrade: "clear" | "warning" | "critical";
                             today: {

@@ -54,7 +54,8 @@ function render() {
     h('td', { class: `num ${look(c.breachedGrade).level}`, 'data-label': 'Over' }, count(c.breached)),
     h('td', { class: 'num', 'data-label': 'Alerts' }, count(c.openAlerts)))));
   const sev = t.severity;
-  setText($('#alert-grade'), graded(t.alertGrade, `${sev.critical + sev.warning + sev.info}`));
+  const alerts = sev.critical + sev.warning + sev.info;
+  $('#alert-grade').replaceChildren(graded(t.alertGrade, count(alerts)), alerts > 0 ? h('span', { class: 'muted', 'data-figure': 'alerted-fans' }, ` on ${count(t.alertedFans)} fan${t.alertedFans === 1 ? '' : 's'}`) : '');
   const names = new Map(s.accounts.map((a) => [a.id, accountName(a.id, a.displayName)]));
   $('#alerts').replaceChildren(...(s.topAlerts.length === 0 ? [h('li', { class: 'muted' }, 'No open alerts')] : s.topAlerts.map((a) =>
     h('li', { title: a.ruleId, 'data-rule': a.ruleId }, h('span', { class: a.severity === 'critical' ? 'bad' : a.severity === 'warning' ? 'warn' : 'muted' }, a.severity.toUpperCase()), ' ',

@@ -43,6 +43,7 @@ export const FloorSnapshotSchema = Type.Object({
     longestWaitSec: Count,
     longestWaitGrade: WaitGrade,
     severity: Type.Object({ critical: Count, warning: Count, info: Count }),
+    alertedFans: Type.Integer({ minimum: 0, description: 'fans (account and chat) with at least one open alert: a VIP past the SLA raises two alerts about one fan' }),
     alertGrade: Type.Union([L('clear'), L('warning'), L('critical')], { description: 'the worst open alert' }),
     today: Type.Object({
       since: Time, timezone: Type.String(), sessions: Count, withinThresholdPct: Type.Union([Type.Number(), Type.Null()]),

@@ -136,6 +136,8 @@ export class FloorView {
         longestWaitSec,
         longestWaitGrade: gradeOf(longestWaitSec, threshold),
         severity,
+        // Alerts count rules; a manager counts fans (a VIP past the SLA raises two).
+        alertedFans: new Set(openAlerts.filter((a) => a.chatId !== null).map((a) => `${a.accountId}:${a.chatId}`)).size,
         alertGrade: alertGradeOf(severity),
         today: {
           since: iso(day.start), timezone: this.timezone, sessions: today.sessions, withinThresholdPct: today.withinThresholdPct,

@@ -22,7 +22,7 @@ const DEMO_ACCOUNT = 'acct_0000000000000000000000000000de01';
 
 interface Floor {
   thresholdSec: number;
-  totals: { open: number; awaiting: number; breached: number; longestWaitSec: number; today: { withinThresholdPct: number | null } };
+  totals: { open: number; awaiting: number; breached: number; longestWaitSec: number; alertedFans: number; today: { withinThresholdPct: number | null } };
   accounts: { id: string; displayName: string | null; open: number }[];
   chatters: { id: string }[];
 }
@@ -211,6 +211,14 @@ describe('the floor wallboard', () => {
         return JSON.stringify(shown) === JSON.stringify([String(floor.totals.open), String(floor.totals.awaiting), String(floor.totals.breached), asPercent(floor.totals.today.withinThresholdPct)]);
       }, { timeout: 10_000 }).toBe(true);
       const floor = await api<Floor>('/api/floor');
+      // Alerts count rules, the floor counts the fans they are about too: checked against the alerts themselves.
+      // (Live alerts open as waits cross thresholds: read until the two reads agree with the page.)
+      await expect.poll(async () => {
+        const open = await api<{ items: { chatId: string | null; accountId: string }[] }>('/api/alerts?status=open&limit=500', true);
+        const fans = new Set(open.items.filter((a) => a.chatId !== null).map((a) => `${a.accountId}:${a.chatId}`)).size;
+        const f = await api<Floor>('/api/floor');
+        return f.totals.alertedFans === fans && await figure(page, 'alerted-fans') === ` on ${fans} fan${fans === 1 ? '' : 's'}`;
+      }, { timeout: 10_000, message: at }).toBe(true);
       const withOpen = floor.accounts.filter((a) => a.open > 0).length;
       expect(await figure(page, 'awaiting-note'), at).toBe(`in ${withOpen} of ${floor.accounts.length} accounts · ${floor.chatters.length} chatters`);
       await page.close();
