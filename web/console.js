@@ -1,6 +1,6 @@
 // The manager's console: the public API only, with the access key the person types in (kept for
 // this tab in sessionStorage, sent as a bearer token, never put in a URL).
-import { accountName, duration, h, look, money, percent, ruleName } from './common.js';
+import { accountName, count, duration, h, look, money, percent, ruleName } from './common.js';
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const view = $('#view');
@@ -66,7 +66,7 @@ const views = {
           x.kind === 'waiting' ? h('span', { 'data-wait-reason': String(s.waitSec) }, `waiting ${duration(s.waitSec)}`) : h('span', { class: x.kind === 'past-sla' ? 'bad' : x.kind === 'sla-at-risk' ? 'warn' : '' }, x.text)]));
       return h('tr', { 'data-session': s.id },
         h('td', { title: s.accountId }, names.get(s.accountId) ?? accountName(s.accountId, null)), h('td', {}, chatLink(s.chatId)), cell, reasons,
-        h('td', { class: 'num' }, money(s.fanSpendCents)), h('td', { class: 'num' }, s.fanMessageCount), h('td', {}, s.lastHumanChatterId ?? '—'));
+        h('td', { class: 'num' }, money(s.fanSpendCents)), h('td', { class: 'num' }, count(s.fanMessageCount)), h('td', {}, s.lastHumanChatterId ?? '—'));
     });
     view.replaceChildren(h('h2', {}, `Waiting fans (${data.items.length})`),
       h('p', { class: 'muted', 'data-order-note': '' }, 'Most urgent first: each fan ranks by their wait plus a head start for what they have spent; "Why first" says the wait each row ranks as.'),
@@ -93,11 +93,11 @@ const views = {
       const r = await api(`/api/sla?${q}`);
       const g = look(r.withinThresholdGrade);
       out.replaceChildren(
-        h('p', {}, 'Within ', h('strong', { class: g.level, 'data-figure': 'sla-within' }, percent(r.withinThresholdPct)), ` of ${r.sessions} sessions (threshold ${duration(r.thresholdSec)}); median first response ${r.medianFirstResponseSec === null ? '—' : duration(r.medianFirstResponseSec)}, p90 ${r.p90FirstResponseSec === null ? '—' : duration(r.p90FirstResponseSec)}; ${r.breaches} breaches, ${r.pending} pending.`),
+        h('p', {}, 'Within ', h('strong', { class: g.level, 'data-figure': 'sla-within' }, percent(r.withinThresholdPct)), ` of ${count(r.sessions)} sessions (threshold ${duration(r.thresholdSec)}); median first response ${r.medianFirstResponseSec === null ? '—' : duration(r.medianFirstResponseSec)}, p90 ${r.p90FirstResponseSec === null ? '—' : duration(r.p90FirstResponseSec)}; ${r.breaches} breaches, ${r.pending} pending.`),
         h('h3', {}, 'By chatter'),
         table([['Chatter'], ['Sessions', true], ['Within %', true], ['Median FRT', true], ['Breaches', true]], r.byChatter.map((c) => h('tr', {},
-          h('td', {}, c.chatterId ?? '—'), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, percent(c.withinThresholdPct)),
-          h('td', { class: 'num' }, c.medianFirstResponseSec === null ? '—' : duration(c.medianFirstResponseSec)), h('td', { class: 'num' }, c.breaches)))));
+          h('td', {}, c.chatterId ?? '—'), h('td', { class: 'num' }, count(c.sessions)), h('td', { class: 'num' }, percent(c.withinThresholdPct)),
+          h('td', { class: 'num' }, c.medianFirstResponseSec === null ? '—' : duration(c.medianFirstResponseSec)), h('td', { class: 'num' }, count(c.breaches))))));
     };
     const out = h('div');
     view.replaceChildren(h('h2', {}, 'First-response SLA'), periodForm((q) => show(q).catch(showError)), out);
@@ -112,10 +112,10 @@ const views = {
         u ? `Unattributed: ${u.sessions} sessions first answered without a named chatter (${u.sessionsPct ?? '—'}%), ${money(u.revenueCents)} of revenue (${u.revenuePct ?? '—'}%). Replies reach convops with their chatter only through the connector.` : '');
       const coaching = h('p', { class: 'muted', 'data-coach-note': '' }, 'Coach priority (0 to 100, coach the highest first) adds up points for what needs coaching, each named under "Why": up to 40 for SLA breaches, 20 for a slow tail of first responses, 20 for revenue per message below the team\'s, 10 for an unlock ratio below the team\'s, 10 for open alerts.');
       out.replaceChildren(note, coaching, table([['Chatter'], ['Sessions', true], ['Revenue', true], ['Within %', true], ['Median FRT', true], ['Revenue / message', true], ['Unlock ratio', true], ['Open alerts', true], ['Coach priority', true], ['Why']],
-        r.items.map((c) => h('tr', { 'data-scorecard': c.chatterId }, h('td', { title: c.chatterId }, c.displayName ?? c.chatterId), h('td', { class: 'num' }, c.sessions), h('td', { class: 'num' }, money(c.revenueCents)),
+        r.items.map((c) => h('tr', { 'data-scorecard': c.chatterId }, h('td', { title: c.chatterId }, c.displayName ?? c.chatterId), h('td', { class: 'num' }, count(c.sessions)), h('td', { class: 'num' }, money(c.revenueCents)),
           h('td', { class: 'num' }, percent(c.sla?.withinThresholdPct)), h('td', { class: 'num' }, c.sla?.medianFirstResponseSec == null ? '—' : duration(c.sla.medianFirstResponseSec)),
           h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, percent(c.unlockRatioPct)),
-          h('td', { class: 'num' }, c.openAlerts), h('td', { class: 'num' }, c.coachPriority),
+          h('td', { class: 'num' }, count(c.openAlerts)), h('td', { class: 'num' }, count(c.coachPriority)),
           h('td', { class: 'reasons', 'data-reasons': (c.coachReasons ?? []).map((x) => x.kind).join(' ') }, (c.coachReasons ?? []).map((x) => `${x.text} (+${x.points})`).join(' · '))))));
     };
     const out = h('div');
@@ -135,16 +135,16 @@ const views = {
         h('h3', {}, 'By chatter (direct messages only: mass and automated sends are under campaigns)'),
         r.chatters.length === 0 ? h('p', { class: 'muted' }, 'No direct messages in this period.') :
           table([['Chatter'], ['Direct messages', true], ['Fans chatted', true], ['PPVs sent', true], ['Golden ratio', true], ['Unlocked', true], ['Unlock ratio', true], ['PPV revenue', true], ['Credited', true], ['Revenue / message', true], ['Median price', true], ['Median to unlock', true], ['Quality: contact / pay / banned', true]],
-            r.chatters.map((c) => h('tr', { 'data-chatter': c.chatterId ?? '' }, h('td', {}, c.chatterId ?? 'not named'), h('td', { class: 'num' }, c.directMessages), h('td', { class: 'num', 'data-fans': String(c.fansChatted) }, c.fansChatted), h('td', { class: 'num' }, c.directPpvsSent),
-              h('td', { class: 'num' }, pct(c.goldenRatioPct)), h('td', { class: 'num' }, c.ppvsUnlocked), h('td', { class: 'num' }, pct(c.unlockRatioPct)), h('td', { class: 'num' }, money(c.ppvRevenueCents)),
+            r.chatters.map((c) => h('tr', { 'data-chatter': c.chatterId ?? '' }, h('td', {}, c.chatterId ?? 'not named'), h('td', { class: 'num' }, count(c.directMessages)), h('td', { class: 'num', 'data-fans': String(c.fansChatted) }, count(c.fansChatted)), h('td', { class: 'num' }, count(c.directPpvsSent)),
+              h('td', { class: 'num' }, pct(c.goldenRatioPct)), h('td', { class: 'num' }, count(c.ppvsUnlocked)), h('td', { class: 'num' }, pct(c.unlockRatioPct)), h('td', { class: 'num' }, money(c.ppvRevenueCents)),
               h('td', { class: 'num', 'data-credited': String(c.revenueCents) }, money(c.revenueCents)),
               h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, money(c.medianPpvPriceCents)), h('td', { class: 'num' }, minutes(c.medianMinutesToUnlock)),
               h('td', { class: `num ${c.qaFlags.offPlatformContact + c.qaFlags.offPlatformPayment + c.qaFlags.bannedPhrase > 0 ? 'warn' : ''}`, 'data-qa': `${c.qaFlags.offPlatformContact} ${c.qaFlags.offPlatformPayment} ${c.qaFlags.bannedPhrase}` }, `${c.qaFlags.offPlatformContact} / ${c.qaFlags.offPlatformPayment} / ${c.qaFlags.bannedPhrase}`)))),
         h('h3', {}, 'By campaign (mass messages)'),
         r.campaigns.length === 0 ? h('p', { class: 'muted' }, 'No campaigns in this period.') :
           table([['Account'], ['Campaign'], ['Fans reached', true], ['PPVs sent', true], ['Unlocks', true], ['Unlock rate', true], ['Revenue', true]],
-            r.campaigns.map((c) => h('tr', { 'data-campaign': c.campaignId ?? '' }, h('td', {}, names.get(c.accountId) ?? c.accountId), h('td', {}, c.campaignId ?? 'automated'), h('td', { class: 'num' }, c.fansReached),
-              h('td', { class: 'num' }, c.ppvsSent), h('td', { class: 'num' }, c.unlocks), h('td', { class: 'num' }, pct(c.unlockRatePct)), h('td', { class: 'num' }, money(c.revenueCents))))),
+            r.campaigns.map((c) => h('tr', { 'data-campaign': c.campaignId ?? '' }, h('td', {}, names.get(c.accountId) ?? c.accountId), h('td', {}, c.campaignId ?? 'automated'), h('td', { class: 'num' }, count(c.fansReached)),
+              h('td', { class: 'num' }, count(c.ppvsSent)), h('td', { class: 'num' }, count(c.unlocks)), h('td', { class: 'num' }, pct(c.unlockRatePct)), h('td', { class: 'num' }, money(c.revenueCents))))),
         strays.length === 0 ? '' : h('p', { class: 'muted', 'data-strays': '' }, `Unlocks not linked to a send: ${strays.map((a) => `${names.get(a.accountId) ?? a.accountId}: ${a.unlinkedUnlocks} without a usable link, ${a.unseenSendUnlocks} of PPVs never seen sent`).join('; ')}.`),
         h('p', { class: 'muted' }, 'Exports: ', h('a', { href: `/api/exports/conversion.csv?${q}`, 'data-export': 'conversion' }, 'conversion.csv'), ' · ', h('a', { href: `/api/exports/campaigns.csv?${q}`, 'data-export': 'campaigns' }, 'campaigns.csv'), ' (with a key, open them from the API: the links carry none).'));
     };
@@ -165,9 +165,9 @@ const views = {
       h('h3', {}, 'Per chatter'),
       r.chatters.length === 0 ? h('p', { class: 'muted' }, 'No roster plans a shift this week (PUT /api/admin/chatters/:chatterId/roster).') :
         table([['Chatter'], ['Shifts', true], ['Planned', true], ['Clocked in shifts', true], ['Clocked in all', true], ['Late starts', true], ['Early ends', true], ['No-shows', true], ['Fans waited', true], ['Answered', true], ['Within %', true], ['Revenue', true]],
-          r.chatters.map((c) => h('tr', { 'data-roster-chatter': c.chatterId }, h('td', {}, c.displayName ?? c.chatterId), h('td', { class: 'num' }, c.shifts), h('td', { class: 'num' }, duration(c.plannedSec)),
-            h('td', { class: 'num' }, duration(c.clockedInShiftsSec)), h('td', { class: 'num' }, duration(c.clockedSec)), h('td', { class: 'num' }, c.lateStarts), h('td', { class: 'num' }, c.earlyEnds),
-            h('td', { class: `num ${c.noShows > 0 ? 'bad' : ''}` }, c.noShows), h('td', { class: 'num' }, c.fansWaited), h('td', { class: 'num' }, c.sessionsAnswered),
+          r.chatters.map((c) => h('tr', { 'data-roster-chatter': c.chatterId }, h('td', {}, c.displayName ?? c.chatterId), h('td', { class: 'num' }, count(c.shifts)), h('td', { class: 'num' }, duration(c.plannedSec)),
+            h('td', { class: 'num' }, duration(c.clockedInShiftsSec)), h('td', { class: 'num' }, duration(c.clockedSec)), h('td', { class: 'num' }, count(c.lateStarts)), h('td', { class: 'num' }, count(c.earlyEnds)),
+            h('td', { class: `num ${c.noShows > 0 ? 'bad' : ''}` }, c.noShows), h('td', { class: 'num' }, count(c.fansWaited)), h('td', { class: 'num' }, count(c.sessionsAnswered)),
             h('td', { class: 'num' }, percent(c.withinThresholdPct)), h('td', { class: 'num' }, money(c.revenueCents))))),
       h('h3', {}, 'Coverage per account'),
       r.accounts.length === 0 ? h('p', { class: 'muted' }, 'No fan waited and nobody clocked in this week.') :
@@ -290,7 +290,7 @@ async function showChat(chatId, out) {
   out.replaceChildren(
     h('h3', {}, `Sessions (${sessions.length})`),
     table([['Opened'], ['Status'], ['Messages', true], ['First response', true], ['Revenue', true]], sessions.map((s) => h('tr', {},
-      h('td', {}, new Date(s.openedAt).toLocaleString()), h('td', {}, s.status), h('td', { class: 'num' }, s.messageCount),
+      h('td', {}, new Date(s.openedAt).toLocaleString()), h('td', {}, s.status), h('td', { class: 'num' }, count(s.messageCount)),
       h('td', { class: 'num' }, s.firstResponseSec === null ? '—' : duration(s.firstResponseSec)), h('td', { class: 'num' }, money(s.revenueCents))))),
     h('h3', {}, 'Messages'),
     h('ul', { class: 'messages' }, ...(msgs.items ?? []).slice().reverse().map((m) => h('li', { class: m.sender },

@@ -41,6 +41,7 @@ import { adminAlertHookRoutes } from './routes/admin-alert-hooks.js';
 import { alertHookWebhooks, withWebhooks } from './alert-hook-document.js';
 import { installRequestIds, requestIdOptions } from './request-ids.js';
 import { installHttpMetrics } from './http-metrics.js';
+import { resolveLogFormat } from '../support/logger.js';
 import { LIVE_PATH, METRICS_PATH, opsRoutes, READY_PATH } from './routes/ops.js';
 import { floorStreamRoutes } from './routes/floor-stream.js';
 import { floorAnswers } from './floor-answer.js';
@@ -107,9 +108,12 @@ function refuseMalformedText(app: FastifyInstance): void {
 
 export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   const { config } = deps;
+  // On a terminal a request is one short line; a collector gets Fastify's two structured entries.
+  const terse = resolveLogFormat(config.logFormat, process.stdout.isTTY === true) === 'pretty';
   const app = Fastify({
     // A child of its own: listen() quiets this server's logger alone (see app.ts).
     loggerInstance: deps.logger.child({}) as FastifyBaseLogger,
+    disableRequestLogging: terse,
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
@@ -139,6 +143,13 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   installErrorHandling(app);
   installRequestIds(app);
   installHttpMetrics(app, deps.ops.metrics);
+  if (terse) {
+    app.addHook('onResponse', async (request, reply) => {
+      const line = `${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`;
+      if (reply.statusCode >= 500) request.log.error(line);
+      else request.log.info(line);
+    });
+  }
   normaliseWriteBodies(app);
   refuseUndeclaredQuery(app);
   refuseMalformedText(app);

@@ -19,7 +19,7 @@ export function createLogger(level: LevelWithSilent = 'info', format: LogFormat 
     sync: true,
     colorize: process.stdout.isTTY === true,
     translateTime: 'SYS:HH:MM:ss',
-    ignore: 'pid,hostname,service',
+    ignore: 'pid,hostname,service,reqId',
     singleLine: true,
   }));
 }

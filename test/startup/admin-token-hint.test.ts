@@ -40,6 +40,17 @@ describe('the start-up log', () => {
     expect(lines.filter((l) => /listening/i.test(l.msg))).toEqual([]);
   });
 
+  it('logs a request as one short line on a terminal (LOG_FORMAT=pretty), as Fastify\'s two entries otherwise', async () => {
+    for (const [format, expected] of [['pretty', ['GET /api/health/live 200']], ['json', ['incoming request', 'request completed']]] as const) {
+      const { logger, lines } = capturedLogger();
+      const app = await startApp(loadConfig(await deploymentEnv('embedded', { ROLES: 'api', LOG_FORMAT: format })), logger);
+      apps.push(app);
+      expect((await fetch(`${app.url!}/api/health/live`)).status).toBe(200);
+      const said = lines.filter((l) => /api\/health\/live|request/.test(l.msg) || (l.req as { url?: string } | undefined)?.url === '/api/health/live').map((l) => l.msg.replace(/ \d+ ms$/, ''));
+      expect(said, format).toEqual(expected);
+    }
+  });
+
   it('refuses a port another process holds with what to do, not a stack', async () => {
     const { app } = await startLogged({ ADMIN_TOKEN: 'admin-token-for-hint-test-00000' });
     apps.push(app);
