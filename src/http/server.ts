@@ -1,7 +1,7 @@
 // Builds the Fastify server over the services the composition root built (composition.ts):
 // error handling, then one plugin per route group. It builds no service and listens on no
 // port (app.ts listens; tests call it through inject()).
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Ajv } from 'ajv';
@@ -113,7 +113,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   const app = Fastify({
     // A child of its own: listen() quiets this server's logger alone (see app.ts).
     loggerInstance: deps.logger.child({}) as FastifyBaseLogger,
-    disableRequestLogging: terse,
+    logController: new LogController({ disableRequestLogging: terse }),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
