@@ -1750,9 +1750,10 @@ export interface operations {
                             medianFirstResponseSec: number | null;
                             p90FirstResponseSec: number | null;
                         }[];
-                        /** @description by the chatter of the first reply; unanswered sessions are left out */
+                        /** @description by the chatter of the first reply, named ones by id, then the unnamed ones; unanswered sessions are left out */
                         byChatter: {
-                            chatterId: string;
+                            /** @description null: the sessions first answered without a named chatter (webhook replies carry none), last */
+                            chatterId: string | null;
                             sessions: number;
                             responded: number;
                             withinThreshold: number;

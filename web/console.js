@@ -96,7 +96,7 @@ const views = {
         h('p', {}, 'Within ', h('strong', { class: g.level, 'data-figure': 'sla-within' }, percent(r.withinThresholdPct)), ` of ${count(r.sessions)} sessions (threshold ${duration(r.thresholdSec)}); median first response ${r.medianFirstResponseSec === null ? '—' : duration(r.medianFirstResponseSec)}, p90 ${r.p90FirstResponseSec === null ? '—' : duration(r.p90FirstResponseSec)}; ${r.breaches} breaches, ${r.pending} pending.`),
         h('h3', {}, 'By chatter'),
         table([['Chatter'], ['Sessions', true], ['Within %', true], ['Median FRT', true], ['Breaches', true]], r.byChatter.map((c) => h('tr', {},
-          h('td', {}, c.chatterId ?? '—'), h('td', { class: 'num' }, count(c.sessions)), h('td', { class: 'num' }, percent(c.withinThresholdPct)),
+          h('td', { class: c.chatterId === null ? 'muted' : '' }, c.chatterId ?? 'not named (webhook replies)'), h('td', { class: 'num' }, count(c.sessions)), h('td', { class: 'num' }, percent(c.withinThresholdPct)),
           h('td', { class: 'num' }, c.medianFirstResponseSec === null ? '—' : duration(c.medianFirstResponseSec)), h('td', { class: 'num' }, count(c.breaches))))));
     };
     const out = h('div');

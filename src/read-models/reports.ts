@@ -17,7 +17,7 @@ import { coaching, type MoneyFigures, type ScorecardRow } from './scorecard.js';
 import { conversionOf, shiftCreditFor, type Attribution } from './conversion.js';
 import type { SlaFigures } from '../domain/sla.js';
 import { percent } from '../domain/percentiles.js';
-import { UNATTRIBUTED, type SlaReport } from './sla-report.js';
+import type { SlaReport } from './sla-report.js';
 
 /**
  * How a report measures waits: `wall`, in wall-clock seconds from the report buckets; or
@@ -128,7 +128,9 @@ async function windowSums(rm: ReadModelCollections, w: ReportWindow, inScope: Fi
 export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, thresholdSec: number, now: number, clock: ReportClock = WALL): Promise<SlaReport> {
   const sums = await windowSums(rm, w, inScope, ['sla'], now, clock);
   const all = { frt: new HistogramSet(), wait: new HistogramSet() };
-  const byChatterHist = new Map<string, HistogramSet>();
+  // Keyed by the chatter's id, null for replies credited to nobody: a chatter whose id reads like
+  // a sentinel ("unattributed") stays a chatter of its own.
+  const byChatterHist = new Map<string | null, HistogramSet>();
   const byAccount: (SlaFigures & { accountId: string })[] = [];
   const accounts = new Set([...sums.byAccount.keys(), ...sums.unanswered.map((u) => u.accountId)]);
   let missed = 0;
@@ -140,7 +142,7 @@ export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inS
     const figures = slaOf(s.frt, s.wait, sums.unanswered.filter((u) => u.accountId === accountId), thresholdSec, now, s.count('missed'));
     if (figures.sessions > 0) byAccount.push({ accountId, ...figures });
     for (const [key, c] of s.chatters) {
-      const id = chatterIdOf(key) ?? UNATTRIBUTED;
+      const id = chatterIdOf(key);
       const set = byChatterHist.get(id) ?? new HistogramSet();
       set.addAll(c.frt);
       byChatterHist.set(id, set);
@@ -149,7 +151,7 @@ export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inS
   const byChatter = [...byChatterHist]
     .map(([chatterId, h]) => ({ chatterId, ...slaOf(h, new HistogramSet(), [], thresholdSec, now) }))
     .filter((c) => c.responded > 0)
-    .sort((a, b) => a.chatterId.localeCompare(b.chatterId));
+    .sort((a, b) => (a.chatterId === null ? 1 : b.chatterId === null ? -1 : a.chatterId.localeCompare(b.chatterId)));
   return { thresholdSec, ...slaOf(all.frt, all.wait, sums.unanswered, thresholdSec, now, missed), byAccount, byChatter };
 }
 

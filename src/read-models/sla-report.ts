@@ -4,11 +4,12 @@
 // (report-buckets/figures.ts).
 import type { SlaFigures } from '../domain/sla.js';
 
-export const UNATTRIBUTED = 'unattributed';
-
 export interface SlaReport extends SlaFigures {
   readonly thresholdSec: number;
   readonly byAccount: readonly (SlaFigures & { readonly accountId: string })[];
-  /** By the chatter of the first reply; unanswered sessions have no chatter and are left out. */
-  readonly byChatter: readonly (SlaFigures & { readonly chatterId: string })[];
+  /**
+   * By the chatter of the first reply, named ones by id, then (chatterId null) the sessions first
+   * answered without a named chatter: no id can stand for "nobody". Unanswered sessions are left out.
+   */
+  readonly byChatter: readonly (SlaFigures & { readonly chatterId: string | null })[];
 }

@@ -33,7 +33,10 @@ export interface Oracle {
   awaiting: number;
   sla: OracleFigures;
   slaByAccount: Record<string, OracleFigures>;
+  /** Named chatters only: "nobody" is not an id (slaUnattributed has it). */
   slaByChatter: Record<string, OracleFigures>;
+  /** The sessions first answered without a named chatter; null when none was. */
+  slaUnattributed: OracleFigures | null;
   revenueByChatter: Record<string, number>;
   /** Every payment's amount, credited to a chatter or not. */
   revenueCents: number;
@@ -175,7 +178,8 @@ export function oracle(records: readonly DemoRecord[], thresholdSec: number, now
     return out;
   };
   const mapValues = <T, U>(o: Record<string, T>, f: (t: T) => U) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
-  const byChatter = group((s) => (s.frtSec === null ? null : s.responder ?? 'unattributed'));
+  const byChatter = group((s) => (s.frtSec === null ? null : s.responder ?? null));
+  const nobody = sessions.filter((s) => s.frtSec !== null && (s.responder ?? null) === null);
   const chats = new Set([...reported.keys(), ...paid.keys()]);
   return {
     sessionCount: sessions.length,
@@ -184,6 +188,7 @@ export function oracle(records: readonly DemoRecord[], thresholdSec: number, now
     sla: figures(sessions, thresholdSec, now),
     slaByAccount: mapValues(group((s) => s.account), (l) => figures(l, thresholdSec, now)),
     slaByChatter: mapValues(byChatter, (l) => figures(l, thresholdSec, now)),
+    slaUnattributed: nobody.length === 0 ? null : figures(nobody, thresholdSec, now),
     revenueByChatter,
     revenueCents: [...paid.values()].reduce((n, c) => n + c, 0),
     sessionsByChatter: mapValues(group((s) => s.responder), (l) => l.length),

@@ -125,11 +125,10 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
   return out;
 }
 
-export const UNATTRIBUTED = 'unattributed';
-
 export interface SlaAnswer extends SlaFigures {
   byAccount: (SlaFigures & { accountId: string })[];
-  byChatter: (SlaFigures & { chatterId: string })[];
+  /** Named chatters by id, then (null) the sessions first answered by nobody named. */
+  byChatter: (SlaFigures & { chatterId: string | null })[];
 }
 
 /** Sessions whose first fan message (the session's opening) lies in the window, of one account or all. */
@@ -142,8 +141,11 @@ export function slaAnswer(d: ReportData, w: Window, thresholdSec: number, now: n
   const byAccount = [...groupBy(counted, (s) => s.account)].sort(([a], [b]) => byKey(a, b))
     .map(([id, list]) => ({ accountId: id, ...slaFigures(list, thresholdSec, now) }));
   const answered = counted.filter((s) => s.firstResponseSec !== null);
-  const byChatter = [...groupBy(answered, (s) => s.firstResponderId ?? UNATTRIBUTED)].sort(([a], [b]) => byKey(a, b))
+  const named = answered.filter((s) => s.firstResponderId !== null);
+  const nobody = answered.filter((s) => s.firstResponderId === null);
+  const byChatter: SlaAnswer['byChatter'] = [...groupBy(named, (s) => s.firstResponderId ?? '')].sort(([a], [b]) => byKey(a, b))
     .map(([id, list]) => ({ chatterId: id, ...slaFigures(list, thresholdSec, now) }));
+  if (nobody.length > 0) byChatter.push({ chatterId: null, ...slaFigures(nobody, thresholdSec, now) });
   return { ...slaFigures(counted, thresholdSec, now), byAccount, byChatter };
 }
 

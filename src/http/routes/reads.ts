@@ -85,7 +85,7 @@ const SlaReportSchema = Type.Object({
   ...SlaFiguresSchema.properties,
   thresholdSec: Count,
   byAccount: Type.Array(Type.Object({ accountId: Type.String(), ...SlaFiguresSchema.properties })),
-  byChatter: Type.Array(Type.Object({ chatterId: Type.String(), ...SlaFiguresSchema.properties }), { description: 'by the chatter of the first reply; unanswered sessions are left out' }),
+  byChatter: Type.Array(Type.Object({ chatterId: Type.Union([Type.String(), Type.Null()], { description: 'null: the sessions first answered without a named chatter (webhook replies carry none), last' }), ...SlaFiguresSchema.properties }), { description: 'by the chatter of the first reply, named ones by id, then the unnamed ones; unanswered sessions are left out' }),
   withinThresholdGrade: WithinGrade,
   accountId: Nullable(Type.String()),
   window: WindowSchema,
