@@ -45,6 +45,25 @@ describe('shared reads of an _id range', () => {
     expect((await mine.find(range, { shared: true }))[1]).toMatchObject({ opened: 7 });
   });
 
+  it('tell a document from one that grew or shrank, small or large (the store compares its own read in place)', async () => {
+    const c = api.collection<Bucket>('buckets4');
+    const wide = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`s${i}`, i + 1]));
+    await c.insertOne({ _id: 'd|1|a', accountId: 'a', opened: 1, frt: wide });
+    await c.insertOne({ _id: 'd|2|a', accountId: 'a', opened: 1 });
+    const first = await c.find(range, { shared: true });
+    expect(Object.keys(first[0]?.frt ?? {})).toHaveLength(20_000);
+    expect((await c.find(range, { shared: true }))[0]).toBe(first[0]);
+    // Shorter, then longer again: each read is the document as stored, never the kept one.
+    await c.replaceOne({ _id: 'd|1|a' }, { _id: 'd|1|a', accountId: 'a', opened: 1 });
+    const shrunk = await c.find(range, { shared: true });
+    expect(shrunk[0]).toEqual({ _id: 'd|1|a', accountId: 'a', opened: 1 });
+    expect(shrunk[1]).toBe(first[1]);
+    await c.replaceOne({ _id: 'd|1|a' }, { _id: 'd|1|a', accountId: 'a', opened: 1, frt: { ...wide, extra: 1 } });
+    const grown = await c.find(range, { shared: true });
+    expect(Object.keys(grown[0]?.frt ?? {})).toHaveLength(20_001);
+    expect((await c.find(range, { shared: true }))[0]).toBe(grown[0]);
+  });
+
   it('leave out the fields a projection excludes, kept apart from the full documents', async () => {
     const c = api.collection<Bucket>('buckets2');
     await c.insertOne({ _id: 'd|1|a', accountId: 'a', opened: 1, frt: { s3: 1 } });

@@ -199,8 +199,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const prefix = `${this.name}\u0000${omit.join(',')}\u0000`;
     // Keys, bytes and decoding all within one synchronous stretch: one read snapshot.
     for (const key of this.db.getKeys({ ...range, ...(limit !== undefined ? { limit } : {}) })) {
-      const bytes = this.db.getBinary(key);
-      if (bytes === undefined) continue;
+      // LMDB's transient read (no copy): lmdb-js hands out its whole read buffer with `length`
+      // set to the value's, so view exactly the value; SharedReads copies it only if it changed.
+      const fast = this.db.getBinaryFast(key);
+      if (fast === undefined) continue;
+      const bytes = Buffer.from(fast.buffer, fast.byteOffset, fast.length);
       const doc = this.shared.get(prefix + key, bytes, () => decode(key));
       if (doc && (q === null || q.test(doc))) out.push(doc);
     }

@@ -30,7 +30,9 @@ export class SharedReads {
 
   /**
    * The decoded document whose stored bytes are `stored`: the kept copy when they are the same
-   * bytes, else `decode()` (frozen, and kept). `stored` must be the caller's own copy.
+   * bytes, else `decode()` (frozen, and kept). `stored` may be the store's transient view (valid
+   * until its next read): it is compared in place and copied only when the document changed, so
+   * an unchanged document costs a compare and no allocation.
    */
   get<T extends object>(key: string, stored: Buffer, decode: () => T | undefined): T | undefined {
     const hit = this.entries.get(key);
@@ -39,7 +41,8 @@ export class SharedReads {
       this.entries.set(key, hit);
       return hit.doc as T;
     }
-    const copy = stored;
+    // Before decode(): its own read reuses the memory `stored` views.
+    const copy = Buffer.from(stored);
     const doc = decode();
     if (hit) this.drop(key, hit);
     if (doc === undefined) return undefined;
