@@ -208,7 +208,8 @@ async function listen(app: FastifyInstance, port: number, host: string, variable
   // Fastify logs a line per address (four on a host with several interfaces, and again when the
   // API takes the probes' port over); main.ts says once where it listens and what to open.
   const level = app.log.level;
-  app.log.level = 'warn';
+  // Only ever quieter: a LOG_LEVEL of error or silent stays so.
+  if (['trace', 'debug', 'info'].includes(level)) app.log.level = 'warn';
   try {
     await app.listen({ port, host });
   } catch (err) {

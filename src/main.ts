@@ -100,7 +100,8 @@ async function main(): Promise<void> {
 /** No chat processed yet. A store that cannot answer now is not called empty: the hint is a courtesy. */
 async function storeIsEmpty(store: DocumentStore): Promise<boolean> {
   try {
-    return (await store.collection(CHAT_STATE_COLLECTION).find({}, { limit: 1 })).length === 0;
+    // An _id range with a limit: one key read, where an empty filter would decode every chat state.
+    return (await store.collection(CHAT_STATE_COLLECTION).find({ _id: { $gte: '' } }, { limit: 1 })).length === 0;
   } catch {
     return false;
   }

@@ -197,7 +197,12 @@ const views = {
           const worst = g.alerts.map((a) => a.severity).sort((x, y) => (rank[x] ?? 3) - (rank[y] ?? 3))[0];
           const ack = h('button', { type: 'button', 'data-ack': g.alerts.map((a) => a.id).join(' ') }, 'Acknowledge');
           ack.addEventListener('click', () => {
-            Promise.all(g.alerts.map((a) => api(`/api/alerts/${encodeURIComponent(a.id)}/ack`, { method: 'POST' }))).then(() => show('alerts')).catch(showError);
+            // Each on its own: one that resolved meanwhile must not hide that the others were taken.
+            Promise.allSettled(g.alerts.map((a) => api(`/api/alerts/${encodeURIComponent(a.id)}/ack`, { method: 'POST' }))).then(async (results) => {
+              await show('alerts');
+              const failed = results.filter((r) => r.status === 'rejected');
+              if (failed.length > 0) showError(new Error(`${failed.length} of ${results.length} not acknowledged: ${failed[0].reason instanceof Error ? failed[0].reason.message : String(failed[0].reason)}`));
+            });
           });
           return h('tr', { 'data-alert-group': g.key, 'data-alert-count': String(g.alerts.length) },
             h('td', { class: worst === 'critical' ? 'bad' : worst === 'warning' ? 'warn' : '' }, worst),

@@ -4,7 +4,7 @@
 // store, then the topics' records. So a restored copy never holds a position past what its store
 // applied nor a store past what its log holds; it only redelivers (counted once, as after a
 // crash) and resumes the records that came after.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { openLogRoot, openTopicRoot } from './log/embedded-log.js';
@@ -73,11 +73,25 @@ export async function backupEmbedded(dataDir: string, backupsDir: string, now: (
     const finishedAt = now().toISOString();
     const bytes = files.reduce((n, f) => n + f.bytes, 0);
     writeFileSync(join(partial, BACKUP_MANIFEST), `${JSON.stringify({ kind: 'convops embedded backup', name, startedAt: started.toISOString(), finishedAt, bytes, files }, null, 2)}\n`);
+    // On disk before the final name is: a folder with that name is whole, even after a power loss.
+    for (const f of files) flush(join(partial, f.path));
+    flush(join(partial, BACKUP_MANIFEST));
+    flush(partial);
     renameSync(partial, final);
+    flush(backupsDir);
     return { path: final, name, startedAt: started.toISOString(), finishedAt, bytes, files };
   } catch (err) {
     rmSync(partial, { recursive: true, force: true });
     throw err;
+  }
+}
+
+function flush(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
