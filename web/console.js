@@ -127,7 +127,6 @@ const views = {
       const [r, daily, floor] = await Promise.all([api(`/api/conversion?${q}`), api(`/api/conversion/daily?${q}`), api('/api/floor')]);
       if (!current()) return;
       const names = new Map(floor.accounts.map((a) => [a.id, accountName(a.id, a.displayName)]));
-      const pct = percent;
       const minutes = (m) => (m === null || m === undefined ? '—' : duration(m * 60));
       const strays = r.accounts.filter((a) => a.unlinkedUnlocks + a.unseenSendUnlocks > 0);
       out.replaceChildren(
@@ -136,7 +135,7 @@ const views = {
         r.chatters.length === 0 ? h('p', { class: 'muted' }, 'No direct messages in this period.') :
           table([['Chatter'], ['Direct messages', true], ['Fans chatted', true], ['PPVs sent', true], ['Golden ratio', true], ['Unlocked', true], ['Unlock ratio', true], ['PPV revenue', true], ['Credited', true], ['Revenue / message', true], ['Median price', true], ['Median to unlock', true], ['Quality: contact / pay / banned', true]],
             r.chatters.map((c) => h('tr', { 'data-chatter': c.chatterId ?? '' }, h('td', {}, c.chatterId ?? 'not named'), h('td', { class: 'num' }, count(c.directMessages)), h('td', { class: 'num', 'data-fans': String(c.fansChatted) }, count(c.fansChatted)), h('td', { class: 'num' }, count(c.directPpvsSent)),
-              h('td', { class: 'num' }, pct(c.goldenRatioPct)), h('td', { class: 'num' }, count(c.ppvsUnlocked)), h('td', { class: 'num' }, pct(c.unlockRatioPct)), h('td', { class: 'num' }, money(c.ppvRevenueCents)),
+              h('td', { class: 'num' }, percent(c.goldenRatioPct)), h('td', { class: 'num' }, count(c.ppvsUnlocked)), h('td', { class: 'num' }, percent(c.unlockRatioPct)), h('td', { class: 'num' }, money(c.ppvRevenueCents)),
               h('td', { class: 'num', 'data-credited': String(c.revenueCents) }, money(c.revenueCents)),
               h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, money(c.medianPpvPriceCents)), h('td', { class: 'num' }, minutes(c.medianMinutesToUnlock)),
               h('td', { class: `num ${c.qaFlags.offPlatformContact + c.qaFlags.offPlatformPayment + c.qaFlags.bannedPhrase > 0 ? 'warn' : ''}`, 'data-qa': `${c.qaFlags.offPlatformContact} ${c.qaFlags.offPlatformPayment} ${c.qaFlags.bannedPhrase}` }, `${c.qaFlags.offPlatformContact} / ${c.qaFlags.offPlatformPayment} / ${c.qaFlags.bannedPhrase}`)))),
@@ -144,7 +143,7 @@ const views = {
         r.campaigns.length === 0 ? h('p', { class: 'muted' }, 'No campaigns in this period.') :
           table([['Account'], ['Campaign'], ['Fans reached', true], ['PPVs sent', true], ['Unlocks', true], ['Unlock rate', true], ['Revenue', true]],
             r.campaigns.map((c) => h('tr', { 'data-campaign': c.campaignId ?? '' }, h('td', {}, names.get(c.accountId) ?? c.accountId), h('td', {}, c.campaignId ?? 'automated'), h('td', { class: 'num' }, count(c.fansReached)),
-              h('td', { class: 'num' }, count(c.ppvsSent)), h('td', { class: 'num' }, count(c.unlocks)), h('td', { class: 'num' }, pct(c.unlockRatePct)), h('td', { class: 'num' }, money(c.revenueCents))))),
+              h('td', { class: 'num' }, count(c.ppvsSent)), h('td', { class: 'num' }, count(c.unlocks)), h('td', { class: 'num' }, percent(c.unlockRatePct)), h('td', { class: 'num' }, money(c.revenueCents))))),
         strays.length === 0 ? '' : h('p', { class: 'muted', 'data-strays': '' }, `Unlocks not linked to a send: ${strays.map((a) => `${names.get(a.accountId) ?? a.accountId}: ${a.unlinkedUnlocks} without a usable link, ${a.unseenSendUnlocks} of PPVs never seen sent`).join('; ')}.`),
         h('p', { class: 'muted' }, 'Exports: ', h('a', { href: `/api/exports/conversion.csv?${q}`, 'data-export': 'conversion' }, 'conversion.csv'), ' · ', h('a', { href: `/api/exports/campaigns.csv?${q}`, 'data-export': 'campaigns' }, 'campaigns.csv'), ' (with a key, open them from the API: the links carry none).'));
     };
