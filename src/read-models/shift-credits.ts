@@ -31,7 +31,7 @@ export async function paymentShares(rm: ReadModelCollections, payments: readonly
 }
 
 export async function shiftCreditOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, idleMs: number, now: number): Promise<ShiftCredit> {
-  const payments = await rm.payments.find({ ...inScope, ...rangeOn('paidAt', w) }, { shared: true });
+  const payments = await rm.payments.find({ ...inScope, ...rangeOn('paidAt', w) });
   const shares = await paymentShares(rm, payments, inScope, w.from, w.to, idleMs, now);
   const out = new Map<string, Map<string, CreditSum>>();
   payments.forEach((p, i) => {

@@ -87,8 +87,8 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
     rosters.find(q.chatterId === undefined ? undefined : [q.chatterId]),
     chatters.all(),
     clockedIntervals(rm, inScope, from, to, q.clockIdleMs, now, q.chatterId),
-    rm.sessions.find({ ...inScope, firstFanMessageAt: { $gte: from, $lt: to } }, { projection: { ...COVERAGE_FIELDS, firstResponderId: 1, firstResponseSec: 1 }, shared: true }),
-    rm.payments.find({ ...inScope, paidAt: { $gte: from, $lt: to } }, { shared: true }),
+    rm.sessions.find({ ...inScope, firstFanMessageAt: { $gte: from, $lt: to } }, { projection: { ...COVERAGE_FIELDS, firstResponderId: 1, firstResponseSec: 1 } }),
+    rm.payments.find({ ...inScope, paidAt: { $gte: from, $lt: to } }),
   ]);
   const sessions: WorkSession[] = sessionDocs.map((d) => ({ accountId: d.accountId, firstFanMessageAt: d.firstFanMessageAt ?? 0, firstResponderId: d.firstResponderId, firstResponseSec: d.firstResponseSec }));
   // Coverage, and a payment's shares under `shift`, are everyone's on the account, not only the
@@ -179,7 +179,7 @@ const COVERAGE_FIELDS = { accountId: 1, firstFanMessageAt: 1, firstResponseAt: 1
 /** Coverage alone over [from, to) (coverage.csv): the two reads it needs, not a whole shift report. */
 export async function coverageReport(rm: ReadModelCollections, q: { from: number; to: number; inScope: Filter; clockIdleMs: number; now: number }): Promise<AccountCoverage[]> {
   const [sessions, intervals] = await Promise.all([
-    rm.sessions.find({ ...q.inScope, firstFanMessageAt: { $gte: q.from, $lt: q.to } }, { projection: COVERAGE_FIELDS, shared: true }),
+    rm.sessions.find({ ...q.inScope, firstFanMessageAt: { $gte: q.from, $lt: q.to } }, { projection: COVERAGE_FIELDS }),
     clockedIntervals(rm, q.inScope, q.from, q.to, q.clockIdleMs, q.now),
   ]);
   return coverageByAccount(sessions, intervals, q.from, q.to, q.now);
@@ -262,7 +262,7 @@ export async function payReport(rm: ReadModelCollections, chatters: ChatterStore
   const [records, intervals, paymentDocs] = await Promise.all([
     chatters.all(),
     clockedIntervals(rm, q.inScope, q.from, q.to, q.clockIdleMs, q.now, q.chatterId),
-    rm.payments.find({ ...q.inScope, paidAt: { $gte: q.from, $lt: q.to } }, { shared: true }),
+    rm.payments.find({ ...q.inScope, paidAt: { $gte: q.from, $lt: q.to } }),
   ]);
   const rows = new Map<string, { clockedMs: number; cents: number }>();
   const rowOf = (id: string) => {

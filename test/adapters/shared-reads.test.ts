@@ -86,30 +86,3 @@ describe('shared reads of an _id range', () => {
     expect((await shared(range)).map((d) => d._id)).toEqual(['d|1|a', 'd|3|a', 'd|4|a']);
   });
 });
-
-describe('shared reads through an index', () => {
-  interface Session extends Doc {
-    accountId: string;
-    at: number;
-    firstResponderId?: string | null;
-  }
-
-  it('hand out the kept documents of a window while unchanged, match and project like an ordinary read', async () => {
-    const mine = api.collection<Session>('sessions');
-    const theirs = worker.collection<Session>('sessions');
-    await mine.createIndex({ keys: { accountId: 1, at: 1 } });
-    for (const [i, a] of [[1, 'a'], [2, 'a'], [3, 'b'], [4, 'a']] as const) await mine.insertOne({ _id: `s${i}`, accountId: a, at: i * 10, firstResponderId: null });
-    const filter = { accountId: 'a', at: { $gte: 10, $lt: 40 } };
-    const first = await mine.find(filter, { shared: true });
-    expect(first.map((d) => d._id)).toEqual(['s1', 's2']);
-    expect(await mine.find(filter, { shared: true })).toEqual(await mine.find(filter));
-    expect((await mine.find(filter, { shared: true }))[0]).toBe(first[0]);
-    expect(Object.isFrozen(first[0])).toBe(true);
-    // Another process answers s2 and moves s1 out of the window: the read follows the store.
-    await theirs.updateOne({ _id: 's2' }, { $set: { firstResponderId: 'c1' } });
-    await theirs.updateOne({ _id: 's1' }, { $set: { at: 45 } });
-    const after = await mine.find(filter, { shared: true, projection: { firstResponderId: 1 } });
-    expect(after).toEqual([{ _id: 's2', firstResponderId: 'c1' }]);
-    expect(await mine.find({ accountId: 'a', at: { $gte: 40 } }, { shared: true })).toEqual(await mine.find({ accountId: 'a', at: { $gte: 40 } }));
-  });
-});

@@ -126,7 +126,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
    * Documents matching `filter`, read through the best index when one applies. With a sort the
    * index follows and a limit, reading stops once `want` documents and their ties are in.
    */
-  private indexed(filter: Filter, sort: SortSpec | undefined, want: number, shared = false): T[] | undefined {
+  private indexed(filter: Filter, sort: SortSpec | undefined, want: number): T[] | undefined {
     const p = plan(this.store.indexes(this.name), filter, sort);
     if (!p) return undefined;
     const index = this.store.indexDb(this.name, p.spec);
@@ -134,10 +134,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const out: T[] = [];
     let boundary: string | undefined;
     const range = p.reverse ? { start: p.end, end: p.start, reverse: true } : { start: p.start, end: p.end };
-    const get = shared ? (id: string) => this.sharedGet(id) : (id: string) => this.db.get(id);
     for (const key of index.getKeys(range) as Iterable<KeyPart[]>) {
       if (boundary !== undefined && JSON.stringify(key.slice(...p.sortParts)) !== boundary) break;
-      const doc = get(String(key[key.length - 1]));
+      const doc = this.db.get(String(key[key.length - 1]));
       if (!doc || !matches(doc)) continue;
       out.push(doc);
       if (p.sorted && boundary === undefined && out.length >= want) boundary = JSON.stringify(key.slice(...p.sortParts));
@@ -145,20 +144,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return out;
   }
 
-  /**
-   * One document for a caller that will not modify it: the decoded copy kept from an earlier
-   * such read while its stored bytes are unchanged (the same entry an `_id` range read keeps).
-   */
-  private sharedGet(id: string): T | undefined {
-    const fast = this.db.getBinaryFast(id);
-    if (fast === undefined) return undefined;
-    // See sharedRange: the transient view, cut to the value.
-    const bytes = Buffer.from(fast.buffer, fast.byteOffset, fast.length);
-    return this.shared.get(`${this.name}\u0000\u0000${id}`, bytes, () => this.db.get(id));
-  }
-
   /** Candidates for a filter: direct gets for an _id equality or $in, an _id range, an index, or a scan. */
-  private candidates(filter: Filter, sort?: SortSpec, want = Infinity, shared = false): T[] {
+  private candidates(filter: Filter, sort?: SortSpec, want = Infinity): T[] {
     const ids = idsOf(filter);
     if (!ids) {
       const range = idRangeOf(filter);
@@ -168,7 +155,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         const limit = byId && Number.isFinite(want) ? want + 1 : undefined;
         return Array.from(this.db.getRange({ ...range, ...(limit !== undefined ? { limit } : {}) }), ({ value }) => value);
       }
-      return this.indexed(filter, sort, want, shared) ?? this.all();
+      return this.indexed(filter, sort, want) ?? this.all();
     }
     const out: T[] = [];
     for (const k of new Set(ids)) {
@@ -232,9 +219,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       const byId = !options.sort || (Object.keys(options.sort).length === 1 && options.sort._id === 1);
       if (range && byId) return this.sharedRange(filter, range, Number.isFinite(want) ? want + 1 : undefined, (omit as string[]).sort()).slice(0, want);
     }
-    // Shared through an index too: a report's window of sessions is mostly documents that have
-    // not changed since its last read, and decoding them was most of its cost.
-    const candidates = this.candidates(filter, options.sort, want, options.shared === true);
+    const candidates = this.candidates(filter, options.sort, want);
     // A filter on _id alone was answered exactly by direct gets; re-testing a large $in per
     // document would cost O(n²) (the projector loads its documents this way).
     if (Object.keys(filter).length === 1 && idsOf(filter) && !options.sort && !options.skip && !options.limit) {

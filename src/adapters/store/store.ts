@@ -14,7 +14,7 @@ export interface FindOptions {
   /**
    * The caller will not modify the documents it gets: the store may hand out the same frozen
    * objects to every such reader while the stored documents stay unchanged (the embedded store
-   * does, for reads by an `_id` range or through an index; MongoDB ignores it).
+   * does, for reads by an `_id` range without projection; MongoDB ignores it).
    */
   readonly shared?: boolean;
 }

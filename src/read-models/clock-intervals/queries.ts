@@ -71,8 +71,8 @@ export async function clockedIntervals(rm: ReadModelCollections, inScope: Filter
   const base: Filter = { ...inScope, ...(chatterId !== undefined ? { chatterId } : {}) };
   const before = Number.isFinite(to) ? { inAt: { $lt: to } } : {};
   const [closed, open] = await Promise.all([
-    rm.clock_intervals.find({ ...base, outAt: Number.isFinite(from) ? { $gt: from } : { $ne: null }, ...before }, { shared: true }),
-    rm.clock_intervals.find({ ...base, outAt: null, ...before }, { shared: true }),
+    rm.clock_intervals.find({ ...base, outAt: Number.isFinite(from) ? { $gt: from } : { $ne: null }, ...before }),
+    rm.clock_intervals.find({ ...base, outAt: null, ...before }),
   ]);
   const docs = [...closed, ...open].sort((a, b) => a.inAt - b.inAt || a._id.localeCompare(b._id));
   const out = await resolveAll(rm, docs, idleMs, now);
