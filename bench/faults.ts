@@ -22,6 +22,10 @@
 //                  SIGSTOP lands between a round's reads and its writes: it must be fenced.
 //                  (A stall over half KAFKA_ROUND_MAX_MS can leave it at one record per round
 //                  for good: see "Faults with a ledger" in docs/benchmarks.md);
+//   clean-restart  the worker is stopped with SIGTERM (it leaves its consumer groups) and started
+//                  again 5 s later: how soon after its start-up it holds the partitions again;
+//   handover       two workers; one is stopped with SIGTERM: how soon the other holds every
+//                  partition (a clean stop must not wait out the session timeout);
 //   catch-up       KAFKA_SESSION_TIMEOUT_MS=6000 (the smallest the configuration accepts) for every
 //                  process; the worker is kill -9ed and started again --outage-sec (60) s later.
 // The sending goes on for --seconds (40), and at least 20 s past the fault's end. Then the
@@ -38,7 +42,7 @@
 // events that made projected). The lag by 5 s steps is printed under each row.
 // Each process's stdout/stderr goes to a log file in a temp folder printed at the start.
 // Nothing here throws on a mismatch: the table says what happened.
-//   node --import tsx bench/faults.ts [--rate 300] [--seconds 40] [--only worker-kill|broker-kill|api-kill|store-stop|zombie|catch-up]
+//   node --import tsx bench/faults.ts [--rate 300] [--seconds 40] [--only worker-kill|broker-kill|api-kill|store-stop|zombie|clean-restart|handover|catch-up]
 //        [--fault-at 10] [--outage-sec 60] (catch-up's outage) [--zombie-stall-ms 1000]
 //        [--session-timeout-ms <ms>] (every scenario but catch-up; default: the service's, 30 s)
 //        [--accounts 6] [--fans 100] (fans per account)
@@ -49,7 +53,7 @@ import { Agent, request } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { AssignerProtocol, Kafka, logLevel, type Admin } from 'kafkajs';
 import { createLog, createStore } from '../src/adapters/index.js';
 import { loadConfig } from '../src/config.js';
 import { signBody } from '../src/ingest/signature.js';
@@ -65,7 +69,7 @@ import { settledHash, readModelDocs } from '../test/support/read-models.js';
 import { reference, type Reference } from '../test/support/reference-model.js';
 import { factsOf } from '../test/support/webhook-facts.js';
 
-const SCENARIOS = ['worker-kill', 'broker-kill', 'api-kill', 'store-stop', 'zombie', 'catch-up'] as const;
+const SCENARIOS = ['worker-kill', 'broker-kill', 'api-kill', 'store-stop', 'zombie', 'clean-restart', 'handover', 'catch-up'] as const;
 type Scenario = typeof SCENARIOS[number];
 
 const { values: args } = parseArgs({
@@ -175,6 +179,30 @@ function spawnService(name: string, env: Record<string, string>, healthUrl?: str
       clearTimeout(t);
     },
   };
+}
+
+/**
+ * When the processor and projector groups were both stable with `members` members holding every
+ * partition between them (polled every 100 ms, at most 60 s): the time, or null.
+ */
+async function groupsHeld(broker: string, topo: Topology, members: number): Promise<number | null> {
+  const admin = new Kafka({ clientId: 'faults-bench-groups', brokers: [broker], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const { groups } = await admin.describeGroups([topo.processorGroup, topo.projectorGroup]);
+      // Stable with that many members, each holding some partition: with one member, all of them.
+      const partitionsOf = (m: { memberAssignment: Buffer }): number =>
+        Object.values(AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {}).reduce((n, ps) => n + ps.length, 0);
+      const held = groups.length === 2 && groups.every((g) => g.state === 'Stable' && g.members.length === members && g.members.every((m) => partitionsOf(m) > 0));
+      if (held) return Date.now();
+      await sleep(100);
+    }
+    return null;
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 /** A server's Java process killed with SIGKILL (its own process group), and gone. */
@@ -585,7 +613,7 @@ async function runScenario(scenario: Scenario, sharedKafka: RestartableServer | 
     let api = await start('api', apiEnv);
     await api.started;
     const workers: Proc[] = [await start('worker', scenario === 'zombie' ? { ...workerEnv, CONVOPS_FAILPOINT_STALL_BEFORE_WRITE_MS: String(ZOMBIE_STALL_MS) } : workerEnv)];
-    if (scenario === 'zombie') workers.push(await start('survivor', workerEnv));
+    if (scenario === 'zombie' || scenario === 'handover') workers.push(await start('survivor', workerEnv));
     await Promise.all(workers.map((w) => w.started));
 
     const reader = new LagReader([kafka.url], topo);
@@ -642,6 +670,26 @@ async function runScenario(scenario: Scenario, sharedKafka: RestartableServer | 
         ended('store restarted');
         await mongo.resume();
         res.notes.push(`store up again ${secs(Date.now() - (faultEnd as number))} after its restart began`);
+        break;
+      }
+      case 'clean-restart': {
+        await (workers[0] as Proc).stop();
+        await sleep(5_000);
+        ended('worker restarted after a clean stop');
+        const since = Date.now();
+        workers[0] = await start('worker', workerEnv);
+        const took = await groupsHeld(kafka.url, topo, 1);
+        res.notes.push(`hand-over: the restarted worker held every partition of its groups ${took === null ? 'never (60 s)' : secs(took - since)} after it was started`);
+        break;
+      }
+      case 'handover': {
+        const both = await groupsHeld(kafka.url, topo, 2);
+        if (both === null) res.notes.push('the two workers never shared the groups (60 s)');
+        const since = Date.now();
+        await (workers[0] as Proc).stop();
+        ended('one of two workers stopped cleanly');
+        const took = await groupsHeld(kafka.url, topo, 1);
+        res.notes.push(`hand-over: the other worker held every partition ${took === null ? 'never (60 s)' : secs(took - since)} after the SIGTERM (the stop itself took ${secs((faultEnd as number) - since)})`);
         break;
       }
       case 'zombie': {

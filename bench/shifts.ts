@@ -5,7 +5,7 @@
 // routes compute: the shift report of this week and of 30 days, the pay view, who is on now,
 // clocked time; and, as the floor to compare with, the one indexed read of the window's sessions
 // the shift report makes.
-//   node --import tsx bench/shifts.ts [--chatters 200] [--sessions 100000] [--repeat 60] [--keep <dir>]
+//   node --import tsx bench/shifts.ts [--chatters 200] [--sessions 100000] [--repeat 60] [--keep <dir>] [--only <part of a line's label>]
 // --keep: seed into <dir> and leave it there; a later run with the same --keep reads it as it is
 // (the seed is a minute and a half; comparing two versions of the code needs the same data).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ import type { SessionDoc } from '../src/read-models/sessions/projection.js';
 import { payReport, shiftReport } from '../src/read-side/shift-report.js';
 import { shiftCreditOf } from '../src/read-models/shift-credits.js';
 
-const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' }, keep: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' }, keep: { type: 'string' }, only: { type: 'string' } } });
 const CHATTERS = Number(args.chatters);
 const SESSIONS = Number(args.sessions);
 const REPEAT = Number(args.repeat);
@@ -127,6 +127,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function measure(label: string, run: () => Promise<string>): Promise<void> {
+  if (args.only !== undefined && !label.includes(args.only)) return;
   for (let i = 0; i < 5; i++) await run();
   const times: number[] = [];
   let what = '';

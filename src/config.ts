@@ -40,6 +40,8 @@ export interface Config {
    * store, whose acknowledged writes are not lost, so ids are never issued twice).
    */
   readonly eventDigests: boolean;
+  /** How long an event id's digest is kept (EVENT_DIGESTS_KEEP_DAYS): ./projector/event-digests.ts says why that is enough. */
+  readonly eventDigestsKeepDays: number;
   readonly roles: ReadonlySet<Role>;
   readonly webhookSecret: string | null;
   /** The secret being replaced, accepted beside webhookSecret until `untilMs` (a rotation's overlap). */
@@ -354,6 +356,7 @@ export function loadConfig(env: Env = process.env): Config {
     floorRateLimit: { max: int(env, 'FLOOR_RATE_LIMIT_MAX', 60, 1, 1_000_000), windowSec: int(env, 'FLOOR_RATE_LIMIT_WINDOW_SEC', 60, 1, 86400) },
     readAuth: oneOf(env, 'READ_AUTH', ['open', 'required'] as const, 'open'),
     eventDigests: ((mode) => mode === 'on' || (mode === 'auto' && mongoUrl !== null))(oneOf(env, 'EVENT_DIGESTS', ['auto', 'on', 'off'] as const, 'auto')),
+    eventDigestsKeepDays: int(env, 'EVENT_DIGESTS_KEEP_DAYS', 30, 1, 3650),
     trustProxy: trustProxy(env),
     rateLimit: {
       max: int(env, 'RATE_LIMIT_MAX', 600, 1, 10_000_000),

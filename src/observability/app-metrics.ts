@@ -11,6 +11,10 @@ import type { PipelineControl } from '../pipeline-control.js';
 import { JOBS_COLLECTION, type ReplayJobDoc } from '../projector/replay.js';
 import type { BackfillJobDoc } from '../backfill/backfill-jobs.js';
 import { SET_ASIDE_COLLECTION, SET_ASIDE_STAGES } from '../pipeline/set-aside.js';
+import { CHAT_LEDGER_COLLECTION } from '../processor/chat-ledger.js';
+import { STATE_ROLLBACKS_COLLECTION } from '../processor/rollback.js';
+import { EVENT_DIGESTS_COLLECTION } from '../projector/event-digests.js';
+import { DELIVERIES_COLLECTION } from '../alert-hooks/hook-docs.js';
 import type { Topology } from '../topology.js';
 import type { GaugeSample, Metrics } from './metrics.js';
 
@@ -80,6 +84,20 @@ export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): vo
     const tally = src.pipeline.setAsideTally;
     metrics.counterFrom('set_aside_total', 'Records (processor) and session events (projector) this process set aside, by stage (normalise, step, fold, write): one per decision, not per redelivery', ['stage'], () =>
       SET_ASIDE_STAGES.map((stage) => ({ labels: { stage }, value: tally.get(stage) })));
+  }
+
+  // Per-record and per-event bookkeeping, and the rule that bounds each (docs/operations.md,
+  // "Bookkeeping"): read from the store's own counts, so a scrape costs the same at any size.
+  const bookkeeping = [
+    ...(roles.has('processor') ? [CHAT_LEDGER_COLLECTION, STATE_ROLLBACKS_COLLECTION] : []),
+    ...(roles.has('projector') && src.config.eventDigests ? [EVENT_DIGESTS_COLLECTION] : []),
+    ...(roles.has('intelligence') ? [DELIVERIES_COLLECTION] : []),
+  ];
+  if (bookkeeping.length > 0) {
+    metrics.gauge('bookkeeping_documents', 'Documents in each bookkeeping collection: the chat ledger (one per record id, kept for dedupe without a window), chat-state rollbacks, event digests (trimmed after EVENT_DIGESTS_KEEP_DAYS), alert hook deliveries (trimmed 30 days after they are done)', ['collection'], async () => {
+      const counts = await within(Promise.all(bookkeeping.map((name) => src.store.collection(name).estimatedCount())));
+      return bookkeeping.map((collection, i) => ({ labels: { collection }, value: counts[i] ?? 0 }));
+    });
   }
 
   if (roles.has('processor')) {

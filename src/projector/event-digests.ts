@@ -8,6 +8,14 @@
 // is read from the log at its position; the body prefix is the second's) and never folded. A
 // redelivery (same content) is not.
 //
+// Kept for EVENT_DIGESTS_KEEP_DAYS (30 by default), then trimmed (trimEventDigests). An id can
+// come back with other content only from a processor that stepped a chat again from a state
+// older than the one that first issued it: a store rolled back, or restored from a backup. A
+// state older than the horizon is a backup older than any the operations guide has one restore
+// (docs/operations.md), and the processor re-derives a rolled-back chat from the log before it
+// numbers anything (docs/architecture.md); past the horizon, an id that came back would still be
+// skipped by every document that applied it, only not reported.
+//
 // Cost: one read of the round's ids per round, and the new ones inserted in the round's own store
 // write, ahead of the read models (so no document moves past an event whose digest is not
 // stored; on MongoDB, where that write is not one transaction, a crash between the two leaves
@@ -27,7 +35,12 @@ export interface EventDigestDoc extends Doc {
   /** Position of the first version in `session-events`. */
   readonly p: number;
   readonly o: number;
+  /** When it was stored (epoch ms): what trimming goes by. Absent on digests stored before trimming; the first trim stamps them. */
+  readonly at?: number;
 }
+
+/** The index trimming reads: oldest digests first. */
+export const EVENT_DIGESTS_INDEX = { keys: { at: 1 } } as const;
 
 /** A positioned event with the bytes the log held. */
 export interface RawPositioned extends Positioned {
@@ -50,6 +63,7 @@ export async function checkEventContent(store: DocumentStore, topic: string, eve
   const known = new Map<string, EventDigestDoc>();
   if (ids.length > 0) for (const d of await digests.find({ _id: { $in: ids } })) known.set(d._id, d);
   const fresh: EventDigestDoc[] = [];
+  const storedAt = Date.now();
   const fold: RawPositioned[] = [];
   const conflicts: SetAsideDoc[] = [];
   for (const e of events) {
@@ -61,7 +75,7 @@ export async function checkEventContent(store: DocumentStore, topic: string, eve
     const d = digestOf(e.raw);
     const first = known.get(id);
     if (!first) {
-      const doc = { _id: id, d, p: e.partition, o: e.offset };
+      const doc = { _id: id, d, p: e.partition, o: e.offset, at: storedAt };
       known.set(id, doc);
       fresh.push(doc);
       fold.push(e);
@@ -91,4 +105,22 @@ export async function checkEventContent(store: DocumentStore, topic: string, eve
 function eventIdOf(p: Positioned): string | null {
   const id = (p.event as unknown as Record<string, unknown> | null)?.id;
   return typeof id === 'string' && id.length > 0 ? id : null;
+}
+
+/** Digests removed per trim at most: a round that trims stays a round's length. */
+export const TRIM_BATCH = 5_000;
+
+/**
+ * Removes up to `TRIM_BATCH` digests stored before `before`, oldest first, and gives how many it
+ * removed (TRIM_BATCH: there may be more). Digests stored before trimming existed have no time:
+ * they are stamped now, so they go a horizon later rather than all at once.
+ */
+export async function trimEventDigests(store: DocumentStore, before: number, now: number): Promise<number> {
+  const digests = store.collection<EventDigestDoc>(EVENT_DIGESTS_COLLECTION);
+  const unstamped = await digests.find({ at: null }, { limit: TRIM_BATCH, projection: { _id: 1 } });
+  if (unstamped.length > 0) await digests.bulkWrite(unstamped.map((d) => ({ updateOne: { filter: { _id: d._id, at: null }, update: { $set: { at: now } } } })));
+  const old = await digests.find({ at: { $lt: before } }, { sort: { at: 1 }, limit: TRIM_BATCH, projection: { _id: 1 } });
+  if (old.length === 0) return 0;
+  await digests.deleteMany({ _id: { $in: old.map((d) => d._id) } });
+  return old.length;
 }

@@ -17,7 +17,7 @@ import { IsolatingRounds } from '../pipeline/repeat-failures.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import type { SetAsideTally } from '../pipeline/set-aside.js';
 import { ProjectionProgress } from './progress.js';
-import { checkEventContent, type RawPositioned } from './event-digests.js';
+import { checkEventContent, EVENT_DIGESTS_COLLECTION, EVENT_DIGESTS_INDEX, TRIM_BATCH, trimEventDigests, type RawPositioned } from './event-digests.js';
 
 export interface ProjectorCounters {
   eventsApplied: number;
@@ -58,6 +58,8 @@ export class Projector implements Stage {
     private readonly setAsideTally?: SetAsideTally,
     /** Whether event ids are checked for one content (config.eventDigests, ./event-digests.ts). */
     private readonly checkContent = true,
+    /** How long an event id's digest is kept (config.eventDigestsKeepDays). */
+    private readonly digestsKeepMs = 30 * 86_400_000,
   ) {
     this.models = new ReadModelSet(store);
     this.group = topology.projectorGroup;
@@ -68,6 +70,26 @@ export class Projector implements Stage {
     const version = await this.models.activeVersion();
     await this.models.ensureIndexes(version);
     await ensureReportBuckets(this.store, this.models, version, this.logger);
+    if (this.checkContent) await this.store.collection(EVENT_DIGESTS_COLLECTION).createIndex(EVENT_DIGESTS_INDEX);
+  }
+
+  /** When digests are next trimmed: at most once an hour, or every round while a trim finds more. */
+  private trimDigestsAt = 0;
+
+  /** Digests past the horizon go (./event-digests.ts), a bounded number per round, after its write. */
+  private async trimDigests(): Promise<void> {
+    const now = Date.now();
+    if (!this.checkContent || now < this.trimDigestsAt) return;
+    this.trimDigestsAt = now + 3_600_000;
+    try {
+      const removed = await trimEventDigests(this.store, now - this.digestsKeepMs, now);
+      if (removed >= TRIM_BATCH) this.trimDigestsAt = now;
+      if (removed > 0) this.logger.debug({ removed }, 'event digests past the horizon trimmed');
+    } catch (err) {
+      // Bookkeeping: the next round tries again; the round itself is done.
+      this.trimDigestsAt = now + 60_000;
+      this.logger.warn({ err }, 'trimming event digests failed; trying again in a minute');
+    }
   }
 
   failed(err: unknown, batches: readonly RecordBatch[]): void {
@@ -118,6 +140,7 @@ export class Projector implements Stage {
     const visibleAt = Date.now();
     for (const b of batches) for (const r of b.records) this.freshness.record(Number(r.headers[H.receivedAt]), visibleAt);
     this.progress.advance(batches);
+    await this.trimDigests();
   }
 
   status(): ProjectorStatus {

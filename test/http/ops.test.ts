@@ -63,6 +63,19 @@ describe('/metrics', () => {
     expect(routes.has('unmatched')).toBe(true);
   });
 
+  it('reports the size of each bookkeeping collection from the store\'s counts', async () => {
+    const h = await start({ PLATFORMAPI_WEBHOOK_SECRET: SECRET, EVENT_DIGESTS: 'on' });
+    for (let i = 0; i < 3; i++) expect((await h.webhook(fanMessage(20 + i, 950), { secret: SECRET, key: `evt_ops_book_${i}` })).status).toBe(200);
+    const after = await eventually(async () => {
+      const s = await scrape(h);
+      return total(s, 'convops_consumer_lag_records') === 0 && total(s, 'convops_bookkeeping_documents', { collection: 'event_digests' }) > 0 ? s : undefined;
+    }, 30_000, 'lag drained');
+    const sizes = Object.fromEntries(after.filter((s) => s.name === 'convops_bookkeeping_documents').map((s) => [s.labels.collection, s.value]));
+    // One ledger entry per message taken in; a digest per session event the projector took.
+    expect(sizes).toMatchObject({ chat_ledger: 3, chat_state_rollbacks: 0, alert_hook_deliveries: 0 });
+    expect(sizes.event_digests).toBeGreaterThanOrEqual(3);
+  });
+
   it('exports every metric the Grafana dashboard asks for', async () => {
     const dashboard = readFileSync(join(import.meta.dirname, '../../docs/grafana-dashboard.json'), 'utf8');
     const wanted = new Set([...dashboard.matchAll(/\b(convops_[a-z_]+|process_[a-z_]+|nodejs_[a-z0-9_]+)/g)].map((m) => (m[1] as string).replace(/_(bucket|count|sum)$/, '')));

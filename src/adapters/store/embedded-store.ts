@@ -308,6 +308,13 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     }
   }
 
+  async estimatedCount(): Promise<number> {
+    // LMDB keeps the entry count of each database (mdb_stat): exact, and no scan (getCount walks
+    // a cursor). One entry is msgpack's shared structures, once a document has been written.
+    const entries = (this.db.getStats() as { entryCount: number }).entryCount;
+    return entries - (this.db.doesExist(SHARED_STRUCTURES as unknown as string) ? 1 : 0);
+  }
+
   async countDocuments(filter: Filter = {}): Promise<number> {
     if (Object.keys(filter).length === 0) return this.db.getCount();
     return this.matching(filter).length;

@@ -121,6 +121,10 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return this.guard(() => this.c.countDocuments(filter));
   }
 
+  estimatedCount(): Promise<number> {
+    return this.guard(() => this.c.estimatedDocumentCount());
+  }
+
   /** A driver cursor: the server hands out `batchSize` documents per getMore, as the caller takes them. */
   async *iterate(filter: Filter, options: IterateOptions = {}): AsyncGenerator<T> {
     const sort = options.sort && Object.keys(options.sort).some((k) => k !== '_id') ? options.sort : { _id: 1 as const };

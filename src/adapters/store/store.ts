@@ -69,6 +69,8 @@ export interface Collection<T extends Doc> {
   findOne(filter: Filter): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   countDocuments(filter?: Filter): Promise<number>;
+  /** How many documents it holds, from the store's own bookkeeping (no scan): for metrics. */
+  estimatedCount(): Promise<number>;
   /**
    * The documents matching `filter`, read in batches as the caller takes them (see
    * IterateOptions). Not a snapshot: each batch reads what is stored then; a document whose sort
