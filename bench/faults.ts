@@ -185,7 +185,7 @@ function spawnService(name: string, env: Record<string, string>, healthUrl?: str
  * When the processor and projector groups were both stable with `members` members holding every
  * partition between them (polled every 100 ms, at most 60 s): the time, or null.
  */
-async function groupsHeld(broker: string, topo: Topology, members: number): Promise<number | null> {
+async function groupsHeld(broker: string, topo: Topology, members: number, excluding: ReadonlySet<string> = new Set()): Promise<number | null> {
   const admin = new Kafka({ clientId: 'faults-bench-groups', brokers: [broker], logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
@@ -195,11 +195,24 @@ async function groupsHeld(broker: string, topo: Topology, members: number): Prom
       // Stable with that many members, each holding some partition: with one member, all of them.
       const partitionsOf = (m: { memberAssignment: Buffer }): number =>
         Object.values(AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {}).reduce((n, ps) => n + ps.length, 0);
-      const held = groups.length === 2 && groups.every((g) => g.state === 'Stable' && g.members.length === members && g.members.every((m) => partitionsOf(m) > 0));
+      // None of them one that was killed or stopped (a killed member stays listed until its session times out).
+      const held = groups.length === 2 && groups.every((g) => g.state === 'Stable' && g.members.length === members && g.members.every((m) => partitionsOf(m) > 0 && !excluding.has(m.memberId)));
       if (held) return Date.now();
       await sleep(100);
     }
     return null;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** The member ids of the processor and projector groups now. */
+async function groupMembers(broker: string, topo: Topology): Promise<Set<string>> {
+  const admin = new Kafka({ clientId: 'faults-bench-groups', brokers: [broker], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const { groups } = await admin.describeGroups([topo.processorGroup, topo.projectorGroup]);
+    return new Set(groups.flatMap((g) => g.members.map((m) => m.memberId)));
   } finally {
     await admin.disconnect();
   }
@@ -641,11 +654,18 @@ async function runScenario(scenario: Scenario, sharedKafka: RestartableServer | 
     switch (scenario) {
       case 'worker-kill':
       case 'catch-up': {
+        const gone = await groupMembers(kafka.url, topo);
         await (workers[0] as Proc).kill9();
         await sleep(scenario === 'catch-up' ? OUTAGE_SEC * 1000 : 5_000);
         ended('worker restarted');
+        const since = Date.now();
         workers[0] = await start('worker', workerEnv);
         noteUp(workers[0]);
+        if (scenario === 'worker-kill') {
+          // The killed member never left: the group waits for it until its session times out.
+          const took = await groupsHeld(kafka.url, topo, 1, gone);
+          res.notes.push(`hand-over: the restarted worker held every partition of its groups ${took === null ? 'never (60 s)' : secs(took - since)} after it was started`);
+        }
         break;
       }
       case 'broker-kill': {
@@ -673,12 +693,13 @@ async function runScenario(scenario: Scenario, sharedKafka: RestartableServer | 
         break;
       }
       case 'clean-restart': {
+        const gone = await groupMembers(kafka.url, topo);
         await (workers[0] as Proc).stop();
         await sleep(5_000);
         ended('worker restarted after a clean stop');
         const since = Date.now();
         workers[0] = await start('worker', workerEnv);
-        const took = await groupsHeld(kafka.url, topo, 1);
+        const took = await groupsHeld(kafka.url, topo, 1, gone);
         res.notes.push(`hand-over: the restarted worker held every partition of its groups ${took === null ? 'never (60 s)' : secs(took - since)} after it was started`);
         break;
       }

@@ -4668,7 +4668,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description no difference, no session event id with two contents, no rolled-back chat state waiting to be re-derived or re-derived without records the log no longer held */
+                        /** @description no difference, no session event id with two contents, no rolled-back chat state or read-model gap waiting to be re-derived or re-derived without records the log no longer held */
                         ok: boolean;
                         accounts: number;
                         /** Format: date-time */
@@ -4705,6 +4705,28 @@ export interface operations {
                                 recordsRederived: number | null;
                                 /** @description records of the range re-read that the log no longer held: the state went on without them */
                                 recordsMissing: number;
+                            }[];
+                        };
+                        /** @description read models found behind their applied mark (the store lost projector rounds the consumer group had committed) and folded again from session-events, newest first (20 listed); all accounts */
+                        readModelHeals: {
+                            count: number;
+                            unrecovered: number;
+                            /** @description folded again without events the log no longer held */
+                            incomplete: number;
+                            items: {
+                                /** @description the read-model version */
+                                version: number;
+                                /** @description the session-events partition */
+                                partition: number;
+                                /** @description the applied mark found: the first offset folded again */
+                                from: number;
+                                /** @description where the consumer resumed */
+                                to: number;
+                                detectedAt: string;
+                                /** @description when the round that folded the gap again was written */
+                                recoveredAt: string | null;
+                                /** @description events of the gap the log no longer held: the read models went on without them */
+                                eventsMissing: number;
                             }[];
                         };
                         /** @description session event ids that came back with other content (set aside, not folded), newest first (20 listed) */

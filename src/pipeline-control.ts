@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { CHAT_STATE_COLLECTION, type ProcessorStatus, type SessionProcessor } from './processor/session-processor.js';
 import { CHAT_LEDGER_COLLECTION } from './processor/chat-ledger.js';
 import { APPLIED_MARKS_COLLECTION, STATE_ROLLBACKS_COLLECTION } from './processor/rollback.js';
+import { PROJECTOR_MARKS_COLLECTION, READ_MODEL_HEALS_COLLECTION } from './projector/applied-marks.js';
 import { EVENT_DIGESTS_COLLECTION } from './projector/event-digests.js';
 import { SET_ASIDE_COLLECTION, SetAsideTally } from './pipeline/set-aside.js';
 import { Ticker } from './processor/ticker.js';
@@ -217,7 +218,7 @@ export class PipelineControl implements ProjectionControl {
     const models = new ReadModelSet(this.store);
     // Set-aside records go with the chat states they were decided against; alerts and analyses
     // with the sessions they were about (left, they stayed open on the floor until a sweep).
-    const dropped = [...await models.allCollections(), CHAT_STATE_COLLECTION, CHAT_LEDGER_COLLECTION, SET_ASIDE_COLLECTION, ALERTS_COLLECTION, ANALYSES_COLLECTION, EVENT_DIGESTS_COLLECTION, STATE_ROLLBACKS_COLLECTION, APPLIED_MARKS_COLLECTION];
+    const dropped = [...await models.allCollections(), CHAT_STATE_COLLECTION, CHAT_LEDGER_COLLECTION, SET_ASIDE_COLLECTION, ALERTS_COLLECTION, ANALYSES_COLLECTION, EVENT_DIGESTS_COLLECTION, STATE_ROLLBACKS_COLLECTION, APPLIED_MARKS_COLLECTION, PROJECTOR_MARKS_COLLECTION, READ_MODEL_HEALS_COLLECTION];
     for (const name of dropped) await this.store.collection(name).drop();
     await models.resetPointer();
     this.logger.warn({ skippedTo }, 'pipeline reset: read models dropped, consumers moved past the existing log');

@@ -48,7 +48,7 @@ export function buildStages(deps: StageDeps): PipelineStages {
     : null;
   // Intelligence waits on this process's projection where both run here.
   const progress = config.roles.has('projector') ? new ProjectionProgress() : null;
-  const projector = progress ? new Projector(store, topology, logger.child({ role: 'projector' }), progress, setAsideTally, config.eventDigests, config.eventDigestsKeepDays * 86_400_000) : null;
+  const projector = progress ? new Projector(store, topology, logger.child({ role: 'projector' }), progress, setAsideTally, { checkContent: config.eventDigests, digestsKeepMs: config.eventDigestsKeepDays * 86_400_000, log }) : null;
   const intelligence = config.roles.has('intelligence')
     ? new IntelligenceConsumer(log, topology, deps.intelligence, config.alertSweepSec * 1000, logger.child({ role: 'intelligence' }), progress)
     : null;

@@ -2,7 +2,7 @@
 // returned) at a time, so documents shared by many chats (account totals, report buckets) are
 // written once a round. A round's offsets are committed only once its documents are written,
 // and every document skips events it has already applied.
-import type { RecordBatch } from '../adapters/log/log.js';
+import type { Log, RecordBatch } from '../adapters/log/log.js';
 import type { DocumentStore } from '../adapters/store/store.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import type { Logger } from '../support/logger.js';
@@ -17,6 +17,7 @@ import { IsolatingRounds } from '../pipeline/repeat-failures.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import type { SetAsideTally } from '../pipeline/set-aside.js';
 import { ProjectionProgress } from './progress.js';
+import { healsRecoveredWrite, projectorMarks, projectorMarkWrite, recordHeal } from './applied-marks.js';
 import { checkEventContent, EVENT_DIGESTS_COLLECTION, EVENT_DIGESTS_INDEX, TRIM_BATCH, trimEventDigests, type RawPositioned } from './event-digests.js';
 
 export interface ProjectorCounters {
@@ -34,8 +35,22 @@ export interface ProjectorStatus extends ProjectorCounters {
   readonly freshness: FreshnessSummary;
 }
 
+export interface ProjectorOptions {
+  /** Whether event ids are checked for one content (config.eventDigests, ./event-digests.ts); default true. */
+  readonly checkContent?: boolean;
+  /** How long an event id's digest is kept (config.eventDigestsKeepDays). */
+  readonly digestsKeepMs?: number;
+  /** Where a gap behind a partition's applied mark is read again from (./applied-marks.ts); without it, gaps are not looked for. */
+  readonly log?: Log;
+}
+
 export class Projector implements Stage {
   readonly role = 'projector';
+  private readonly checkContent: boolean;
+  private readonly digestsKeepMs: number;
+  private readonly log: Log | null;
+  /** Per `<version>:<partition>`: the next offset this process's own last round of it wrote; a round that starts there needs no mark check. */
+  private readonly continuing = new Map<string, number>();
   readonly startFrom = 'beginning';
   readonly group: string;
   readonly topics: readonly string[];
@@ -56,11 +71,11 @@ export class Projector implements Stage {
     private readonly progress: ProjectionProgress = new ProjectionProgress(),
     /** Where events set aside are counted by stage (the process's metrics). */
     private readonly setAsideTally?: SetAsideTally,
-    /** Whether event ids are checked for one content (config.eventDigests, ./event-digests.ts). */
-    private readonly checkContent = true,
-    /** How long an event id's digest is kept (config.eventDigestsKeepDays). */
-    private readonly digestsKeepMs = 30 * 86_400_000,
+    options: ProjectorOptions = {},
   ) {
+    this.checkContent = options.checkContent ?? true;
+    this.digestsKeepMs = options.digestsKeepMs ?? 30 * 86_400_000;
+    this.log = options.log ?? null;
     this.models = new ReadModelSet(store);
     this.group = topology.projectorGroup;
     this.topics = [topology.sessionEvents];
@@ -117,13 +132,23 @@ export class Projector implements Stage {
     // The pointer is read per application, so a replay's switch reaches every projector process.
     const pointer = await this.models.pointer();
     if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) throw new ProjectionPaused();
+    // A store behind its applied mark gets the events in between again first (./applied-marks.ts).
+    const { batches: healing, heals } = await this.withGaps(batches, pointer.version);
     // An id that came back with other content is set aside, never folded (./event-digests.ts).
-    const parsed = batches.flatMap((b) => this.parse(b));
+    const parsed = healing.flatMap((b) => this.parse(b));
     const { fold: events, conflicts, writes: digestWrites } = this.checkContent ? await checkEventContent(this.store, this.topology.sessionEvents, parsed) : { fold: parsed, conflicts: [], writes: [] };
     for (const c of conflicts) this.logger.error({ id: c._id, partition: c.partition, offset: c.offset, chatKey: c.chatKey, event: c.event, conflict: c.conflict }, 'session event set aside: its id came back with different content; not folded');
-    // The digests and conflicts go in the round's one store write (alone when nothing is folded).
-    if (events.length === 0 && digestWrites.length > 0) await this.store.bulkWriteMany(digestWrites);
-    const asides = [...conflicts, ...await applyEvents(this.models.at(pointer.version), events, { store: this.store, topic: this.topology.sessionEvents, poisoned: this.poisoned, before: digestWrites })];
+    // The round's marks go last in its one store write; with the digests and conflicts alone when nothing is folded.
+    const next = new Map<number, number>();
+    for (const b of batches) {
+      const last = b.records[b.records.length - 1];
+      if (last) next.set(b.partition, Math.max(next.get(b.partition) ?? 0, last.offset + 1));
+    }
+    const marks = this.log ? [projectorMarkWrite(pointer.version, next), healsRecoveredWrite(heals, Date.now())].filter((w) => w.ops.length > 0) : [];
+    if (events.length === 0 && digestWrites.length + marks.length > 0) await this.store.bulkWriteMany([...digestWrites, ...marks]);
+    const asides = [...conflicts, ...await applyEvents(this.models.at(pointer.version), events, { store: this.store, topic: this.topology.sessionEvents, poisoned: this.poisoned, before: digestWrites, after: marks })];
+    for (const [partition, at] of next) this.continuing.set(`${pointer.version}:${partition}`, at);
+    if (heals.length > 0) this.logger.warn({ heals }, 'read models folded again from the log up to where the consumer resumed');
     for (const a of asides) {
       if (a.stage === 'conflict') continue;
       this.poisoned.delete(`${a.topic}:${a.partition}:${a.offset}`);
@@ -141,6 +166,38 @@ export class Projector implements Stage {
     for (const b of batches) for (const r of b.records) this.freshness.record(Number(r.headers[H.receivedAt]), visibleAt);
     this.progress.advance(batches);
     await this.trimDigests();
+  }
+
+  /**
+   * The batches with, before a partition's records, the events between its applied mark and
+   * them when the mark is behind (the store lost rounds the group had committed). A partition
+   * this process's own last round left where the batch starts is not looked up.
+   */
+  private async withGaps(batches: readonly RecordBatch[], version: number): Promise<{ batches: RecordBatch[]; heals: string[] }> {
+    if (!this.log) return { batches: [...batches], heals: [] };
+    const unknown = batches.filter((b) => {
+      const first = b.records[0]?.offset;
+      return first !== undefined && this.continuing.get(`${version}:${b.partition}`) !== first;
+    });
+    if (unknown.length === 0) return { batches: [...batches], heals: [] };
+    const marks = await projectorMarks(this.store, version, unknown.map((b) => b.partition));
+    const heals: string[] = [];
+    const out: RecordBatch[] = [];
+    for (const b of batches) {
+      const first = b.records[0]?.offset ?? 0;
+      const mark = unknown.includes(b) ? marks.get(b.partition) : undefined;
+      if (mark === undefined || mark >= first) {
+        out.push(b);
+        continue;
+      }
+      const { records, held } = await this.log.readRange(b.topic, b.partition, mark, first);
+      const missing = first - mark - held;
+      this.logger.warn({ partition: b.partition, version, appliedMark: mark, resumedAt: first, events: records.length, missing },
+        'the read models end before the committed offset (the store lost writes): folding the events in between again');
+      heals.push(await recordHeal(this.store, { version, partition: b.partition, from: mark, to: first, detectedAt: Date.now(), eventsMissing: missing }));
+      out.push({ ...b, records: [...records, ...b.records] });
+    }
+    return { batches: out, heals };
   }
 
   status(): ProjectorStatus {

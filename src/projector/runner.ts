@@ -63,6 +63,8 @@ export interface FoldSetAside {
    * the read models, on MongoDB before them.
    */
   readonly before?: readonly CollectionWrite[];
+  /** Writes that go last in it (the projector's applied marks: on MongoDB, a mark that landed means the documents before it did). */
+  readonly after?: readonly CollectionWrite[];
 }
 
 /** How an application shares the event loop: a turn after every `yieldEvery` events it looks at, and between loads (a replay's slices). */
@@ -229,12 +231,13 @@ export async function writeApplication(rm: ReadModelCollections, prepared: Prepa
     ...modelWrites,
   ].filter((w) => w.ops.length > 0);
   const before = setAside?.before?.filter((w) => w.ops.length > 0) ?? [];
-  if (!setAside || (asides.length === 0 && before.length === 0)) {
+  const after = setAside?.after?.filter((w) => w.ops.length > 0) ?? [];
+  if (!setAside || (asides.length === 0 && before.length === 0 && after.length === 0)) {
     await rm.writeAll(writes, options);
   } else {
     // The set-aside documents first, in the same store write (what rm.writeAll writes, plus
     // them): once a read model has moved past an event, its document exists.
-    await setAside.store.bulkWriteMany([...before, setAsideWrite(asides), ...writes.map((w) => ({ collection: collectionName(w.model, rm.version), ops: w.ops }))], options);
+    await setAside.store.bulkWriteMany([...before, setAsideWrite(asides), ...writes.map((w) => ({ collection: collectionName(w.model, rm.version), ops: w.ops })), ...after].filter((w) => w.ops.length > 0), options);
   }
   return [...asides];
 }

@@ -5,6 +5,7 @@
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
 import { STATE_ROLLBACKS_COLLECTION, type StateRollbackDoc } from '../processor/rollback.js';
 import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../pipeline/set-aside.js';
+import { READ_MODEL_HEALS_COLLECTION, type ReadModelHealDoc } from '../projector/applied-marks.js';
 import { accountTotals } from '../read-models/account-stats/queries.js';
 import type { ReportBucketDoc } from '../read-models/report-buckets/document.js';
 import { ALL_RANGE, idRange } from '../read-models/report-buckets/keys.js';
@@ -183,8 +184,24 @@ export interface EventConflictView {
  * whose id came back with other content (set aside, never folded: ../projector/event-digests.ts).
  * A recovered rollback leaves the figures right; a conflict means an input's effect is missing.
  */
+export interface ReadModelHealView {
+  readonly version: number;
+  readonly partition: number;
+  /** The applied mark found: the first `session-events` offset folded again. */
+  readonly from: number;
+  /** Where the consumer resumed. */
+  readonly to: number;
+  readonly detectedAt: string;
+  /** Null until the round that folded the gap again is written. */
+  readonly recoveredAt: string | null;
+  /** Events of the gap the log no longer held: the read models went on without them. */
+  readonly eventsMissing: number;
+}
+
 export interface PipelineFaults {
   readonly stateRollbacks: { readonly count: number; readonly unrecovered: number; readonly incomplete: number; readonly items: readonly StateRollbackView[] };
+  /** Read models found behind their applied mark (the store lost projector rounds) and folded again from the log (../projector/applied-marks.ts); not per account. */
+  readonly readModelHeals: { readonly count: number; readonly unrecovered: number; readonly incomplete: number; readonly items: readonly ReadModelHealView[] };
   readonly eventConflicts: { readonly count: number; readonly items: readonly EventConflictView[] };
 }
 
@@ -194,7 +211,16 @@ export async function pipelineFaults(store: DocumentStore, accountId?: string): 
   // Rare documents (one per lost state, one per conflicting event): read whole and scoped here.
   const rollbacks = (await store.collection<StateRollbackDoc>(STATE_ROLLBACKS_COLLECTION).find({}, { sort: { detectedAt: -1 } })).filter((r) => mine(r.chatKey));
   const conflicts = (await store.collection<SetAsideDoc>(SET_ASIDE_COLLECTION).find({ stage: 'conflict' }, { sort: { setAsideAt: -1 } })).filter((c) => mine(c.chatKey));
+  const heals = await store.collection<ReadModelHealDoc>(READ_MODEL_HEALS_COLLECTION).find({}, { sort: { detectedAt: -1 } });
   return {
+    readModelHeals: {
+      count: heals.length,
+      unrecovered: heals.filter((h) => h.recoveredAt === null).length,
+      incomplete: heals.filter((h) => h.eventsMissing > 0).length,
+      items: heals.slice(0, FAULTS_LISTED).map((h) => ({
+        version: h.version, partition: h.partition, from: h.from, to: h.to, detectedAt: iso(h.detectedAt) ?? '', recoveredAt: iso(h.recoveredAt), eventsMissing: h.eventsMissing,
+      })),
+    },
     stateRollbacks: {
       count: rollbacks.length,
       unrecovered: rollbacks.filter((r) => !r.recoveredAt).length,

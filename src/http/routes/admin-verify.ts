@@ -30,6 +30,12 @@ const Rollback = Type.Object({
   recordsRederived: Type.Union([Type.Integer(), Type.Null()]),
   recordsMissing: Type.Integer({ description: 'records of the range re-read that the log no longer held: the state went on without them' }),
 });
+const Heal = Type.Object({
+  version: Type.Integer({ description: 'the read-model version' }), partition: Type.Integer({ description: 'the session-events partition' }),
+  from: Type.Integer({ description: 'the applied mark found: the first offset folded again' }), to: Type.Integer({ description: 'where the consumer resumed' }),
+  detectedAt: Type.String(), recoveredAt: Type.Union([Type.String(), Type.Null()], { description: 'when the round that folded the gap again was written' }),
+  eventsMissing: Type.Integer({ description: 'events of the gap the log no longer held: the read models went on without them' }),
+});
 const Conflict = Type.Object({ id: Type.String({ description: 'the set-aside id' }), eventId: Type.Union([Type.String(), Type.Null()]), chatKey: Type.Union([Type.String(), Type.Null()]), error: Type.String() });
 
 export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = async (app, opts) => {
@@ -43,9 +49,10 @@ export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = 
       }, { additionalProperties: false }),
       response: {
         200: Type.Object({
-          ok: Type.Boolean({ description: 'no difference, no session event id with two contents, no rolled-back chat state waiting to be re-derived or re-derived without records the log no longer held' }),
+          ok: Type.Boolean({ description: 'no difference, no session event id with two contents, no rolled-back chat state or read-model gap waiting to be re-derived or re-derived without records the log no longer held' }),
           accounts: Type.Integer(), checkedAt: Type.String({ format: 'date-time' }), differences: Type.Array(Difference),
           stateRollbacks: Type.Object({ count: Type.Integer(), unrecovered: Type.Integer(), incomplete: Type.Integer({ description: 're-derived without records the log no longer held' }), items: Type.Array(Rollback) }, { description: 'chat states the store handed back older than the processor had stored (lost writes), newest first (20 listed)' }),
+          readModelHeals: Type.Object({ count: Type.Integer(), unrecovered: Type.Integer(), incomplete: Type.Integer({ description: 'folded again without events the log no longer held' }), items: Type.Array(Heal) }, { description: 'read models found behind their applied mark (the store lost projector rounds the consumer group had committed) and folded again from session-events, newest first (20 listed); all accounts' }),
           eventConflicts: Type.Object({ count: Type.Integer(), items: Type.Array(Conflict) }, { description: 'session event ids that came back with other content (set aside, not folded), newest first (20 listed)' }),
         }),
         ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'),
@@ -55,10 +62,12 @@ export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = 
     const rm = await opts.models.active();
     const report = await verifyFigures(rm, request.query.accountId ? { accountId: request.query.accountId } : {});
     const faults = await opts.faults(request.query.accountId);
-    const ok = report.ok && faults.stateRollbacks.unrecovered === 0 && faults.stateRollbacks.incomplete === 0 && faults.eventConflicts.count === 0;
+    const ok = report.ok && faults.stateRollbacks.unrecovered === 0 && faults.stateRollbacks.incomplete === 0 && faults.eventConflicts.count === 0
+      && faults.readModelHeals.unrecovered === 0 && faults.readModelHeals.incomplete === 0;
     return {
       ...report, ok, differences: [...report.differences],
       stateRollbacks: { ...faults.stateRollbacks, items: [...faults.stateRollbacks.items] },
+      readModelHeals: { ...faults.readModelHeals, items: [...faults.readModelHeals.items] },
       eventConflicts: { ...faults.eventConflicts, items: [...faults.eventConflicts.items] },
     };
   });
