@@ -619,7 +619,9 @@ async function runScenario(scenario: Scenario, sharedKafka: RestartableServer | 
     const procs: Proc[] = [];
     cleanup.push(async () => { for (const p of procs) await p.stop(); });
     const start = async (name: string, e: Record<string, string>): Promise<Proc> => {
-      const p = spawnService(name, e, e.ROLES === 'api' ? apiUrl : undefined);
+      // Each process a name of its own that its restart keeps, as a deployment gives its workers
+      // (KAFKA_MEMBER_NAME): a restarted worker removes the member its killed run left.
+      const p = spawnService(name, { ...e, KAFKA_MEMBER_NAME: `${prefix}${name}` }, e.ROLES === 'api' ? apiUrl : undefined);
       procs.push(p);
       return p;
     };

@@ -69,6 +69,8 @@ export interface Config {
   readonly topicPrefix: string;
   readonly inboundTopic: string | null;
   readonly kafkaSessionTimeoutMs: number;
+  /** KAFKA_MEMBER_NAME: this worker's own name, kept across its restarts (adapters/log/kafka/predecessor.ts); null: none. */
+  readonly kafkaMemberName: string | null;
   /** Records one consumer round takes at most (a fetch holds more when catching up; it is handled in rounds). */
   readonly kafkaRoundMaxRecords: number;
   /** What one consumer round should take at most: rounds are sized from the time per record measured; at most half the session timeout. */
@@ -151,6 +153,12 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function memberName(env: Env): string | null {
+  const raw = str(env, 'KAFKA_MEMBER_NAME');
+  if (raw !== null && !/^[A-Za-z0-9._-]{1,100}$/.test(raw)) throw new ConfigError('KAFKA_MEMBER_NAME', `must be 1 to 100 letters, digits, dots, dashes or underscores, got "${raw.slice(0, 120)}"`);
+  return raw;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -330,6 +338,7 @@ export function loadConfig(env: Env = process.env): Config {
     topicPrefix: prefix(env),
     inboundTopic: topicName(env, 'INBOUND_TOPIC'),
     kafkaSessionTimeoutMs,
+    kafkaMemberName: memberName(env),
     kafkaRoundMaxRecords: int(env, 'KAFKA_ROUND_MAX_RECORDS', DEFAULT_ROUND_LIMITS.maxRecords, 1, 1_000_000),
     kafkaRoundMaxMs: roundMaxMs(env, kafkaSessionTimeoutMs),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

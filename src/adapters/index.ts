@@ -14,6 +14,7 @@ export function createLog(config: Config, logger: Logger): Log {
   return new KafkaLog({
     brokers: config.kafkaBrokers,
     logger,
+    ...(config.kafkaMemberName !== null ? { memberName: config.kafkaMemberName } : {}),
     sessionTimeoutMs: config.kafkaSessionTimeoutMs,
     rounds: { maxRecords: config.kafkaRoundMaxRecords, maxMs: config.kafkaRoundMaxMs },
     durability: { replicationFactor: config.kafkaReplicationFactor, minInsyncReplicas: config.kafkaMinInsyncReplicas },

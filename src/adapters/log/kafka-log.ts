@@ -20,6 +20,8 @@ import { DEFAULT_ROUND_LIMITS } from '../../config.js';
 export interface KafkaLogOptions {
   readonly brokers: readonly string[];
   readonly clientId?: string;
+  /** This worker's own name (KAFKA_MEMBER_NAME): clients join as `convops-<name>` and remove their previous run's members first (kafka/predecessor.ts). */
+  readonly memberName?: string;
   readonly logger?: Logger;
   /** How soon the group notices a consumer that died without leaving. */
   readonly sessionTimeoutMs?: number;
@@ -42,10 +44,14 @@ export class KafkaLog implements Log {
   private readonly consumers = new Set<KConsumer>();
   private readonly tuning: KafkaTuning;
 
+  private get clientId(): string {
+    return this.options.memberName !== undefined ? `convops-${this.options.memberName}` : this.options.clientId ?? 'convops';
+  }
+
   constructor(private readonly options: KafkaLogOptions) {
     this.tuning = { ...DEFAULT_KAFKA_TUNING, ...options.tuning };
     this.kafka = new Kafka({
-      clientId: options.clientId ?? 'convops',
+      clientId: this.clientId,
       brokers: [...options.brokers],
       logLevel: options.logger ? logLevel.INFO : logLevel.NOTHING,
       ...(options.logger ? { logCreator: kafkaLogs(options.logger) } : {}),
@@ -84,6 +90,7 @@ export class KafkaLog implements Log {
     return consumeKafka(this.kafka, options, {
       ...(this.options.logger ? { logger: this.options.logger } : {}),
       sessionTimeoutMs: this.options.sessionTimeoutMs ?? 30_000,
+      ...(this.options.memberName !== undefined ? { predecessorsOf: this.clientId } : {}),
       running: this.consumers,
       tuning: this.tuning,
       rounds: { ...DEFAULT_ROUND_LIMITS, ...this.options.rounds },

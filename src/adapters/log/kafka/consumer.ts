@@ -6,6 +6,7 @@ import type { Consumer as KConsumer, IHeaders, Kafka } from 'kafkajs';
 import type { ConsumeRoundsOptions, Consumer, LogRecord, RecordBatch } from '../log.js';
 import { cutRound, RoundGate, RoundPacer, type RoundLimits, type RoundsOutcome } from './rounds.js';
 import { GroupWatch, Positions } from './group-watch.js';
+import { leavePredecessors } from './predecessor.js';
 import type { Logger } from '../../../support/logger.js';
 import type { KafkaTuning } from './tuning.js';
 
@@ -37,6 +38,8 @@ export interface KafkaConsumeSettings {
   readonly logger?: Logger;
   /** How soon the group notices a consumer that died without leaving. */
   readonly sessionTimeoutMs: number;
+  /** A client id that is this worker's alone: members left in the group under it (a killed run's) are removed before joining (./predecessor.ts). */
+  readonly predecessorsOf?: string;
   /** Every kafkajs consumer running, so the log can disconnect them all on close. */
   readonly running: Set<KConsumer>;
   readonly tuning: KafkaTuning;
@@ -94,6 +97,10 @@ export async function consumeKafka(kafka: Kafka, options: ConsumeRoundsOptions, 
       running.delete(consumer);
       relaunch(1000);
     });
+    // Not fatal: without it the group waits out the old member's session, as it always did.
+    if (settings.predecessorsOf !== undefined) {
+      await leavePredecessors(kafka, options.groupId, settings.predecessorsOf, logger).catch((err: unknown) => logger?.warn({ err, groupId: options.groupId }, 'could not remove this worker\'s previous run from the group; waiting out its session'));
+    }
     await consumer.connect();
     for (const topic of options.topics) {
       await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
