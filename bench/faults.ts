@@ -13,6 +13,9 @@
 //   api-kill       the API process is kill -9ed and started again 2 s later, on the same port;
 //   store-stop     mongo-java-server (H2 file mode, so it keeps its data) is stopped gracefully
 //                  and started again 10 s later;
+//   store-kill     mongo-java-server (H2 file mode) is kill -9ed and started again 10 s later: it
+//                  loses acknowledged writes (a store rolled back), which the processor re-derives
+//                  and the projector folds again (read models that heal);
 //   zombie         two workers; one is stopped with SIGSTOP until the processor group has evicted
 //                  it (KAFKA_SESSION_TIMEOUT_MS) and 5 s more, while the other takes over; then
 //                  SIGCONT, and the survivor is restarted 5 s later so it reads chat states from
@@ -42,7 +45,7 @@
 // events that made projected). The lag by 5 s steps is printed under each row.
 // Each process's stdout/stderr goes to a log file in a temp folder printed at the start.
 // Nothing here throws on a mismatch: the table says what happened.
-//   node --import tsx bench/faults.ts [--rate 300] [--seconds 40] [--only worker-kill|broker-kill|api-kill|store-stop|zombie|clean-restart|handover|catch-up]
+//   node --import tsx bench/faults.ts [--rate 300] [--seconds 40] [--only worker-kill|broker-kill|api-kill|store-stop|store-kill|zombie|clean-restart|handover|catch-up]
 //        [--fault-at 10] [--outage-sec 60] (catch-up's outage) [--zombie-stall-ms 1000]
 //        [--session-timeout-ms <ms>] (every scenario but catch-up; default: the service's, 30 s)
 //        [--accounts 6] [--fans 100] (fans per account)
@@ -69,7 +72,7 @@ import { settledHash, readModelDocs } from '../test/support/read-models.js';
 import { reference, type Reference } from '../test/support/reference-model.js';
 import { factsOf } from '../test/support/webhook-facts.js';
 
-const SCENARIOS = ['worker-kill', 'broker-kill', 'api-kill', 'store-stop', 'zombie', 'clean-restart', 'handover', 'catch-up'] as const;
+const SCENARIOS = ['worker-kill', 'broker-kill', 'api-kill', 'store-stop', 'store-kill', 'zombie', 'clean-restart', 'handover', 'catch-up'] as const;
 type Scenario = typeof SCENARIOS[number];
 
 const { values: args } = parseArgs({
@@ -511,7 +514,7 @@ async function eventContents(brokers: string[], topic: string, ends: Map<number,
 }
 
 interface AccountsView { items: { id: string; messages: number; paymentCount: number; revenueCents: number }[] }
-interface VerifyView { ok: boolean; differences: unknown[]; stateRollbacks: { count: number; unrecovered: number }; eventConflicts: { count: number } }
+interface VerifyView { ok: boolean; differences: unknown[]; stateRollbacks: { count: number; unrecovered: number }; readModelHeals?: { count: number; unrecovered: number }; eventConflicts: { count: number } }
 
 interface Result {
   scenario: Scenario;
@@ -580,7 +583,7 @@ async function compareWithLedger(res: Result, env: Record<string, string>, apiUr
     res.mismatches = problems.length;
     if (problems.length > 0) res.notes.push(`figures against the reference: ${problems.slice(0, 5).join(' | ')}`);
     const verify = await fetch(`${apiUrl}/api/admin/verify`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then((r) => r.json() as Promise<VerifyView>, () => undefined);
-    res.verify = verify ? `${verify.ok ? 'ok' : 'NOT ok'} (${verify.differences.length} diff, ${verify.stateRollbacks.count} rollbacks, ${verify.eventConflicts.count} conflicts)` : 'no answer';
+    res.verify = verify ? `${verify.ok ? 'ok' : 'NOT ok'} (${verify.differences.length} diff, ${verify.stateRollbacks.count} rollbacks, ${verify.readModelHeals?.count ?? 0} read-model heals, ${verify.eventConflicts.count} conflicts)` : 'no answer';
   } finally {
     await store.close();
   }
@@ -599,7 +602,7 @@ async function runScenario(scenario: Scenario, sharedKafka: RestartableServer | 
     // Fresh servers: a fresh broker when it is the one killed, a file-backed store when it is the one stopped.
     const kafka = scenario === 'broker-kill' || !sharedKafka ? await startKafka() : sharedKafka;
     if (kafka !== sharedKafka) cleanup.push(() => kafka.stop());
-    const mongo = await startMongo(768, scenario === 'store-stop');
+    const mongo = await startMongo(768, scenario === 'store-stop' || scenario === 'store-kill');
     cleanup.push(() => mongo.stop());
     const prefix = `faults-${scenario}-${Date.now().toString(36)}.`;
     const sessionTimeout = scenario === 'catch-up' ? '6000' : SESSION_TIMEOUT_MS;
@@ -713,6 +716,14 @@ async function runScenario(scenario: Scenario, sharedKafka: RestartableServer | 
         ended('one of two workers stopped cleanly');
         const took = await groupsHeld(kafka.url, topo, 1);
         res.notes.push(`hand-over: the other worker held every partition ${took === null ? 'never (60 s)' : secs(took - since)} after the SIGTERM (the stop itself took ${secs((faultEnd as number) - since)})`);
+        break;
+      }
+      case 'store-kill': {
+        await kill9Server(mongo);
+        await sleep(10_000);
+        ended('store restarted');
+        await mongo.resume();
+        res.notes.push(`store up again ${secs(Date.now() - (faultEnd as number))} after its restart began`);
         break;
       }
       case 'zombie': {
