@@ -72,13 +72,17 @@ export interface JudgedSession {
 }
 
 /**
- * A session counts once its fan has written (null before). Answered: within when the first
- * human reply came within the threshold, else a breach. Unanswered: a breach once the fan has
- * waited past the threshold (until the session closed, or until `now`), else pending.
+ * A session counts once its fan has written (null before), and has one outcome at a time.
+ * Answered: within when the first human reply came within the threshold, else a breach.
+ * Unanswered and open: a breach once the fan has waited past the threshold, else pending (a
+ * reply may still come in time). Unanswered and closed: a breach, however short the wait (on
+ * business hours a session can close after few open seconds): no reply can come any more, and
+ * pending means one still can.
  */
 export function outcomeOf(s: JudgedSession, thresholdSec: number, now: number): SlaOutcome | null {
   if (s.firstFanMessageAt === null) return null;
   if (s.firstResponseSec !== null) return isBreach(s.firstResponseSec, thresholdSec) ? 'breach' : 'within';
+  if (s.status === 'closed') return 'breach';
   return isBreach(unansweredSec(s, now), thresholdSec) ? 'breach' : 'pending';
 }
 
@@ -94,7 +98,7 @@ export interface SlaFigures {
   readonly responded: number;
   readonly withinThreshold: number;
   readonly breaches: number;
-  /** Sessions closed at the unanswered limit without any human reply: breaches too, unless the threshold is at least that limit. */
+  /** Sessions closed at the unanswered limit without any human reply: breaches too (every session closed unanswered is one). */
   readonly missed: number;
   readonly pending: number;
   readonly withinThresholdPct: number | null;

@@ -6,7 +6,7 @@ import { gradedWait, unansweredSec, wholeSec, type GradedWait } from '../domain/
 import { businessWaitClock, WALL_CLOCK } from '../domain/business-hours.js';
 import type { ReadModelCollections } from './read-model-set.js';
 import type { BucketCounters, Histogram } from './report-buckets/document.js';
-import { slaOf, type Sums } from './report-buckets/figures.js';
+import { slaOf, type Sums, type Unanswered } from './report-buckets/figures.js';
 import { HistogramSet } from './report-buckets/histogram.js';
 import { AccountWindow, decodeBucket } from './report-buckets/window-sums.js';
 import { chatterIdOf, chatterKey, secKey } from './report-buckets/keys.js';
@@ -50,11 +50,12 @@ const bump = (h: Histogram, sec: number): void => {
  * The first-response part of the report buckets, computed from the sessions whose first fan
  * message is in the window, with each wait measured by `clocks`: the same terms as the buckets
  * (contributions.ts) and the live unanswered (queries.ts), so a schedule open around the clock
- * gives the wall-clock figures. An open session still unanswered goes into `wait`, judged at
- * `now`: slaOf counts `wait` and the live unanswered alike (pending within the threshold, a
- * breach past it).
+ * gives the wall-clock figures. An open session still unanswered is one of `open`, placed as far
+ * before `now` as it has waited in open hours, so slaOf judges it as it judges the live
+ * unanswered (pending within the threshold, a breach past it); a closed one goes into `wait`
+ * (a breach).
  */
-export async function slaCountersFromSessions(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, now: number, clocks: BusinessClocks): Promise<Map<string, BucketCounters>> {
+export async function slaCountersFromSessions(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, now: number, clocks: BusinessClocks): Promise<{ counters: Map<string, BucketCounters>; open: (Unanswered & { readonly accountId: string })[] }> {
   const range: Record<string, number | null> = { $ne: null };
   if (Number.isFinite(w.from)) range.$gte = w.from;
   if (Number.isFinite(w.to)) range.$lt = w.to;
@@ -62,6 +63,7 @@ export async function slaCountersFromSessions(rm: ReadModelCollections, w: Repor
   // cost six times the read itself (3.3 s against 0.5 s for 100,000 sessions).
   const docs: readonly SlaSessionFields[] = await rm.sessions.find({ ...inScope, firstFanMessageAt: range });
   const out = new Map<string, SlaCounters>();
+  const open: (Unanswered & { readonly accountId: string })[] = [];
   for (const s of docs) {
     const from = s.firstFanMessageAt;
     if (from === null) continue;
@@ -82,10 +84,12 @@ export async function slaCountersFromSessions(rm: ReadModelCollections, w: Repor
       bump(c.wait, clock ? wholeSec(clock.businessMs(from, until)) : unansweredSec(s, s.lastActivityAt));
       if (s.closeReason === 'unanswered') c.missed++;
     } else {
-      bump(c.wait, clock ? wholeSec(clock.businessMs(from, now)) : wholeSec(now - from));
+      // Open: pending or a breach by the wait so far, as the live unanswered are judged
+      // (slaOf takes `now` minus the time given), here the open seconds of the schedule.
+      open.push({ accountId: s.accountId, firstFanMessageAt: now - (clock ? wholeSec(clock.businessMs(from, now)) * 1000 : now - from) });
     }
   }
-  return out as Map<string, BucketCounters>;
+  return { counters: out as Map<string, BucketCounters>, open };
 }
 
 /**
@@ -114,7 +118,7 @@ async function windowSums(rm: ReadModelCollections, w: ReportWindow, inScope: Fi
     for (const [key, c] of s.chatters) kept.chatters.set(key, { frt: new HistogramSet(), credit: c.credit });
     byAccount.set(accountId, kept);
   }
-  for (const [accountId, counters] of fromSessions) {
+  for (const [accountId, counters] of fromSessions.counters) {
     let s = byAccount.get(accountId);
     if (!s) {
       s = new AccountWindow();
@@ -122,7 +126,7 @@ async function windowSums(rm: ReadModelCollections, w: ReportWindow, inScope: Fi
     }
     s.add(decodeBucket(counters));
   }
-  return { byAccount, unanswered: fromBuckets.unanswered.filter((u) => !clock.clocks.has(u.accountId)) };
+  return { byAccount, unanswered: [...fromBuckets.unanswered.filter((u) => !clock.clocks.has(u.accountId)), ...fromSessions.open] };
 }
 
 export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, thresholdSec: number, now: number, clock: ReportClock = WALL): Promise<SlaReport> {

@@ -67,9 +67,10 @@ describe("a session's outcome", () => {
     expect(outcomeOf(session({}), T, T0 + 300_500)).toBe('breach');
   });
 
-  it('unanswered and closed: judged on the wait until the close, whatever the clock says now', () => {
+  it('unanswered and closed: a breach however short the wait, never pending (no reply can come any more)', () => {
     const closed = (ms: number) => session({ status: 'closed', closedAt: T0 + ms });
-    expect(outcomeOf(closed(300_400), T, T0 + 99_000_000)).toBe('pending');
+    expect(outcomeOf(closed(10_000), T, T0 + 20_000)).toBe('breach');
+    expect(outcomeOf(closed(300_400), T, T0 + 99_000_000)).toBe('breach');
     expect(outcomeOf(closed(300_600), T, T0 + 99_000_000)).toBe('breach');
   });
 });

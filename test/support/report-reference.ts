@@ -77,9 +77,10 @@ export type Outcome = 'within' | 'breach' | 'pending';
 /** A session's SLA outcome at `now`: the fan waited until the reply, the close, or now. */
 export function outcome(s: RefSession, thresholdSec: number, now: number): Outcome {
   if (s.firstResponseSec !== null) return s.firstResponseSec <= thresholdSec ? 'within' : 'breach';
-  const waitedUntil = s.status === 'closed' ? (s.closedAt as number) : now;
+  // Closed without a reply: none can come in time any more.
+  if (s.status === 'closed') return 'breach';
   // Waits count in whole seconds, to the nearest (as first response times are recorded).
-  return Math.round((waitedUntil - s.openedAt) / 1000) > thresholdSec ? 'breach' : 'pending';
+  return Math.round((now - s.openedAt) / 1000) > thresholdSec ? 'breach' : 'pending';
 }
 
 /** The value at rank ceil(p/100 · n) of the sorted values (rank at least 1). */

@@ -98,7 +98,7 @@ const SLA_COLUMNS = {
   withinThreshold: Int(),
   breaches: Int(),
   missed: Int('closed at the unanswered limit without a human reply'),
-  pending: Int('unanswered, still within the threshold'),
+  pending: Int('open, unanswered, still within the threshold (a session that closed unanswered is a breach)'),
   withinThresholdPct: Nullable(Type.Number()),
   medianFirstResponseSec: Nullable(Type.Number()),
   p90FirstResponseSec: Nullable(Type.Number()),

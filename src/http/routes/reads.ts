@@ -48,7 +48,7 @@ const SlaFiguresSchema = Type.Object({
   withinThreshold: Count,
   breaches: Count,
   missed: Type.Integer({ minimum: 0, description: 'closed at the unanswered limit without a human reply' }),
-  pending: Type.Integer({ minimum: 0, description: 'unanswered, still within the threshold' }),
+  pending: Type.Integer({ minimum: 0, description: 'open, unanswered, still within the threshold (a session that closed unanswered is a breach)' }),
   withinThresholdPct: Pct,
   medianFirstResponseSec: Seconds,
   p90FirstResponseSec: Seconds,

@@ -1,7 +1,8 @@
 // Report figures from a window's buckets. Histograms count whole seconds (rounded as
 // domain/sla.ts rounds a wait), so a threshold splits them exactly as outcomeOf judges one
 // session: at most the threshold is within (answered) or pending (not answered), more is a
-// breach. The median and p90 are exact order statistics.
+// breach; a session closed unanswered is a breach whatever it waited. The median and p90 are
+// exact order statistics.
 import { isBreach, wholeSec, type SlaFigures } from '../../domain/sla.js';
 import { percent } from '../../domain/percentiles.js';
 import type { BucketCounters, ChatterCounters } from './document.js';
@@ -15,14 +16,16 @@ export interface Unanswered {
   readonly firstFanMessageAt: number;
 }
 
-/** `missed`: sessions closed unanswered (their waits are in `wait`, so they count as breaches too). */
+/**
+ * `wait`: sessions closed unanswered, each a breach whatever it waited (domain/sla.ts outcomeOf);
+ * `missed`: those closed at the unanswered limit (breaches too). Only `unanswered`, the open
+ * ones, can be pending.
+ */
 export function slaOf(frt: HistogramSet, wait: HistogramSet, unanswered: readonly Unanswered[], thresholdSec: number, now: number, missed = 0): SlaFigures {
   const responded = frt.total;
   const within = frt.atMost(thresholdSec);
-  let breaches = responded - within;
-  const waitedWithin = wait.atMost(thresholdSec);
-  let pending = waitedWithin;
-  breaches += wait.total - waitedWithin;
+  let breaches = responded - within + wait.total;
+  let pending = 0;
   for (const u of unanswered) {
     if (isBreach(wholeSec(now - u.firstFanMessageAt), thresholdSec)) breaches++;
     else pending++;
