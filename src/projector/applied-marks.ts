@@ -4,7 +4,7 @@
 // offset, committed only after the round's write: a mark behind it means the store lost rounds
 // (a MongoDB failover with a weak write concern, mongo-java-server's file mode after kill -9, a
 // store put back from a copy while the log went on). The first round of such a partition folds
-// the events in between again, read from the log, before its own: every document skips the
+// the events in between again, read from the log a slice at a time, before its own: every document skips the
 // events it has applied (per-chat sequences, the buckets' per-partition marks), so what the
 // store kept is not counted twice and what it lost comes back. Each heal is recorded and shown
 // by GET /api/admin/verify, as the processor's chat-state rollbacks are.
@@ -71,7 +71,10 @@ export async function recordHeal(store: DocumentStore, h: HealFound): Promise<st
   return _id;
 }
 
-/** Marks heals recovered, in the store write of the round that folded their gaps. */
-export function healsRecoveredWrite(ids: readonly string[], at: number): CollectionWrite {
-  return { collection: READ_MODEL_HEALS_COLLECTION, ops: ids.map((_id): BulkOp<Doc> => ({ updateOne: { filter: { _id }, update: { $set: { recoveredAt: at } } } })) };
+/** Marks heals recovered, with the events of their gaps the log no longer held, in the store write of the gap's last slice. */
+export function healsRecoveredWrite(ids: readonly string[], at: number, eventsMissing: number): CollectionWrite {
+  return { collection: READ_MODEL_HEALS_COLLECTION, ops: ids.map((_id): BulkOp<Doc> => ({ updateOne: { filter: { _id }, update: { $set: { recoveredAt: at, eventsMissing } } } })) };
 }
+
+/** Events of a gap read and folded per store write: bounded memory, and bounded `$in` reads of their ids. */
+export const GAP_SLICE = 10_000;

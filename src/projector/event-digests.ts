@@ -35,7 +35,7 @@ export interface EventDigestDoc extends Doc {
   /** Position of the first version in `session-events`. */
   readonly p: number;
   readonly o: number;
-  /** When it was stored (epoch ms): what trimming goes by. Absent on digests stored before trimming; the first trim stamps them. */
+  /** When it was stored (epoch ms): what trimming goes by. Absent on digests stored before trimming; trims stamp them, a batch a round. */
   readonly at?: number;
 }
 
@@ -111,16 +111,15 @@ function eventIdOf(p: Positioned): string | null {
 export const TRIM_BATCH = 5_000;
 
 /**
- * Removes up to `TRIM_BATCH` digests stored before `before`, oldest first, and gives how many it
- * removed (TRIM_BATCH: there may be more). Digests stored before trimming existed have no time:
- * they are stamped now, so they go a horizon later rather than all at once.
+ * Removes up to `TRIM_BATCH` digests stored before `before`, oldest first, and stamps up to as
+ * many stored before trimming existed (no time: they go a horizon after they are stamped rather
+ * than all at once). `more`: a batch was full, so there may be more of either.
  */
-export async function trimEventDigests(store: DocumentStore, before: number, now: number): Promise<number> {
+export async function trimEventDigests(store: DocumentStore, before: number, now: number): Promise<{ removed: number; more: boolean }> {
   const digests = store.collection<EventDigestDoc>(EVENT_DIGESTS_COLLECTION);
   const unstamped = await digests.find({ at: null }, { limit: TRIM_BATCH, projection: { _id: 1 } });
   if (unstamped.length > 0) await digests.bulkWrite(unstamped.map((d) => ({ updateOne: { filter: { _id: d._id, at: null }, update: { $set: { at: now } } } })));
   const old = await digests.find({ at: { $lt: before } }, { sort: { at: 1 }, limit: TRIM_BATCH, projection: { _id: 1 } });
-  if (old.length === 0) return 0;
-  await digests.deleteMany({ _id: { $in: old.map((d) => d._id) } });
-  return old.length;
+  if (old.length > 0) await digests.deleteMany({ _id: { $in: old.map((d) => d._id) } });
+  return { removed: old.length, more: old.length >= TRIM_BATCH || unstamped.length >= TRIM_BATCH };
 }

@@ -3,7 +3,7 @@
 // written once a round. A round's offsets are committed only once its documents are written,
 // and every document skips events it has already applied.
 import type { Log, RecordBatch } from '../adapters/log/log.js';
-import type { DocumentStore } from '../adapters/store/store.js';
+import type { CollectionWrite, DocumentStore } from '../adapters/store/store.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
@@ -17,8 +17,8 @@ import { IsolatingRounds } from '../pipeline/repeat-failures.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import type { SetAsideTally } from '../pipeline/set-aside.js';
 import { ProjectionProgress } from './progress.js';
-import { healsRecoveredWrite, projectorMarks, projectorMarkWrite, recordHeal } from './applied-marks.js';
-import { checkEventContent, EVENT_DIGESTS_COLLECTION, EVENT_DIGESTS_INDEX, TRIM_BATCH, trimEventDigests, type RawPositioned } from './event-digests.js';
+import { GAP_SLICE, healsRecoveredWrite, projectorMarks, projectorMarkWrite, recordHeal } from './applied-marks.js';
+import { checkEventContent, EVENT_DIGESTS_COLLECTION, EVENT_DIGESTS_INDEX, trimEventDigests, type RawPositioned } from './event-digests.js';
 
 export interface ProjectorCounters {
   eventsApplied: number;
@@ -97,8 +97,8 @@ export class Projector implements Stage {
     if (!this.checkContent || now < this.trimDigestsAt) return;
     this.trimDigestsAt = now + 3_600_000;
     try {
-      const removed = await trimEventDigests(this.store, now - this.digestsKeepMs, now);
-      if (removed >= TRIM_BATCH) this.trimDigestsAt = now;
+      const { removed, more } = await trimEventDigests(this.store, now - this.digestsKeepMs, now);
+      if (more) this.trimDigestsAt = now;
       if (removed > 0) this.logger.debug({ removed }, 'event digests past the horizon trimmed');
     } catch (err) {
       // Bookkeeping: the next round tries again; the round itself is done.
@@ -133,22 +133,34 @@ export class Projector implements Stage {
     const pointer = await this.models.pointer();
     if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) throw new ProjectionPaused();
     // A store behind its applied mark gets the events in between again first (./applied-marks.ts).
-    const { batches: healing, heals } = await this.withGaps(batches, pointer.version);
-    // An id that came back with other content is set aside, never folded (./event-digests.ts).
-    const parsed = healing.flatMap((b) => this.parse(b));
-    const { fold: events, conflicts, writes: digestWrites } = this.checkContent ? await checkEventContent(this.store, this.topology.sessionEvents, parsed) : { fold: parsed, conflicts: [], writes: [] };
-    for (const c of conflicts) this.logger.error({ id: c._id, partition: c.partition, offset: c.offset, chatKey: c.chatKey, event: c.event, conflict: c.conflict }, 'session event set aside: its id came back with different content; not folded');
-    // The round's marks go last in its one store write; with the digests and conflicts alone when nothing is folded.
+    await this.healGaps(batches, pointer.version);
     const next = new Map<number, number>();
     for (const b of batches) {
       const last = b.records[b.records.length - 1];
       if (last) next.set(b.partition, Math.max(next.get(b.partition) ?? 0, last.offset + 1));
     }
-    const marks = this.log ? [projectorMarkWrite(pointer.version, next), healsRecoveredWrite(heals, Date.now())].filter((w) => w.ops.length > 0) : [];
+    await this.apply(batches, pointer.version, next, []);
+    this.counters.batches += batches.length;
+    const visibleAt = Date.now();
+    for (const b of batches) for (const r of b.records) this.freshness.record(Number(r.headers[H.receivedAt]), visibleAt);
+    this.progress.advance(batches);
+    await this.trimDigests();
+  }
+
+  /**
+   * Folds the batches' events into the read models in one store write: their digests first,
+   * then the documents, then (last) each partition's applied mark at `next` and `after`.
+   */
+  private async apply(batches: readonly RecordBatch[], version: number, next: ReadonlyMap<number, number>, after: readonly CollectionWrite[]): Promise<void> {
+    // An id that came back with other content is set aside, never folded (./event-digests.ts).
+    const parsed = batches.flatMap((b) => this.parse(b));
+    const { fold: events, conflicts, writes: digestWrites } = this.checkContent ? await checkEventContent(this.store, this.topology.sessionEvents, parsed) : { fold: parsed, conflicts: [], writes: [] };
+    for (const c of conflicts) this.logger.error({ id: c._id, partition: c.partition, offset: c.offset, chatKey: c.chatKey, event: c.event, conflict: c.conflict }, 'session event set aside: its id came back with different content; not folded');
+    // With the digests and conflicts alone when nothing is folded.
+    const marks = this.log ? [projectorMarkWrite(version, next), ...after].filter((w) => w.ops.length > 0) : [];
     if (events.length === 0 && digestWrites.length + marks.length > 0) await this.store.bulkWriteMany([...digestWrites, ...marks]);
-    const asides = [...conflicts, ...await applyEvents(this.models.at(pointer.version), events, { store: this.store, topic: this.topology.sessionEvents, poisoned: this.poisoned, before: digestWrites, after: marks })];
-    for (const [partition, at] of next) this.continuing.set(`${pointer.version}:${partition}`, at);
-    if (heals.length > 0) this.logger.warn({ heals }, 'read models folded again from the log up to where the consumer resumed');
+    const asides = [...conflicts, ...await applyEvents(this.models.at(version), events, { store: this.store, topic: this.topology.sessionEvents, poisoned: this.poisoned, before: digestWrites, after: marks })];
+    for (const [partition, at] of next) this.continuing.set(`${version}:${partition}`, at);
     for (const a of asides) {
       if (a.stage === 'conflict') continue;
       this.poisoned.delete(`${a.topic}:${a.partition}:${a.offset}`);
@@ -161,43 +173,42 @@ export class Projector implements Stage {
     this.counters.eventsSetAside += asides.length;
     this.counters.eventsConflicting += conflicts.length;
     this.counters.eventsApplied += events.length - (asides.length - conflicts.length);
-    this.counters.batches += batches.length;
-    const visibleAt = Date.now();
-    for (const b of batches) for (const r of b.records) this.freshness.record(Number(r.headers[H.receivedAt]), visibleAt);
-    this.progress.advance(batches);
-    await this.trimDigests();
   }
 
   /**
-   * The batches with, before a partition's records, the events between its applied mark and
-   * them when the mark is behind (the store lost rounds the group had committed). A partition
-   * this process's own last round left where the batch starts is not looked up.
+   * Where a partition's applied mark is behind the batch (the store lost rounds the group had
+   * committed), the events in between are read again from the log and folded before it, a slice
+   * at a time, each slice its own store write that moves the mark: a gap of any length takes
+   * bounded memory and bounded reads, and a stop half way resumes where the mark got to. A
+   * partition this process's own last round left where the batch starts is not looked up.
    */
-  private async withGaps(batches: readonly RecordBatch[], version: number): Promise<{ batches: RecordBatch[]; heals: string[] }> {
-    if (!this.log) return { batches: [...batches], heals: [] };
+  private async healGaps(batches: readonly RecordBatch[], version: number): Promise<void> {
+    const log = this.log;
+    if (!log) return;
     const unknown = batches.filter((b) => {
       const first = b.records[0]?.offset;
       return first !== undefined && this.continuing.get(`${version}:${b.partition}`) !== first;
     });
-    if (unknown.length === 0) return { batches: [...batches], heals: [] };
+    if (unknown.length === 0) return;
     const marks = await projectorMarks(this.store, version, unknown.map((b) => b.partition));
-    const heals: string[] = [];
-    const out: RecordBatch[] = [];
-    for (const b of batches) {
+    for (const b of unknown) {
       const first = b.records[0]?.offset ?? 0;
-      const mark = unknown.includes(b) ? marks.get(b.partition) : undefined;
-      if (mark === undefined || mark >= first) {
-        out.push(b);
-        continue;
-      }
-      const { records, held } = await this.log.readRange(b.topic, b.partition, mark, first);
-      const missing = first - mark - held;
-      this.logger.warn({ partition: b.partition, version, appliedMark: mark, resumedAt: first, events: records.length, missing },
+      const mark = marks.get(b.partition);
+      if (mark === undefined || mark >= first) continue;
+      this.logger.warn({ partition: b.partition, version, appliedMark: mark, resumedAt: first },
         'the read models end before the committed offset (the store lost writes): folding the events in between again');
-      heals.push(await recordHeal(this.store, { version, partition: b.partition, from: mark, to: first, detectedAt: Date.now(), eventsMissing: missing }));
-      out.push({ ...b, records: [...records, ...b.records] });
+      const heal = { version, partition: b.partition, from: mark, to: first, detectedAt: Date.now(), eventsMissing: 0 };
+      const id = await recordHeal(this.store, heal);
+      let missing = 0;
+      for (let from = mark; from < first; from += GAP_SLICE) {
+        const to = Math.min(first, from + GAP_SLICE);
+        const { records, held } = await log.readRange(b.topic, b.partition, from, to);
+        missing += to - from - held;
+        const done = to === first ? [healsRecoveredWrite([id], Date.now(), missing)] : [];
+        await this.apply([{ topic: b.topic, partition: b.partition, records }], version, new Map([[b.partition, to]]), done);
+      }
+      this.logger.warn({ partition: b.partition, version, from: mark, to: first, missing }, 'read models folded again from the log up to where the consumer resumed');
     }
-    return { batches: out, heals };
   }
 
   status(): ProjectorStatus {

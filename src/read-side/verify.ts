@@ -178,12 +178,6 @@ export interface EventConflictView {
   readonly error: string;
 }
 
-/**
- * What the pipeline noticed of lost writes: chat states the store handed back older than the
- * processor had stored (re-derived from inbound: ../processor/rollback.ts), and session events
- * whose id came back with other content (set aside, never folded: ../projector/event-digests.ts).
- * A recovered rollback leaves the figures right; a conflict means an input's effect is missing.
- */
 export interface ReadModelHealView {
   readonly version: number;
   readonly partition: number;
@@ -198,6 +192,12 @@ export interface ReadModelHealView {
   readonly eventsMissing: number;
 }
 
+/**
+ * What the pipeline noticed of lost writes: chat states the store handed back older than the
+ * processor had stored (re-derived from inbound: ../processor/rollback.ts), and session events
+ * whose id came back with other content (set aside, never folded: ../projector/event-digests.ts).
+ * A recovered rollback leaves the figures right; a conflict means an input's effect is missing.
+ */
 export interface PipelineFaults {
   readonly stateRollbacks: { readonly count: number; readonly unrecovered: number; readonly incomplete: number; readonly items: readonly StateRollbackView[] };
   /** Read models found behind their applied mark (the store lost projector rounds) and folded again from the log (../projector/applied-marks.ts); not per account. */

@@ -23,18 +23,33 @@ describe('event digest trimming', () => {
       { insertOne: { document: { _id: 'legacy:1', d: 'z', p: 1, o: 1 } } },
     ]);
     const horizon = now - 30 * DAY;
-    expect(await trimEventDigests(store, horizon, now)).toBe(TRIM_BATCH);
+    expect(await trimEventDigests(store, horizon, now)).toEqual({ removed: TRIM_BATCH, more: true });
     // The oldest went first: what is left of the old ones is the newest seven.
     expect((await digests.find({ _id: { $gte: 'old:', $lt: 'old;' } })).map((d) => d.o).sort((a, b) => a - b)).toEqual(old.slice(TRIM_BATCH).map((d) => d.o));
     expect((await digests.findOne({ _id: 'legacy:1' }))?.at).toBe(now);
-    expect(await trimEventDigests(store, horizon, now)).toBe(7);
-    expect(await trimEventDigests(store, horizon, now)).toBe(0);
+    expect(await trimEventDigests(store, horizon, now)).toEqual({ removed: 7, more: false });
+    expect(await trimEventDigests(store, horizon, now)).toEqual({ removed: 0, more: false });
     expect((await digests.find({})).map((d) => d._id).sort()).toEqual(['legacy:1', 'recent:1']);
     // The store's own count, without a scan (and without msgpack's structures entry).
     expect(await digests.estimatedCount()).toBe(2);
     expect(await store.collection('never-written').estimatedCount()).toBe(0);
     // The stamped one goes a horizon after it was stamped.
-    expect(await trimEventDigests(store, now + 30 * DAY + 1 - 30 * DAY, now + 30 * DAY)).toBe(2);
+    expect(await trimEventDigests(store, now + 1, now + 30 * DAY)).toEqual({ removed: 2, more: false });
+  });
+
+  it('stamps digests from before trimming a batch at a time and says when there are more', async () => {
+    const other = new EmbeddedStore(tempDir('event-digests-legacy-'));
+    try {
+      const legacy = other.collection<EventDigestDoc>(EVENT_DIGESTS_COLLECTION);
+      await legacy.createIndex(EVENT_DIGESTS_INDEX);
+      await legacy.bulkWrite(Array.from({ length: TRIM_BATCH + 1 }, (_, i) => ({ insertOne: { document: { _id: `legacy:${i}`, d: 'x', p: 0, o: i } } })));
+      const now = Date.UTC(2026, 10, 30);
+      expect(await trimEventDigests(other, now - 30 * DAY, now)).toEqual({ removed: 0, more: true });
+      expect(await trimEventDigests(other, now - 30 * DAY, now)).toEqual({ removed: 0, more: false });
+      expect(await legacy.countDocuments({ at: now })).toBe(TRIM_BATCH + 1);
+    } finally {
+      await other.close();
+    }
   });
 
   it('stamps each digest with when it was stored', async () => {
