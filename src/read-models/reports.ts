@@ -7,6 +7,7 @@ import { businessWaitClock, WALL_CLOCK } from '../domain/business-hours.js';
 import type { ReadModelCollections } from './read-model-set.js';
 import type { BucketCounters, Histogram } from './report-buckets/document.js';
 import { slaOf, type Sums, type Unanswered } from './report-buckets/figures.js';
+import { shownClose } from '../domain/session-deadline.js';
 import { HistogramSet } from './report-buckets/histogram.js';
 import { AccountWindow, decodeBucket } from './report-buckets/window-sums.js';
 import { chatterIdOf, chatterKey, secKey } from './report-buckets/keys.js';
@@ -32,7 +33,7 @@ export async function reportClockOf(schedules: BusinessHoursStore, kind: ReportC
   return kind === 'business' ? { kind, clocks: await schedules.clocks(inScope) } : WALL;
 }
 
-type SlaSessionFields = Pick<SessionDoc, 'accountId' | 'status' | 'firstFanMessageAt' | 'firstResponseAt' | 'firstResponseSec' | 'firstResponderId' | 'closedAt' | 'lastActivityAt' | 'closeReason'>;
+type SlaSessionFields = Pick<SessionDoc, 'accountId' | 'status' | 'firstFanMessageAt' | 'firstResponseAt' | 'firstResponseSec' | 'firstResponderId' | 'closedAt' | 'lastActivityAt' | 'closeReason' | 'closesAt' | 'closesAs' | 'awaiting'>;
 
 interface SlaCounters {
   frt: Histogram;
@@ -64,7 +65,9 @@ export async function slaCountersFromSessions(rm: ReadModelCollections, w: Repor
   const docs: readonly SlaSessionFields[] = await rm.sessions.find({ ...inScope, firstFanMessageAt: range });
   const out = new Map<string, SlaCounters>();
   const open: (Unanswered & { readonly accountId: string })[] = [];
-  for (const s of docs) {
+  for (const doc of docs) {
+    // Past its deadline: closed, as every reader shows it (domain/session-deadline.ts).
+    const s = { ...doc, ...shownClose(doc, now) };
     const from = s.firstFanMessageAt;
     if (from === null) continue;
     let c = out.get(s.accountId);

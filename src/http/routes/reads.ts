@@ -269,11 +269,13 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const [accounts, sessions, live] = await Promise.all([AccountStats.totals(rm, inScope), windowTotalsOf(rm, w, inScope, clock()), openNowOf(rm, inScope, clock())]);
     const sum = (f: (a: AccountStats.AccountTotals) => number) => accounts.reduce((n, a) => n + f(a), 0);
     const total = sessions.reduce((n, t) => n + t.sessionsOpened, 0);
-    const closed = sessions.reduce((n, t) => n + t.sessionsClosed, 0);
+    // Open now as every route counts it: a session past its deadline is closed (the live rows
+    // less those), though the processor's tick has yet to record it.
+    const open = [...live.values()].reduce((n, l) => n + (l.open ?? 0), 0);
     return {
       accounts: accounts.length,
       chats: sum((a) => a.chats),
-      sessions: { total, open: total - closed, closed, awaiting: [...live.values()].reduce((n, l) => n + (l.awaiting ?? 0), 0) },
+      sessions: { total, open, closed: total - open, awaiting: [...live.values()].reduce((n, l) => n + (l.awaiting ?? 0), 0) },
       messages: { total: sum((a) => a.messages), fromFans: sum((a) => a.fanMessages), outbound: sum((a) => a.messages - a.fanMessages) },
       revenue: { cents: sum((a) => a.revenueCents), payments: sum((a) => a.paymentCount) },
       // Records that came later than ALLOWED_LATENESS_SEC: counted above, outside any session.
@@ -400,7 +402,8 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
       const r = registered.get(id);
       const t = totals.get(id);
       const base = { id, displayName: r?.displayName ?? null, status: r?.status ?? 'unregistered', source: r?.source ?? 'webhook', ...(t ? accountStatsView(t) : emptyAccountStats()) };
-      if (!windowed) return { ...base, awaiting: live.get(id)?.awaiting ?? 0 };
+      // Open now as every route counts it (past their deadline, sessions are closed).
+      if (!windowed) return { ...base, openSessions: live.has(id) ? (live.get(id)?.open ?? 0) : base.openSessions, awaiting: live.get(id)?.awaiting ?? 0 };
       const x = inWindow.get(id);
       return {
         ...base, chats: x?.chats ?? 0, sessions: x?.sessionsOpened ?? 0, openSessions: (x?.sessionsOpened ?? 0) - (x?.sessionsClosed ?? 0),

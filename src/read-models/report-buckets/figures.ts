@@ -4,6 +4,7 @@
 // breach; a session closed unanswered is a breach whatever it waited. The median and p90 are
 // exact order statistics.
 import { isBreach, wholeSec, type SlaFigures } from '../../domain/sla.js';
+import type { CloseReason } from '../../../machines/lifecycle.js';
 import { percent } from '../../domain/percentiles.js';
 import type { BucketCounters, ChatterCounters } from './document.js';
 import type { HistogramSet } from './histogram.js';
@@ -14,6 +15,8 @@ export type Sums = Mutable<BucketCounters>;
 /** An open session whose fan has not had a reply: judged against the clock. */
 export interface Unanswered {
   readonly firstFanMessageAt: number;
+  /** Past its deadline (shown closed, the tick has yet to close it), and why it closes: a breach, missed too for `unanswered`. */
+  readonly closedAs?: CloseReason | null;
 }
 
 /**
@@ -26,10 +29,15 @@ export function slaOf(frt: HistogramSet, wait: HistogramSet, unanswered: readonl
   const within = frt.atMost(thresholdSec);
   let breaches = responded - within + wait.total;
   let pending = 0;
+  let lapsedMissed = 0;
   for (const u of unanswered) {
-    if (isBreach(wholeSec(now - u.firstFanMessageAt), thresholdSec)) breaches++;
+    if (u.closedAs !== undefined) {
+      breaches++;
+      if (u.closedAs === 'unanswered') lapsedMissed++;
+    } else if (isBreach(wholeSec(now - u.firstFanMessageAt), thresholdSec)) breaches++;
     else pending++;
   }
+  missed += lapsedMissed;
   return {
     sessions: within + breaches + pending,
     responded,

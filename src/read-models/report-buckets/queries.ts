@@ -3,6 +3,7 @@
 // documents of at most an hour each, passed through the same contributions the projector
 // folds, so an answer is exact wherever the window's bounds fall.
 import type { Filter } from '../../adapters/store/store.js';
+import { shownClose } from '../../domain/session-deadline.js';
 import { LruMap } from '../../support/lru.js';
 import type { ReadModelCollections } from '../read-model-set.js';
 import type { SessionDoc } from '../sessions/projection.js';
@@ -97,7 +98,7 @@ export class ReportQueries {
     // keeps one shared object per bucket and set of left-out fields, and the decoding of each
     // (window-sums.ts), so the scorecard's two reads (its SLA and its money) share one.
     const projection: Record<string, 0> = wanted.has('sla') || wanted.has('conversion') ? {} : { frt: 0, wait: 0, chatters: 0, conv: 0, camp: 0 };
-    const unanswered = wanted.has('sla') ? this.unanswered(w, inScope) : Promise.resolve([]);
+    const unanswered = wanted.has('sla') ? this.unanswered(w, inScope, now) : Promise.resolve([]);
     // All time (up to a bound past everything stored) is each account's `all` bucket: one read
     // whatever the history. Fan sets are not kept there (document.ts addressesOf).
     if (w.from === -Infinity && !wanted.has('fans')) {
@@ -182,12 +183,20 @@ export class ReportQueries {
     return merged;
   }
 
-  private async unanswered(w: ReportWindow, inScope: Filter): Promise<(Unanswered & { accountId: string })[]> {
+  /**
+   * Sessions of the window open in the store with their fan not answered. One past its deadline
+   * at `now` is shown closed, as every reader shows it (domain/session-deadline.ts shownClose),
+   * with the reason it will close for: a breach, and missed when that is the unanswered limit.
+   */
+  private async unanswered(w: ReportWindow, inScope: Filter, now: number): Promise<(Unanswered & { accountId: string })[]> {
     const range: Record<string, number | null> = { $ne: null };
     if (Number.isFinite(w.from)) range.$gte = w.from;
     if (Number.isFinite(w.to)) range.$lt = w.to;
-    const docs = await this.rm.sessions.find({ ...inScope, status: 'open', firstResponseSec: null, firstFanMessageAt: range }, { projection: { accountId: 1, firstFanMessageAt: 1 } });
-    return docs.map((d) => ({ accountId: d.accountId, firstFanMessageAt: d.firstFanMessageAt ?? 0 }));
+    const docs = await this.rm.sessions.find({ ...inScope, status: 'open', firstResponseSec: null, firstFanMessageAt: range }, { projection: { accountId: 1, firstFanMessageAt: 1, status: 1, closesAt: 1, closesAs: 1, awaiting: 1, closedAt: 1, closeReason: 1 } });
+    return docs.map((d) => {
+      const shown = shownClose(d, now);
+      return { accountId: d.accountId, firstFanMessageAt: d.firstFanMessageAt ?? 0, ...(shown.status === 'closed' ? { closedAs: shown.closeReason } : {}) };
+    });
   }
 
   /**
