@@ -656,6 +656,14 @@ async function runScenario(scenario: Scenario, sharedKafka: RestartableServer | 
       monitor.faultEnded(faultEnd);
       res.notes.push(`${what} ${secs(faultEnd - faultStart)} after the fault began`);
     };
+    /** A server kill -9ed, and started again 10 s later on the same address and data. */
+    const killAndResume = async (server: RestartableServer, what: string): Promise<void> => {
+      await kill9Server(server);
+      await sleep(10_000);
+      ended(`${what} restarted`);
+      await server.resume();
+      res.notes.push(`${what} up again ${secs(Date.now() - (faultEnd as number))} after its restart began`);
+    };
     switch (scenario) {
       case 'worker-kill':
       case 'catch-up': {
@@ -673,14 +681,9 @@ async function runScenario(scenario: Scenario, sharedKafka: RestartableServer | 
         }
         break;
       }
-      case 'broker-kill': {
-        await kill9Server(kafka);
-        await sleep(10_000);
-        ended('broker restarted');
-        await kafka.resume();
-        res.notes.push(`broker up again ${secs(Date.now() - (faultEnd as number))} after its restart began`);
+      case 'broker-kill':
+        await killAndResume(kafka, 'broker');
         break;
-      }
       case 'api-kill': {
         await api.kill9();
         await sleep(2_000);
@@ -718,14 +721,9 @@ async function runScenario(scenario: Scenario, sharedKafka: RestartableServer | 
         res.notes.push(`hand-over: the other worker held every partition ${took === null ? 'never (60 s)' : secs(took - since)} after the SIGTERM (the stop itself took ${secs((faultEnd as number) - since)})`);
         break;
       }
-      case 'store-kill': {
-        await kill9Server(mongo);
-        await sleep(10_000);
-        ended('store restarted');
-        await mongo.resume();
-        res.notes.push(`store up again ${secs(Date.now() - (faultEnd as number))} after its restart began`);
+      case 'store-kill':
+        await killAndResume(mongo, 'store');
         break;
-      }
       case 'zombie': {
         const [zombie, survivor] = workers as [Proc, Proc];
         const members = async (): Promise<number> => {
