@@ -263,11 +263,19 @@ export interface WindowTotals {
 
 export async function windowTotalsOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, now: number): Promise<WindowTotals[]> {
   const q = new ReportQueries(rm);
-  const [sums, waiting] = await Promise.all([q.window(w, inScope, ['sessions', 'messages', 'payments'], now), q.awaitingNow(inScope, now)]);
+  const [sums, waiting, lapsed] = await Promise.all([
+    q.window(w, inScope, ['sessions', 'messages', 'payments'], now),
+    q.awaitingNow(inScope, now),
+    // Past their deadline, closed as every route counts them, though no tick has recorded it (domain/session-deadline.ts).
+    rm.sessions.find({ ...inScope, status: 'open', closesAt: { $lte: now } }, { projection: { accountId: 1, openedAt: 1 } }),
+  ]);
+  const inWindow = (at: number): boolean => at >= w.from && at < w.to;
   const awaiting = new Map<string, number>();
-  for (const s of waiting) if (s.openedAt >= w.from && s.openedAt < w.to) awaiting.set(s.accountId, (awaiting.get(s.accountId) ?? 0) + 1);
+  for (const s of waiting) if (inWindow(s.openedAt)) awaiting.set(s.accountId, (awaiting.get(s.accountId) ?? 0) + 1);
+  const closedLate = new Map<string, number>();
+  for (const s of lapsed) if (inWindow(s.openedAt)) closedLate.set(s.accountId, (closedLate.get(s.accountId) ?? 0) + 1);
   return [...sums.byAccount].map(([accountId, s]) => ({
-    accountId, chats: s.count('chats'), sessionsOpened: s.count('opened'), sessionsClosed: s.count('openedClosed'), awaiting: awaiting.get(accountId) ?? 0,
+    accountId, chats: s.count('chats'), sessionsOpened: s.count('opened'), sessionsClosed: s.count('openedClosed') + (closedLate.get(accountId) ?? 0), awaiting: awaiting.get(accountId) ?? 0,
     messages: s.count('messages'), fanMessages: s.count('fanMessages'), revenueCents: s.count('revenueCents'), paymentCount: s.count('payments'),
   })).filter((t) => t.sessionsOpened + t.messages + t.paymentCount + t.chats > 0).sort((a, b) => a.accountId.localeCompare(b.accountId));
 }

@@ -45,6 +45,10 @@ describe('one truth at one instant, with sessions past their deadline not yet cl
       get<{ sessions: number; responded: number; breaches: number; missed: number; pending: number }>(`/api/sla?accountId=${A}&from=${new Date(now - 2 * 86_400_000).toISOString()}&thresholdSec=3600`),
     ]);
     expect(overview.sessions).toEqual({ total: 6, open: 1, closed: 5, awaiting: 1 });
+    // Over a window too (the sessions opened in it).
+    const since = new Date(now - 2 * 86_400_000).toISOString();
+    expect((await get<typeof overview>(`/api/overview?accountId=${A}&from=${since}`)).sessions).toEqual({ total: 6, open: 1, closed: 5, awaiting: 1 });
+    expect((await get<typeof accounts>(`/api/accounts?accountId=${A}&from=${since}`)).items.find((a) => a.id === A)).toMatchObject({ openSessions: 1, awaiting: 1 });
     expect(accounts.items.find((a) => a.id === A)).toMatchObject({ openSessions: 1, awaiting: 1 });
     expect(stats).toMatchObject({ openSessions: 1, awaitingReply: 1 });
     expect(floor.totals).toMatchObject({ open: 1, awaiting: 1 });
