@@ -1730,7 +1730,7 @@ export interface operations {
                         breaches: number;
                         /** @description closed at the unanswered limit without a human reply */
                         missed: number;
-                        /** @description unanswered, still within the threshold */
+                        /** @description open, unanswered, still within the threshold (a session that closed unanswered is a breach) */
                         pending: number;
                         withinThresholdPct: number | null;
                         medianFirstResponseSec: number | null;
@@ -1744,7 +1744,7 @@ export interface operations {
                             breaches: number;
                             /** @description closed at the unanswered limit without a human reply */
                             missed: number;
-                            /** @description unanswered, still within the threshold */
+                            /** @description open, unanswered, still within the threshold (a session that closed unanswered is a breach) */
                             pending: number;
                             withinThresholdPct: number | null;
                             medianFirstResponseSec: number | null;
@@ -1760,7 +1760,7 @@ export interface operations {
                             breaches: number;
                             /** @description closed at the unanswered limit without a human reply */
                             missed: number;
-                            /** @description unanswered, still within the threshold */
+                            /** @description open, unanswered, still within the threshold (a session that closed unanswered is a breach) */
                             pending: number;
                             withinThresholdPct: number | null;
                             medianFirstResponseSec: number | null;
@@ -2333,7 +2333,7 @@ export interface operations {
                                 breaches: number;
                                 /** @description closed at the unanswered limit without a human reply */
                                 missed: number;
-                                /** @description unanswered, still within the threshold */
+                                /** @description open, unanswered, still within the threshold (a session that closed unanswered is a breach) */
                                 pending: number;
                                 withinThresholdPct: number | null;
                                 medianFirstResponseSec: number | null;
@@ -3035,7 +3035,7 @@ export interface operations {
                         slaBreaches: number;
                         /** @description closed at the unanswered limit without a human reply */
                         slaMissed: number;
-                        /** @description unanswered, still within the threshold */
+                        /** @description open, unanswered, still within the threshold (a session that closed unanswered is a breach) */
                         slaPending: number;
                         slaWithinThresholdPct: number | null;
                         slaMedianFirstResponseSec: number | null;
@@ -3211,7 +3211,7 @@ export interface operations {
                         breaches: number;
                         /** @description closed at the unanswered limit without a human reply */
                         missed: number;
-                        /** @description unanswered, still within the threshold */
+                        /** @description open, unanswered, still within the threshold (a session that closed unanswered is a breach) */
                         pending: number;
                         withinThresholdPct: number | null;
                         medianFirstResponseSec: number | null;
