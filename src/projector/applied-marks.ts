@@ -71,9 +71,9 @@ export async function recordHeal(store: DocumentStore, h: HealFound): Promise<st
   return _id;
 }
 
-/** Marks heals recovered, with the events of their gaps the log no longer held, in the store write of the gap's last slice. */
-export function healsRecoveredWrite(ids: readonly string[], at: number, eventsMissing: number): CollectionWrite {
-  return { collection: READ_MODEL_HEALS_COLLECTION, ops: ids.map((_id): BulkOp<Doc> => ({ updateOne: { filter: { _id }, update: { $set: { recoveredAt: at, eventsMissing } } } })) };
+/** Marks a heal recovered, with the events of its gap the log no longer held, in the store write of the gap's last slice. */
+export function healRecoveredWrite(_id: string, at: number, eventsMissing: number): CollectionWrite {
+  return { collection: READ_MODEL_HEALS_COLLECTION, ops: [{ updateOne: { filter: { _id }, update: { $set: { recoveredAt: at, eventsMissing } } } }] };
 }
 
 /** Events of a gap read and folded per store write: bounded memory, and bounded `$in` reads of their ids. */

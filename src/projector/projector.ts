@@ -17,7 +17,7 @@ import { IsolatingRounds } from '../pipeline/repeat-failures.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import type { SetAsideTally } from '../pipeline/set-aside.js';
 import { ProjectionProgress } from './progress.js';
-import { GAP_SLICE, healsRecoveredWrite, projectorMarks, projectorMarkWrite, recordHeal } from './applied-marks.js';
+import { GAP_SLICE, healRecoveredWrite, projectorMarks, projectorMarkWrite, recordHeal } from './applied-marks.js';
 import { checkEventContent, EVENT_DIGESTS_COLLECTION, EVENT_DIGESTS_INDEX, trimEventDigests, type RawPositioned } from './event-digests.js';
 
 export interface ProjectorCounters {
@@ -204,7 +204,7 @@ export class Projector implements Stage {
         const to = Math.min(first, from + GAP_SLICE);
         const { records, held } = await log.readRange(b.topic, b.partition, from, to);
         missing += to - from - held;
-        const done = to === first ? [healsRecoveredWrite([id], Date.now(), missing)] : [];
+        const done = to === first ? [healRecoveredWrite(id, Date.now(), missing)] : [];
         await this.apply([{ topic: b.topic, partition: b.partition, records }], version, new Map([[b.partition, to]]), done);
       }
       this.logger.warn({ partition: b.partition, version, from: mark, to: first, missing }, 'read models folded again from the log up to where the consumer resumed');

@@ -7,7 +7,7 @@ import { businessWaitClock, WALL_CLOCK } from '../domain/business-hours.js';
 import type { ReadModelCollections } from './read-model-set.js';
 import type { BucketCounters, Histogram } from './report-buckets/document.js';
 import { slaOf, type Sums, type Unanswered } from './report-buckets/figures.js';
-import { shownClose } from '../domain/session-deadline.js';
+import { pastDeadline, shownClose } from '../domain/session-deadline.js';
 import { HistogramSet } from './report-buckets/histogram.js';
 import { AccountWindow, decodeBucket } from './report-buckets/window-sums.js';
 import { chatterIdOf, chatterKey, secKey } from './report-buckets/keys.js';
@@ -67,7 +67,7 @@ export async function slaCountersFromSessions(rm: ReadModelCollections, w: Repor
   const open: (Unanswered & { readonly accountId: string })[] = [];
   for (const doc of docs) {
     // Past its deadline: closed, as every reader shows it (domain/session-deadline.ts).
-    const s = { ...doc, ...shownClose(doc, now) };
+    const s = pastDeadline(doc, now) ? { ...doc, ...shownClose(doc, now) } : doc;
     const from = s.firstFanMessageAt;
     if (from === null) continue;
     let c = out.get(s.accountId);

@@ -240,6 +240,12 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     return out;
   };
 
+  /** The overview's session counts from a window's totals (a session past its deadline counts closed there). */
+  const sessionCounts = (totals: readonly WindowTotals[]) => {
+    const total = totals.reduce((n, t) => n + t.sessionsOpened, 0);
+    const closed = totals.reduce((n, t) => n + t.sessionsClosed, 0);
+    return { total, open: total - closed, closed, awaiting: totals.reduce((n, t) => n + t.awaiting, 0) };
+  };
   app.get('/api/overview', {
     config: { rateClass: 'report' },
     schema: {
@@ -257,7 +263,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
       return {
         accounts: totals.length,
         chats: sum((t) => t.chats),
-        sessions: { total: sum((t) => t.sessionsOpened), open: sum((t) => t.sessionsOpened - t.sessionsClosed), closed: sum((t) => t.sessionsClosed), awaiting: sum((t) => t.awaiting) },
+        sessions: sessionCounts(totals),
         messages: { total: sum((t) => t.messages), fromFans: sum((t) => t.fanMessages), outbound: sum((t) => t.messages - t.fanMessages) },
         revenue: { cents: sum((t) => t.revenueCents), payments: sum((t) => t.paymentCount) },
         // Late records are counted per account over all time only.
@@ -266,16 +272,13 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         readModelVersion: rm.version,
       };
     }
-    const [accounts, sessions, live] = await Promise.all([AccountStats.totals(rm, inScope), windowTotalsOf(rm, w, inScope, clock()), openNowOf(rm, inScope, clock())]);
+    // The sessions as the window's totals count them (past their deadline: closed), the rest from the account totals.
+    const [accounts, sessions] = await Promise.all([AccountStats.totals(rm, inScope), windowTotalsOf(rm, w, inScope, clock())]);
     const sum = (f: (a: AccountStats.AccountTotals) => number) => accounts.reduce((n, a) => n + f(a), 0);
-    const total = sessions.reduce((n, t) => n + t.sessionsOpened, 0);
-    // Open now as every route counts it: a session past its deadline is closed (the live rows
-    // less those), though the processor's tick has yet to record it.
-    const open = [...live.values()].reduce((n, l) => n + (l.open ?? 0), 0);
     return {
       accounts: accounts.length,
       chats: sum((a) => a.chats),
-      sessions: { total, open, closed: total - open, awaiting: [...live.values()].reduce((n, l) => n + (l.awaiting ?? 0), 0) },
+      sessions: sessionCounts(sessions),
       messages: { total: sum((a) => a.messages), fromFans: sum((a) => a.fanMessages), outbound: sum((a) => a.messages - a.fanMessages) },
       revenue: { cents: sum((a) => a.revenueCents), payments: sum((a) => a.paymentCount) },
       // Records that came later than ALLOWED_LATENESS_SEC: counted above, outside any session.

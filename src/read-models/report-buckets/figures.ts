@@ -37,13 +37,12 @@ export function slaOf(frt: HistogramSet, wait: HistogramSet, unanswered: readonl
     } else if (isBreach(wholeSec(now - u.firstFanMessageAt), thresholdSec)) breaches++;
     else pending++;
   }
-  missed += lapsedMissed;
   return {
     sessions: within + breaches + pending,
     responded,
     withinThreshold: within,
     breaches,
-    missed,
+    missed: missed + lapsedMissed,
     pending,
     withinThresholdPct: percent(within, within + breaches),
     medianFirstResponseSec: frt.percentile(50),
