@@ -2881,39 +2881,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/x-ndjson": {
-                        sessionId: string;
-                        accountId: string;
-                        /** @description the fan's platform user id */
-                        chatId: string;
-                        /** @description as the clock has it (a session past its deadline is closed), as in GET /api/sessions */
-                        status: "open" | "closed";
-                        /** @description when it opened: what places it in the window (ISO-8601 UTC) */
-                        openedAt: string | null;
-                        /** @description when it closed (ISO-8601 UTC) */
-                        closedAt: string | null;
-                        closeReason: ("idle" | "unanswered" | "forced") | null;
-                        /** @description its last message (ISO-8601 UTC) */
-                        lastMessageAt: string | null;
-                        messageCount: number;
-                        fanMessageCount: number;
-                        replyCount: number;
-                        /** @description the fan wrote last and waits for a reply */
-                        awaiting: boolean;
-                        /** @description since when the fan waits (ISO-8601 UTC) */
-                        waitingSince: string | null;
-                        /** @description the fan's first message (ISO-8601 UTC) */
-                        firstFanMessageAt: string | null;
-                        /** @description the first human reply (ISO-8601 UTC) */
-                        firstResponseAt: string | null;
-                        firstResponseSec: number | null;
-                        firstResponderId: string | null;
-                        lastHumanChatterId: string | null;
-                        /** @description revenue in the session, US cents */
-                        revenueCents: number;
-                        paymentCount: number;
-                        fanSpendCents: number | null;
-                    };
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["InvalidInput"];
@@ -2947,30 +2915,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/x-ndjson": {
-                        paymentId: string;
-                        accountId: string;
-                        /** @description the fan's platform user id */
-                        chatId: string;
-                        /** @description tip, ppv, subscription, … */
-                        kind: string;
-                        /** @description gross, US cents */
-                        grossCents: number;
-                        /** @description net, US cents */
-                        netCents: number;
-                        /** @description when it was paid: what places it in the window (ISO-8601 UTC) */
-                        paidAt: string | null;
-                        sessionId: string | null;
-                        chatterId: string | null;
-                        /** @description a manager reassigned the credit (POST /api/admin/reassignments): chatterId is theirs */
-                        reassigned: boolean;
-                        /** @description arrived later than the allowed lateness: counted, credited to nobody */
-                        late: boolean;
-                        senderChatterId: string | null;
-                        senderRule: string | null;
-                        converterChatterId: string | null;
-                        converterRule: string | null;
-                    };
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["InvalidInput"];
@@ -3010,37 +2955,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/x-ndjson": {
-                        chatterId: string;
-                        thresholdSec: number;
-                        /** @description how waits were measured (clock) */
-                        clock: "wall" | "business";
-                        /** @description sessions first answered */
-                        sessions: number;
-                        /** @description revenue credited (paid in the window), US cents */
-                        revenueCents: number;
-                        paymentCount: number;
-                        /** @description open alerts now */
-                        openAlerts: number;
-                        revenuePerDirectMessageCents: number | null;
-                        unlockRatioPct: number | null;
-                        /** @description 0–100, coach the highest first */
-                        coachPriority: number;
-                        /** @description its parts, the largest first: "kind points: text", separated by "; " */
-                        coachReasons: string;
-                        /** @description sessions judged (by first fan message in the window) */
-                        slaSessions: number;
-                        slaResponded: number;
-                        slaWithinThreshold: number;
-                        slaBreaches: number;
-                        /** @description closed at the unanswered limit without a human reply */
-                        slaMissed: number;
-                        /** @description open, unanswered, still within the threshold (a session that closed unanswered is a breach) */
-                        slaPending: number;
-                        slaWithinThresholdPct: number | null;
-                        slaMedianFirstResponseSec: number | null;
-                        slaP90FirstResponseSec: number | null;
-                    };
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["InvalidInput"];
@@ -3076,39 +2991,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/x-ndjson": {
-                        /** @description account: one account's figures (all its chatters' direct work); chatter: one chatter's, over every account in the query */
-                        level: "account" | "chatter";
-                        accountId: string | null;
-                        chatterId: string | null;
-                        /** @description human sends not from a queue (mass, automated and welcome messages are not direct), PPVs included, sent in the window */
-                        directMessages: number;
-                        /** @description distinct fans those direct messages went to (a fan of two accounts counts once per account) */
-                        fansChatted: number;
-                        /** @description direct sends that are PPVs (priced, or said not free), sent in the window */
-                        directPpvsSent: number;
-                        /** @description direct PPVs sent ÷ direct messages, percent with one decimal; null without a direct message */
-                        goldenRatioPct: number | null;
-                        /** @description direct PPVs unlocked in the window (each once, however often the platform said so) */
-                        ppvsUnlocked: number;
-                        /** @description PPVs unlocked ÷ direct PPVs sent in the window, percent; null with none sent (may pass 100 when older PPVs sell) */
-                        unlockRatioPct: number | null;
-                        /** @description the prices of the direct PPVs unlocked in the window, as their sends said, US cents */
-                        ppvRevenueCents: number;
-                        /** @description revenue credited (transactions paid in the window, credited as the scorecard credits), US cents */
-                        revenueCents: number;
-                        /** @description revenueCents ÷ directMessages, rounded, US cents; null without a direct message */
-                        revenuePerDirectMessageCents: number | null;
-                        /** @description median price of the direct PPVs sent, US cents (nearest rank) */
-                        medianPpvPriceCents: number | null;
-                        /** @description median whole minutes from a direct PPV's send to its unlock, of those unlocked in the window (nearest rank) */
-                        medianMinutesToUnlock: number | null;
-                        qaOffPlatformContact: number | null;
-                        qaOffPlatformPayment: number | null;
-                        qaBannedPhrase: number | null;
-                        unlinkedUnlocks: number | null;
-                        unseenSendUnlocks: number | null;
-                    };
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["InvalidInput"];
@@ -3144,21 +3027,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/x-ndjson": {
-                        accountId: string;
-                        /** @description the platform's queue id (queueId); null: automated sends from no queue */
-                        campaignId: string | null;
-                        /** @description sends of the campaign in the window, one per fan reached */
-                        fansReached: number;
-                        /** @description of them, PPVs */
-                        ppvsSent: number;
-                        /** @description its PPVs unlocked in the window */
-                        unlocks: number;
-                        /** @description unlocks ÷ PPVs sent, percent; null with none sent */
-                        unlockRatePct: number | null;
-                        /** @description the prices of its PPVs unlocked in the window, US cents */
-                        revenueCents: number;
-                    };
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["InvalidInput"];
@@ -3196,27 +3065,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/x-ndjson": {
-                        /** @description total: the whole report (of accountId when one was asked for); account: one account; chatter: one chatter of the first reply */
-                        level: "total" | "account" | "chatter";
-                        accountId: string | null;
-                        chatterId: string | null;
-                        thresholdSec: number;
-                        /** @description how waits were measured (clock) */
-                        clock: "wall" | "business";
-                        /** @description sessions judged (by first fan message in the window) */
-                        sessions: number;
-                        responded: number;
-                        withinThreshold: number;
-                        breaches: number;
-                        /** @description closed at the unanswered limit without a human reply */
-                        missed: number;
-                        /** @description open, unanswered, still within the threshold (a session that closed unanswered is a breach) */
-                        pending: number;
-                        withinThresholdPct: number | null;
-                        medianFirstResponseSec: number | null;
-                        p90FirstResponseSec: number | null;
-                    };
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["InvalidInput"];
@@ -3255,38 +3104,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/x-ndjson": {
-                        /** @description stable: the chatter, the weekly slot and its local date, or the one-off's start */
-                        shiftId: string;
-                        chatterId: string;
-                        displayName: string | null;
-                        accountId: string;
-                        kind: "weekly" | "one-off";
-                        plannedStart: string | null;
-                        plannedEnd: string | null;
-                        plannedSec: number;
-                        /** @description clocked seconds on the shift's account inside the planned shift (until now while on) */
-                        clockedSec: number;
-                        /** @description planned start to the first clock-in inside the shift; null: on time, or never clocked in */
-                        lateStartSec: number | null;
-                        /** @description last clocked moment inside the shift to the planned end, once the shift is over; null: to the end, or never clocked in */
-                        earlyEndSec: number | null;
-                        /** @description SHIFT_NO_SHOW_GRACE_SEC after the planned start, still not clocked in on the account */
-                        noShow: boolean;
-                        /** @description upcoming: not started; on: clocked in now; off: started, not over, not clocked in now; done: over, clocked in for some of it; missed: over, never clocked in */
-                        status: "upcoming" | "on" | "off" | "done" | "missed";
-                        /** @description sessions of the account whose fan began waiting while the chatter was clocked in */
-                        fansWaited: number;
-                        /** @description of them, first answered by this chatter */
-                        sessionsAnswered: number;
-                        /** @description of the sessions they answered, answered within thresholdSec; null: none answered */
-                        withinThresholdPct: number | null;
-                        /** @description of the sessions they answered (nearest rank) */
-                        medianFirstResponseSec: number | null;
-                        p90FirstResponseSec: number | null;
-                        /** @description payments paid while they were clocked in on the account, credited to them under `model` */
-                        revenueCents: number;
-                    };
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["InvalidInput"];
@@ -3320,15 +3138,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/x-ndjson": {
-                        accountId: string;
-                        /** @description seconds of the window (up to now) in which at least one fan whose wait began in the window was waiting for a first reply */
-                        waitingSec: number;
-                        /** @description of waitingSec, the seconds in which nobody was clocked in on the account */
-                        uncoveredWaitingSec: number;
-                        /** @description seconds of the window (up to now) in which at least one chatter was clocked in on the account */
-                        staffedSec: number;
-                    };
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["InvalidInput"];
@@ -3364,18 +3174,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/x-ndjson": {
-                        chatterId: string;
-                        displayName: string | null;
-                        /** @description clocked seconds inside the window, on any account in scope */
-                        clockedSec: number;
-                        /** @description payments paid in the window credited to them under `model`, US cents */
-                        creditedRevenueCents: number;
-                        /** @description their record's; null: none agreed */
-                        commissionPct: number | null;
-                        /** @description creditedRevenueCents × commissionPct ÷ 100, rounded; null without a commission */
-                        commissionCents: number | null;
-                    };
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["InvalidInput"];
@@ -6148,7 +5947,7 @@ export interface operations {
                         /** @description hex HMAC-SHA256 of body with the demo secret */
                         signature: string;
                         idempotencyKey: string;
-                        /** @description who sent an outbound message, as the connector reports it */
+                        /** @description who sent an outbound message, as the connector reports it: 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit */
                         chatterId?: string;
                     }[];
                 };

@@ -56,7 +56,9 @@ export function urlProblem(raw: string, allowPrivate: boolean): string | null {
   // Credentials in the URL would be shown in every hook list.
   if (url.username !== '' || url.password !== '') return 'must not carry a user name or password (put a token in the path or query)';
   if (url.hash !== '') return 'must not have a #fragment';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // A name's trailing dots (LOCALHOST., foo.localhost..) name the same host to a resolver.
+  let host = url.hostname.replace(/^\[|\]$/g, '');
+  while (host.endsWith('.')) host = host.slice(0, -1);
   if (!allowPrivate && ipaddr.isValid(host)) {
     const why = refusedAddress(host);
     if (why) return `${why}: private, loopback and link-local destinations are refused (ALERT_HOOK_ALLOW_PRIVATE)`;

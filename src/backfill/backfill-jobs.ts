@@ -16,6 +16,7 @@ import type { PlatformClient } from '../adapters/platform/platform-client.js';
 import { messageRecord, transactionRecord } from '../domain/backfill-records.js';
 import { historyCompleteRecords } from '../domain/inbound-record.js';
 import { idString, isObject, type JsonObject } from '../domain/json.js';
+import { parsePlatformTime } from '../domain/time.js';
 import type { Logger } from '../support/logger.js';
 import { JOBS_COLLECTION } from '../support/jobs.js';
 
@@ -240,8 +241,8 @@ export class BackfillJobs {
     for await (const page of this.client.transactions(account, new Date(since))) {
       for (const t of page) {
         const fan = isObject(t.user) ? idString(t.user.id) : undefined;
-        const at = Date.parse(String(t.createdAt));
-        if (!fan || !Number.isFinite(at) || at < since) continue;
+        const at = parsePlatformTime(t.createdAt);
+        if (!fan || at === undefined || at < since) continue;
         const list = byFan.get(fan) ?? [];
         list.push({ at, raw: t });
         byFan.set(fan, list);
@@ -278,8 +279,8 @@ export class BackfillJobs {
     for await (const page of this.client.messages(account, chatId)) {
       let older = false;
       for (const m of page) {
-        const at = Date.parse(String(m.createdAt));
-        if (!Number.isFinite(at)) continue;
+        const at = parsePlatformTime(m.createdAt);
+        if (at === undefined) continue;
         if (at < job.since) {
           older = true;
           continue;

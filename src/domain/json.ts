@@ -66,17 +66,102 @@ export function parseJson(text: string): unknown {
   return JSON.parse(quoteUnsafeIntegers(text) ?? text);
 }
 
+/** Why a body is refused, and where: `at` is the path of the key it is about (a duplicate), else the body as a whole. */
+export interface Unsafe {
+  readonly reason: string;
+  readonly at?: string;
+}
+
 /**
- * A request body parsed once, as the door needs it: lossless like parseJson, and in the same
- * walk the structure check of unsafeStructure. `unsafe` says why it must be refused (then
- * `value` may still hold rounded numbers: it is not to be kept).
+ * A request body parsed once, as the door needs it: lossless like parseJson (unless `lossless`
+ * is false: the API's own bodies, whose schemas type their numbers), and in the same walk the
+ * structure check of unsafeStructure and the duplicate-key check. `unsafe` says why it must be
+ * refused (then `value` may still hold rounded numbers or a duplicate's last value: it is not
+ * to be kept).
  */
-export function parseCheckedJson(text: string, maxDepth = MAX_JSON_DEPTH): { readonly value: unknown; readonly unsafe: string | undefined } {
+export function parseCheckedJson(text: string, maxDepth = MAX_JSON_DEPTH, lossless = true): { readonly value: unknown; readonly unsafe: Unsafe | undefined } {
   const value: unknown = JSON.parse(text);
   const walked = walk(value, maxDepth);
-  if (walked.unsafe !== undefined || !walked.rounded) return { value, unsafe: walked.unsafe };
+  if (walked.unsafe !== undefined) return { value, unsafe: { reason: walked.unsafe } };
+  // JSON.parse keeps the last of two equal keys, silently: {"amount":1,"amount":99999} would be
+  // read as 99999 while a reader of the text sees 1 (and both are "signed"). A text holding more
+  // keys than the value is a text with a duplicate; only then is it read again to name it.
+  if (keyCount(text) > walked.keys) {
+    const dup = firstDuplicateKey(text);
+    return { value, unsafe: { reason: 'is given more than once (a duplicate JSON key; JSON parsers disagree on which one counts)', at: dup ?? '' } };
+  }
+  if (!walked.rounded || !lossless) return { value, unsafe: undefined };
   // Quoting long integers changes no structure: the check stands.
   return { value: JSON.parse(quoteUnsafeIntegers(text) ?? text), unsafe: undefined };
+}
+
+const isJsonSpace = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9;
+
+/** The index of the quote closing the string that opens at `open`, or -1. */
+function closingQuote(text: string, open: number): number {
+  let j = open + 1;
+  for (;;) {
+    j = text.indexOf('"', j);
+    if (j === -1) return -1;
+    let b = j - 1;
+    while (text.charCodeAt(b) === 92) b--;
+    // An even run of backslashes before it escapes only themselves.
+    if ((j - 1 - b) % 2 === 0) return j;
+    j++;
+  }
+}
+
+/** Whether the string closing at `close` is an object key: the next thing after it is a colon. */
+function isKey(text: string, close: number): boolean {
+  let k = close + 1;
+  while (k < text.length && isJsonSpace(text.charCodeAt(k))) k++;
+  return text.charCodeAt(k) === 58;
+}
+
+/**
+ * How many object keys a valid JSON text spells. In valid JSON every unescaped quote opens or
+ * closes a string, so jumping from quote to quote (native indexOf) visits every string without
+ * a character-by-character pass over the 8 KB of a webhook.
+ */
+function keyCount(text: string): number {
+  let count = 0;
+  for (let open = text.indexOf('"'); open !== -1;) {
+    const close = closingQuote(text, open);
+    if (close === -1) return count;
+    if (isKey(text, close)) count++;
+    open = text.indexOf('"', close + 1);
+  }
+  return count;
+}
+
+/** The path (payload.amount, items[2].id) of the first key a valid JSON text gives twice in one object; undefined when none is. */
+export function firstDuplicateKey(text: string): string | undefined {
+  // One frame per open object or array: its keys so far, and the key or index being read.
+  const frames: { keys: Set<string> | null; at: string | number }[] = [];
+  const path = (last: string): string => [...frames.slice(0, -1).map((f) => f.at), last]
+    .reduce<string>((p, seg) => (typeof seg === 'number' ? `${p}[${seg}]` : p === '' ? seg : `${p}.${seg}`), '');
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123) frames.push({ keys: new Set(), at: '' });
+    else if (c === 91) frames.push({ keys: null, at: 0 });
+    else if (c === 125 || c === 93) frames.pop();
+    else if (c === 44) {
+      const top = frames[frames.length - 1];
+      if (top && top.keys === null) top.at = (top.at as number) + 1;
+    } else if (c === 34) {
+      const close = closingQuote(text, i);
+      if (close === -1) return undefined;
+      const top = frames[frames.length - 1];
+      if (top?.keys && isKey(text, close)) {
+        const key = JSON.parse(text.slice(i, close + 1)) as string;
+        if (top.keys.has(key)) return path(key);
+        top.keys.add(key);
+        top.at = key;
+      }
+      i = close;
+    }
+  }
+  return undefined;
 }
 
 export type JsonObject = Record<string, unknown>;
@@ -107,18 +192,19 @@ export function unsafeStructure(root: unknown, maxDepth = MAX_JSON_DEPTH): strin
 }
 
 /** unsafeStructure's answer, and whether a number JSON.parse may have rounded was seen on the way (up to where it stopped). */
-function walk(root: unknown, maxDepth: number): { unsafe: string | undefined; rounded: boolean } {
-  if (typeof root === 'number') return { unsafe: undefined, rounded: rounded(root) };
-  if (typeof root !== 'object' || root === null) return { unsafe: undefined, rounded: false };
+function walk(root: unknown, maxDepth: number): { unsafe: string | undefined; rounded: boolean; keys: number } {
+  if (typeof root === 'number') return { unsafe: undefined, rounded: rounded(root), keys: 0 };
+  if (typeof root !== 'object' || root === null) return { unsafe: undefined, rounded: false, keys: 0 };
   // Only objects and arrays are stacked (with their depth alongside): every webhook body is
   // walked, and stacking each value in a small object was a third of the walk's cost.
   const values: object[] = [root];
   const depths: number[] = [0];
   let sawRounded = false;
+  let keys = 0;
   while (values.length > 0) {
     const v = values.pop() as object;
     const depth = depths.pop() as number;
-    if (depth >= maxDepth) return { unsafe: `is nested deeper than ${maxDepth} levels`, rounded: sawRounded };
+    if (depth >= maxDepth) return { unsafe: `is nested deeper than ${maxDepth} levels`, rounded: sawRounded, keys };
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const item: unknown = v[i];
@@ -131,17 +217,19 @@ function walk(root: unknown, maxDepth: number): { unsafe: string | undefined; ro
       }
       continue;
     }
-    for (const key of Object.keys(v)) {
+    const own = Object.keys(v);
+    keys += own.length;
+    for (const key of own) {
       const child = (v as JsonObject)[key];
-      if (key === '__proto__') return { unsafe: 'must not contain a "__proto__" key', rounded: sawRounded };
+      if (key === '__proto__') return { unsafe: 'must not contain a "__proto__" key', rounded: sawRounded, keys };
       if (typeof child === 'number') {
         if (rounded(child)) sawRounded = true;
       } else if (typeof child === 'object' && child !== null) {
-        if (key === 'constructor' && !Array.isArray(child) && Object.hasOwn(child, 'prototype')) return { unsafe: 'must not contain a "constructor.prototype" key', rounded: sawRounded };
+        if (key === 'constructor' && !Array.isArray(child) && Object.hasOwn(child, 'prototype')) return { unsafe: 'must not contain a "constructor.prototype" key', rounded: sawRounded, keys };
         values.push(child);
         depths.push(depth + 1);
       }
     }
   }
-  return { unsafe: undefined, rounded: sawRounded };
+  return { unsafe: undefined, rounded: sawRounded, keys };
 }

@@ -5,9 +5,9 @@
 import type { ChatInput, ChatSignalInput, FanSignalKind, MessageSender, PaymentKind } from '../../machines/chat-input.js';
 import { checkTime, ID_RULE, isId, MAX_AMOUNT_DOLLARS, OutOfBounds, type Refusal } from './bounds.js';
 import { H, HISTORY_COMPLETE, type InboundMeta } from './inbound-record.js';
-import { idString, isObject, parseJson, type JsonObject } from './json.js';
+import { idString, isObject, parseCheckedJson, type JsonObject } from './json.js';
 import { htmlToText } from './text-clean.js';
-import { parsePlatformTime } from './time.js';
+import { parsePlatformTime, TIME_RULE } from './time.js';
 import { ppvLinkOf } from './ppv-link.js';
 
 /** The longest message text the read models keep. */
@@ -22,30 +22,47 @@ export function plainText(html: unknown): string {
   return typeof html === 'string' ? htmlToText(html, MAX_TEXT_CHARS) : '';
 }
 
+/** An amount as the door takes it: a JSON number, or a plain decimal string ("12.50"); never hex, binary or exponent spellings, which Number() would read. */
+const DECIMAL = /^-?\d{1,15}(?:\.\d{1,15})?$/;
+
 function dollars(v: unknown): number | undefined {
-  const n = typeof v === 'string' ? Number(v.replace(/[$,\s]/g, '')) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  return typeof v === 'string' && DECIMAL.test(v.trim()) ? Number(v.trim()) : undefined;
 }
 
-/** Dollars (a number, or a string like "$12.00") to integer cents; anything else, or out of bounds, is 0. */
+/** Dollars as a notification displays them ("$1,200.00"): the symbol and separators dropped, then the door's rule. */
+const displayDollars = (v: unknown): number | undefined => (typeof v === 'string' ? dollars(v.replace(/[$,\s]/g, '')) : dollars(v));
+
+/** Dollars (a number, or display text like "$12.00") to integer cents; anything else, or out of bounds, is 0. */
 export function dollarsToCents(v: unknown): number {
-  const n = dollars(v);
+  const n = displayDollars(v);
   return n !== undefined && n > 0 && n <= MAX_AMOUNT_DOLLARS ? cents(n) : 0;
 }
 
 const absent = (v: unknown): boolean => v === undefined || v === null || v === '';
 
-/** An amount that counts (a payment, a price): absent is undefined, anything unreadable or out of bounds is refused. */
+const AMOUNT_RULE = 'an amount in dollars: a JSON number or a plain decimal string such as "12.50"';
+
+/** An amount that counts (a payment, a price): absent is undefined, anything unreadable, out of bounds or below a cent is refused. */
 function amountCents(field: string, v: unknown): number | undefined {
   if (absent(v)) return undefined;
   const n = dollars(v);
-  if (n === undefined) throw new OutOfBounds(field, 'must be an amount in dollars');
+  if (n === undefined) throw new OutOfBounds(field, `must be ${AMOUNT_RULE}`);
   if (Math.abs(n) > MAX_AMOUNT_DOLLARS) throw new OutOfBounds(field, `must be at most ${MAX_AMOUNT_DOLLARS.toLocaleString('en-US')} dollars`);
-  return cents(n);
+  const c = cents(n);
+  // The smallest unit kept is a cent: an amount that would round to nothing is refused, not lost.
+  if (c === 0 && n !== 0) throw new OutOfBounds(field, 'must be 0 or at least one cent (0.01): amounts are kept in whole cents');
+  return c;
 }
 
-/** Dollars to integer cents; never -0 (a price of -0.001 rounds to it), which JSON cannot carry. */
-const cents = (dollars: number): number => Math.round(dollars * 100) + 0;
+/**
+ * Dollars to integer cents, to the nearest (half away from zero, on the decimal the sender
+ * wrote: 1.005 is 101, though 1.005 × 100 is 100.49999… in binary); never -0.
+ */
+const cents = (dollars: number): number => {
+  const c = Number((Math.abs(dollars) * 100).toPrecision(15));
+  return Math.sign(dollars) * Math.round(c) + 0;
+};
 
 /** An id that is present must be an id; absent is undefined (the caller decides what that means). */
 function optionalId(field: string, v: unknown): string | undefined {
@@ -81,7 +98,7 @@ function timeOf(meta: InboundMeta, ...candidates: [string, unknown][]): number {
   for (const [field, v] of candidates) {
     if (absent(v)) continue;
     const t = parsePlatformTime(v);
-    if (t === undefined) throw new OutOfBounds(field, 'must be a time (ISO 8601, "YYYY-MM-DD HH:MM:SS" or epoch seconds)');
+    if (t === undefined) throw new OutOfBounds(field, `must be ${TIME_RULE}`);
     return checkTime(field, t, meta.receivedAt);
   }
   return meta.receivedAt;
@@ -89,7 +106,10 @@ function timeOf(meta: InboundMeta, ...candidates: [string, unknown][]): number {
 
 function message(meta: InboundMeta, payload: JsonObject, sender: MessageSender): ChatInput {
   const messageId = optionalId('payload.id', payload.id);
-  const chatterId = sender === 'human' ? meta.chatterId ?? optionalId('payload.chatterId', payload.chatterId) ?? null : null;
+  // The record's chatter (connector, demo) is held to the rule of the body's: a log written by
+  // an older door may carry one it let through.
+  const recorded = meta.chatterId === undefined ? undefined : optionalId('chatterId', meta.chatterId);
+  const chatterId = sender === 'human' ? recorded ?? optionalId('payload.chatterId', payload.chatterId) ?? null : null;
   const price = amountCents('payload.price', payload.price) ?? 0;
   if (price < 0) throw new OutOfBounds('payload.price', 'must not be negative');
   const at = timeOf(meta, ['payload.createdAt', payload.createdAt], ['payload.sentAt', payload.sentAt]);
@@ -126,6 +146,7 @@ function transaction(meta: InboundMeta, payload: JsonObject): ChatInput {
   if (!paymentId) return skipped(meta, 'payload.id: missing transaction id');
   // Refunds and chargebacks (zero or negative) are kept in the log, not counted as payments.
   if (gross <= 0) return skipped(meta, 'payload.amount: must be a positive amount');
+  if (net !== undefined && net > gross) throw new OutOfBounds(payload.net_amount !== undefined ? 'payload.net_amount' : 'payload.net', 'must not exceed payload.amount (the net is what is left of the gross)');
   const type = typeof payload.type === 'string' ? payload.type.toLowerCase() : '';
   return withSpend({
     type: 'chat.payment' as const,
@@ -236,7 +257,10 @@ function normaliseBody(meta: InboundMeta, raw: Buffer): ChatInput {
   if (meta.source === 'tick') return { type: 'chat.tick', dedupeKey: meta.dedupeKey, at: meta.receivedAt };
   let body: unknown;
   try {
-    body = parseJson(raw.toString('utf8'));
+    // Checked as the door checks it: a log written by an older door may hold what it refuses now.
+    const parsed = parseCheckedJson(raw.toString('utf8'));
+    if (parsed.unsafe) return skipped(meta, `${parsed.unsafe.at || 'body'}: ${parsed.unsafe.reason}`);
+    body = parsed.value;
   } catch {
     return skipped(meta, 'body: not valid JSON');
   }
@@ -276,7 +300,7 @@ export function refusalOf(meta: InboundMeta, body: unknown): Refusal | undefined
  * normalises to: a record carrying another form is normalised from its raw bytes again, so a
  * re-derivation by newer code never steps an older normaliser's reading of it.
  */
-export const INPUT_FORM = '3';
+export const INPUT_FORM = '4';
 
 /**
  * Past these sizes a record carries no input (the processor parses its body): a carried input

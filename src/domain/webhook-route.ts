@@ -80,7 +80,7 @@ export function routeWebhookBytes(rawBody: Buffer, idempotencyKey: string | unde
     return { ok: false, field: 'body', reason: 'is not valid JSON' };
   }
   if (!isObject(parsed.value)) return { ok: false, field: 'body', reason: 'must be a JSON object' };
-  if (parsed.unsafe) return { ok: false, field: 'body', reason: parsed.unsafe };
+  if (parsed.unsafe) return { ok: false, field: parsed.unsafe.at || 'body', reason: parsed.unsafe.reason };
   return routeChecked(parsed.value, idempotencyKey, rawBody, receivedAt, text);
 }
 

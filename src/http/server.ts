@@ -1,6 +1,7 @@
 // Builds the Fastify server over the services the composition root built (composition.ts):
 // error handling, then one plugin per route group. It builds no service and listens on no
 // port (app.ts listens; tests call it through inject()).
+import { parseBodiesStrictly, refuseContentEncodings } from './body-parsing.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -120,7 +121,8 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
     // Node checks request and header deadlines on this interval (30 s by default), which
     // would let a slow client hold a connection far past REQUEST_TIMEOUT_MS.
     http: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs), headersTimeout: config.requestTimeoutMs },
-    // Bodies like {"__proto__": ...} are refused rather than silently merged.
+    // Bodies like {"__proto__": ...} are refused rather than silently merged (body-parsing.ts
+    // parses JSON itself; these stay for any parser Fastify would add).
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     // Whether X-Forwarded-For counts as the client's address (rate limits, refusal counts).
@@ -150,6 +152,8 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
       else request.log.info(line);
     });
   }
+  refuseContentEncodings(app);
+  parseBodiesStrictly(app);
   normaliseWriteBodies(app);
   refuseUndeclaredQuery(app);
   refuseMalformedText(app);

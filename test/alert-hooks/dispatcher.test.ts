@@ -113,6 +113,7 @@ describe.each(STORES)('alert hook dispatcher on %s', (_name, open) => {
     expect(await hooks().deliveries.countDocuments({ hookId: hook._id })).toBe(1);
     await d.sendDue();
     await d.sendDue();
+    await d.settled();
     expect(receiver.received).toHaveLength(1);
   });
 
@@ -149,8 +150,14 @@ describe.each(STORES)('alert hook dispatcher on %s', (_name, open) => {
       const alert = await store.collection<AlertDoc>(ALERTS_COLLECTION).findOne({ _id: hookAlertId(failing._id) });
       expect(alert).toMatchObject({ status: 'open', severity: 'warning', accountId: null });
       expect(receiver.received.length).toBeGreaterThanOrEqual(3);
-      const [delivery] = await hooks().recentDeliveries(failing._id, 1);
-      expect(delivery).toMatchObject({ status: 'failed', lastHttpStatus: 503 });
+      // The delivery that kept failing failed for good; any made for the hook since (the hook's
+      // own alert, fanned out while it was being disabled) is dropped, never sent.
+      await eventually(async () => {
+        const deliveries = await hooks().recentDeliveries(failing._id, 10);
+        expect(deliveries.filter((d) => d.status === 'failed')).toMatchObject([{ lastHttpStatus: 503 }]);
+        expect(deliveries.filter((d) => d.status !== 'failed').map((d) => d.status)).toEqual(deliveries.filter((d) => d.status !== 'failed').map(() => 'dropped'));
+        return true;
+      });
       // The witness got the set-aside alert and then the disabled hook's alert.
       await eventually(() => expect(witness.received.map((r) => (JSON.parse(r.body) as { data: { id: string } }).data.id)).toEqual([SET_ASIDE_ALERT_ID, hookAlertId(failing._id)]));
       // A disabled hook gets nothing more.
@@ -189,6 +196,7 @@ describe.each(STORES)('alert hook dispatcher on %s', (_name, open) => {
       await Promise.all(Array.from({ length: 40 }, (_, i) => openHookAlert(store, `hook_two${String(i).padStart(12, '0')}`, 'http://x/', 'test', now)));
       await eventually(() => expect(receiver.received.length).toBeGreaterThanOrEqual(40));
       await new Promise((r) => setTimeout(r, 500));
+      if (receiver.received.length !== 40) console.log('DUPS', JSON.stringify(receiver.received.map((r) => [r.at, r.headers['webhook-id']])), dispatcher?.counters, other.counters);
       expect(receiver.received).toHaveLength(40);
       expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(40);
       expect((dispatcher?.counters.delivered ?? 0) + other.counters.delivered).toBe(40);
@@ -231,6 +239,35 @@ describe.each(STORES)('alert hook dispatcher on %s', (_name, open) => {
       expect(d).toMatchObject({ status: 'pending', lastHttpStatus: null, lastError: 'no full answer within 300 ms' });
     } finally {
       await elsewhere.close();
+    }
+  });
+
+  it('lets a receiver that hangs hold up only its own deliveries: another hook\'s transitions and retries go out on time', async () => {
+    const slow = await startReceiver(() => 'hang');
+    try {
+      // The fast receiver refuses its first delivery once, so a retry is due about 100 ms later.
+      receiver.behave((n) => ({ status: n === 0 ? 503 : 204 }));
+      const stuck = await register(slow.url);
+      const fast = await register();
+      await run({ timeoutMs: 4000, policy: { baseMs: 200, maxDelayMs: 200, windowMs: 60_000 } });
+      const opened = Date.now();
+      await openSetAsideAlert(store);
+      await eventually(() => expect(slow.received).toHaveLength(1));
+      // The opened transition's retry and the resolved transition reach the fast receiver while
+      // the slow one still has the first attempt open (its deadline is 4 s away).
+      await eventually(() => expect(receiver.received).toHaveLength(2), 3000);
+      const resolvedAt = Date.now();
+      await resolveSetAsideAlert(store);
+      await eventually(() => expect(receiver.received).toHaveLength(3), 3000);
+      // Both transitions went to the slow receiver too, where they still hang.
+      await eventually(() => expect(slow.received).toHaveLength(2));
+      expect((receiver.received[1]?.at ?? Infinity) - opened).toBeLessThan(1500);
+      expect((receiver.received[2]?.at ?? Infinity) - resolvedAt).toBeLessThan(1000);
+      await eventually(async () => expect((await hooks().recentDeliveries(fast._id, 10)).map((d) => d.status)).toEqual(['delivered', 'delivered']));
+      expect((await hooks().recentDeliveries(stuck._id, 10)).map((d) => [d.status, d.attempts])).toEqual([['pending', 0], ['pending', 0]]);
+    } finally {
+      // Its hanging answers end, so the dispatcher's stop does not wait out the deadline.
+      await slow.close();
     }
   });
 

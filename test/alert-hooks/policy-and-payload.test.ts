@@ -99,6 +99,9 @@ describe('the address guard', () => {
     expect(urlProblem('http://10.0.0.5/hook', false)).toMatch(/private/);
     expect(urlProblem('http://[::1]:8080/', false)).toMatch(/loopback/);
     expect(urlProblem('http://foo.localhost/', false)).toMatch(/localhost/);
+    // Loopback by its form, whatever the spelling: a trailing dot names the same host.
+    for (const url of ['http://LOCALHOST.:9/', 'http://foo.localhost.:9/', 'http://localhost../', 'http://127.0.0.1.:9/']) expect(urlProblem(url, false), url).toMatch(/localhost|loopback/);
+    expect(urlProblem('http://LOCALHOST.:9/', true)).toBeNull();
     expect(urlProblem('http://2130706433/', false)).toMatch(/loopback/); // 127.0.0.1 as one number: URL parsing normalises it
     expect(urlProblem('javascript:alert(1)', false)).toMatch(/not http/);
   });

@@ -43,7 +43,7 @@ describe('the door', () => {
   it.each([
     ['1e300', 1e300, 'must not be more than a day'],
     ['8.7e15', 8.7e15, 'must not be more than a day'],
-    ['year -271821', '-271821-04-20T00:00:00Z', 'must not be before 2000-01-01'],
+    ['year -271821', '-271821-04-20T00:00:00Z', 'must be a time'],
     ['1999', '1999-12-31T23:59:59Z', 'must not be before 2000-01-01'],
     ['two days ahead', new Date(NOW + 2 * 86_400_000).toISOString(), 'must not be more than a day'],
     ['not a time', 'yesterday-ish', 'must be a time'],

@@ -52,7 +52,9 @@ function expectCarriedMatchesRaw(record: LogRecord): void {
 const FORM_DIGESTS: Readonly<Record<string, string>> = {
   // '1': days the calendar does not have (2026-02-30) were rolled over into the next month.
   // '2': before PPV facts (isFree, queueId on sends; the unlocked message on ppv-unlocked signals).
-  '3': 'fdbd8877f9a77b08bc26533eb2adc21d',
+  // '3': amounts in other bases (0x10), display spellings ($12.00) and below a cent were read;
+  //      times Date.parse understood ("Feb 30 2026", zone-less local times) were taken.
+  '4': '767243007d8af44b4180638127ebbcde',
 };
 
 const hostileLeaf: fc.Arbitrary<unknown> = fc.oneof(

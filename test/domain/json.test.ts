@@ -55,7 +55,7 @@ describe('parseJson', () => {
       } catch {
         return; // a brace inside a string: not an object
       }
-      expect(parseCheckedJson(spliced).unsafe).toBe(unsafeStructure(native));
+      expect(parseCheckedJson(spliced).unsafe?.reason).toBe(unsafeStructure(native));
     }), { numRuns: 2000 });
   });
 
@@ -64,9 +64,38 @@ describe('parseJson', () => {
       const text = renderJson(v);
       const checked = parseCheckedJson(text, maxDepth);
       const want = reference(text);
-      expect(checked.unsafe).toBe(unsafeStructure(want, maxDepth));
+      expect(checked.unsafe?.reason).toBe(unsafeStructure(want, maxDepth));
       if (checked.unsafe === undefined) expect(checked.value).toEqual(want);
     }), { numRuns: 3000 });
+  });
+
+  it('parsed once at the door (parseCheckedJson): a key given twice in one object is found wherever it sits, however it is spelled', () => {
+    // Any object of any text, with one of its own keys given again (as written, or with its
+    // first character \u-escaped) and any value: refused, naming that key. The property above
+    // holds texts without one to no refusal, whatever quotes and backslashes their strings hold.
+    fc.assert(fc.property(value, fc.nat(), fc.boolean(), value, (v, at, escaped, second) => {
+      const text = renderJson(v);
+      const keyed: { start: number; key: string }[] = [];
+      for (const m of text.matchAll(/\{"((?:[^"\\]|\\.)*)":/g)) keyed.push({ start: (m.index ?? 0) + 1, key: m[1] as string });
+      if (keyed.length === 0) return;
+      const { start, key } = keyed[at % keyed.length] as { start: number; key: string };
+      let name: string;
+      try {
+        name = JSON.parse(`"${key}"`) as string;
+      } catch {
+        return;
+      }
+      const spelled = escaped && name.length > 0 ? JSON.stringify(name).replace(/^"(.)/, (_m, c: string) => `"\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : JSON.stringify(name);
+      const spliced = `${text.slice(0, start)}${spelled}:${renderJson(second)},${text.slice(start)}`;
+      try {
+        JSON.parse(spliced);
+      } catch {
+        return; // the brace was inside a string
+      }
+      const checked = parseCheckedJson(spliced);
+      expect(checked.unsafe?.reason, spliced).toMatch(/is given more than once/);
+      expect(checked.unsafe?.at?.endsWith(name), spliced).toBe(true);
+    }), { numRuns: 2000 });
   });
 
   it('keeps a platform id beyond 2^53 exact, and digits inside strings as they are', () => {

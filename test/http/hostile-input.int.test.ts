@@ -88,7 +88,11 @@ describe('hostile input', () => {
         const res = await send(r);
         byStatus.set(res.status, (byStatus.get(res.status) ?? 0) + 1);
         const shaped = res.body.includes('"code"') && res.body.includes('"message"');
-        if (res.status < 400 || res.status >= 500 || !shaped) unexpected.push({ kind: r.kind, path: r.path, status: res.status, body: res.body.slice(0, 200) });
+        // The classes with one right answer get that answer, whatever else is wrong with them.
+        const wrongClass = (r.kind === 'content-encoding' && res.status !== 415)
+          || (/^(webhook:)?duplicate-key$/.test(r.kind) && !(res.status === 400 && res.body.includes('is given more than once')))
+          || (/^webhook:(date|amount)$/.test(r.kind) && !(res.status === 400 && /payload\.(createdAt|price): must be/.test(res.body)));
+        if (res.status < 400 || res.status >= 500 || !shaped || wrongClass) unexpected.push({ kind: r.kind, path: r.path, status: res.status, body: res.body.slice(0, 200) });
         if (i % 2000 === 0 || i === COUNT - 1) heap.push(heapAfterGc());
       }
     }));

@@ -71,6 +71,20 @@ describe('the OpenAPI document', () => {
     expect(bare).toEqual([]);
   });
 
+  it('declares NDJSON answers as lines of text, each line\'s object beside them (what 3.2 calls itemSchema)', () => {
+    const ndjson = ops().flatMap(([k, op]) => Object.values(op.responses ?? {}).flatMap((r) => {
+      const c = r.content?.['application/x-ndjson'] as { schema?: { type?: string }; 'x-itemSchema'?: { type?: string; properties?: object } } | undefined;
+      return c ? [[k, c] as const] : [];
+    }));
+    expect(ndjson.length).toBeGreaterThanOrEqual(5);
+    // A validating client reading one object for the whole answer flags every export: it is text.
+    for (const [k, c] of ndjson) {
+      expect(c.schema?.type, k).toBe('string');
+      expect(c['x-itemSchema']?.type, k).toBe('object');
+      expect(Object.keys(c['x-itemSchema']?.properties ?? {}).length, k).toBeGreaterThan(0);
+    }
+  });
+
   it('refuses unknown query parameters on every route but the webhook, the probes and the metrics', async () => {
     const writes = await app.call<{ code: string; message: string }>('POST', '/api/admin/intelligence/run?bogus=1', { body: {}, token: ADMIN_TOKEN });
     expect(writes.status).toBe(400);

@@ -42,6 +42,9 @@ const hostile: fc.Arbitrary<unknown> = fc.oneof(
     '9'.repeat(3_000), HUGE, '\ud800', 'a\udc00b', '\u0000', 'NaN', 'Infinity', '1e309',
     '-271821-04-20T00:00:00Z', '+275760-09-13T00:00:00Z', '1970-01-01T00:00:00Z', '1999-12-31 23:59:59', '2999-01-01T00:00:00Z',
     '2026-02-30T25:61:00Z', new Date(Date.now() + 3 * 86_400_000).toISOString(), '$1e308', '-$5.00',
+    // Issue 54's classes: other date spellings, other bases, below a cent, formula-like ids.
+    'Feb 30 2026', '2026/02/30', 'Nov 28 2026 10:00', '2026-11-28T10:00:00', String(Math.floor(Date.now() / 1000) - 60),
+    '0x10', '0b11', '0o17', '1e3', 0.001, '12,50', '=1+2',
   ),
   fc.string({ maxLength: 40, unit: 'binary' }),
   fc.double({ noNaN: true }),
@@ -52,7 +55,7 @@ const hostile: fc.Arbitrary<unknown> = fc.oneof(
 interface Mutation {
   readonly sample: number;
   readonly path: number;
-  readonly kind: 'replace' | 'delete' | 'proto' | 'extra';
+  readonly kind: 'replace' | 'delete' | 'proto' | 'extra' | 'duplicate';
   readonly value: unknown;
   readonly aimed: boolean;
 }
@@ -74,14 +77,19 @@ function mutate(m: Mutation): string {
   else if (m.kind === 'extra') holder[`${last}_extra`] = m.value;
   else if (m.kind !== 'proto') holder[last] = m.value;
   const text = JSON.stringify(body);
+  // The key given a second time, before its first (JSON.parse would keep this one, the first).
+  if (m.kind === 'duplicate') return text.replace(`${JSON.stringify(last)}:`, `${JSON.stringify(last)}:${JSON.stringify(m.value) ?? 'null'},${JSON.stringify(last)}:`);
   // JSON.stringify drops an own __proto__ key: it goes in as text, where a parser would see it.
   return m.kind === 'proto' ? text.replace('"payload":{', '"payload":{"__proto__":{"admin":true},') : text;
 }
 
+/** Whether a mutation left a key twice in one object of its text (an array index has no key to repeat). */
+const duplicated = (m: Mutation, text: string): boolean => m.kind === 'duplicate' && text !== JSON.stringify(JSON.parse(text));
+
 const mutation: fc.Arbitrary<Mutation> = fc.record({
   sample: fc.nat(),
   path: fc.nat(),
-  kind: fc.constantFrom<Mutation['kind']>('replace', 'replace', 'replace', 'delete', 'proto', 'extra'),
+  kind: fc.constantFrom<Mutation['kind']>('replace', 'replace', 'replace', 'delete', 'proto', 'extra', 'duplicate'),
   value: hostile,
   aimed: fc.boolean(),
 });
@@ -90,6 +98,27 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
 const REGRESSIONS: unknown[] = [1e300, 8.7e15, -8.64e15, 1e308, -5, '-271821-04-20T00:00:00Z', '9'.repeat(3_000), '9'.repeat(900_000), '\ud800', null, {}];
 const SWEEP: Mutation[] = SAMPLES.flatMap((s, sample) => meaningfulPaths(s.body).flatMap((_p, path) =>
   REGRESSIONS.map((value) => ({ sample, path, kind: 'replace' as const, value, aimed: true }))));
+
+/**
+ * Each class of value the door has one rule for, on each field of each sample that the
+ * normaliser reads it from: always a 400 naming that field (issue 54). A spelling added to a
+ * class is checked on every such field of every sample.
+ */
+const CLASSES: readonly { readonly fields: ReadonlySet<string>; readonly values: readonly unknown[] }[] = [
+  { fields: new Set(['payload.createdAt', 'payload.created_at']), values: ['Feb 30 2026', '2026/02/30', 'Nov 28 2026 10:00', '2026-11-28T10:00:00', 'Sat, 28 Nov 2026 10:00:00 GMT', '2026-02-30T00:00:00Z', '2026-11-28T24:00:00Z', '2026-11-28T10:00:00+24:00'] },
+  { fields: new Set(['payload.amount', 'payload.net_amount', 'payload.price']), values: ['0x10', '0b11', '0o17', '1e3', '$12.00', '12,50', 0.001, '0.004', 'Infinity'] },
+];
+/** Where each event reads its time and amounts (the first time field present is the one read). */
+const READS: Record<string, readonly string[]> = {
+  'messages.received': ['payload.createdAt', 'payload.price'],
+  'messages.sent': ['payload.createdAt', 'payload.price'],
+  'transactions.new': ['payload.created_at', 'payload.amount', 'payload.net_amount'],
+};
+const CLASS_SWEEP: { sample: number; path: string[]; value: unknown }[] = SAMPLES.flatMap((s, sample) => {
+  const reads = READS[String(s.body.event)] ?? [];
+  return pathsOf(s.body).filter((p) => reads.includes(p.join('.')) && CLASSES.some((c) => c.fields.has(p.join('.'))))
+    .flatMap((path) => (CLASSES.find((c) => c.fields.has(path.join('.')))?.values ?? []).map((value) => ({ sample, path, value })));
+});
 
 const READ_ROUTES = ['/api/sessions', '/api/messages', '/api/chats?limit=5', '/api/fans', '/api/accounts', '/api/stats', '/api/overview', '/api/sla', '/api/floor', '/api/alerts', '/api/chatters/scorecard'];
 
@@ -114,6 +143,17 @@ describe.each(STORE_KINDS)('the real samples broken field by field, %s store', (
       expect(res.statusCode, `sweep ${JSON.stringify({ ...m, value: String(m.value).slice(0, 40) })}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
       if (res.statusCode >= 400) refused++;
     }
+    for (const [i, c] of (kind === 'embedded' ? CLASS_SWEEP : []).entries()) {
+      const body = structuredClone((SAMPLES[c.sample] as { body: Json }).body);
+      let holder = body;
+      for (const k of c.path.slice(0, -1)) holder = holder[k] as Json;
+      holder[c.path[c.path.length - 1] as string] = c.value;
+      const res = await server.inject({ method: 'POST', url: '/webhooks/platform', headers: { 'content-type': 'application/json', 'x-ofapi-idempotency-key': `evt_class_${i}` }, payload: JSON.stringify(body) });
+      const where = `${String(body.event)} ${c.path.join('.')} = ${JSON.stringify(c.value)}: ${res.body.slice(0, 200)}`;
+      expect(res.statusCode, where).toBe(400);
+      expect(res.json<{ message: string }>().message, where).toMatch(new RegExp(`^${c.path.join('\\.')}: must `));
+    }
+    expect(kind === 'mongo' || CLASS_SWEEP.length >= 40, `the class sweep reaches ${CLASS_SWEEP.length} fields × values`).toBe(true);
     const seed = process.env.CONVOPS_FUZZ_SEED ? Number(process.env.CONVOPS_FUZZ_SEED) : undefined;
     await fc.assert(fc.asyncProperty(
       fc.array(fc.oneof(mutation.map((m) => ({ valid: false as const, m })), fc.record({ valid: fc.constant(true as const), fan: fc.integer({ min: 1, max: 6 }), pay: fc.boolean(), sent: fc.boolean() })), { minLength: 20, maxLength: 60 }),
@@ -144,6 +184,10 @@ describe.each(STORE_KINDS)('the real samples broken field by field, %s store', (
           if (op.valid) {
             expect(res.statusCode, where).toBe(200);
             accepted.push(body);
+          } else if (duplicated(op.m, body)) {
+            // One right answer, whatever else is wrong: the key named (or the body past its limit).
+            expect(res.statusCode, where).toBeOneOf([400, 413]);
+            if (res.statusCode === 400) expect(res.json<{ message: string }>().message, where).toMatch(/is given more than once/);
           } else if (res.statusCode >= 400) {
             const err = res.json<{ code?: string; message?: string; requestId?: string }>();
             expect(err, where).toMatchObject({ code: expect.any(String), message: expect.any(String), requestId: expect.any(String) });
@@ -175,6 +219,6 @@ describe.each(STORE_KINDS)('the real samples broken field by field, %s store', (
     ), { numRuns: kind === 'embedded' ? 6 : 3, endOnFailure: true, ...(seed !== undefined ? { seed } : {}) });
     // Not a latency target (benchmarks measure those): a stall of seconds is a hang.
     expect(slowestLiveMs, 'the event loop stalled').toBeLessThan(2_000);
-    process.stdout.write(`sample fuzz on ${kind}: a sweep of ${kind === 'embedded' ? SWEEP.length : 0} bodies (${refused} refused), ${run} runs, slowest /api/health/live ${Math.round(slowestLiveMs)} ms\n`);
+    process.stdout.write(`sample fuzz on ${kind}: a sweep of ${kind === 'embedded' ? SWEEP.length : 0} bodies (${refused} refused), a class sweep of ${kind === 'embedded' ? CLASS_SWEEP.length : 0}, ${run} runs, slowest /api/health/live ${Math.round(slowestLiveMs)} ms\n`);
   }, 300_000);
 });

@@ -1,6 +1,7 @@
 // Seeded generator of hostile requests against the write routes: malformed JSON, wrong types,
 // huge strings, deep nesting, prototype-pollution keys, wrong and missing signatures and
 // tokens, oversized bodies and wrong content types. Every request it makes must be refused.
+import { gzipSync } from 'node:zlib';
 import { signBody } from '../../src/ingest/signature.js';
 import { mulberry32 } from '../../src/demo/random.js';
 
@@ -16,6 +17,10 @@ export interface HostileRequest {
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 const ACCOUNT = `acct_${'0'.repeat(31)}1`;
+/** Times in spellings outside the door's rule: Date.parse would roll them over or read them in the server's zone. */
+const BAD_TIMES: readonly string[] = ['Feb 30 2026', '2026/02/30', 'Nov 28 2026 10:00', '2026-11-28T10:00:00', '2026-02-30T00:00:00Z', 'Sat, 28 Nov 2026 10:00:00 GMT', '2026-11-28T24:00:00Z'];
+/** Amounts in spellings outside the door's rule: other bases, exponents, below a cent. */
+const BAD_AMOUNTS: readonly Json[] = ['0x10', '0b11', '0o17', '1e3', 0.001, '$1,200.00', '12,50'];
 const WHEN = '2026-06-10T00:00:00Z';
 
 /** A well-formed body per write route (null: the route takes none), which the generator breaks. */
@@ -113,9 +118,21 @@ export function hostileRequests(count: number, opts: HostileOptions, seed = 42):
   /** A JSON-bodied route's template, broken one way; always invalid for that route. */
   const brokenBody = (template: Json): { kind: string; body: string } => {
     const fields = (template ?? {}) as Record<string, Json>;
-    const kind = pick(['wrong-type', 'unknown-field', 'not-an-object', 'huge-string', 'proto', 'constructor', 'deep-nesting', 'malformed']);
+    const kind = pick(['wrong-type', 'unknown-field', 'not-an-object', 'huge-string', 'proto', 'constructor', 'deep-nesting', 'malformed', 'duplicate-key', 'date']);
     const paths = leaves(template);
     switch (kind) {
+      case 'duplicate-key': {
+        // A field given twice: JSON.parse keeps the last, a reader of the text sees the first.
+        const [name = 'a'] = Object.keys(fields);
+        const rest = JSON.stringify(Object.keys(fields).length > 0 ? fields : { a: 1 }).slice(1);
+        return { kind, body: `{${JSON.stringify(name)}:${JSON.stringify(pick<Json>([1, 'x', null, fields[name] ?? 2]))},${rest}` };
+      }
+      case 'date': {
+        // A time field in a spelling outside the rule (rolled over, or in the reader's zone).
+        const times = paths.filter((p) => typeof p[p.length - 1] === 'string' && /At$|^since$|^start$|^end$|^from$|^to$/.test(String(p[p.length - 1])));
+        if (times.length > 0) return { kind, body: JSON.stringify(setAt(template, pick(times), pick(BAD_TIMES))) };
+        return { kind: 'unknown-field', body: JSON.stringify({ ...fields, at: pick(BAD_TIMES) }) };
+      }
       case 'wrong-type':
         if (paths.length > 0) {
           const p = pick(paths);
@@ -153,9 +170,16 @@ export function hostileRequests(count: number, opts: HostileOptions, seed = 42):
     const base = opts.webhookBody;
     const key = { 'x-ofapi-idempotency-key': `evt_hostile_${int(0, 1e9)}` };
     const signed = (kind: string, body: string, headers: Record<string, string> = key) => ({ kind, body, headers: { ...headers, signature: signBody(opts.webhookSecret, body) } });
-    const kind = pick(['bad-signature', 'no-signature', 'event', 'account', 'payload', 'not-an-object', 'no-key', 'long-key', 'proto', 'constructor', 'deep-nesting', 'malformed']);
+    const kind = pick(['bad-signature', 'no-signature', 'event', 'account', 'payload', 'not-an-object', 'no-key', 'long-key', 'proto', 'constructor', 'deep-nesting', 'malformed', 'duplicate-key', 'date', 'amount']);
     const valid = JSON.stringify(base);
+    const payload = (base as { payload: Record<string, Json> }).payload;
     switch (kind) {
+      case 'duplicate-key':
+        return signed(kind, valid.replace('"payload":{"', `"payload":{"${pick(Object.keys(payload))}":${pick(['99999', '"x"', 'null'])},"`));
+      case 'date':
+        return signed(kind, JSON.stringify({ ...base, payload: { ...payload, createdAt: pick(BAD_TIMES) } }));
+      case 'amount':
+        return signed(kind, JSON.stringify({ ...base, payload: { ...payload, price: pick(BAD_AMOUNTS) } }));
       case 'bad-signature':
         return { kind, body: valid, headers: { ...key, signature: pick(['', '00', 'sha256=abc', signBody('wrong-secret', valid), 'f'.repeat(64), 'x'.repeat(600)]) } };
       case 'no-signature':
@@ -213,7 +237,16 @@ export function hostileRequests(count: number, opts: HostileOptions, seed = 42):
     let kind: string;
     let body: string | undefined;
     let headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (envelope < 0.06) {
+    let gzipped: Buffer | undefined;
+    if (envelope < 0.03) {
+      // Compressed, or labelled so: a body is taken as sent, never inflated past the limit.
+      kind = 'content-encoding';
+      const plain = isWebhook ? JSON.stringify(opts.webhookBody) : JSON.stringify(WRITE_ROUTE_TEMPLATES[route] ?? {});
+      const coding = pick(['gzip', 'deflate', 'br', 'x-gzip', 'gzip, identity', 'compress']);
+      body = plain;
+      if (rand() < 0.5) gzipped = gzipSync(plain);
+      headers = { ...headers, 'content-encoding': coding };
+    } else if (envelope < 0.07) {
       kind = 'oversized';
       body = JSON.stringify({ big: 'B'.repeat(opts.bodyLimitBytes + int(1, opts.bodyLimitBytes)) });
     } else if (envelope < 0.12) {
@@ -239,7 +272,7 @@ export function hostileRequests(count: number, opts: HostileOptions, seed = 42):
       else if (auth < 0.93) headers.authorization = `Bearer ${token.slice(0, -1)}x`;
       if (auth >= 0.85) kind = `${kind}+bad-token`;
     }
-    out.push({ kind, method: method as HostileRequest['method'], path, headers, body: body === undefined ? undefined : new TextEncoder().encode(body) });
+    out.push({ kind, method: method as HostileRequest['method'], path, headers, body: gzipped ? new Uint8Array(gzipped) : body === undefined ? undefined : new TextEncoder().encode(body) });
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { demoRefusal } from '../../demo/demo-policy.js';
 import { verifyDemoRecord, type DemoRecord, type VerifiedDemo } from '../../demo/demo-records.js';
 import { DemoAccountSchema, loadDemoAccounts, loadDemoRecords } from '../../demo/fixtures.js';
 import { historyCompleteRecords, inboundRecord } from '../../domain/inbound-record.js';
+import { ID_PATTERN, ID_RULE } from '../../domain/bounds.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { DrainTimeoutError, PipelineBusyError, type PipelineControl } from '../../pipeline-control.js';
 import { ApiError } from '../errors.js';
@@ -30,7 +31,7 @@ const DemoRecordSchema = Type.Object({
   body: Type.String({ minLength: 2, maxLength: 1_000_000, description: 'the raw platform webhook body, exactly as signed' }),
   signature: Type.String({ minLength: 1, maxLength: 200, description: 'hex HMAC-SHA256 of body with the demo secret' }),
   idempotencyKey: Type.String({ minLength: 1, maxLength: 200 }),
-  chatterId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'who sent an outbound message, as the connector reports it' })),
+  chatterId: Type.Optional(Type.String({ pattern: ID_PATTERN, description: `who sent an outbound message, as the connector reports it: ${ID_RULE}` })),
 }, { additionalProperties: false });
 
 /** Where demo data may be written with the secret everyone can read in the source. */

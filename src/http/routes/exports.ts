@@ -190,7 +190,12 @@ function exportAnswer(what: string, row: TSchema & { properties: Record<string, 
     description: `${what}. text/csv (the default): RFC 4180 with a header row (${columnsOf(row).join(', ')}), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed`,
     content: {
       'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row' } },
-      'application/x-ndjson': { schema: { ...row, description: 'each line is one such object' } },
+      // OpenAPI 3.1 has no schema for a sequence of documents: the answer is text, and each
+      // line's object is given as 3.2 names it (itemSchema), as an extension a 3.1 reader skips.
+      'application/x-ndjson': {
+        schema: { type: 'string', contentMediaType: 'application/x-ndjson', description: 'newline-delimited JSON: one object per line, each as x-itemSchema describes' },
+        'x-itemSchema': { ...row, description: 'one line of the answer' },
+      },
     },
   };
 }
