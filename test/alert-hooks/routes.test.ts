@@ -68,6 +68,9 @@ describe.each(STORES)('alert hook routes on %s', (_name, storeEnv) => {
     };
     await refused({ url: receiver.url, events: ['opened'] }, /^body\.url: 127\.0\.0\.1 is a loopback address/);
     await refused({ url: 'http://localhost:9/x', events: ['opened'] }, /^body\.url: localhost is refused/);
+    // Loopback by its form, however spelled: a trailing dot names the same host.
+    await refused({ url: 'http://LOCALHOST.:9/', events: ['opened'] }, /^body\.url: localhost is refused/);
+    await refused({ url: 'http://foo.localhost.:9/', events: ['opened'] }, /^body\.url: localhost is refused/);
     await refused({ url: 'http://169.254.169.254/latest', events: ['opened'] }, /body\.url: 169\.254\.169\.254 is a linkLocal address/);
     await refused({ url: 'http://[::ffff:10.0.0.1]/x', events: ['opened'] }, /body\.url: 10\.0\.0\.1 is a private address/);
     await refused({ url: 'ftp://hooks.example.com/x', events: ['opened'] }, /body\.url: ftp: is not http: or https:/);

@@ -182,8 +182,10 @@ const IMPOSSIBLE_TIMES = [
   '0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '9999-12-31T23:59:59.999Z', '2026-06-10T24:00:00Z', '2026-06-10T23:59:60Z',
   '2026-06-10T12:00:00+25:00', '2026-06-10T12:00:00.123456789Z', '2026-06-10T12:00:00', '2026-W23', '2026-06-10T12:00:00 Mars/Olympus',
   '2026-06-10T12:00:00[Mars/Olympus]', 'Mars/Olympus', 'now', '1e300', '8.7e15', '-8.64e15',
+  // Spellings Date.parse takes and rolls over or reads in the server's zone (issue 54).
+  'Feb 30 2026', '2026/02/30', 'Nov 28 2026 10:00', 'Sat, 28 Nov 2026 10:00:00 GMT',
 ] as const;
-const NAN_LIKE = ['NaN', 'Infinity', '-Infinity', '1e309', '-1e309', '-0', '0x10', '1_000', ' 1', '1 ', '+1', '.5', '1e-400', '9007199254740993'] as const;
+const NAN_LIKE = ['NaN', 'Infinity', '-Infinity', '1e309', '-1e309', '-0', '0x10', '0b11', '0o17', '1e3', '1_000', ' 1', '1 ', '+1', '.5', '1e-400', '9007199254740993'] as const;
 const SURROGATES = ['\ud800', '\udfff', 'a\udc00b', '\udfff\ud800', `${'x'.repeat(50)}\ud83d`] as const;
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString'] as const;
 
@@ -313,6 +315,8 @@ interface FuzzRequest {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly payload: string | undefined;
+  /** Why no answer but a refusal will do (a duplicate key, a compressed body), whatever else the request holds. */
+  readonly mustRefuse?: string;
 }
 
 function describeRequest(r: FuzzRequest): string {
@@ -386,6 +390,14 @@ function queryArb(op: Operation, pools: Pools, broken: boolean): fc.Arbitrary<st
 interface BodyChoice {
   readonly payload: string | undefined;
   readonly contentType: string | undefined;
+  readonly contentEncoding?: string;
+  readonly mustRefuse?: string;
+}
+
+/** The text of a JSON object with its first key given once more, before it (JSON.parse would keep the original's value). */
+function withDuplicateKey(text: string): string | undefined {
+  const m = /^\{("(?:[^"\\]|\\.)*"):/.exec(text);
+  return m ? `{${m[1]}:null,${text.slice(1)}` : undefined;
 }
 
 const WHOLE_BODIES = [
@@ -419,6 +431,9 @@ function bodyArb(op: Operation, pools: Pools, broken: boolean): fc.Arbitrary<Bod
   }
   const base = valid.map((v) => v ?? {});
   return fc.oneof(
+    // One right answer, whatever else is wrong: never taken (issue 54).
+    { weight: 1, arbitrary: base.map((v) => withDuplicateKey(toJson(v)) ?? '{"a":1,"a":2}').map((t) => ({ payload: t, contentType: 'application/json', mustRefuse: 'a duplicate key' })) },
+    { weight: 1, arbitrary: fc.tuple(base, fc.constantFrom('gzip', 'deflate', 'br', 'x-gzip')).map(([v, coding]) => ({ payload: toJson(v), contentType: 'application/json', contentEncoding: coding, mustRefuse: `content-encoding ${coding}` })) },
     { weight: 4, arbitrary: brokenFrom(base, schemaAt).map(json) },
     { weight: 2, arbitrary: fc.constantFrom(...WHOLE_BODIES).map((p) => ({ payload: p, contentType: 'application/json' })) },
     { weight: 1, arbitrary: fc.tuple(base, fc.constantFrom(...BROKEN_CONTENT_TYPES)).map(([v, ct]) => ({ payload: toJson(v), contentType: ct === '' ? undefined : ct })) },
@@ -480,7 +495,8 @@ function requestArb(op: Operation, pools: Pools, pass: 'valid' | 'broken'): fc.A
     const url = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => enc(path[name] ?? '')) + query;
     const all: Record<string, string> = { ...headers, ...authorization(op, credential) };
     if (body.contentType !== undefined) all['content-type'] = body.contentType;
-    const r: FuzzRequest = { op, pass, credential, method: op.method, url, headers: all, payload: body.payload };
+    if (body.contentEncoding !== undefined) all['content-encoding'] = body.contentEncoding;
+    const r: FuzzRequest = { op, pass, credential, method: op.method, url, headers: all, payload: body.payload, ...(body.mustRefuse ? { mustRefuse: body.mustRefuse } : {}) };
     Object.defineProperty(r, fc.toStringMethod, { value: () => describeRequest(r), enumerable: false });
     return r;
   }).filter((r) => !destroysSetup(r) && !(broken && seedsAgain(r)));
@@ -507,6 +523,8 @@ function problemWith(r: FuzzRequest, a: Answer): string | null {
   // GETs outside /api/admin are reads, open to anyone with READ_AUTH=open (this deployment), whatever their security says.
   const closed = r.op.security !== 'none' && (r.op.method !== 'GET' || r.op.path.startsWith('/api/admin/'));
   if (closed && r.credential !== 'proper' && a.status < 400) return `answered ${a.status} to a request without its credential`;
+  if (r.mustRefuse && a.status < 400) return `answered ${a.status} to a body with ${r.mustRefuse}`;
+  if (r.mustRefuse?.startsWith('content-encoding') && a.status !== 415 && !/"path: /.test(a.body)) return `answered ${a.status}, not 415, to a body with ${r.mustRefuse}`;
   if (a.status < 400) return null;
   const type = String(a.headers['content-type'] ?? '');
   if (!type.startsWith('application/json')) return `error answer with content-type ${type || '(none)'}`;

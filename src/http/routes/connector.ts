@@ -1,5 +1,6 @@
 // POST /api/connector/ingest: the optional browser connector reports outbound messages with
 // the chatter who sent them, which the platform's webhooks cannot say.
+import { parsePlatformTime, TIME_RULE } from '../../domain/time.js';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ACCOUNT_ID_PATTERN, ACCOUNT_ID_RULE, checkTime, ID_PATTERN, ID_RULE, isWellFormedText, OutOfBounds } from '../../domain/bounds.js';
@@ -49,7 +50,10 @@ export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRouteOptions> =
     messages.forEach((m, i) => {
       if (!isWellFormedText(m.text)) throw invalidInput(`messages[${i}].text`, 'must be well-formed Unicode (it holds a lone surrogate)');
       try {
-        checkTime(`messages[${i}].sentAt`, Date.parse(m.sentAt), receivedAt);
+        // The door's one rule for a time (domain/time.ts), beyond the schema's date-time format.
+        const at = parsePlatformTime(m.sentAt);
+        if (at === undefined) throw invalidInput(`messages[${i}].sentAt`, `must be ${TIME_RULE}`);
+        checkTime(`messages[${i}].sentAt`, at, receivedAt);
       } catch (err) {
         if (err instanceof OutOfBounds) throw invalidInput(err.field, err.reason);
         throw err;
