@@ -28,7 +28,7 @@ export interface DispatcherOptions {
   readonly policy?: RetryPolicy;
   /** How often the store is polled for transitions and due retries. */
   readonly pollMs?: number;
-  /** Attempts in flight at once, over all hooks (each hook has at most PER_HOOK_CONCURRENCY of them). */
+  /** Attempts in flight at once, over all hooks (64 by default; each hook has at most PER_HOOK_CONCURRENCY of them). */
   readonly concurrency?: number;
   readonly timeoutMs?: number;
   readonly resolve?: Resolver;
@@ -61,7 +61,8 @@ const LEASE_SLACK_MS = 10_000;
 
 /** One attempt's outcome: its write, and what follows it. */
 interface Result {
-  readonly op: BulkOp<DeliveryDoc>;
+  /** The outcome, written only where the claim still holds. */
+  readonly set: Partial<DeliveryDoc>;
   readonly outcome: 'delivered' | 'retried' | 'failed' | 'dropped';
   readonly retryAt: number | null;
   readonly disable: { readonly hook: HookDoc; readonly because: string; readonly since: number } | null;
@@ -89,6 +90,7 @@ export class AlertHookDispatcher {
   private readonly inFlight = new Map<string, number>();
   private inFlightTotal = 0;
   private readonly attempts = new Set<Promise<void>>();
+  private readonly attemptIds = new Set<string>();
 
   constructor(private readonly store: DocumentStore, private readonly opts: DispatcherOptions, private readonly logger: Logger) {
     this.alerts = store.collection<AlertDoc>(ALERTS_COLLECTION);
@@ -130,7 +132,11 @@ export class AlertHookDispatcher {
         this.again = false;
         await this.round().catch((err: unknown) => this.logger.error({ err }, 'alert hook round failed; next poll tries again'));
       } while (this.again && !this.stopped);
-    })().finally(() => { this.running = null; });
+    })().finally(() => {
+      this.running = null;
+      // An attempt that ended between the loop's last check and here asked for a round.
+      if (this.again && !this.stopped) this.wake();
+    });
   }
 
   /** One fan-out and one pass over due deliveries; what tests and benchmarks drive directly. */
@@ -207,7 +213,7 @@ export class AlertHookDispatcher {
    */
   async sendDue(): Promise<number> {
     if (this.stopped) return 0;
-    const total = this.opts.concurrency ?? 16;
+    const total = this.opts.concurrency ?? 64;
     const room = total - this.inFlightTotal;
     if (room <= 0) return 0;
     const now = this.clock();
@@ -217,6 +223,8 @@ export class AlertHookDispatcher {
     const taken = new Map<string, number>();
     for (const d of due) {
       if (picked.length >= room) break;
+      // Never a second attempt of one this process has in flight (its lease ran out under it).
+      if (this.attemptIds.has(d._id)) continue;
       const n = (this.inFlight.get(d.hookId) ?? 0) + (taken.get(d.hookId) ?? 0);
       if (n >= PER_HOOK_CONCURRENCY) continue;
       taken.set(d.hookId, (taken.get(d.hookId) ?? 0) + 1);
@@ -232,15 +240,23 @@ export class AlertHookDispatcher {
     // (count and due time) tells; the token says which are ours. Each attempt starts now and
     // ends by its deadline, so one attempt's time and slack for the writes covers it: a
     // delivery is never attempted by two dispatchers at once.
-    const leaseEnd = now + timeoutMs + LEASE_SLACK_MS;
+    // The clock is read for the lease right before the claim (a slow read must not shorten it),
+    // and an attempt that could no longer end within its lease (the claim's write itself was
+    // slow: a failover) is not started: it comes due again when the lease ends.
+    const leaseEnd = this.clock() + timeoutMs + LEASE_SLACK_MS;
     const token = randomUUID();
     await this.deliveries.bulkWrite(picked.map((d) => ({
       updateOne: { filter: { _id: d._id, status: 'pending', attempts: d.attempts, nextAttemptAt: d.nextAttemptAt }, update: { $set: { nextAttemptAt: leaseEnd, claim: token } } },
     })));
     const mine = await this.deliveries.find({ _id: { $in: picked.map((d) => d._id) }, claim: token });
     const hooks = new Map((await this.registry.hooks.find({ _id: { $in: [...new Set(mine.map((d) => d.hookId))] } })).map((h) => [h._id, h]));
-    for (const d of mine) this.launch(d, hooks.get(d.hookId) ?? null, timeoutMs);
-    return mine.length;
+    let started = 0;
+    for (const d of mine) {
+      if (this.clock() + timeoutMs > leaseEnd - LEASE_SLACK_MS / 2) break;
+      this.launch(d, hooks.get(d.hookId) ?? null, timeoutMs);
+      started++;
+    }
+    return started;
   }
 
   /** Every attempt started so far has written its outcome (what tests and benchmarks wait on). */
@@ -251,7 +267,9 @@ export class AlertHookDispatcher {
   private launch(d: DeliveryDoc, hook: HookDoc | null, timeoutMs: number): void {
     this.inFlight.set(d.hookId, (this.inFlight.get(d.hookId) ?? 0) + 1);
     this.inFlightTotal++;
+    this.attemptIds.add(d._id);
     const run: Promise<void> = this.attemptAndRecord(d, hook, timeoutMs).finally(() => {
+      this.attemptIds.delete(d._id);
       const left = (this.inFlight.get(d.hookId) ?? 1) - 1;
       if (left > 0) this.inFlight.set(d.hookId, left);
       else this.inFlight.delete(d.hookId);
@@ -267,8 +285,12 @@ export class AlertHookDispatcher {
     try {
       const r = await this.attempt(d, hook, timeoutMs);
       // Conditional on the claim, so an attempt that outlived its lease (and was made again
-      // elsewhere) does not overwrite the newer outcome.
-      await this.deliveries.bulkWrite([r.op]);
+      // elsewhere) does not overwrite the newer outcome, nor count as one.
+      const written = await this.deliveries.updateOne({ _id: d._id, attempts: d.attempts, claim: d.claim }, { $set: r.set });
+      if (written.matched === 0) {
+        this.logger.warn({ delivery: d._id }, 'alert hook attempt outlived its claim; its outcome is the later attempt\'s');
+        return;
+      }
       this.counters[r.outcome]++;
       if (r.disable) await this.disable(r.disable.hook, r.disable.because, r.disable.since, this.clock());
     } catch (err) {
@@ -277,10 +299,9 @@ export class AlertHookDispatcher {
   }
 
   private async attempt(d: DeliveryDoc, hook: HookDoc | null, timeoutMs: number): Promise<Result> {
-    const mine = { _id: d._id, attempts: d.attempts, claim: d.claim };
     if (!hook || hook.status !== 'active') {
       const lastError = hook ? 'the hook is disabled' : 'the hook was deleted';
-      return { op: { updateOne: { filter: mine, update: { $set: { status: 'dropped', nextAttemptAt: null, doneAt: this.clock(), lastError } } } }, outcome: 'dropped', retryAt: null, disable: null };
+      return { set: { status: 'dropped', nextAttemptAt: null, doneAt: this.clock(), lastError }, outcome: 'dropped', retryAt: null, disable: null };
     }
     const outcome = await sendOnce(hook.url, signedHeaders(hook.secret, d.eventId, d.body, this.clock()), d.body, {
       allowPrivate: this.opts.allowPrivate, timeoutMs, ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}),
@@ -288,13 +309,13 @@ export class AlertHookDispatcher {
     const now = this.clock();
     const attempts = d.attempts + 1;
     const common = { attempts, lastAttemptAt: now, lastHttpStatus: outcome.httpStatus, lastError: outcome.ok ? null : outcome.error };
-    if (outcome.ok) return { op: { updateOne: { filter: mine, update: { $set: { ...common, status: 'delivered', nextAttemptAt: null, doneAt: now } } } }, outcome: 'delivered', retryAt: null, disable: null };
+    if (outcome.ok) return { set: { ...common, status: 'delivered', nextAttemptAt: null, doneAt: now }, outcome: 'delivered', retryAt: null, disable: null };
     const retryAt = outcome.refused ? null : nextAttemptAt(this.policy, d.createdAt, attempts, now, this.random());
-    if (retryAt !== null) return { op: { updateOne: { filter: mine, update: { $set: { ...common, status: 'pending', nextAttemptAt: retryAt } } } }, outcome: 'retried', retryAt, disable: null };
+    if (retryAt !== null) return { set: { ...common, status: 'pending', nextAttemptAt: retryAt }, outcome: 'retried', retryAt, disable: null };
     const because = outcome.refused
       ? outcome.error
       : `deliveries kept failing for ${Math.round((now - d.createdAt) / 60_000)} min (${attempts} attempts; last: ${outcome.error})`;
-    return { op: { updateOne: { filter: mine, update: { $set: { ...common, status: 'failed', nextAttemptAt: null, doneAt: now } } } }, outcome: 'failed', retryAt: null, disable: { hook, because, since: d.createdAt } };
+    return { set: { ...common, status: 'failed', nextAttemptAt: null, doneAt: now }, outcome: 'failed', retryAt: null, disable: { hook, because, since: d.createdAt } };
   }
 
   /**

@@ -138,8 +138,14 @@ function keyCount(text: string): number {
 export function firstDuplicateKey(text: string): string | undefined {
   // One frame per open object or array: its keys so far, and the key or index being read.
   const frames: { keys: Set<string> | null; at: string | number }[] = [];
+  // A key is named as written when it is a plain name, else quoted; either way cut to 64
+  // characters: the name goes back to the sender and into the logs.
+  const name = (key: string): string => {
+    const cut = key.slice(0, 64);
+    return `${/^[A-Za-z0-9_$@{}-]+$/.test(cut) ? cut : JSON.stringify(cut)}${key.length > 64 ? '…' : ''}`;
+  };
   const path = (last: string): string => [...frames.slice(0, -1).map((f) => f.at), last]
-    .reduce<string>((p, seg) => (typeof seg === 'number' ? `${p}[${seg}]` : p === '' ? seg : `${p}.${seg}`), '');
+    .reduce<string>((p, seg) => (typeof seg === 'number' ? `${p}[${seg}]` : p === '' ? name(seg) : `${p}.${name(seg)}`), '');
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 123) frames.push({ keys: new Set(), at: '' });

@@ -10,7 +10,7 @@
 /** Shown wherever a time is refused. */
 export const TIME_RULE = 'a time: ISO 8601 with a zone (2026-06-10T20:59:47Z), "YYYY-MM-DD HH:MM:SS" in UTC, or epoch seconds or milliseconds';
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})([Tt ])(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})([Tt ])(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 const EPOCH_TEXT = /^\d{1,16}(?:\.\d{1,9})?$/;
 
 function epoch(n: number): number | undefined {
@@ -33,7 +33,8 @@ export function parsePlatformTime(v: unknown): number | undefined {
   // Without a zone only the platform's "YYYY-MM-DD HH:MM:SS" (a space, seconds) is taken, as UTC;
   // "2026-06-10T20:59" would be local time to one reader and UTC to another.
   if (zone === undefined && (m[4] !== ' ' || m[7] === undefined)) return undefined;
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
+  // Date.UTC reads years 0–99 as 1900–1999; no platform time is that old.
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
   let offsetMin = 0;
   if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
     const digits = zone.slice(1).replace(':', '');

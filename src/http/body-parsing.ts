@@ -13,7 +13,8 @@ import { ApiError, invalidInput } from './errors.js';
 export function refuseContentEncodings(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     const raw = request.headers['content-encoding'];
-    if (raw === undefined) return;
+    // Only what takes a body: a client that sets the header on every request can still read.
+    if (raw === undefined || request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
     const codings = (Array.isArray(raw) ? raw.join(',') : raw).split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
     if (codings.length === 0) return;
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `content-encoding: ${codings.join(', ').slice(0, 40)} is not accepted; send the body uncompressed (identity)`);
@@ -40,7 +41,8 @@ export function parseBodiesStrictly(app: FastifyInstance): void {
       done(invalidInput('body', 'is not valid JSON'), undefined);
       return;
     }
-    if (parsed.unsafe) done(invalidInput(parsed.unsafe.at ? `body.${parsed.unsafe.at}` : 'body', parsed.unsafe.reason), undefined);
+    const at = parsed.unsafe?.at;
+    if (parsed.unsafe) done(invalidInput(at ? `body${at.startsWith('[') ? '' : '.'}${at}` : 'body', parsed.unsafe.reason), undefined);
     else done(null, parsed.value);
   });
 }

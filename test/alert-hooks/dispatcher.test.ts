@@ -196,7 +196,6 @@ describe.each(STORES)('alert hook dispatcher on %s', (_name, open) => {
       await Promise.all(Array.from({ length: 40 }, (_, i) => openHookAlert(store, `hook_two${String(i).padStart(12, '0')}`, 'http://x/', 'test', now)));
       await eventually(() => expect(receiver.received.length).toBeGreaterThanOrEqual(40));
       await new Promise((r) => setTimeout(r, 500));
-      if (receiver.received.length !== 40) console.log('DUPS', JSON.stringify(receiver.received.map((r) => [r.at, r.headers['webhook-id']])), dispatcher?.counters, other.counters);
       expect(receiver.received).toHaveLength(40);
       expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(40);
       expect((dispatcher?.counters.delivered ?? 0) + other.counters.delivered).toBe(40);

@@ -8,6 +8,8 @@ import { firstDuplicateKey, parseCheckedJson } from '../../src/domain/json.js';
 import { normalise } from '../../src/domain/normalise.js';
 import { parsePlatformTime } from '../../src/domain/time.js';
 import { routeWebhookBytes } from '../../src/domain/webhook-route.js';
+import { verifyDemoRecord } from '../../src/demo/demo-records.js';
+import { signBody } from '../../src/ingest/signature.js';
 
 const samplesDir = join(import.meta.dirname, '../../../shared/platform/samples');
 const sampleBody = (file: string): Buffer => {
@@ -114,5 +116,27 @@ describe('duplicate keys', () => {
     const raw = Buffer.from(transaction(() => {}).toString().replace('"amount":', '"amount":1,"amount":'));
     expect(normalise({ source: 'webhook', event: 'transactions.new', accountId: 'acct_1', chatId: '1', dedupeKey: KEY, receivedAt: NOW }, raw))
       .toMatchObject({ type: 'chat.skipped', reason: expect.stringMatching(/^payload\.amount: is given more than once/) });
+  });
+});
+
+describe('demo records read from a file', () => {
+  it('hold their chatter to the connector\'s id rule, as the route\'s schema does', () => {
+    const body = transaction(() => {}).toString();
+    const record = { body, signature: signBody('demo-secret', body), idempotencyKey: KEY };
+    expect(verifyDemoRecord('demo-secret', { ...record, chatterId: '=1+2' }, 'records[0]')).toMatchObject({ ok: false, status: 400, field: 'records[0].chatterId', reason: expect.stringMatching(/^must be an id of/) });
+    expect(verifyDemoRecord('demo-secret', { ...record, chatterId: 'ann' }, 'records[0]')).toMatchObject({ ok: true });
+  });
+});
+
+describe('what a refusal echoes', () => {
+  it('names a duplicate key quoted when it is not a plain name, and cut to 64 characters', () => {
+    expect(firstDuplicateKey('{"a b":1,"a b":2}')).toBe('"a b"');
+    expect(firstDuplicateKey(`{"${'x'.repeat(100)}":1,"${'x'.repeat(100)}":2}`)).toBe(`${'x'.repeat(64)}…`);
+    expect(firstDuplicateKey('{"p":{"\\u0000":1,"\\u0000":2}}')).toBe('p."\\u0000"');
+  });
+
+  it('refuses times of years before 1000, which Date.UTC would read as 19xx', () => {
+    expect(parsePlatformTime('0050-01-01T00:00:00Z')).toBeUndefined();
+    expect(parsePlatformTime('2026-06-10T20:59:47.123456789012Z')).toBe(Date.UTC(2026, 5, 10, 20, 59, 47, 123));
   });
 });
