@@ -17,6 +17,7 @@
 //    job records them).
 // Nothing here asserts: the numbers go to docs/benchmarks.md.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -101,13 +102,35 @@ function summary(times: readonly number[]): string {
   return `${s.length} probes: p50 ${percentile(s, 50).toFixed(1)} ms, p99 ${percentile(s, 99).toFixed(1)} ms, max ${(s[s.length - 1] ?? NaN).toFixed(1)} ms, ${over} over 100 ms`;
 }
 
+/** Every request's deadline: a bench that waits for ever measures nothing. */
+const DEADLINE_MS = 30_000;
+
+/**
+ * One request on its own connection (node:http, no pool), failing after DEADLINE_MS. Not
+ * fetch: in this process (Node 20's undici, after the start loop's refused connections) a
+ * fetch to the server hung before it opened a socket, with nothing pending, which is where
+ * this bench stopped (issue 56).
+ */
+function call(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { ...options.headers, ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}) }, agent: false, timeout: DEADLINE_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`${options.method ?? 'GET'} ${path}: no answer within ${DEADLINE_MS} ms`)));
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
 /** Polls the liveness probe until `until()` says stop; each request starts POLL_MS after the previous answer. */
 async function probe(port: number, until: () => boolean): Promise<number[]> {
   const times: number[] = [];
   while (!until()) {
     const t = performance.now();
-    const res = await fetch(`http://127.0.0.1:${port}/api/health/live`);
-    await res.arrayBuffer();
+    const res = await call(port, '/api/health/live');
     times.push(performance.now() - t);
     if (res.status !== 200) throw new Error(`/api/health/live answered ${res.status}`);
     await new Promise((r) => setTimeout(r, POLL_MS));
@@ -127,7 +150,10 @@ async function startServer(dataDir: string): Promise<{ port: number; child: Chil
   const started = Date.now();
   while (Date.now() - started < 300_000) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    if (await fetch(`http://127.0.0.1:${port}/api/health/live`).then((r) => r.ok, () => false)) return { port, child };
+    // The API itself, not the probes' stand-in that holds the port while the process starts: its
+    // hand-over resets the connections open at that moment, which a probe taken for the API's
+    // met (ECONNRESET; before the bench named its errors, it then waited for ever).
+    if (await call(port, '/api').then((r) => r.status === 200, () => false)) return { port, child };
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the server did not answer /api/health/live within 5 minutes');
@@ -165,14 +191,14 @@ try {
   let job: Job | null = null;
   let finished = false;
   const probing = probe(port, () => finished);
-  const res = await fetch(`http://127.0.0.1:${port}/api/admin/replay`, { method: 'POST', headers: admin, body: '{}' });
-  const started = (await res.json()) as Job & { statusUrl: string };
+  const res = await call(port, '/api/admin/replay', { method: 'POST', headers: admin, body: '{}' });
+  const started = JSON.parse(res.body) as Job & { statusUrl: string };
   if (res.status !== 202) throw new Error(`POST /api/admin/replay answered ${res.status}: ${JSON.stringify(started)}`);
   const startedAt = performance.now();
   let lastPrint = startedAt;
   while (!finished) {
     await new Promise((r) => setTimeout(r, 1000));
-    job = (await (await fetch(`http://127.0.0.1:${port}${started.statusUrl}`, { headers: admin })).json()) as Job;
+    job = JSON.parse((await call(port, started.statusUrl, { headers: admin })).body) as Job;
     if (job.state === 'done' || job.state === 'failed') finished = true;
     else if (performance.now() - lastPrint >= 10_000) {
       lastPrint = performance.now();
@@ -185,10 +211,20 @@ try {
   const sec = job.finishedAt ? (Date.parse(job.finishedAt) - Date.parse(job.startedAt)) / 1000 : wallSec;
   console.log(`during replay: ${summary(during)}`);
   console.log(`replay:        ${job.state}${job.error ? ` (${job.error})` : ''}, ${job.eventsApplied} events in ${sec.toFixed(1)} s = ${Math.round(job.eventsApplied / sec)} events/s (of ${total} seeded)`);
+} catch (err) {
+  // Said before the server is stopped: a stop that takes long must not hide why the bench ended.
+  console.error('replay liveness failed:', err);
+  process.exitCode = 1;
 } finally {
   if (server) {
-    server.child.kill('SIGTERM');
-    if (server.child.exitCode === null) await new Promise((r) => server?.child.once('exit', r));
+    const { child } = server;
+    child.kill('SIGTERM');
+    // Bounded like every other wait here: a server that does not stop in 20 s is killed.
+    if (child.exitCode === null) {
+      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await new Promise((r) => child.once('exit', r));
+      clearTimeout(killer);
+    }
   }
   if (args.keep) console.log(`kept ${dataDir}`);
   else rmSync(dataDir, { recursive: true, force: true });
