@@ -1,7 +1,6 @@
 // Builds the Fastify server over the services the composition root built (composition.ts):
 // error handling, then one plugin per route group. It builds no service and listens on no
 // port (app.ts listens; tests call it through inject()).
-import { parseBodiesStrictly, refuseContentEncodings } from './body-parsing.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -9,6 +8,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
+import { parseBodiesStrictly, refuseContentEncodings } from './body-parsing.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, invalidInput, MAX_PATH_PARAM_LENGTH } from './errors.js';
 import { malformedTextPath } from '../domain/bounds.js';
 import { reportUnshowableTimesTo } from './views.js';

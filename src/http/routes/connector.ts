@@ -1,9 +1,9 @@
 // POST /api/connector/ingest: the optional browser connector reports outbound messages with
 // the chatter who sent them, which the platform's webhooks cannot say.
-import { parsePlatformTime, TIME_RULE } from '../../domain/time.js';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ACCOUNT_ID_PATTERN, ACCOUNT_ID_RULE, checkTime, ID_PATTERN, ID_RULE, isWellFormedText, OutOfBounds } from '../../domain/bounds.js';
+import { parsePlatformTime, TIME_RULE } from '../../domain/time.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { ApiError, invalidInput } from '../errors.js';
@@ -52,7 +52,7 @@ export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRouteOptions> =
       try {
         // The door's one rule for a time (domain/time.ts), beyond the schema's date-time format.
         const at = parsePlatformTime(m.sentAt);
-        if (at === undefined) throw invalidInput(`messages[${i}].sentAt`, `must be ${TIME_RULE}`);
+        if (at === undefined) throw new OutOfBounds(`messages[${i}].sentAt`, `must be ${TIME_RULE}`);
         checkTime(`messages[${i}].sentAt`, at, receivedAt);
       } catch (err) {
         if (err instanceof OutOfBounds) throw invalidInput(err.field, err.reason);
