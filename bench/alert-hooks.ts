@@ -1,9 +1,11 @@
 // Time from an alert's opening to its delivery at a receiver, through the real service: the
 // embedded deployment assembled in-process (the same composition as `npm start`, no port
 // needed for the API), an alert hook to a receiver on loopback, and alerts opened by the real
-// alert code. Two loads:
+// alert code. Three loads:
 //   - steady: one alert opens every `--gap-ms` (the usual case: the sweep or an ack changes one);
-//   - burst: `--burst` alerts open in one go (an outage that trips many at once).
+//   - burst: `--burst` alerts open in one go (an outage that trips many at once);
+//   - beside a hang: the steady load again, with a second hook whose receiver never answers
+//     (each of its attempts runs to the 5 s deadline): the first load is its floor.
 // The latency is the receiver's arrival time less the transition's time (the event's
 // `timestamp`, written in the alert's own write), so it covers the outbox, the fan-out, the
 // send and the HTTP exchange.
@@ -68,6 +70,18 @@ const written = Date.now() - t0;
 await waitFor(steady + burst);
 report(`burst (${burst} alerts written in ${written} ms)`, latencies(steady), Date.now() - t0);
 
+// A second hook to a receiver that never answers: the first hook's deliveries should not wait for it.
+const hanging = await startReceiver(() => 'hang');
+await new AlertHooks(store).create({ url: hanging.url, events: ['opened'], accountIds: null, format: 'standard', createdBy: 'bench' });
+t0 = Date.now();
+for (let i = 0; i < steady; i++) {
+  await openHookAlert(store, `beside${String(i).padStart(6, '0')}`, 'http://bench/', 'bench', Date.now());
+  await new Promise((r) => setTimeout(r, Number(args['gap-ms'])));
+}
+await waitFor(2 * steady + burst);
+report(`steady beside a receiver that hangs (${hanging.received.length} attempts open or timed out there)`, latencies(steady + burst), Date.now() - t0);
+
+await hanging.close();
 await receiver.close();
 await assembled.stop();
 rmSync(dir, { recursive: true, force: true });

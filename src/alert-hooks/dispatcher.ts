@@ -3,8 +3,9 @@
 //    becomes one delivery per matching active hook, inserted under a deterministic id
 //    (hook id + webhook-id), and is then removed from the alert. A process that stops between
 //    the two finds the entry again and inserts nothing new: the deliveries exist already.
-// 2. send: due deliveries are claimed one at a time with a conditional write (so two
-//    dispatchers never send the same attempt), sent, and their outcome written back. A process
+// 2. send: due deliveries are claimed with a conditional write (so two dispatchers never send
+//    the same attempt), sent in their hook's lane (a slow receiver delays only its own
+//    deliveries), and each outcome written back as its attempt ends. A process
 //    that stops mid-attempt leaves the claim to expire, and the attempt is made again with the
 //    same webhook-id, which is what receivers dedupe on.
 // A delivery that still fails when its retry window is over fails for good and disables its
@@ -27,7 +28,7 @@ export interface DispatcherOptions {
   readonly policy?: RetryPolicy;
   /** How often the store is polled for transitions and due retries. */
   readonly pollMs?: number;
-  /** Attempts in flight at once, so one slow receiver does not hold up the others. */
+  /** Attempts in flight at once, over all hooks (64 by default; each hook has at most PER_HOOK_CONCURRENCY of them). */
   readonly concurrency?: number;
   readonly timeoutMs?: number;
   readonly resolve?: Resolver;
@@ -49,6 +50,8 @@ export interface DispatcherCounters {
 }
 
 const FAN_OUT_BATCH = 200;
+/** Attempts in flight at once to one hook: a receiver gets at most this many requests at a time, and one that hangs holds up only its own queue. */
+export const PER_HOOK_CONCURRENCY = 8;
 const SEND_BATCH = 64;
 /** How long a finished delivery stays listed. */
 export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
@@ -58,7 +61,8 @@ const LEASE_SLACK_MS = 10_000;
 
 /** One attempt's outcome: its write, and what follows it. */
 interface Result {
-  readonly op: BulkOp<DeliveryDoc>;
+  /** The outcome, written only where the claim still holds. */
+  readonly set: Partial<DeliveryDoc>;
   readonly outcome: 'delivered' | 'retried' | 'failed' | 'dropped';
   readonly retryAt: number | null;
   readonly disable: { readonly hook: HookDoc; readonly because: string; readonly since: number } | null;
@@ -82,6 +86,11 @@ export class AlertHookDispatcher {
   private started = false;
   /** stop() was called: attempts not begun are left for the next process. */
   private stopped = false;
+  /** Attempts running, per hook and in all, and their promises (stop() waits for them). */
+  private readonly inFlight = new Map<string, number>();
+  private inFlightTotal = 0;
+  private readonly attempts = new Set<Promise<void>>();
+  private readonly attemptIds = new Set<string>();
 
   constructor(private readonly store: DocumentStore, private readonly opts: DispatcherOptions, private readonly logger: Logger) {
     this.alerts = store.collection<AlertDoc>(ALERTS_COLLECTION);
@@ -108,6 +117,7 @@ export class AlertHookDispatcher {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+    await this.settled();
   }
 
   /** Runs a round now (or right after the one running): transitions just written go out without waiting for the poll. */
@@ -122,7 +132,11 @@ export class AlertHookDispatcher {
         this.again = false;
         await this.round().catch((err: unknown) => this.logger.error({ err }, 'alert hook round failed; next poll tries again'));
       } while (this.again && !this.stopped);
-    })().finally(() => { this.running = null; });
+    })().finally(() => {
+      this.running = null;
+      // An attempt that ended between the loop's last check and here asked for a round.
+      if (this.again && !this.stopped) this.wake();
+    });
   }
 
   /** One fan-out and one pass over due deliveries; what tests and benchmarks drive directly. */
@@ -137,10 +151,10 @@ export class AlertHookDispatcher {
       }
     };
     const fanned = await step('fan-out', () => this.fanOut(), { alerts: 0, deliveries: 0 });
-    const sent = await step('send', () => this.sendDue(), 0);
+    await step('send', () => this.sendDue(), 0);
     await step('prune', () => this.prune(), 0);
     // A full batch may leave more behind: go on without waiting for the poll.
-    if (fanned.alerts === FAN_OUT_BATCH || sent === SEND_BATCH) this.again = true;
+    if (fanned.alerts === FAN_OUT_BATCH) this.again = true;
   }
 
   private lastPrune = 0;
@@ -190,50 +204,108 @@ export class AlertHookDispatcher {
     return { alerts: waiting.length, deliveries: created.length };
   }
 
+  /**
+   * Starts the due deliveries there is room for and returns at once: an attempt runs in its
+   * hook's lane (at most PER_HOOK_CONCURRENCY at a time per hook, `concurrency` in all), writes
+   * its own outcome when it ends, and wakes the dispatcher for what is due next. A receiver that
+   * hangs holds its own lane until the deadline, never another hook's deliveries or retries.
+   * Answers how many attempts it started.
+   */
   async sendDue(): Promise<number> {
+    if (this.stopped) return 0;
+    const total = this.opts.concurrency ?? 64;
+    const room = total - this.inFlightTotal;
+    if (room <= 0) return 0;
     const now = this.clock();
-    const due = await this.deliveries.find({ status: 'pending', nextAttemptAt: { $lte: now } }, { sort: { nextAttemptAt: 1, _id: 1 }, limit: SEND_BATCH });
-    if (due.length === 0) return 0;
+    const full = [...this.inFlight].filter(([, n]) => n >= PER_HOOK_CONCURRENCY).map(([hookId]) => hookId);
+    const due = await this.deliveries.find({ status: 'pending', nextAttemptAt: { $lte: now }, ...(full.length > 0 ? { hookId: { $nin: full } } : {}) }, { sort: { nextAttemptAt: 1, _id: 1 }, limit: SEND_BATCH });
+    const picked: DeliveryDoc[] = [];
+    const taken = new Map<string, number>();
+    for (const d of due) {
+      if (picked.length >= room) break;
+      // Never a second attempt of one this process has in flight (its lease ran out under it).
+      if (this.attemptIds.has(d._id)) continue;
+      // Not due as read: another dispatcher's claim landed between the read's match and its
+      // answer (mongo-java-server hands out the stored document, which a claim updates in place),
+      // and claiming on that value would take over a claim that holds.
+      if (d.nextAttemptAt === null || d.nextAttemptAt > now) continue;
+      const n = (this.inFlight.get(d.hookId) ?? 0) + (taken.get(d.hookId) ?? 0);
+      if (n >= PER_HOOK_CONCURRENCY) continue;
+      taken.set(d.hookId, (taken.get(d.hookId) ?? 0) + 1);
+      picked.push(d);
+    }
+    // A batch of one busy hook's deliveries may hide other hooks' behind it: the next round
+    // leaves the hooks now full out of its read.
+    if (due.length === SEND_BATCH && picked.length < room) this.again = true;
+    if (picked.length === 0) return 0;
     const timeoutMs = this.opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-    const concurrency = this.opts.concurrency ?? 16;
-    // The claim, for the whole batch in one write: each delivery is this round's until the lease
-    // ends, unless another dispatcher claimed it first, which the condition on its attempt (count
-    // and due time) tells; the token says which are ours. The lease covers the whole batch (its
-    // waves of attempts, each at most the timeout, and slack for the writes), and no attempt
-    // starts that could end after it: a delivery is never attempted by two rounds at once.
-    const leaseEnd = now + Math.ceil(due.length / concurrency) * timeoutMs + LEASE_SLACK_MS;
+    // The claim, for the picked ones in one write: each delivery is this process's until the
+    // lease ends, unless another dispatcher claimed it first, which the condition on its attempt
+    // (count and due time) tells; the token says which are ours. Each attempt starts now and
+    // ends by its deadline, so one attempt's time and slack for the writes covers it: a
+    // delivery is never attempted by two dispatchers at once.
+    // The clock is read for the lease right before the claim (a slow read must not shorten it),
+    // and an attempt that could no longer end within its lease (the claim's write itself was
+    // slow: a failover) is not started: it comes due again when the lease ends.
+    const leaseEnd = this.clock() + timeoutMs + LEASE_SLACK_MS;
     const token = randomUUID();
-    await this.deliveries.bulkWrite(due.map((d) => ({
+    await this.deliveries.bulkWrite(picked.map((d) => ({
       updateOne: { filter: { _id: d._id, status: 'pending', attempts: d.attempts, nextAttemptAt: d.nextAttemptAt }, update: { $set: { nextAttemptAt: leaseEnd, claim: token } } },
     })));
-    const mine = await this.deliveries.find({ _id: { $in: due.map((d) => d._id) }, claim: token });
+    const mine = await this.deliveries.find({ _id: { $in: picked.map((d) => d._id) }, claim: token });
     const hooks = new Map((await this.registry.hooks.find({ _id: { $in: [...new Set(mine.map((d) => d.hookId))] } })).map((h) => [h._id, h]));
-    const results: Result[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < mine.length && !this.stopped) {
-        // Too late to finish within the lease (a stalled process): left to come due at its end.
-        if (this.clock() + timeoutMs > leaseEnd - LEASE_SLACK_MS / 2) return;
-        const d = mine[next++] as DeliveryDoc;
-        results.push(await this.attempt(d, hooks.get(d.hookId) ?? null, timeoutMs));
+    let started = 0;
+    for (const d of mine) {
+      if (this.clock() + timeoutMs > leaseEnd - LEASE_SLACK_MS / 2) break;
+      this.launch(d, hooks.get(d.hookId) ?? null, timeoutMs);
+      started++;
+    }
+    return started;
+  }
+
+  /** Every attempt started so far has written its outcome (what tests and benchmarks wait on). */
+  async settled(): Promise<void> {
+    while (this.attempts.size > 0) await Promise.all([...this.attempts]);
+  }
+
+  private launch(d: DeliveryDoc, hook: HookDoc | null, timeoutMs: number): void {
+    this.inFlight.set(d.hookId, (this.inFlight.get(d.hookId) ?? 0) + 1);
+    this.inFlightTotal++;
+    this.attemptIds.add(d._id);
+    const run: Promise<void> = this.attemptAndRecord(d, hook, timeoutMs).finally(() => {
+      this.attemptIds.delete(d._id);
+      const left = (this.inFlight.get(d.hookId) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(d.hookId, left);
+      else this.inFlight.delete(d.hookId);
+      this.inFlightTotal--;
+      this.attempts.delete(run);
+      // Its room goes to the next due delivery without waiting for the poll.
+      this.wake();
+    });
+    this.attempts.add(run);
+  }
+
+  private async attemptAndRecord(d: DeliveryDoc, hook: HookDoc | null, timeoutMs: number): Promise<void> {
+    try {
+      const r = await this.attempt(d, hook, timeoutMs);
+      // Conditional on the claim, so an attempt that outlived its lease (and was made again
+      // elsewhere) does not overwrite the newer outcome, nor count as one.
+      const written = await this.deliveries.updateOne({ _id: d._id, attempts: d.attempts, claim: d.claim }, { $set: r.set });
+      if (written.matched === 0) {
+        this.logger.warn({ delivery: d._id }, 'alert hook attempt outlived its claim; its outcome is the later attempt\'s');
+        return;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, mine.length) }, worker));
-    // The outcomes in one write. Each is conditional on the claim, so an attempt that outlived
-    // its lease (and was made again by another round) does not overwrite the newer one.
-    if (results.length > 0) await this.deliveries.bulkWrite(results.map((r) => r.op));
-    for (const r of results) {
       this.counters[r.outcome]++;
       if (r.disable) await this.disable(r.disable.hook, r.disable.because, r.disable.since, this.clock());
+    } catch (err) {
+      this.logger.error({ err, delivery: d._id }, 'alert hook attempt not recorded; it is made again when its claim ends');
     }
-    return mine.length;
   }
 
   private async attempt(d: DeliveryDoc, hook: HookDoc | null, timeoutMs: number): Promise<Result> {
-    const mine = { _id: d._id, attempts: d.attempts, claim: d.claim };
     if (!hook || hook.status !== 'active') {
       const lastError = hook ? 'the hook is disabled' : 'the hook was deleted';
-      return { op: { updateOne: { filter: mine, update: { $set: { status: 'dropped', nextAttemptAt: null, doneAt: this.clock(), lastError } } } }, outcome: 'dropped', retryAt: null, disable: null };
+      return { set: { status: 'dropped', nextAttemptAt: null, doneAt: this.clock(), lastError }, outcome: 'dropped', retryAt: null, disable: null };
     }
     const outcome = await sendOnce(hook.url, signedHeaders(hook.secret, d.eventId, d.body, this.clock()), d.body, {
       allowPrivate: this.opts.allowPrivate, timeoutMs, ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}),
@@ -241,13 +313,13 @@ export class AlertHookDispatcher {
     const now = this.clock();
     const attempts = d.attempts + 1;
     const common = { attempts, lastAttemptAt: now, lastHttpStatus: outcome.httpStatus, lastError: outcome.ok ? null : outcome.error };
-    if (outcome.ok) return { op: { updateOne: { filter: mine, update: { $set: { ...common, status: 'delivered', nextAttemptAt: null, doneAt: now } } } }, outcome: 'delivered', retryAt: null, disable: null };
+    if (outcome.ok) return { set: { ...common, status: 'delivered', nextAttemptAt: null, doneAt: now }, outcome: 'delivered', retryAt: null, disable: null };
     const retryAt = outcome.refused ? null : nextAttemptAt(this.policy, d.createdAt, attempts, now, this.random());
-    if (retryAt !== null) return { op: { updateOne: { filter: mine, update: { $set: { ...common, status: 'pending', nextAttemptAt: retryAt } } } }, outcome: 'retried', retryAt, disable: null };
+    if (retryAt !== null) return { set: { ...common, status: 'pending', nextAttemptAt: retryAt }, outcome: 'retried', retryAt, disable: null };
     const because = outcome.refused
       ? outcome.error
       : `deliveries kept failing for ${Math.round((now - d.createdAt) / 60_000)} min (${attempts} attempts; last: ${outcome.error})`;
-    return { op: { updateOne: { filter: mine, update: { $set: { ...common, status: 'failed', nextAttemptAt: null, doneAt: now } } } }, outcome: 'failed', retryAt: null, disable: { hook, because, since: d.createdAt } };
+    return { set: { ...common, status: 'failed', nextAttemptAt: null, doneAt: now }, outcome: 'failed', retryAt: null, disable: { hook, because, since: d.createdAt } };
   }
 
   /**

@@ -113,6 +113,7 @@ describe.each(STORES)('alert hook dispatcher on %s', (_name, open) => {
     expect(await hooks().deliveries.countDocuments({ hookId: hook._id })).toBe(1);
     await d.sendDue();
     await d.sendDue();
+    await d.settled();
     expect(receiver.received).toHaveLength(1);
   });
 
@@ -238,6 +239,69 @@ describe.each(STORES)('alert hook dispatcher on %s', (_name, open) => {
     } finally {
       await elsewhere.close();
     }
+  });
+
+  it('lets a receiver that hangs hold up only its own deliveries: another hook\'s transitions and retries go out on time', async () => {
+    const slow = await startReceiver(() => 'hang');
+    try {
+      // The fast receiver refuses its first delivery once, so a retry is due about 100 ms later.
+      receiver.behave((n) => ({ status: n === 0 ? 503 : 204 }));
+      const stuck = await register(slow.url);
+      const fast = await register();
+      await run({ timeoutMs: 20_000, policy: { baseMs: 200, maxDelayMs: 200, windowMs: 60_000 } });
+      await openSetAsideAlert(store);
+      await eventually(() => expect(slow.received).toHaveLength(1));
+      // The opened transition's retry and the resolved transition reach the fast receiver while
+      // the slow one still has its attempts open: told by their state, not by a stopwatch (a
+      // round that waited for its attempts would finish the slow ones first, 20 s on).
+      await eventually(() => expect(receiver.received).toHaveLength(2));
+      await resolveSetAsideAlert(store);
+      await eventually(() => expect(receiver.received).toHaveLength(3));
+      // Both transitions went to the slow receiver too, where they still hang.
+      await eventually(() => expect(slow.received).toHaveLength(2));
+      await eventually(async () => expect((await hooks().recentDeliveries(fast._id, 10)).map((d) => d.status)).toEqual(['delivered', 'delivered']));
+      expect((await hooks().recentDeliveries(stuck._id, 10)).map((d) => [d.status, d.attempts])).toEqual([['pending', 0], ['pending', 0]]);
+    } finally {
+      // Its hanging answers end, so the dispatcher's stop does not wait out the deadline.
+      await slow.close();
+    }
+  });
+
+  it('does not take over a claim that holds when a read answers the document as that claim left it', async () => {
+    // mongo-java-server matches a query, then answers the stored document, which a claim landing
+    // in between has already changed in place: a read for due deliveries can answer one another
+    // dispatcher has just claimed. Claiming on the value read would then match, and both would
+    // send it. Here a store whose due-read ignores the due time answers it that way every time.
+    const hook = await register();
+    const a = new AlertHookDispatcher(store, { allowPrivate: true }, createLogger('silent'));
+    await openSetAsideAlert(store);
+    expect((await a.fanOut()).deliveries).toBe(1);
+    const deliveries = hooks().deliveries;
+    const [d] = await deliveries.find({ hookId: hook._id });
+    // Another dispatcher's claim: due again only when its lease ends, a minute on.
+    await deliveries.updateOne({ _id: d?._id }, { $set: { nextAttemptAt: Date.now() + 60_000, claim: 'theirs' } });
+    const answersLate = new Proxy(store, {
+      get(target, prop, recv) {
+        if (prop !== 'collection') return Reflect.get(target, prop, recv) as unknown;
+        return (name: string) => {
+          const c = target.collection(name);
+          return new Proxy(c, {
+            get(ct, p, r) {
+              if (p !== 'find') return Reflect.get(ct, p, r) as unknown;
+              return (filter: Record<string, unknown>, options?: unknown) => {
+                const { nextAttemptAt: _due, ...rest } = filter;
+                return ct.find(rest as never, options as never);
+              };
+            },
+          });
+        };
+      },
+    });
+    const b = new AlertHookDispatcher(answersLate, { allowPrivate: true }, createLogger('silent'));
+    expect(await b.sendDue()).toBe(0);
+    await b.settled();
+    expect(receiver.received).toHaveLength(0);
+    expect((await deliveries.find({ hookId: hook._id }))[0]).toMatchObject({ claim: 'theirs', attempts: 0, status: 'pending' });
   });
 
   it('counts a resolver that never answers against the same timeout', async () => {
