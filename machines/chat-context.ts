@@ -41,6 +41,12 @@ export interface OpenSession {
   readonly summary: SessionSummary;
   /** Fan message times after the latest human reply, ascending (the first is `waitingSince`). */
   readonly unanswered: readonly number[];
+  /**
+   * Beside each of `unanswered`, when a wait that began with it reaches the unanswered limit:
+   * kept once a fan message of the session came with one (ChatMessageInput.waitEndsAt, an
+   * account with business hours); absent: every limit is wall-clock from its message.
+   */
+  readonly unansweredEnds?: readonly number[];
   /** The earliest human reply: the first response. */
   readonly first: Reply | null;
   /** Human replies ascending: the latest before the watermark and every one after it. */
@@ -125,7 +131,41 @@ export function deadlineOf(ctx: ChatContext, s: OpenSession): number {
   const waitingSince = s.unanswered[0];
   if (waitingSince === undefined) return idle;
   const limit = ctx.unansweredMs;
-  return limit === 0 ? Number.POSITIVE_INFINITY : Math.max(idle, waitingSince + limit);
+  return limit === 0 ? Number.POSITIVE_INFINITY : Math.max(idle, s.unansweredEnds?.[0] ?? waitingSince + limit);
+}
+
+type Waits = Pick<OpenSession, 'unanswered' | 'unansweredEnds'>;
+
+/**
+ * The waits with a fan message at `at` added in time order, and its limit's end beside it once
+ * any message of the session brought one (`end`; the wall-clock limit for those that did not).
+ * Messages at the same instant are ordered by their ends, so the order they arrived in does not
+ * decide which end a wait takes.
+ */
+export function addWait(ctx: ChatContext, w: Waits, at: number, end: number | undefined): Waits {
+  if (w.unansweredEnds === undefined && end === undefined) {
+    const unanswered = [...w.unanswered];
+    let i = unanswered.length;
+    while (i > 0 && (unanswered[i - 1] as number) > at) i--;
+    unanswered.splice(i, 0, at);
+    return { unanswered };
+  }
+  const wall = (t: number) => t + ctx.unansweredMs;
+  const pairs = w.unanswered.map((t, i) => [t, w.unansweredEnds?.[i] ?? wall(t)] as const);
+  const item = [at, end ?? wall(at)] as const;
+  let i = pairs.length;
+  while (i > 0 && ((pairs[i - 1] as readonly [number, number])[0] > at || ((pairs[i - 1] as readonly [number, number])[0] === at && (pairs[i - 1] as readonly [number, number])[1] > item[1]))) i--;
+  pairs.splice(i, 0, item);
+  return { unanswered: pairs.map((p) => p[0]), unansweredEnds: pairs.map((p) => p[1]) };
+}
+
+/** The waits whose time and place pass `keep`, each with its end. */
+export function keepWaits(w: Waits, keep: (t: number, i: number) => boolean): Waits {
+  const idx: number[] = [];
+  w.unanswered.forEach((t, i) => { if (keep(t, i)) idx.push(i); });
+  const unanswered = idx.map((i) => w.unanswered[i] as number);
+  const ends = w.unansweredEnds;
+  return ends === undefined ? { unanswered } : { unanswered, unansweredEnds: idx.map((i) => ends[i] as number) };
 }
 
 /** Appends the next event of this chat: ids are the chat key and a per-chat sequence, so a re-run emits the same ids. */

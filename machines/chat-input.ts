@@ -25,6 +25,12 @@ export interface ChatMessageInput extends InputBase {
   readonly queueId?: string;
   /** A human reply's banned phrases (the account's list in force when it was received), as the processor found them. */
   readonly bannedPhrases?: readonly string[];
+  /**
+   * A fan message on an account with business hours: when a wait that begins with it reaches
+   * the unanswered limit counted in open hours (by the schedule in force when it was received),
+   * as the processor found it. Absent: the limit is wall-clock from the message.
+   */
+  readonly waitEndsAt?: number;
 }
 
 /**

@@ -20,7 +20,7 @@
 // Opening and closing sessions is not decided here: placeHeld() stops where the chart must
 // decide (session-machine.ts), and the chart's actions call lifecycle.ts.
 import type { ChatAttributionInput, ChatMessageInput, TimedRecord } from './chat-input.js';
-import { deadlineOf, type ChatContext, type Emit, type OpenSession, type Reply } from './chat-context.js';
+import { deadlineOf, keepWaits, type ChatContext, type Emit, type OpenSession, type Reply } from './chat-context.js';
 import { compareRecords, insertSorted, isFan } from './record-order.js';
 import { creditPayment, noteSpend, recordMessage, recordSignal } from './session-figures.js';
 import { emitNext } from './chat-context.js';
@@ -135,15 +135,16 @@ function prune(ctx0: ChatContext): ChatContext {
   const s = ctx.session;
   if (!s || w === null) return ctx;
   if (!prunable(s, w)) return ctx;
-  const firstUnanswered = s.unanswered[0];
-  const unanswered = s.unanswered.filter((t, i) => i === 0 || t >= w);
+  const kept = keepWaits(s, (t, i) => i === 0 || t >= w);
+  const unanswered = kept.unanswered;
   let cut = 0;
   while (cut + 1 < s.replies.length && (s.replies[cut + 1] as Reply).at < w) cut++;
   const replies = s.replies.slice(cut).slice(-KEEP_MAX);
   const credits = s.credits.filter((p) => p.at >= w).slice(-KEEP_MAX);
   if (unanswered.length === s.unanswered.length && replies.length === s.replies.length && credits.length === s.credits.length) return ctx;
-  const keptUnanswered = unanswered.length > KEEP_MAX ? [firstUnanswered as number, ...unanswered.slice(-KEEP_MAX + 1)] : unanswered;
-  return { ...ctx, session: { ...s, unanswered: keptUnanswered, replies, credits } };
+  const n = unanswered.length;
+  const waits = n > KEEP_MAX ? keepWaits(kept, (_t, i) => i === 0 || i >= n - KEEP_MAX + 1) : kept;
+  return { ...ctx, session: { ...s, unanswered: waits.unanswered, ...(waits.unansweredEnds !== undefined ? { unansweredEnds: waits.unansweredEnds } : {}), replies, credits } };
 }
 
 /**

@@ -2,7 +2,7 @@
 // reply's chatter does to them. Each figure is derived from the kept record times (refigure),
 // never from the order records arrived in.
 import type { ChatAttributionInput, ChatMessageInput, ChatPaymentInput, ChatSignalInput } from './chat-input.js';
-import { emitNext, emitSeq, type ChatContext, type Credit, type Emit, type OpenSession, type Reply } from './chat-context.js';
+import { addWait, emitNext, emitSeq, keepWaits, type ChatContext, type Credit, type Emit, type OpenSession, type Reply } from './chat-context.js';
 import { insertSorted, replyOrder } from './record-order.js';
 import { sendFacts } from './session-events.js';
 
@@ -75,17 +75,18 @@ export function recordMessage(ctx: ChatContext, m: ChatMessageInput, emit: Emit,
   const isFanMsg = m.sender === 'fan';
   const isHuman = m.sender === 'human';
   const lastReply = s0.replies[s0.replies.length - 1];
-  let unanswered = s0.unanswered;
+  let waits: Pick<OpenSession, 'unanswered' | 'unansweredEnds'> = s0;
   let replies = s0.replies;
   let first = s0.first;
-  if (isFanMsg && (!lastReply || m.at > lastReply.at)) unanswered = insertSorted(unanswered, m.at, (a, b) => a - b);
+  if (isFanMsg && (!lastReply || m.at > lastReply.at)) waits = addWait(ctx, waits, m.at, m.waitEndsAt);
   if (isHuman) {
     const reply: Reply = { at: m.at, messageId: m.messageId, chatterId: m.chatterId };
     replies = insertSorted(replies, reply, replyOrder);
     const latest = replies[replies.length - 1] as Reply;
     first = !first || replyOrder(reply, first) < 0 ? reply : first;
-    unanswered = unanswered.filter((t) => t > latest.at);
+    if (waits.unanswered.length > 0) waits = keepWaits(waits, (t) => t > latest.at);
   }
+  const unanswered = waits.unanswered;
   const spent = noteSpend(ctx, m);
   const firstFan = isFanMsg ? Math.min(sum.firstFanMessageAt ?? m.at, m.at) : sum.firstFanMessageAt;
   const last = replies[replies.length - 1] ?? null;
@@ -107,7 +108,7 @@ export function recordMessage(ctx: ChatContext, m: ChatMessageInput, emit: Emit,
     lastHumanChatterId: last?.chatterId ?? null,
     fanSpendCents: spent.fanSpendCents,
   };
-  const session: OpenSession = { ...s0, summary, unanswered, first, replies };
+  const session: OpenSession = { ...s0, summary, unanswered, ...(waits.unansweredEnds !== undefined ? { unansweredEnds: waits.unansweredEnds } : {}), first, replies };
   if (isHuman) {
     const c = recredit({ ...spent, session }, emit);
     const after = (c.session as OpenSession).summary;

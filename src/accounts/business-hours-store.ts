@@ -8,6 +8,22 @@ import { BusinessClock, type BusinessHours } from '../domain/business-hours.js';
 import { LruMap } from '../support/lru.js';
 
 export const BUSINESS_HOURS_COLLECTION = 'business_hours';
+/**
+ * Every schedule an account has had and when it came into force (null: none from then), so the
+ * processor closes a wait by the schedule in force when its message was received, and
+ * processing the same records again closes it the same way whatever the schedule is now.
+ */
+export const BUSINESS_HOURS_HISTORY_COLLECTION = 'business_hours_history';
+/** The versions kept per account: the latest this many (older waits have long been closed). */
+const KEPT_VERSIONS = 50;
+
+export interface ScheduleVersionDoc extends Doc {
+  readonly accountId: string;
+  /** In force for records received at or after this time (epoch ms). */
+  readonly from: number;
+  /** null: no schedule from then on (wall-clock time). */
+  readonly schedule: BusinessHours | null;
+}
 
 export interface BusinessHoursDoc extends Doc, BusinessHours {
   readonly updatedAt: number;
@@ -43,9 +59,11 @@ export const scheduleGeneration = (): number => generation;
 
 export class BusinessHoursStore {
   readonly schedules: Collection<BusinessHoursDoc>;
+  readonly history: Collection<ScheduleVersionDoc>;
 
   constructor(store: DocumentStore) {
     this.schedules = store.collection<BusinessHoursDoc>(BUSINESS_HOURS_COLLECTION);
+    this.history = store.collection<ScheduleVersionDoc>(BUSINESS_HOURS_HISTORY_COLLECTION);
   }
 
   get(accountId: string): Promise<BusinessHoursDoc | null> {
@@ -54,23 +72,46 @@ export class BusinessHoursStore {
 
   async set(accountId: string, schedule: BusinessHours, now = Date.now()): Promise<BusinessHoursDoc> {
     const doc: BusinessHoursDoc = { _id: accountId, timezone: schedule.timezone, weekly: schedule.weekly, holidays: schedule.holidays, updatedAt: now };
+    // The version first: a schedule in the current collection always has its version (a process
+    // that stops between the two leaves a version nobody sees yet, which the next save supersedes).
+    await this.addVersion(accountId, { timezone: schedule.timezone, weekly: schedule.weekly, holidays: schedule.holidays }, now);
     await this.schedules.replaceOne({ _id: accountId }, doc, { upsert: true });
     generation++;
     return doc;
   }
 
   /** Back to no schedule; whether there was one. */
-  async remove(accountId: string): Promise<boolean> {
+  async remove(accountId: string, now = Date.now()): Promise<boolean> {
+    const had = await this.get(accountId);
+    if (had) await this.addVersion(accountId, null, now);
     const removed = (await this.schedules.deleteMany({ _id: accountId })) > 0;
     generation++;
     return removed;
   }
 
+  /** Gone with their accounts (purge-demo): the schedules and their history. */
   async removeMany(accountIds: readonly string[]): Promise<number> {
     if (accountIds.length === 0) return 0;
     const removed = await this.schedules.deleteMany({ _id: { $in: [...accountIds] } });
+    await this.history.deleteMany({ accountId: { $in: [...accountIds] } });
     generation++;
     return removed;
+  }
+
+  /** Every account's versions, oldest first per account. */
+  async versions(): Promise<ScheduleVersionDoc[]> {
+    const docs = await this.history.find({});
+    return docs.sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : a.from - b.from));
+  }
+
+  /** A version in force from `now`; a clock that went back never puts it before the last. */
+  private async addVersion(accountId: string, schedule: BusinessHours | null, now: number): Promise<void> {
+    const had = await this.history.find({ accountId });
+    const last = had.reduce((m, v) => Math.max(m, v.from), Number.NEGATIVE_INFINITY);
+    const from = Number.isFinite(last) ? Math.max(now, last + 1) : now;
+    await this.history.replaceOne({ _id: `${accountId}|${from}` }, { _id: `${accountId}|${from}`, accountId, from, schedule }, { upsert: true });
+    const old = had.sort((a, b) => b.from - a.from).slice(KEPT_VERSIONS - 1);
+    if (old.length > 0) await this.history.deleteMany({ _id: { $in: old.map((v) => v._id) } });
   }
 
   /** The clocks of the accounts `inScope` selects (a store filter on `accountId`, as the reads build them). */
@@ -79,4 +120,56 @@ export class BusinessHoursStore {
     const docs = await this.schedules.find(a === undefined ? {} : { _id: a });
     return new Map(docs.map((d) => [d._id, clockOf(d)]));
   }
+}
+
+/** How long a processor trusts its copy of the schedules when this process changed none: a change saved elsewhere applies within it. */
+const STALE_MS = 5_000;
+
+/**
+ * The processor's copy of every account's schedule versions, as the round reads them to place
+ * the unanswered limit in open hours: refreshed before a round when this process saved a change
+ * or the copy is older than STALE_MS, then read synchronously. A schedule saved before this
+ * history existed has no version: it counts as in force from when it was saved.
+ */
+export class ScheduleBook {
+  private byAccount = new Map<string, readonly { readonly from: number; readonly clock: BusinessClock | null }[]>();
+  private readAt = Number.NEGATIVE_INFINITY;
+  private seen = -1;
+
+  constructor(private readonly store: BusinessHoursStore) {}
+
+  async refresh(now = Date.now()): Promise<void> {
+    if (this.seen === generation && now - this.readAt < STALE_MS) return;
+    const g = generation;
+    const [versions, current] = await Promise.all([this.store.versions(), this.store.schedules.find({})]);
+    const byAccount = new Map<string, { from: number; clock: BusinessClock | null }[]>();
+    for (const v of versions) {
+      const list = byAccount.get(v.accountId) ?? [];
+      list.push({ from: v.from, clock: v.schedule === null ? null : clockOf({ _id: v.accountId, ...v.schedule, updatedAt: v.from }) });
+      byAccount.set(v.accountId, list);
+    }
+    for (const d of current) if (!byAccount.has(d._id)) byAccount.set(d._id, [{ from: d.updatedAt, clock: clockOf(d) }]);
+    this.byAccount = byAccount;
+    this.readAt = now;
+    this.seen = g;
+  }
+
+  /**
+   * When a fan's wait that began at `at` (a message received at `receivedAt`) reaches `limitMs`
+   * of the account's open hours, by the schedule in force when it was received; undefined when
+   * none was (the limit is wall-clock), or when that schedule has not that much open time ahead.
+   */
+  readonly limitEnd = (accountId: string, receivedAt: number, at: number, limitMs: number): number | undefined => {
+    const list = this.byAccount.get(accountId);
+    if (!list) return undefined;
+    let clock: BusinessClock | null = null;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const v = list[i] as { from: number; clock: BusinessClock | null };
+      if (v.from <= receivedAt) {
+        clock = v.clock;
+        break;
+      }
+    }
+    return clock?.instantAfter(at, limitMs) ?? undefined;
+  };
 }

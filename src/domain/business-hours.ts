@@ -191,6 +191,36 @@ export class BusinessClock {
     return total;
   }
 
+  /**
+   * The instant by which `ms` of open hours have passed since `fromMs` (the earliest such
+   * instant, so an end that falls on a closing is that closing); `fromMs` itself for 0. Null
+   * when the schedule has not that much open time in the `horizonDays` after `fromMs` (a
+   * schedule closed for longer than that).
+   */
+  instantAfter(fromMs: number, ms: number, horizonDays = 800): number | null {
+    if (!(ms > 0)) return fromMs;
+    let left = ms;
+    const first = Math.floor(fromMs / DAY_MS);
+    for (let d = first; d <= first + horizonDays; d++) {
+      const day = this.utcDay(d);
+      if (day.total === 0) continue;
+      // A whole day after the start that does not finish the count: one subtraction.
+      if (d * DAY_MS >= fromMs && day.total < left) {
+        left -= day.total;
+        continue;
+      }
+      const p = day.pairs;
+      for (let i = 0; i < p.length; i += 2) {
+        const a = Math.max(p[i] as number, fromMs);
+        const b = p[i + 1] as number;
+        if (b <= a) continue;
+        if (b - a >= left) return a + left;
+        left -= b - a;
+      }
+    }
+    return null;
+  }
+
   /** Open hours at an instant. */
   isOpen(atMs: number): boolean {
     return this.businessMs(atMs, atMs + 1) === 1;

@@ -71,6 +71,12 @@ export interface RoundSettings {
   readonly lookbackMs?: number;
   /** An account's banned phrases in force at a time (accounts/banned-phrases-store.ts); none when absent. */
   readonly bannedPhrases?: (accountId: string, at: number) => readonly string[];
+  /**
+   * When a wait that began at `at` (received at `receivedAt`) reaches `limitMs` of the account's
+   * open hours, by the schedule in force then (accounts/business-hours-store.ts ScheduleBook);
+   * undefined, or absent: the limit is wall-clock.
+   */
+  readonly limitEnd?: (accountId: string, receivedAt: number, at: number, limitMs: number) => number | undefined;
   /** Wall time the round's set-aside documents are stamped with: for operators, never for decisions. */
   readonly now: number;
   /** The machine's step (machines/step.ts); the processor's failpoint wraps it. */
@@ -320,7 +326,7 @@ class Round {
     }
     const id = setAsideId(n.topic, n.partition, n.offset);
     const state = current?.state ?? this.fresh(n);
-    const stepped = this.tryStep(state, this.judged(admission.input, n));
+    const stepped = this.tryStep(state, this.judged(admission.input, n, state.context.unansweredMs));
     this.noteDuration(id, n, n.key, n.normaliseMs + stepped.ms);
     if (!stepped.ok) {
       // Only this record's result is dropped (the step is pure): the chat keeps its state,
@@ -335,8 +341,17 @@ class Round {
     else this.counted.recordsApplied++;
   }
 
-  /** A human reply with the account's banned phrases it contains, by the list in force when it was received. */
-  private judged(input: ChatInput, n: Normalised): ChatInput {
+  /**
+   * A human reply with the account's banned phrases it contains, by the list in force when it
+   * was received; a fan message with when its wait would reach the unanswered limit in the
+   * account's open hours, by the schedule in force when it was received.
+   */
+  private judged(input: ChatInput, n: Normalised, limitMs: number): ChatInput {
+    // The chat's own limit (a chat keeps the one it started with).
+    if (input.type === 'chat.message' && input.sender === 'fan' && this.settings.limitEnd && limitMs > 0) {
+      const end = this.settings.limitEnd(n.accountId, n.receivedAt, input.at, limitMs);
+      return end === undefined ? input : { ...input, waitEndsAt: end };
+    }
     if (input.type !== 'chat.message' || input.sender !== 'human' || !this.settings.bannedPhrases) return input;
     const phrases = this.settings.bannedPhrases(n.accountId, n.receivedAt);
     if (phrases.length === 0) return input;

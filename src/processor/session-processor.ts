@@ -19,6 +19,7 @@
 // aside) is the pure ./round.ts; this file does the reads, the fencing, the append and the
 // write around it, and keeps the cache, the counters and the rollback bookkeeping.
 import { BannedPhrasesStore, PhraseBook } from '../accounts/banned-phrases-store.js';
+import { BusinessHoursStore, ScheduleBook } from '../accounts/business-hours-store.js';
 import type { AppendRecord, Consumer, Log, RecordBatch } from '../adapters/log/log.js';
 import { DuplicateKeyError, WriteConflictError, type BulkOp, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
 import type { SessionEvent } from '../../machines/session-events.js';
@@ -116,6 +117,8 @@ export class SessionProcessor implements Stage {
   private readonly step: typeof step;
   /** The accounts' banned phrases, as the round judges replies by them. */
   private readonly phrases: PhraseBook;
+  /** The accounts' business hours as they changed, as the round places the unanswered limit in open hours. */
+  private readonly schedules: ScheduleBook;
   /** Webhook received → its events appended and its chat's state stored, over the last seconds. */
   private readonly freshness = new Freshness();
   /** Records whose own round failed twice the same way (by position), with the error: set aside when next seen. */
@@ -129,6 +132,7 @@ export class SessionProcessor implements Stage {
     this.ledger = new ChatLedger(opts.store);
     this.cache = new LruMap(opts.cacheSize ?? 10_000);
     this.phrases = new PhraseBook(new BannedPhrasesStore(opts.store));
+    this.schedules = new ScheduleBook(new BusinessHoursStore(opts.store));
     this.group = opts.topology.processorGroup;
     this.topics = [opts.topology.inbound];
     const marker = opts.failpointThrowOnText;
@@ -373,11 +377,11 @@ export class SessionProcessor implements Stage {
     const given = round.filter((b) => b.records.length > 0);
     if (given.length === 0) return;
     const read = await this.readFor(given);
-    await this.phrases.refresh();
+    await Promise.all([this.phrases.refresh(), this.schedules.refresh()]);
     const decided = decideRound(
       read.round,
       { states: read.loaded, ledger: read.ledger, due: read.due },
-      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, ...(this.opts.lookbackMs !== undefined ? { lookbackMs: this.opts.lookbackMs } : {}), bannedPhrases: this.phrases.phrasesAt, now: Date.now(), step: this.step, clock: () => performance.now() },
+      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, ...(this.opts.lookbackMs !== undefined ? { lookbackMs: this.opts.lookbackMs } : {}), bannedPhrases: this.phrases.phrasesAt, limitEnd: this.schedules.limitEnd, now: Date.now(), step: this.step, clock: () => performance.now() },
       { roundStart: read.roundStart, chats: read.rederiving },
     );
     for (const slow of decided.slow) this.noteSlow(slow);

@@ -209,6 +209,43 @@ describe('business hours, as a property', () => {
   });
 });
 
+describe('the instant a span of open hours ends (the unanswered limit on business hours)', () => {
+  it('a Friday 16:55 wait of 24 open hours ends on Wednesday at 16:55, three office days on (Berlin, 09:00–17:00)', () => {
+    const clock = new BusinessClock(office('Europe/Berlin'));
+    const from = at('2026-11-27T15:55:00Z'); // Friday 16:55 in Berlin
+    const end = clock.instantAfter(from, 24 * 3_600_000);
+    expect(end).toBe(at('2026-12-02T15:55:00Z'));
+    expect(referenceMinutes(office('Europe/Berlin'), from, end as number)).toBe(24 * 60);
+    // Ten minutes: five on Friday, five on Monday.
+    expect(clock.instantAfter(from, 10 * MINUTE)).toBe(at('2026-11-30T08:05:00Z'));
+    // An end on a closing is that closing, not the next opening.
+    expect(clock.instantAfter(from, 5 * MINUTE)).toBe(at('2026-11-27T16:00:00Z'));
+    expect(clock.instantAfter(from, 0)).toBe(from);
+  });
+
+  it('across the October change, and never on a schedule with no open hours', () => {
+    const clock = new BusinessClock(office('Europe/Berlin'));
+    // Friday 2026-10-23 16:00 local (summer time) + 9 h: 1 h Friday, 8 h Monday 26th (winter time).
+    expect(clock.instantAfter(at('2026-10-23T14:00:00Z'), 9 * 3_600_000)).toBe(at('2026-10-26T16:00:00Z'));
+    const closed = new BusinessClock({ timezone: 'UTC', weekly: {}, holidays: [] });
+    expect(closed.instantAfter(at('2026-10-23T14:00:00Z'), MINUTE)).toBeNull();
+  });
+
+  it('random schedules: the open minutes from the start to the instant are the span, and a minute less does not reach it', () => {
+    fc.assert(fc.property(caseArb, fc.integer({ min: 1, max: 24 * 60 }), ([schedule, [from]], spanMinutes) => {
+      const clock = new BusinessClock(schedule);
+      const end = clock.instantAfter(from, spanMinutes * MINUTE);
+      if (end === null) {
+        // Only when the schedule has fewer open minutes than that within the horizon.
+        expect(clock.businessMs(from, from + 800 * DAY)).toBeLessThan(spanMinutes * MINUTE);
+        return;
+      }
+      expect(referenceMinutes(schedule, from, end)).toBe(spanMinutes);
+      expect(referenceMinutes(schedule, from, end - MINUTE)).toBe(spanMinutes - 1);
+    }), { numRuns: 12, ...replay });
+  }, 120_000);
+});
+
 describe('validation names the field and the reason', () => {
   const base = { timezone: 'Europe/Berlin', weekly: { mon: [['09:00', '17:00']] } };
   const issue = (input: unknown) => {

@@ -9,11 +9,36 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareWithReference } from '../support/compare-reference.js';
 import { conversationArb, type Conversation } from '../support/conversations.js';
-import { reference } from '../support/reference-model.js';
+import { reference, type LimitEnd } from '../support/reference-model.js';
+import { BusinessClock } from '../../src/domain/business-hours.js';
 import { runChats, type RunOptions } from '../support/run-chats.js';
 
 const IDLE_MS = 1800_000;
 const LATE_MS = 300_000;
+const DEFAULT_LIMIT_MS = 86_400_000;
+
+// An account on office hours (Monday to Friday, 09:00 to 17:00 UTC): the system's limit end is
+// the processor's (BusinessClock over the schedule); the reference's steps through the minutes
+// with nothing but the UTC calendar.
+const OFFICE = new BusinessClock({ timezone: 'UTC', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])), holidays: [] });
+const businessLimit = (_accountId: string, _receivedAt: number, at: number, limitMs: number): number | undefined => OFFICE.instantAfter(at, limitMs) ?? undefined;
+function officeMinutesEnd(_account: string, since: number): number {
+  const open = (t: number): boolean => {
+    const d = new Date(t);
+    const day = d.getUTCDay();
+    const minute = d.getUTCHours() * 60 + d.getUTCMinutes();
+    return day >= 1 && day <= 5 && minute >= 9 * 60 && minute < 17 * 60;
+  };
+  // Whole open minutes first, then the part of a minute a start inside one leaves.
+  let left = DEFAULT_LIMIT_MS;
+  let t = since;
+  while (left > 0) {
+    const next = Math.min(Math.floor(t / 60_000) * 60_000 + 60_000, t + left);
+    if (open(t)) left -= next - t;
+    t = next;
+  }
+  return t;
+}
 
 /** How the records are cut into rounds and spread over partitions. */
 const layoutArb: fc.Arbitrary<RunOptions> = fc.record({ roundSize: fc.integer({ min: 1, max: 12 }), partitions: fc.integer({ min: 1, max: 3 }) });
@@ -30,10 +55,10 @@ function settled(c: Conversation): Conversation {
   return { ...c, arrivals: [...c.arrivals, { kind: 'tick', at: c.maxAt + LATE_MS + 1 }] };
 }
 
-function check(c: Conversation, layout: RunOptions = {}): void {
-  const m = runChats(settled(c).arrivals, IDLE_MS, LATE_MS, layout);
+function check(c: Conversation, layout: RunOptions = {}, limitEnd?: LimitEnd): void {
+  const m = runChats(settled(c).arrivals, IDLE_MS, LATE_MS, limitEnd ? { ...layout, limitEnd: businessLimit } : layout);
   // The settling tick's clock, less the lateness, is the time by which idle sessions have closed.
-  const ref = reference(c.facts, IDLE_MS, c.maxAt + 1);
+  const ref = reference(c.facts, IDLE_MS, c.maxAt + 1, DEFAULT_LIMIT_MS, limitEnd);
   const problems = compareWithReference(ref, {
     sessions: [...m.sessions.values()], chats: [...m.chats.values()], messages: [...m.messages.values()],
     payments: [...m.payments.values()], account_stats: [...m.accountStats.values()],
@@ -47,7 +72,11 @@ function check(c: Conversation, layout: RunOptions = {}): void {
 
 describe('event time: read models are a function of the set of records', () => {
   it('equal the reference model for generated conversations in any arrival order within the lateness', () => {
-    fc.assert(fc.property(conversationArb({ idleMs: IDLE_MS, lateMs: LATE_MS }), layoutArb, check), params(400));
+    fc.assert(fc.property(conversationArb({ idleMs: IDLE_MS, lateMs: LATE_MS }), layoutArb, (c, layout) => check(c, layout)), params(400));
+  });
+
+  it('equal the reference model with the account on office hours: the unanswered limit counts open hours', () => {
+    fc.assert(fc.property(conversationArb({ idleMs: IDLE_MS, lateMs: LATE_MS }), layoutArb, (c, layout) => check(c, layout, officeMinutesEnd)), params(150));
   });
 
   it('equal the reference model for chats of thousands of records, redelivered thousands of records later', () => {

@@ -102,7 +102,7 @@ export function dedupe(facts: readonly Fact[]): Fact[] {
  * `closedBy`: a clock time; sessions whose deadline is before it are closed at their deadline.
  * `unansweredMs`: how long a fan's unanswered wait keeps the session open (0: for ever).
  */
-export function reference(input: readonly Fact[], idleMs: number, closedBy = Number.NEGATIVE_INFINITY, unansweredMs = 86_400_000): Reference {
+export function reference(input: readonly Fact[], idleMs: number, closedBy = Number.NEGATIVE_INFINITY, unansweredMs = 86_400_000, limitEnd?: LimitEnd): Reference {
   const facts = dedupe(input).sort(byTime);
   const ref: Reference = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), accounts: new Map() };
   const byChat = new Map<string, Fact[]>();
@@ -110,7 +110,7 @@ export function reference(input: readonly Fact[], idleMs: number, closedBy = Num
     const k = `${f.account}:${f.chat}`;
     byChat.set(k, [...(byChat.get(k) ?? []), f]);
   }
-  for (const [chatKey, list] of byChat) walkChat(ref, chatKey, list, idleMs, closedBy, unansweredMs);
+  for (const [chatKey, list] of byChat) walkChat(ref, chatKey, list, idleMs, closedBy, unansweredMs, limitEnd);
   return ref;
 }
 
@@ -123,7 +123,10 @@ function account(ref: Reference, id: string): RefAccount {
   return a;
 }
 
-function walkChat(ref: Reference, chatKey: string, facts: readonly Fact[], idleMs: number, closedBy: number, unansweredMs: number): void {
+/** An account on business hours: when a wait begun at `since` reaches the unanswered limit in its open hours (the test's own arithmetic). */
+export type LimitEnd = (account: string, since: number) => number;
+
+function walkChat(ref: Reference, chatKey: string, facts: readonly Fact[], idleMs: number, closedBy: number, unansweredMs: number, limitEnd?: LimitEnd): void {
   // A close command alone is no sign of a chat.
   if (facts.every((f) => f.kind === 'close')) return;
   const acct = (facts[0] as Fact).account;
@@ -137,7 +140,8 @@ function walkChat(ref: Reference, chatKey: string, facts: readonly Fact[], idleM
   const endOf = (s: RefSession): number => {
     const idle = s.lastActivityAt + idleMs;
     if (!s.awaiting || s.waitingSince === null) return idle;
-    return unansweredMs === 0 ? Number.POSITIVE_INFINITY : Math.max(idle, s.waitingSince + unansweredMs);
+    if (unansweredMs === 0) return Number.POSITIVE_INFINITY;
+    return Math.max(idle, limitEnd ? limitEnd(s.account, s.waitingSince) : s.waitingSince + unansweredMs);
   };
   const closeOpen = (reason: 'ended' | 'forced', at: number): void => {
     if (!open) return;
