@@ -79,7 +79,8 @@ function hookView(h: HookDoc, last: DeliveryDoc | undefined): Static<typeof Hook
 }
 
 export const adminAlertHookRoutes: FastifyPluginAsyncTypebox<AlertHookRouteOptions> = async (app, opts) => {
-  const clock = opts.now ?? Date.now;
+  // Read at each call, not captured: a clock set for a test (or by a time-travel tool) reaches every route.
+  const clock = opts.now ?? ((): number => Date.now());
   const { hooks } = opts;
   const found = async (id: string): Promise<HookDoc> => {
     const hook = await hooks.get(id);

@@ -45,7 +45,8 @@ function keyView(d: ApiKeyDoc, now: number): Static<typeof KeyViewSchema> {
 const KeyId = Type.String({ pattern: '^[0-9a-f]{16}$', description: 'the key id (the part after cvk_)' });
 
 export const adminKeyRoutes: FastifyPluginAsyncTypebox<AdminKeyRouteOptions> = async (app, opts) => {
-  const clock = opts.now ?? Date.now;
+  // Read at each call, not captured: a clock set for a test (or by a time-travel tool) reaches every route.
+  const clock = opts.now ?? ((): number => Date.now());
 
   app.post('/api/admin/keys', {
     config: { access: 'admin' },

@@ -57,7 +57,8 @@ export interface AlertRouteOptions {
 
 export const alertRoutes: FastifyPluginAsyncTypebox<AlertRouteOptions> = async (app, opts) => {
   const { intelligence } = opts.setup;
-  const clock = opts.now ?? Date.now;
+  // Read at each call, not captured: a clock set for a test (or by a time-travel tool) reaches every route.
+  const clock = opts.now ?? ((): number => Date.now());
   const live = opts.liveCache ?? new LiveCache(0);
 
   const { floor } = opts;

@@ -76,7 +76,8 @@ function intervalView(i: ClockedInterval): Static<typeof IntervalSchema> {
 }
 
 export const chatterRoutes: FastifyPluginAsyncTypebox<ChatterRouteOptions> = async (app, opts) => {
-  const clock = opts.now ?? Date.now;
+  // Read at each call, not captured: a clock set for a test (or by a time-travel tool) reaches every route.
+  const clock = opts.now ?? ((): number => Date.now());
   const idleMs = opts.clockIdleSec * 1000;
   const { models, chatters, accounts } = opts.read;
 

@@ -202,7 +202,8 @@ function exportAnswer(what: string, row: TSchema & { properties: Record<string, 
 
 export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async (app, opts) => {
   const { models, businessHours } = opts.read;
-  const clock = opts.now ?? Date.now;
+  // Read at each call, not captured: a clock set for a test (or by a time-travel tool) reaches every route.
+  const clock = opts.now ?? ((): number => Date.now());
   const { intelligence } = opts.setup;
   /** As the report routes measure: wall-clock, or each account's business hours (of the accounts in scope). */
   const reportClock = (kind: ReportClock['kind'], inScope: Filter): Promise<ReportClock> => reportClockOf(businessHours, kind, inScope);

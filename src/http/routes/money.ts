@@ -110,7 +110,8 @@ function daysOf(from: number, to: number, tz: string): { day: string; from: numb
 }
 
 export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (app, opts) => {
-  const clock = opts.now ?? Date.now;
+  // Read at each call, not captured: a clock set for a test (or by a time-travel tool) reaches every route.
+  const clock = opts.now ?? ((): number => Date.now());
   app.get('/api/conversion', {
     config: { rateClass: 'report' },
     schema: {

@@ -200,7 +200,8 @@ export interface ReadRouteOptions {
 
 export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (app, opts) => {
   const { models, accounts: registry, businessHours, chatters } = opts.read;
-  const clock = opts.now ?? Date.now;
+  // Read at each call, not captured: a clock set for a test (or by a time-travel tool) reaches every route.
+  const clock = opts.now ?? ((): number => Date.now());
   const { intelligence, settings } = opts.setup;
   const live = opts.liveCache ?? new LiveCache(0);
 

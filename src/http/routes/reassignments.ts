@@ -39,7 +39,8 @@ const ReassignmentSchema = Type.Object({
 });
 
 export const reassignmentRoutes: FastifyPluginAsyncTypebox<ReassignmentRouteOptions> = async (app, opts) => {
-  const clock = opts.now ?? Date.now;
+  // Read at each call, not captured: a clock set for a test (or by a time-travel tool) reaches every route.
+  const clock = opts.now ?? ((): number => Date.now());
 
   app.post('/api/admin/reassignments', {
     config: { access: 'manager' },

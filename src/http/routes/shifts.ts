@@ -169,7 +169,8 @@ function weekOf(now: number, tz: string): { from: number; to: number } {
 }
 
 export const shiftRoutes: FastifyPluginAsyncTypebox<ShiftRouteOptions> = async (app, opts) => {
-  const clock = opts.now ?? Date.now;
+  // Read at each call, not captured: a clock set for a test (or by a time-travel tool) reaches every route.
+  const clock = opts.now ?? ((): number => Date.now());
   const { models, chatters, rosters } = opts.read;
 
   app.put('/api/admin/chatters/:chatterId/roster', {
