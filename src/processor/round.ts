@@ -325,7 +325,7 @@ class Round {
       return;
     }
     const id = setAsideId(n.topic, n.partition, n.offset);
-    const state = current?.state ?? this.fresh(n);
+    const state = this.settledBefore(current?.state ?? this.fresh(n), n);
     const stepped = this.tryStep(state, this.judged(admission.input, n, state.context.unansweredMs));
     this.noteDuration(id, n, n.key, n.normaliseMs + stepped.ms);
     if (!stepped.ok) {
@@ -339,6 +339,24 @@ class Round {
     this.apply(n.key, n.partition, n.offset, stepped.result, n.receivedAt);
     if (this.rederived(n.partition, n.offset)) this.counted.recordsRederived++;
     else this.counted.recordsApplied++;
+  }
+
+  /**
+   * The chat as a tick at the record's receipt would have left it, when one was due by then: a
+   * record received after its chat's open session was due to settle (its deadline and the
+   * allowed lateness passed, its arrivals idle as long) does not go into that session, whether
+   * or not a clock tick got there first. So a session readers have shown closed for longer than
+   * the lateness is never reopened by a reply that comes later, and what a record does no longer
+   * depends on where the ticks fell. Deterministic: the receipt time is in the log.
+   */
+  private settledBefore(state: ChatState, n: Normalised): ChatState {
+    const due = tickDue(state.context);
+    if (due === null || !(n.receivedAt > due) || n.input.type === 'chat.tick') return state;
+    const settled = this.tryStep(state, { type: 'chat.tick', dedupeKey: `settle-before:${n.partition}:${n.offset}`, at: n.receivedAt });
+    // A state that throws on a tick is left as it is: the record's own step decides.
+    if (!settled.ok) return state;
+    this.apply(n.key, n.partition, n.offset, settled.result, n.receivedAt);
+    return settled.result.state;
   }
 
   /**
