@@ -131,10 +131,15 @@ export function deadlineOf(ctx: ChatContext, s: OpenSession): number {
   const waitingSince = s.unanswered[0];
   if (waitingSince === undefined) return idle;
   const limit = ctx.unansweredMs;
-  return limit === 0 ? Number.POSITIVE_INFINITY : Math.max(idle, s.unansweredEnds?.[0] ?? waitingSince + limit);
+  return limit === 0 ? Number.POSITIVE_INFINITY : Math.max(idle, endsOf(s)?.[0] ?? waitingSince + limit);
 }
 
 type Waits = Pick<OpenSession, 'unanswered' | 'unansweredEnds'>;
+
+/** The ends beside the waits, unless they are not one per wait (a state an older build rewrote without them): then none, and every limit is wall-clock. */
+function endsOf(w: Waits): readonly number[] | undefined {
+  return w.unansweredEnds !== undefined && w.unansweredEnds.length === w.unanswered.length ? w.unansweredEnds : undefined;
+}
 
 /**
  * The waits with a fan message at `at` added in time order, and its limit's end beside it once
@@ -143,7 +148,8 @@ type Waits = Pick<OpenSession, 'unanswered' | 'unansweredEnds'>;
  * decide which end a wait takes.
  */
 export function addWait(ctx: ChatContext, w: Waits, at: number, end: number | undefined): Waits {
-  if (w.unansweredEnds === undefined && end === undefined) {
+  const ends = endsOf(w);
+  if (ends === undefined && end === undefined) {
     const unanswered = [...w.unanswered];
     let i = unanswered.length;
     while (i > 0 && (unanswered[i - 1] as number) > at) i--;
@@ -151,7 +157,7 @@ export function addWait(ctx: ChatContext, w: Waits, at: number, end: number | un
     return { unanswered };
   }
   const wall = (t: number) => t + ctx.unansweredMs;
-  const pairs = w.unanswered.map((t, i) => [t, w.unansweredEnds?.[i] ?? wall(t)] as const);
+  const pairs = w.unanswered.map((t, i) => [t, ends?.[i] ?? wall(t)] as const);
   const item = [at, end ?? wall(at)] as const;
   let i = pairs.length;
   while (i > 0 && ((pairs[i - 1] as readonly [number, number])[0] > at || ((pairs[i - 1] as readonly [number, number])[0] === at && (pairs[i - 1] as readonly [number, number])[1] > item[1]))) i--;
@@ -164,7 +170,7 @@ export function keepWaits(w: Waits, keep: (t: number, i: number) => boolean): Wa
   const idx: number[] = [];
   w.unanswered.forEach((t, i) => { if (keep(t, i)) idx.push(i); });
   const unanswered = idx.map((i) => w.unanswered[i] as number);
-  const ends = w.unansweredEnds;
+  const ends = endsOf(w);
   return ends === undefined ? { unanswered } : { unanswered, unansweredEnds: idx.map((i) => ends[i] as number) };
 }
 

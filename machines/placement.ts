@@ -144,7 +144,8 @@ function prune(ctx0: ChatContext): ChatContext {
   if (unanswered.length === s.unanswered.length && replies.length === s.replies.length && credits.length === s.credits.length) return ctx;
   const n = unanswered.length;
   const waits = n > KEEP_MAX ? keepWaits(kept, (_t, i) => i === 0 || i >= n - KEEP_MAX + 1) : kept;
-  return { ...ctx, session: { ...s, unanswered: waits.unanswered, ...(waits.unansweredEnds !== undefined ? { unansweredEnds: waits.unansweredEnds } : {}), replies, credits } };
+  const { unansweredEnds: _before, ...rest } = s;
+  return { ...ctx, session: { ...rest, unanswered: waits.unanswered, ...(waits.unansweredEnds !== undefined ? { unansweredEnds: waits.unansweredEnds } : {}), replies, credits } };
 }
 
 /**

@@ -108,7 +108,8 @@ export function recordMessage(ctx: ChatContext, m: ChatMessageInput, emit: Emit,
     lastHumanChatterId: last?.chatterId ?? null,
     fanSpendCents: spent.fanSpendCents,
   };
-  const session: OpenSession = { ...s0, summary, unanswered, ...(waits.unansweredEnds !== undefined ? { unansweredEnds: waits.unansweredEnds } : {}), first, replies };
+  const { unansweredEnds: _before, ...kept } = s0;
+  const session: OpenSession = { ...kept, summary, unanswered, ...(waits.unansweredEnds !== undefined ? { unansweredEnds: waits.unansweredEnds } : {}), first, replies };
   if (isHuman) {
     const c = recredit({ ...spent, session }, emit);
     const after = (c.session as OpenSession).summary;

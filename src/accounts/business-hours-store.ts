@@ -3,7 +3,7 @@
 // a schedule stored on it could be lost to a sync or disconnect landing in between, and the
 // readers that need schedules (reports with clock=business, the alert sweep) read these few
 // documents and nothing else. The arithmetic is ../domain/business-hours.ts.
-import type { Collection, Doc, DocumentStore, Filter } from '../adapters/store/store.js';
+import type { BulkOp, Collection, Doc, DocumentStore, Filter } from '../adapters/store/store.js';
 import { BusinessClock, type BusinessHours } from '../domain/business-hours.js';
 import { LruMap } from '../support/lru.js';
 
@@ -61,7 +61,7 @@ export class BusinessHoursStore {
   readonly schedules: Collection<BusinessHoursDoc>;
   readonly history: Collection<ScheduleVersionDoc>;
 
-  constructor(store: DocumentStore) {
+  constructor(private readonly store: DocumentStore) {
     this.schedules = store.collection<BusinessHoursDoc>(BUSINESS_HOURS_COLLECTION);
     this.history = store.collection<ScheduleVersionDoc>(BUSINESS_HOURS_HISTORY_COLLECTION);
   }
@@ -72,10 +72,13 @@ export class BusinessHoursStore {
 
   async set(accountId: string, schedule: BusinessHours, now = Date.now()): Promise<BusinessHoursDoc> {
     const doc: BusinessHoursDoc = { _id: accountId, timezone: schedule.timezone, weekly: schedule.weekly, holidays: schedule.holidays, updatedAt: now };
-    // The version first: a schedule in the current collection always has its version (a process
-    // that stops between the two leaves a version nobody sees yet, which the next save supersedes).
-    await this.addVersion(accountId, { timezone: schedule.timezone, weekly: schedule.weekly, holidays: schedule.holidays }, now);
-    await this.schedules.replaceOne({ _id: accountId }, doc, { upsert: true });
+    // The version and the schedule in one write (one transaction on the embedded store), so the
+    // processor never uses a schedule the API did not save, nor the reverse.
+    const versions = await this.versionOps(accountId, { timezone: schedule.timezone, weekly: schedule.weekly, holidays: schedule.holidays }, now);
+    await this.store.bulkWriteMany([
+      { collection: BUSINESS_HOURS_HISTORY_COLLECTION, ops: versions },
+      { collection: BUSINESS_HOURS_COLLECTION, ops: [{ replaceOne: { filter: { _id: accountId }, replacement: doc, upsert: true } }] },
+    ]);
     generation++;
     return doc;
   }
@@ -83,10 +86,14 @@ export class BusinessHoursStore {
   /** Back to no schedule; whether there was one. */
   async remove(accountId: string, now = Date.now()): Promise<boolean> {
     const had = await this.get(accountId);
-    if (had) await this.addVersion(accountId, null, now);
-    const removed = (await this.schedules.deleteMany({ _id: accountId })) > 0;
+    if (had) {
+      await this.store.bulkWriteMany([
+        { collection: BUSINESS_HOURS_HISTORY_COLLECTION, ops: await this.versionOps(accountId, null, now) },
+        { collection: BUSINESS_HOURS_COLLECTION, ops: [{ deleteOne: { filter: { _id: accountId } } }] },
+      ]);
+    }
     generation++;
-    return removed;
+    return had !== null;
   }
 
   /** Gone with their accounts (purge-demo): the schedules and their history. */
@@ -104,14 +111,31 @@ export class BusinessHoursStore {
     return docs.sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : a.from - b.from));
   }
 
-  /** A version in force from `now`; a clock that went back never puts it before the last. */
-  private async addVersion(accountId: string, schedule: BusinessHours | null, now: number): Promise<void> {
+  /**
+   * The writes that put a version in force from `now` (a clock that went back never puts it
+   * before the last) and keep the latest KEPT_VERSIONS. An account whose schedule was saved
+   * before versions were kept gets that schedule as its first version, from when it was saved,
+   * so the records received under it keep it.
+   */
+  private async versionOps(accountId: string, schedule: BusinessHours | null, now: number): Promise<BulkOp<Doc>[]> {
     const had = await this.history.find({ accountId });
-    const last = had.reduce((m, v) => Math.max(m, v.from), Number.NEGATIVE_INFINITY);
-    const from = Number.isFinite(last) ? Math.max(now, last + 1) : now;
-    await this.history.replaceOne({ _id: `${accountId}|${from}` }, { _id: `${accountId}|${from}`, accountId, from, schedule }, { upsert: true });
+    const ops: BulkOp<Doc>[] = [];
+    const put = (from: number, s: BusinessHours | null) => {
+      const _id = `${accountId}|${from}`;
+      ops.push({ replaceOne: { filter: { _id }, replacement: { _id, accountId, from, schedule: s }, upsert: true } });
+    };
+    let last = had.reduce((m, v) => Math.max(m, v.from), Number.NEGATIVE_INFINITY);
+    if (had.length === 0) {
+      const current = await this.get(accountId);
+      if (current) {
+        put(current.updatedAt, { timezone: current.timezone, weekly: current.weekly, holidays: current.holidays });
+        last = current.updatedAt;
+      }
+    }
+    put(Number.isFinite(last) ? Math.max(now, last + 1) : now, schedule);
     const old = had.sort((a, b) => b.from - a.from).slice(KEPT_VERSIONS - 1);
-    if (old.length > 0) await this.history.deleteMany({ _id: { $in: old.map((v) => v._id) } });
+    for (const v of old) ops.push({ deleteOne: { filter: { _id: v._id } } });
+    return ops;
   }
 
   /** The clocks of the accounts `inScope` selects (a store filter on `accountId`, as the reads build them). */

@@ -16,7 +16,7 @@ import { ALERTS_COLLECTION, HOOK_OUTBOX, HOOK_PENDING, type AlertDoc, type Outbo
 import type { Logger } from '../support/logger.js';
 import { AlertHooks } from './alert-hooks.js';
 import { DELIVERIES_COLLECTION, type DeliveryDoc, type HookDoc } from './hook-docs.js';
-import { openHookAlert } from './hook-alert.js';
+import { hookAlertId, openHookAlert } from './hook-alert.js';
 import { deliveryBody } from './payload.js';
 import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from './retry-policy.js';
 import { DELIVERY_TIMEOUT_MS, sendOnce } from './sender.js';
@@ -68,8 +68,12 @@ interface Result {
   readonly disable: { readonly hook: HookDoc; readonly because: string; readonly since: number } | null;
 }
 
+// A hook is not told it was disabled: its receiver is what failed (and, its attempts running
+// beside the rounds, a fan-out could otherwise catch it still active between its alert and its
+// disabling, and queue a delivery only to drop it).
 const matches = (hook: HookDoc, entry: OutboxEntry): boolean =>
-  hook.events.includes(entry.event) && (hook.accountIds === null || (entry.alert.accountId !== null && hook.accountIds.includes(entry.alert.accountId)));
+  hook.events.includes(entry.event) && (hook.accountIds === null || (entry.alert.accountId !== null && hook.accountIds.includes(entry.alert.accountId)))
+  && !(entry.event === 'opened' && entry.alert.id === hookAlertId(hook._id));
 
 export class AlertHookDispatcher {
   readonly counters: DispatcherCounters = { delivered: 0, retried: 0, failed: 0, dropped: 0, hooksDisabled: 0 };
@@ -256,6 +260,8 @@ export class AlertHookDispatcher {
     const hooks = new Map((await this.registry.hooks.find({ _id: { $in: [...new Set(mine.map((d) => d.hookId))] } })).map((h) => [h._id, h]));
     let started = 0;
     for (const d of mine) {
+      // Stopping: what is not begun is left for the next process (its claim lapses).
+      if (this.stopped) break;
       if (this.clock() + timeoutMs > leaseEnd - LEASE_SLACK_MS / 2) break;
       this.launch(d, hooks.get(d.hookId) ?? null, timeoutMs);
       started++;

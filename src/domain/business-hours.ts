@@ -194,10 +194,11 @@ export class BusinessClock {
   /**
    * The instant by which `ms` of open hours have passed since `fromMs` (the earliest such
    * instant, so an end that falls on a closing is that closing); `fromMs` itself for 0. Null
-   * when the schedule has not that much open time in the `horizonDays` after `fromMs` (a
-   * schedule closed for longer than that).
+   * when the schedule has not that much open time in the `horizonDays` after `fromMs` (by
+   * default 800 days, or ten times the span in days: a week open a tenth of the time or more
+   * reaches any span; a schedule closed for longer does not).
    */
-  instantAfter(fromMs: number, ms: number, horizonDays = 800): number | null {
+  instantAfter(fromMs: number, ms: number, horizonDays = Math.max(800, Math.ceil(ms / DAY_MS) * 10)): number | null {
     if (!(ms > 0)) return fromMs;
     let left = ms;
     const first = Math.floor(fromMs / DAY_MS);

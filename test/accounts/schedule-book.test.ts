@@ -48,7 +48,7 @@ describe.each(STORES)('the schedule book on %s', (_name, open) => {
     expect(book.limitEnd('acct_other', t1, FRIDAY_4PM, 2 * HOUR)).toBeUndefined();
   });
 
-  it('a schedule saved before versions were kept counts from when it was saved; purging the account drops its history', async () => {
+  it('a schedule saved before versions were kept counts from when it was saved, also after the next change; purging the account drops its history', async () => {
     const schedules = new BusinessHoursStore(store);
     const saved = Date.parse('2026-11-01T00:00:00Z');
     await schedules.schedules.replaceOne({ _id: 'acct_2' }, { _id: 'acct_2', ...OFFICE, updatedAt: saved }, { upsert: true });
@@ -56,8 +56,14 @@ describe.each(STORES)('the schedule book on %s', (_name, open) => {
     await book.refresh();
     expect(book.limitEnd('acct_2', saved - 1, FRIDAY_4PM, 2 * HOUR)).toBeUndefined();
     expect(book.limitEnd('acct_2', saved, FRIDAY_4PM, 2 * HOUR)).toBe(Date.parse('2026-11-23T10:00:00Z'));
-    await schedules.set('acct_2', OFFICE, saved + 1);
-    expect(await schedules.history.countDocuments({ accountId: 'acct_2' })).toBe(1);
+    // The first versioned save keeps the old schedule as the version from when it was saved:
+    // a record received under it is judged by it again on any later reprocessing.
+    await schedules.remove('acct_2', saved + 1);
+    expect(await schedules.history.countDocuments({ accountId: 'acct_2' })).toBe(2);
+    const again = new ScheduleBook(schedules);
+    await again.refresh();
+    expect(again.limitEnd('acct_2', saved, FRIDAY_4PM, 2 * HOUR)).toBe(Date.parse('2026-11-23T10:00:00Z'));
+    expect(again.limitEnd('acct_2', saved + 1, FRIDAY_4PM, 2 * HOUR)).toBeUndefined();
     await schedules.removeMany(['acct_2']);
     expect(await schedules.history.countDocuments({ accountId: 'acct_2' })).toBe(0);
   });

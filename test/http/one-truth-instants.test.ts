@@ -20,6 +20,7 @@ const CONNECTOR = 'connector-token-for-one-truth-instants';
 const IDLE_MS = 1_800_000;
 const GEN_LATE_MS = 120_000;
 const LATE_SEC = 125;
+const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const THRESHOLD_SEC = 600;
 const ACCOUNTS = Array.from({ length: 4 }, (_, i) => `acct_${(0x07a0 + i).toString(16).padStart(32, '0')}`);
@@ -49,6 +50,11 @@ function dataSet(conversations: readonly Conversation[], endsAgo: readonly numbe
   });
   const deliveries: Delivery[] = [];
   for (let i = 0; lanes.some((l) => i < l.length); i++) for (const l of lanes) if (i < l.length) deliveries.push(l[i] as Delivery);
+  // Whatever was drawn: a fan who wrote an hour ago and is never answered, open at the tick,
+  // shown closed (and missed) once a day has passed.
+  const waiting: Fact = { kind: 'message', account: ACCOUNTS[0] as string, chat: '799990', id: '9900001', at: genNow - HOUR, sender: 'fan', chatter: null };
+  facts.push(waiting);
+  deliveries.push({ key: 'evt_oti_waiting', fact: waiting });
   return { facts, deliveries };
 }
 

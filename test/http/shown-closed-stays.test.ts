@@ -10,7 +10,7 @@ import { startHarness, type Harness } from '../support/app-harness.js';
 
 const A = 'acct_5h0wnc105ed0000000000000000000001';
 const MIN = 60_000;
-const LATE_SEC = 1;
+const LATE_SEC = 5;
 
 interface Session { status: string; closeReason: string | null; closedAt: string | null; firstResponseSec: number | null }
 interface Chat { sessions: Session[]; messages: { id: string; sessionId: string | null }[] }

@@ -16,21 +16,26 @@ import { runChats, type RunOptions } from '../support/run-chats.js';
 const IDLE_MS = 1800_000;
 const LATE_MS = 300_000;
 const DEFAULT_LIMIT_MS = 86_400_000;
+/** With office hours, a limit of two open hours: generated chats span hours, so waits reach it, in open hours and across closings. */
+const OFFICE_LIMIT_MS = 2 * 3_600_000;
 
-// An account on office hours (Monday to Friday, 09:00 to 17:00 UTC): the system's limit end is
-// the processor's (BusinessClock over the schedule); the reference's steps through the minutes
-// with nothing but the UTC calendar.
-const OFFICE = new BusinessClock({ timezone: 'UTC', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])), holidays: [] });
+// An account on office hours with breaks (Monday to Friday, 09:30–10:30, 11:00–12:00 and
+// 14:00–17:00 UTC; generated chats start Wednesday 09:00): the system's limit end is the
+// processor's (BusinessClock over the schedule); the reference's steps through the minutes with
+// nothing but the UTC calendar.
+const OFFICE_HOURS: [number, number][] = [[9.5 * 60, 10.5 * 60], [11 * 60, 12 * 60], [14 * 60, 17 * 60]];
+const hhmm = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+const OFFICE = new BusinessClock({ timezone: 'UTC', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, OFFICE_HOURS.map(([a, b]) => [hhmm(a), hhmm(b)])])), holidays: [] });
 const businessLimit = (_accountId: string, _receivedAt: number, at: number, limitMs: number): number | undefined => OFFICE.instantAfter(at, limitMs) ?? undefined;
 function officeMinutesEnd(_account: string, since: number): number {
   const open = (t: number): boolean => {
     const d = new Date(t);
     const day = d.getUTCDay();
     const minute = d.getUTCHours() * 60 + d.getUTCMinutes();
-    return day >= 1 && day <= 5 && minute >= 9 * 60 && minute < 17 * 60;
+    return day >= 1 && day <= 5 && OFFICE_HOURS.some(([a, b]) => minute >= a && minute < b);
   };
   // Whole open minutes first, then the part of a minute a start inside one leaves.
-  let left = DEFAULT_LIMIT_MS;
+  let left = OFFICE_LIMIT_MS;
   let t = since;
   while (left > 0) {
     const next = Math.min(Math.floor(t / 60_000) * 60_000 + 60_000, t + left);
@@ -56,9 +61,9 @@ function settled(c: Conversation): Conversation {
 }
 
 function check(c: Conversation, layout: RunOptions = {}, limitEnd?: LimitEnd): void {
-  const m = runChats(settled(c).arrivals, IDLE_MS, LATE_MS, limitEnd ? { ...layout, limitEnd: businessLimit } : layout);
+  const m = runChats(settled(c).arrivals, IDLE_MS, LATE_MS, limitEnd ? { ...layout, limitEnd: businessLimit, unansweredMs: OFFICE_LIMIT_MS } : layout);
   // The settling tick's clock, less the lateness, is the time by which idle sessions have closed.
-  const ref = reference(c.facts, IDLE_MS, c.maxAt + 1, DEFAULT_LIMIT_MS, limitEnd);
+  const ref = reference(c.facts, IDLE_MS, c.maxAt + 1, limitEnd ? OFFICE_LIMIT_MS : DEFAULT_LIMIT_MS, limitEnd);
   const problems = compareWithReference(ref, {
     sessions: [...m.sessions.values()], chats: [...m.chats.values()], messages: [...m.messages.values()],
     payments: [...m.payments.values()], account_stats: [...m.accountStats.values()],

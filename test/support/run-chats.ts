@@ -51,6 +51,8 @@ export interface RunOptions {
   readonly bannedPhrases?: Readonly<Record<string, readonly string[]>>;
   /** When a wait reaches the unanswered limit in an account's open hours, as the processor's ScheduleBook would give it; absent: wall-clock. */
   readonly limitEnd?: (accountId: string, receivedAt: number, at: number, limitMs: number) => number | undefined;
+  /** The unanswered limit (UNANSWERED_CLOSE_SEC); the machine's default when absent. */
+  readonly unansweredMs?: number;
 }
 
 const TOPIC = 'inbound';
@@ -144,7 +146,7 @@ export function runRecords(appends: readonly AppendRecord[], idleMs: number, lat
     for (const r of records.slice(from, from + roundSize)) byPartition.set(r.partition, [...(byPartition.get(r.partition) ?? []), r]);
     const read = readRound([...byPartition].map(([partition, rs]): RecordBatch => ({ topic: TOPIC, partition, records: rs })));
     const phrases = opts.bannedPhrases;
-    const r = decideRound(read, store.facts(read), { idleMs, lateMs, now: 0, ...(phrases ? { bannedPhrases: (accountId: string) => phrases[accountId] ?? [] } : {}), ...(opts.limitEnd ? { limitEnd: opts.limitEnd } : {}) });
+    const r = decideRound(read, store.facts(read), { idleMs, lateMs, now: 0, ...(phrases ? { bannedPhrases: (accountId: string) => phrases[accountId] ?? [] } : {}), ...(opts.limitEnd ? { limitEnd: opts.limitEnd } : {}), ...(opts.unansweredMs !== undefined ? { unansweredMs: opts.unansweredMs } : {}) });
     if (r.setAside.length > 0) throw new Error(`records set aside: ${r.setAside.map((a) => `${a._id} ${a.stage} ${a.error}`).join('; ')}`);
     store.write(r);
     // The projector's folds, event by event in append order.
