@@ -10,6 +10,9 @@
 //        [--api-cpu-prof <dir>] (a CPU profile of each API process, written when it stops: where a route's time goes)
 //        [--match <text>] (only the routes whose label holds the text: one route's profile)
 //        [--rounds <n>] (time every route n times in turn; each line gives the medians of the rounds)
+//        [--backlog <n>] (n more sessions, each a fan who wrote 25 to 48 hours ago and was never
+//        answered, still open in the store: past the unanswered limit, with no tick yet to close
+//        them, as after a backlog redelivered at once. Compare with --backlog 0, same run length)
 //
 // The data, and why it looks like this. The read models are written directly (the documents
 // the projector writes, field for field; see src/read-models/*/projection.ts), not by
@@ -115,8 +118,11 @@ const { values: args } = parseArgs({
     'server-root': { type: 'string' },
     'mongo-heap-mb': { type: 'string' },
     rounds: { type: 'string', default: '1' },
+    backlog: { type: 'string', default: '0' },
   },
 });
+/** Sessions past their deadline that no tick has closed yet (issue 53): a backlog redelivered at once. */
+const BACKLOG = Number(args.backlog);
 const SESSIONS = Number(args.sessions);
 const PER_SESSION = Number(args['messages-per-session']);
 const SESSIONS_PER_HOUR = Number(args['sessions-per-hour']);
@@ -454,7 +460,45 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
     stat.appliedOffset += PER_SESSION + 1;
     await flush();
   }
+  // The backlog: one session per chat of its own, open and awaiting in the store, its deadline
+  // (the unanswered limit, a day after the fan's message) passed.
+  const backlogChats: ChatDoc[] = [];
+  for (let j = 0; j < BACKLOG; j++) {
+    const c = CHATS + j;
+    const acct = account(c);
+    const chatId = fanId(c);
+    const chatKey = `${acct}:${chatId}`;
+    const sessionId = `${chatKey}:1`;
+    const at = now - 25 * 3_600_000 - Math.floor(rand() * 23 * 3_600_000);
+    const stat = statsRow(acct, partitionForKey(chatKey, INBOUND_PARTITIONS));
+    const id = String(msgId++);
+    const message: MessageDoc = {
+      _id: messageDocId(acct, id), messageId: id, accountId: acct, chatId, chatKey, sessionId, sender: 'fan', chatterId: null, text: FAN_TEXTS[j % FAN_TEXTS.length] as string,
+      priceCents: 0, sentAt: at, deleted: false, deletedAt: null, tombstone: false, lastSeq: 2,
+    };
+    messages.push(message);
+    builder.add('messages', message);
+    const summary = {
+      sessionId, status: 'open' as const, openedAt: at, closedAt: null, closeReason: null, lastMessageAt: at, lastActivityAt: at, messageCount: 1,
+      fanMessageCount: 1, replyCount: 0, awaiting: true, waitingSince: at, firstFanMessageAt: at, firstResponseAt: null, firstResponseSec: null,
+      firstResponderId: null, lastHumanChatterId: null, revenueCents: 0, paymentCount: 0, fanSpendCents: null, closesAt: at + 86_400_000, closesAs: 'unanswered' as const,
+    };
+    const doc: SessionDoc = { _id: sessionId, accountId: acct, chatId, chatKey, ...summary, priorityAt: priorityAt(summary, 0), lastSeq: 2 };
+    sessions.push(doc);
+    builder.add('sessions', doc);
+    backlogChats.push({
+      _id: chatKey, accountId: acct, chatId, chatKey, firstSeenAt: at, lastActivityAt: at, lastMessageAt: at, lastMessageId: id, lastMessageText: message.text ?? null, lastSender: 'fan',
+      messageCount: 1, fanMessageCount: 1, sessionCount: 1, openSessionId: sessionId, awaiting: true, waitingSince: at, paidCents: 0, paymentCount: 0, lastPaymentAt: null,
+      fanSpendCents: null, lifetimeSpendCents: null, lateRecords: 0, lastSeq: 2,
+    });
+    stat.chats++;
+    stat.sessionsOpened++;
+    stat.messages++;
+    stat.fanMessages++;
+    await flush();
+  }
   await flush(true);
+  for (let k = 0; k < backlogChats.length; k += 5_000) await rm.chats.bulkWrite(backlogChats.slice(k, k + 5_000).map((d) => ({ insertOne: { document: d } })));
 
   let chatDocs: ChatDoc[] = [];
   for (let c = 0; c < CHATS; c++) {
