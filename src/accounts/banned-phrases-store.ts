@@ -4,6 +4,7 @@
 // moment it is saved (never to replies received before it). The processor reads the lists
 // through a PhraseBook, refreshed before each round.
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
+import { RefreshedCopy } from '../support/refreshed-copy.js';
 
 export const BANNED_PHRASES_COLLECTION = 'banned_phrases';
 /** The versions kept per account: the latest this many (older replies keep the flags they got). */
@@ -72,20 +73,15 @@ const STALE_MS = 5_000;
  * is judged by the list before it.
  */
 export class PhraseBook {
-  private docs = new Map<string, BannedPhrasesDoc>();
-  private readAt = Number.NEGATIVE_INFINITY;
-  private seen = -1;
+  private readonly copy: RefreshedCopy<ReadonlyMap<string, BannedPhrasesDoc>>;
 
-  constructor(private readonly store: BannedPhrasesStore) {}
-
-  async refresh(now = Date.now()): Promise<void> {
-    if (this.seen === generation && now - this.readAt < STALE_MS) return;
-    const g = generation;
-    const docs = await this.store.all();
-    this.docs = new Map(docs.map((d) => [d._id, d]));
-    this.readAt = now;
-    this.seen = g;
+  constructor(store: BannedPhrasesStore) {
+    this.copy = new RefreshedCopy(async () => new Map((await store.all()).map((d) => [d._id, d])), () => generation, STALE_MS, new Map());
   }
 
-  readonly phrasesAt = (accountId: string, at: number): readonly string[] => phrasesAt(this.docs.get(accountId), at);
+  refresh(now = Date.now()): Promise<void> {
+    return this.copy.refresh(now);
+  }
+
+  readonly phrasesAt = (accountId: string, at: number): readonly string[] => phrasesAt(this.copy.value.get(accountId), at);
 }

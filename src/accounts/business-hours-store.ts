@@ -6,6 +6,7 @@
 import type { BulkOp, Collection, Doc, DocumentStore, Filter } from '../adapters/store/store.js';
 import { BusinessClock, type BusinessHours } from '../domain/business-hours.js';
 import { LruMap } from '../support/lru.js';
+import { RefreshedCopy } from '../support/refreshed-copy.js';
 
 export const BUSINESS_HOURS_COLLECTION = 'business_hours';
 /**
@@ -155,27 +156,27 @@ const STALE_MS = 5_000;
  * or the copy is older than STALE_MS, then read synchronously. A schedule saved before this
  * history existed has no version: it counts as in force from when it was saved.
  */
+type Versions = ReadonlyMap<string, readonly { readonly from: number; readonly clock: BusinessClock | null }[]>;
+
 export class ScheduleBook {
-  private byAccount = new Map<string, readonly { readonly from: number; readonly clock: BusinessClock | null }[]>();
-  private readAt = Number.NEGATIVE_INFINITY;
-  private seen = -1;
+  private readonly copy: RefreshedCopy<Versions>;
 
-  constructor(private readonly store: BusinessHoursStore) {}
+  constructor(store: BusinessHoursStore) {
+    this.copy = new RefreshedCopy(async () => {
+      const [versions, current] = await Promise.all([store.versions(), store.schedules.find({})]);
+      const byAccount = new Map<string, { from: number; clock: BusinessClock | null }[]>();
+      for (const v of versions) {
+        const list = byAccount.get(v.accountId) ?? [];
+        list.push({ from: v.from, clock: v.schedule === null ? null : clockOf({ _id: v.accountId, ...v.schedule, updatedAt: v.from }) });
+        byAccount.set(v.accountId, list);
+      }
+      for (const d of current) if (!byAccount.has(d._id)) byAccount.set(d._id, [{ from: d.updatedAt, clock: clockOf(d) }]);
+      return byAccount;
+    }, scheduleGeneration, STALE_MS, new Map());
+  }
 
-  async refresh(now = Date.now()): Promise<void> {
-    if (this.seen === generation && now - this.readAt < STALE_MS) return;
-    const g = generation;
-    const [versions, current] = await Promise.all([this.store.versions(), this.store.schedules.find({})]);
-    const byAccount = new Map<string, { from: number; clock: BusinessClock | null }[]>();
-    for (const v of versions) {
-      const list = byAccount.get(v.accountId) ?? [];
-      list.push({ from: v.from, clock: v.schedule === null ? null : clockOf({ _id: v.accountId, ...v.schedule, updatedAt: v.from }) });
-      byAccount.set(v.accountId, list);
-    }
-    for (const d of current) if (!byAccount.has(d._id)) byAccount.set(d._id, [{ from: d.updatedAt, clock: clockOf(d) }]);
-    this.byAccount = byAccount;
-    this.readAt = now;
-    this.seen = g;
+  refresh(now = Date.now()): Promise<void> {
+    return this.copy.refresh(now);
   }
 
   /**
@@ -184,7 +185,7 @@ export class ScheduleBook {
    * none was (the limit is wall-clock), or when that schedule has not that much open time ahead.
    */
   readonly limitEnd = (accountId: string, receivedAt: number, at: number, limitMs: number): number | undefined => {
-    const list = this.byAccount.get(accountId);
+    const list = this.copy.value.get(accountId);
     if (!list) return undefined;
     let clock: BusinessClock | null = null;
     for (let i = list.length - 1; i >= 0; i--) {
