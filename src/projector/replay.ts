@@ -313,6 +313,10 @@ export class ReplayService {
     const groupId = `${this.topology.projectorGroup}-${job._id}`;
     await this.log.setGroupPosition(groupId, this.topology.sessionEvents, await this.position(job.from));
     let applied = 0;
+    // Per partition, the offset up to which events are counted: a round the consumer delivers
+    // again (a rebalance, an offset commit that failed) is applied again harmlessly, since
+    // documents skip what they have, and must not be counted again either.
+    const countedTo = new Map<number, number>();
     this.stuck = null;
     this.consumerLeft = false;
     const progress = new RoundProgress(this.limits, this.clock);
@@ -323,7 +327,11 @@ export class ReplayService {
       topics: [this.topology.sessionEvents],
       fromBeginning: true,
       onRound: async (batches) => {
-        applied += await this.applyRound(target, batches, setAside);
+        applied += await this.applyRound(target, batches, setAside, countedTo);
+        for (const b of batches) {
+          const last = b.records[b.records.length - 1];
+          if (last) countedTo.set(b.partition, Math.max(countedTo.get(b.partition) ?? 0, Number(last.offset) + 1));
+        }
         progress.progressed();
       },
       onError: (err) => {
@@ -397,7 +405,8 @@ export class ReplayService {
    * of `sliceEvents`: each slice's records are parsed just before it is folded and written, and the
    * event loop gets a turn between slices. Documents skip events they have applied, so a round
    * that fails after some slices is retried whole without counting anything twice. Answers the
-   * events applied (set aside ones included, as before).
+   * events applied (set aside ones included, as before) past `countedTo`: a round delivered
+   * again counts only what it had not.
    *
    * Slices are pipelined one deep: a slice's write (on the embedded store, an LMDB commit the
    * writer thread finishes while the event loop waits) is left under way while the next slice
@@ -405,8 +414,9 @@ export class ReplayService {
    * store; the next write starts once it has landed. A write that fails throws away the slice
    * folded behind it, which is folded again after the failed one is dealt with.
    */
-  private async applyRound(target: ReadModelCollections, batches: readonly RecordBatch[], setAside: FoldSetAside): Promise<number> {
+  private async applyRound(target: ReadModelCollections, batches: readonly RecordBatch[], setAside: FoldSetAside, countedTo: ReadonlyMap<number, number>): Promise<number> {
     let applied = 0;
+    const fresh = (events: readonly Positioned[]): number => events.reduce((n, e) => n + (e.offset >= (countedTo.get(e.partition) ?? 0) ? 1 : 0), 0);
     let slice: Positioned[] = [];
     const size = this.limits.sliceEvents;
     let inflight: InflightSlice | null = null;
@@ -417,13 +427,13 @@ export class ReplayService {
       inflight = null;
       const failed = await slice.done;
       if (failed === null) {
-        applied += slice.events.length;
+        applied += fresh(slice.events);
         return false;
       }
       if (!isRecordsFault(failed.err)) throw failed.err;
       this.checkGoing();
       await this.applySlice(target, slice.events, setAside);
-      applied += slice.events.length;
+      applied += fresh(slice.events);
       return true;
     };
     const flush = async (): Promise<void> => {
