@@ -35,22 +35,35 @@ export interface ShiftWork {
   readonly revenueCents: number;
 }
 
-/** `spans`: [from, to) of the chatter's clocked time on the account, not overlapping. */
+/** Whether `t` lies in one of `spans` ([from, to) each). */
+function inSpans(spans: readonly (readonly [number, number])[], t: number): boolean {
+  for (const [a, b] of spans) if (t >= a && t < b) return true;
+  return false;
+}
+
+/**
+ * `spans`: [from, to) of the chatter's clocked time on the account, not overlapping. Plain loops:
+ * a week's report calls it once per shift, a thousand times a request.
+ */
 export function shiftWork(chatterId: string, accountId: string, spans: readonly (readonly [number, number])[], sessions: readonly WorkSession[], payments: readonly WorkPayment[], thresholdSec: number): ShiftWork {
-  const inSpans = (t: number): boolean => spans.some(([a, b]) => t >= a && t < b);
   let fansWaited = 0;
   const answered: number[] = [];
-  for (const s of sessions) {
-    if (s.accountId !== accountId || !inSpans(s.firstFanMessageAt)) continue;
-    fansWaited++;
-    if (s.firstResponderId === chatterId && s.firstResponseSec !== null) answered.push(s.firstResponseSec);
+  if (spans.length > 0) {
+    for (const s of sessions) {
+      if (s.accountId !== accountId || !inSpans(spans, s.firstFanMessageAt)) continue;
+      fansWaited++;
+      if (s.firstResponderId === chatterId && s.firstResponseSec !== null) answered.push(s.firstResponseSec);
+    }
   }
   answered.sort((a, b) => a - b);
-  const withinThreshold = answered.filter((sec) => !isBreach(sec, thresholdSec)).length;
+  let withinThreshold = 0;
+  for (const sec of answered) if (!isBreach(sec, thresholdSec)) withinThreshold++;
   let revenueCents = 0;
-  for (const p of payments) {
-    if (p.accountId !== accountId || !inSpans(p.paidAt)) continue;
-    for (const [id, cents] of p.credit) if (id === chatterId) revenueCents += cents;
+  if (spans.length > 0) {
+    for (const p of payments) {
+      if (p.accountId !== accountId || !inSpans(spans, p.paidAt)) continue;
+      for (const [id, cents] of p.credit) if (id === chatterId) revenueCents += cents;
+    }
   }
   return {
     fansWaited, sessionsAnswered: answered.length, withinThreshold, withinThresholdPct: percent(withinThreshold, answered.length),

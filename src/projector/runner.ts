@@ -15,7 +15,7 @@ import { sourceOf, type AnyProjection, type DocChange, type Positioned } from '.
 import { transitionIncrements, type BucketedModel, type Increment } from '../read-models/report-buckets/contributions.js';
 import { BucketWrites, type EventMark, type ReportBucketDoc } from '../read-models/report-buckets/document.js';
 
-const isBucketed = (m: ReadModel): m is BucketedModel => m === 'sessions' || m === 'messages' || m === 'payments' || m === 'ppvs';
+const isBucketed = (m: ReadModel): m is BucketedModel => m === 'sessions' || m === 'messages' || m === 'payments' || m === 'ppvs' || m === 'clock_intervals';
 
 /** One document an event touches, and the projection that evolves it. */
 export interface DocTarget {

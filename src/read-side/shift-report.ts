@@ -7,17 +7,17 @@ import type { Filter } from '../adapters/store/store.js';
 import type { ChatterStore } from '../accounts/chatter-store.js';
 import type { RosterDoc, RosterStore } from '../accounts/roster-store.js';
 import { percent } from '../domain/percentiles.js';
+import { byCodeUnits } from '../support/code-unit-order.js';
 import { plannedShifts, type PlannedShift } from '../domain/roster.js';
 import { shiftFigures, type ShiftStatus } from '../domain/shift-figures.js';
 import { shiftWork, type WorkPayment, type WorkSession } from '../domain/shift-work.js';
 import { shiftShares, type CreditSpan, type Shares } from '../domain/shift-credit.js';
 import { coverageOf, union, type Span } from '../domain/coverage.js';
-import type { SessionDoc } from '../read-models/sessions/projection.js';
-import { creditedChatter, type AttributionModel, type PaymentDoc } from '../read-models/payments/projection.js';
-import { creditable } from '../read-models/shift-credits.js';
+import type { AttributionModel } from '../read-models/payments/projection.js';
+import { workIn, type WorkPaymentFacts, type WorkSessionFacts } from '../read-models/report-buckets/work-digest.js';
 import type { ReadModelCollections } from '../read-models/read-model-set.js';
 import { accountTest } from '../read-models/report-buckets/queries.js';
-import { clockedIntervals } from '../read-models/clock-intervals/queries.js';
+import { clockedSpans } from '../read-models/clock-intervals/queries.js';
 
 export interface ShiftRow {
   readonly shiftId: string;
@@ -83,19 +83,20 @@ export interface ShiftReportQuery {
 export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore, chatters: ChatterStore, q: ShiftReportQuery): Promise<{ shifts: ShiftRow[]; chatters: ChatterShifts[]; accounts: AccountCoverage[] }> {
   const { from, to, inScope, now } = q;
   const visible = accountTest(inScope);
-  const [docs, records, intervals, sessionDocs, paymentDocs] = await Promise.all([
+  // The window's sessions, payments and clock intervals as their day documents hold what the
+  // figures need (work-digest.ts): a few documents per account and day, not each one's own.
+  const [docs, records, work] = await Promise.all([
     rosters.find(q.chatterId === undefined ? undefined : [q.chatterId]),
     chatters.all(),
-    clockedIntervals(rm, inScope, from, to, q.clockIdleMs, now, q.chatterId),
-    rm.sessions.find({ ...inScope, firstFanMessageAt: { $gte: from, $lt: to } }, { projection: { ...COVERAGE_FIELDS, firstResponderId: 1, firstResponseSec: 1 } }),
-    rm.payments.find({ ...inScope, paidAt: { $gte: from, $lt: to } }),
+    workIn(rm, inScope, from, to),
   ]);
-  const sessions: WorkSession[] = sessionDocs.map((d) => ({ accountId: d.accountId, firstFanMessageAt: d.firstFanMessageAt ?? 0, firstResponderId: d.firstResponderId, firstResponseSec: d.firstResponseSec }));
+  const sessions: readonly WorkSession[] = work.sessions;
   // Coverage, and a payment's shares under `shift`, are everyone's on the account, not only the
   // chatter asked about.
-  const everyone = q.chatterId === undefined ? intervals : await clockedIntervals(rm, inScope, from, to, q.clockIdleMs, now);
-  const credits = creditsOf(paymentDocs, everyone, q.model);
-  const payments: WorkPayment[] = paymentDocs.map((d, i) => ({ accountId: d.accountId, paidAt: d.paidAt, grossCents: d.grossCents, credit: credits[i] ?? [] }));
+  const everyone = await clockedSpans(rm, work.intervals, from, q.clockIdleMs, now);
+  const intervals = q.chatterId === undefined ? everyone : everyone.filter((i) => i.chatterId === q.chatterId);
+  const credits = creditsOf(work.payments, everyone, q.model);
+  const payments: WorkPayment[] = work.payments.map((d, i) => ({ accountId: d.accountId, paidAt: d.paidAt, grossCents: d.grossCents, credit: credits[i] ?? [] }));
   const names = new Map(records.map((r) => [r._id, r.displayName]));
   // Per account, in time order, so a shift takes the slice of its own time (binary search).
   const sessionsOf = groupSorted(sessions, (s) => s.firstFanMessageAt);
@@ -125,12 +126,18 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
       if (!visible(p.accountId)) continue;
       const f = shiftFigures(p, spans, now, q.noShowGraceMs);
       // The chatter's clocked time on the shift's account inside the shift.
-      const on = spans.filter((s) => s.accountId === p.accountId)
-        .map((s): [number, number] => [Math.max(s.inAt, p.start), Math.min(s.end ?? now, p.end)]).filter(([a, b]) => b > a);
+      const on: [number, number][] = [];
+      for (const s of spans) {
+        if (s.accountId !== p.accountId) continue;
+        const a = Math.max(s.inAt, p.start);
+        const b = Math.min(s.end ?? now, p.end);
+        if (b > a) on.push([a, b]);
+      }
       const work = shiftWork(doc._id, p.accountId, on, slice(sessionsOf.get(p.accountId), p.start, p.end), slice(paymentsOf.get(p.accountId), p.start, p.end), q.thresholdSec);
       rows.push({
         shiftId: p.id, chatterId: doc._id, displayName: names.get(doc._id) ?? null, accountId: p.accountId, kind: p.kind,
-        plannedStart: p.start, plannedEnd: p.end, plannedSec: Math.floor((p.end - p.start) / 1000), ...f,
+        plannedStart: p.start, plannedEnd: p.end, plannedSec: Math.floor((p.end - p.start) / 1000),
+        clockedSec: f.clockedSec, lateStartSec: f.lateStartSec, earlyEndSec: f.earlyEndSec, noShow: f.noShow, status: f.status,
         fansWaited: work.fansWaited, sessionsAnswered: work.sessionsAnswered, withinThresholdPct: work.withinThresholdPct,
         medianFirstResponseSec: work.medianFirstResponseSec, p90FirstResponseSec: work.p90FirstResponseSec, revenueCents: work.revenueCents,
       });
@@ -149,8 +156,8 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
   }
   for (const i of intervals) sumOf(i.chatterId).clockedSec += Math.floor(Math.max(0, Math.min(i.end ?? now, to) - Math.max(i.inAt, from)) / 1000);
   for (const s of summary.values()) s.withinThresholdPct = percent(within.get(s.chatterId) ?? 0, s.sessionsAnswered);
-  rows.sort((a, b) => a.plannedStart - b.plannedStart || a.shiftId.localeCompare(b.shiftId));
-  return { shifts: rows, chatters: [...summary.values()].sort((a, b) => a.chatterId.localeCompare(b.chatterId)), accounts: coverageByAccount(sessionDocs, everyone, from, to, now) };
+  rows.sort((a, b) => a.plannedStart - b.plannedStart || byCodeUnits(a.shiftId, b.shiftId));
+  return { shifts: rows, chatters: [...summary.values()].sort((a, b) => byCodeUnits(a.chatterId, b.chatterId)), accounts: coverageByAccount(work.sessions, everyone, from, to, now) };
 }
 
 /**
@@ -174,19 +181,14 @@ function plannedShiftsOf(doc: RosterDoc, from: number, to: number): readonly Pla
   return shifts;
 }
 
-const COVERAGE_FIELDS = { accountId: 1, firstFanMessageAt: 1, firstResponseAt: 1, status: 1, closedAt: 1 } as const;
-
 /** Coverage alone over [from, to) (coverage.csv): the two reads it needs, not a whole shift report. */
 export async function coverageReport(rm: ReadModelCollections, q: { from: number; to: number; inScope: Filter; clockIdleMs: number; now: number }): Promise<AccountCoverage[]> {
-  const [sessions, intervals] = await Promise.all([
-    rm.sessions.find({ ...q.inScope, firstFanMessageAt: { $gte: q.from, $lt: q.to } }, { projection: COVERAGE_FIELDS }),
-    clockedIntervals(rm, q.inScope, q.from, q.to, q.clockIdleMs, q.now),
-  ]);
-  return coverageByAccount(sessions, intervals, q.from, q.to, q.now);
+  const work = await workIn(rm, q.inScope, q.from, q.to);
+  return coverageByAccount(work.sessions, await clockedSpans(rm, work.intervals, q.from, q.clockIdleMs, q.now), q.from, q.to, q.now);
 }
 
 /** Per account with fans waiting or someone on in the window: waiting, uncovered and staffed time up to now. */
-function coverageByAccount(sessions: readonly Pick<SessionDoc, 'accountId' | 'firstFanMessageAt' | 'firstResponseAt' | 'status' | 'closedAt'>[], intervals: readonly CreditSpan[], from: number, to: number, now: number): AccountCoverage[] {
+function coverageByAccount(sessions: readonly WorkSessionFacts[], intervals: readonly CreditSpan[], from: number, to: number, now: number): AccountCoverage[] {
   const end = Math.min(to, now);
   const waits = new Map<string, Span[]>();
   const clocked = new Map<string, Span[]>();
@@ -195,11 +197,8 @@ function coverageByAccount(sessions: readonly Pick<SessionDoc, 'accountId' | 'fi
     if (list) list.push(span);
     else m.set(id, [span]);
   };
-  for (const s of sessions) {
-    if (s.firstFanMessageAt === null) continue;
-    // Waiting until the first reply, or the close without one, or now.
-    push(waits, s.accountId, [s.firstFanMessageAt, s.firstResponseAt ?? (s.status === 'closed' && s.closedAt !== null ? s.closedAt : now)]);
-  }
+  // Waiting until the first reply, or the close without one, or now.
+  for (const s of sessions) push(waits, s.accountId, [s.firstFanMessageAt, s.waitEnd ?? now]);
   for (const i of intervals) push(clocked, i.accountId, [i.inAt, i.end ?? now]);
   return [...new Set([...waits.keys(), ...clocked.keys()])].sort().map((accountId) => {
     const c = coverageOf(waits.get(accountId) ?? [], clocked.get(accountId) ?? [], from, end);
@@ -209,26 +208,35 @@ function coverageByAccount(sessions: readonly Pick<SessionDoc, 'accountId' | 'fi
 }
 
 /** Each payment's credit under `model`: the chatter the model names, or under `shift` the chatters clocked in then. */
-function creditsOf(payments: readonly PaymentDoc[], intervals: readonly CreditSpan[], model: AttributionModel): Shares[] {
-  if (model === 'shift') return shiftShares(payments.map(creditable), intervals);
+function creditsOf(payments: readonly WorkPaymentFacts[], intervals: readonly CreditSpan[], model: AttributionModel): Shares[] {
+  if (model === 'shift') return shiftShares(payments, intervals);
   return payments.map((p) => {
-    const c = creditedChatter(p, model);
+    const c = p.credited[model];
     return c === null ? [] : [[c, p.grossCents]];
   });
 }
 
 interface Sorted<T> { readonly items: T[]; readonly times: number[] }
 
+/** Per account, in time order: already so as the work facts come (work-digest.ts workIn), sorted only if not. */
 function groupSorted<T extends { readonly accountId: string }>(list: readonly T[], time: (x: T) => number): Map<string, Sorted<T>> {
   const out = new Map<string, Sorted<T>>();
-  for (const x of [...list].sort((a, b) => time(a) - time(b))) {
+  let sorted = true;
+  for (const x of list) {
     let g = out.get(x.accountId);
     if (!g) {
       g = { items: [], times: [] };
       out.set(x.accountId, g);
     }
+    const t = time(x);
+    if (g.times.length > 0 && t < (g.times[g.times.length - 1] as number)) sorted = false;
     g.items.push(x);
-    g.times.push(time(x));
+    g.times.push(t);
+  }
+  if (sorted) return out;
+  for (const [accountId, g] of out) {
+    const items = [...g.items].sort((a, b) => time(a) - time(b));
+    out.set(accountId, { items, times: items.map(time) });
   }
   return out;
 }
@@ -259,11 +267,9 @@ export interface PayRow {
 
 /** Per chatter over [from, to): clocked time, the revenue credited to them under `model`, and their commission on it. */
 export async function payReport(rm: ReadModelCollections, chatters: ChatterStore, q: Omit<ShiftReportQuery, 'noShowGraceMs' | 'thresholdSec'>): Promise<PayRow[]> {
-  const [records, intervals, paymentDocs] = await Promise.all([
-    chatters.all(),
-    clockedIntervals(rm, q.inScope, q.from, q.to, q.clockIdleMs, q.now, q.chatterId),
-    rm.payments.find({ ...q.inScope, paidAt: { $gte: q.from, $lt: q.to } }),
-  ]);
+  const [records, work] = await Promise.all([chatters.all(), workIn(rm, q.inScope, q.from, q.to)]);
+  const everyone = await clockedSpans(rm, work.intervals, q.from, q.clockIdleMs, q.now);
+  const intervals = q.chatterId === undefined ? everyone : everyone.filter((i) => i.chatterId === q.chatterId);
   const rows = new Map<string, { clockedMs: number; cents: number }>();
   const rowOf = (id: string) => {
     let r = rows.get(id);
@@ -274,10 +280,9 @@ export async function payReport(rm: ReadModelCollections, chatters: ChatterStore
     return r;
   };
   for (const i of intervals) rowOf(i.chatterId).clockedMs += Math.max(0, Math.min(i.end ?? q.now, q.to) - Math.max(i.inAt, q.from));
-  // Under `shift`, the intervals read are one chatter's when the query names one: a payment's
-  // share then would be as if nobody else was on, so the shares are worked out from everyone's.
-  const spans = q.model === 'shift' && q.chatterId !== undefined ? await clockedIntervals(rm, q.inScope, q.from, q.to, q.clockIdleMs, q.now) : intervals;
-  creditsOf(paymentDocs, spans, q.model).forEach((shares) => {
+  // Under `shift`, a payment's shares are worked out from everyone's intervals, also when the
+  // query names one chatter (as if nobody else was on, they would get it all).
+  creditsOf(work.payments, everyone, q.model).forEach((shares) => {
     for (const [c, cents] of shares) if (q.chatterId === undefined || c === q.chatterId) rowOf(c).cents += cents;
   });
   const byId = new Map(records.map((r) => [r._id, r]));
@@ -287,5 +292,5 @@ export async function payReport(rm: ReadModelCollections, chatters: ChatterStore
       chatterId, displayName: byId.get(chatterId)?.displayName ?? null, clockedSec: Math.floor(r.clockedMs / 1000), creditedRevenueCents: r.cents,
       commissionPct: pct, commissionCents: pct === null ? null : Math.round((r.cents * pct) / 100),
     };
-  }).sort((a, b) => a.chatterId.localeCompare(b.chatterId));
+  }).sort((a, b) => byCodeUnits(a.chatterId, b.chatterId));
 }

@@ -41,6 +41,7 @@ describe.each([
       await rm.messages.bulkWrite(insert(m.messages.values()) as never);
       await rm.payments.bulkWrite(insert(m.payments.values()) as never);
       await rm.ppvs.bulkWrite(insert(m.ppvs.values()) as never);
+      await rm.clock_intervals.bulkWrite(insert(m.clockIntervals.values()) as never);
       await rm.report_buckets.insertOne({ _id: 'stale', level: 'hour', start: 0, accountId: 'acct', opened: 99 } as never);
       await old.collection(META_COLLECTION).insertOne({ _id: `report-buckets-v1-f${CONTRIBUTIONS_FORMAT - 1}`, state: 'built', at: 1 });
 

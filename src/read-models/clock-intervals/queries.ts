@@ -2,7 +2,8 @@
 // worked out from each chatter's replies (domain/clocked-time.ts). An interval's replies are
 // read from the messages read model by chatter and time, up to where it ended.
 import type { Filter } from '../../adapters/store/store.js';
-import { clockedEnd, MAX_CLOCKED_MS, overlapMs } from '../../domain/clocked-time.js';
+import { clockedEnd, MAX_CLOCKED_MS, overlapMs, type ClockedEnd } from '../../domain/clocked-time.js';
+import type { WorkInterval } from '../report-buckets/work-digest.js';
 import type { ClockIntervalDoc } from './projection.js';
 import type { ReadModelCollections } from '../read-model-set.js';
 
@@ -24,12 +25,15 @@ export async function resolveInterval(rm: ReadModelCollections, d: ClockInterval
   return (await resolveAll(rm, [d], idleMs, now))[0] as ClockedInterval;
 }
 
+/** What working out an interval's end needs of it. */
+type Stored = Pick<ClockIntervalDoc, 'accountId' | 'chatterId' | 'inAt' | 'outAt' | 'outAutomatic'>;
+
 /**
- * Many intervals at once: their chatters' replies read per stretch of time the intervals cover
- * (intervals a day or more apart are read apart), not one read per interval, nor one read
+ * Many intervals' ends at once: their chatters' replies read per stretch of time the intervals
+ * cover (intervals a day or more apart are read apart), not one read per interval, nor one read
  * spanning an old interval and today's.
  */
-async function resolveAll(rm: ReadModelCollections, docs: readonly ClockIntervalDoc[], idleMs: number, now: number): Promise<ClockedInterval[]> {
+async function endsOf(rm: ReadModelCollections, docs: readonly Stored[], idleMs: number, now: number): Promise<ClockedEnd[]> {
   // A clock-out is final: the route that appended it had worked out whether idling ended the
   // interval first, and said so (an automatic clock-out). Only open intervals read replies.
   const open = docs.filter((d) => d.outAt === null);
@@ -54,12 +58,41 @@ async function resolveAll(rm: ReadModelCollections, docs: readonly ClockInterval
     else by.set(key, [m.sentAt ?? 0]);
   }
   for (const list of by.values()) list.sort((a, b) => a - b);
-  return docs.map((d) => {
-    const ended = d.outAt !== null
-      ? { end: d.outAt, automatic: d.outAutomatic }
-      : clockedEnd(d.inAt, d.outAt, (by.get(`${d.accountId}\u0000${d.chatterId}`) ?? []).filter((t) => t >= d.inAt && t < (d.outAt ?? now + 1)), idleMs, now);
+  return docs.map((d) => d.outAt !== null
+    ? { end: d.outAt, automatic: d.outAutomatic }
+    : clockedEnd(d.inAt, d.outAt, (by.get(`${d.accountId}\u0000${d.chatterId}`) ?? []).filter((t) => t >= d.inAt && t < (d.outAt ?? now + 1)), idleMs, now));
+}
+
+async function resolveAll(rm: ReadModelCollections, docs: readonly ClockIntervalDoc[], idleMs: number, now: number): Promise<ClockedInterval[]> {
+  const ends = await endsOf(rm, docs, idleMs, now);
+  return docs.map((d, i) => {
+    const ended = ends[i] as ClockedEnd;
     return { id: d._id, accountId: d.accountId, chatterId: d.chatterId, inAt: d.inAt, end: ended.end, automatic: ended.automatic, inBy: d.inBy, outBy: d.outBy };
   });
+}
+
+/** A clocked span as the shift figures need it: whose, where, and from when to when (null: on now). */
+export interface ClockedSpanOf {
+  readonly accountId: string;
+  readonly chatterId: string;
+  readonly inAt: number;
+  readonly end: number | null;
+}
+
+/**
+ * The clocked spans overlapping [from, to) of intervals read from the report buckets' work facts
+ * (report-buckets/work-digest.ts workIn), one chatter's if named, their ends worked out as
+ * clockedIntervals works them out.
+ */
+export async function clockedSpans(rm: ReadModelCollections, intervals: readonly WorkInterval[], from: number, idleMs: number, now: number, chatterId?: string): Promise<ClockedSpanOf[]> {
+  const mine = chatterId === undefined ? intervals : intervals.filter((i) => i.chatterId === chatterId);
+  const ends = await endsOf(rm, mine, idleMs, now);
+  const out: ClockedSpanOf[] = [];
+  mine.forEach((d, i) => {
+    const end = (ends[i] as ClockedEnd).end;
+    if ((end ?? now) > from) out.push({ accountId: d.accountId, chatterId: d.chatterId, inAt: d.inAt, end });
+  });
+  return out;
 }
 
 /**

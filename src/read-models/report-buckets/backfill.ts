@@ -54,7 +54,7 @@ export async function ensureReportBuckets(store: DocumentStore, models: ReadMode
     const marker = await markers.findOne({ _id: id });
     if (marker?.state === 'built') return;
     // Nothing folded yet: the fold builds the buckets as it goes.
-    if (!marker && (await rm.sessions.countDocuments({})) === 0 && (await rm.messages.countDocuments({})) === 0 && (await rm.payments.countDocuments({})) === 0) {
+    if (!marker && (await rm.sessions.countDocuments({})) === 0 && (await rm.messages.countDocuments({})) === 0 && (await rm.payments.countDocuments({})) === 0 && (await rm.clock_intervals.countDocuments({})) === 0) {
       await markReportBucketsBuilt(store, version);
       return;
     }
@@ -80,6 +80,7 @@ async function build(store: DocumentStore, models: ReadModelSet, version: number
   let documents = 0;
   const sources: [BucketedModel, Collection<Doc>][] = [
     ['sessions', rm.sessions as unknown as Collection<Doc>], ['messages', rm.messages as unknown as Collection<Doc>], ['payments', rm.payments as unknown as Collection<Doc>], ['ppvs', rm.ppvs as unknown as Collection<Doc>],
+    ['clock_intervals', rm.clock_intervals as unknown as Collection<Doc>],
   ];
   for (const [model, c] of sources) {
     let last: string | null = null;

@@ -20,6 +20,8 @@ import { CREDIT_MODELS, creditedChatter, type CreditModel, type PaymentDoc } fro
 import type { PpvDoc, PpvSend } from '../ppvs/projection.js';
 import type { SessionDoc } from '../sessions/projection.js';
 import { campaignKey, chatterKey, countKey, fanKey, secKey } from './keys.js';
+import { intervalWork, paymentWork, sessionWork } from './work-digest.js';
+import type { ClockIntervalDoc } from '../clock-intervals/projection.js';
 
 export interface Increment {
   readonly accountId: string;
@@ -30,7 +32,7 @@ export interface Increment {
   readonly amount: number;
 }
 
-export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs';
+export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs' | 'clock_intervals';
 
 /**
  * Which rules built a read-model version's buckets. A change to what a document contributes
@@ -45,8 +47,9 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs';
  * 7: the fans each chatter's and each account's direct messages went to (`conv.*.fans.*`, `directFans.*`), for fans chatted.
  * 8: those fan sets in documents of their own beside each time bucket (keys.ts Family), not in it;
  *    and each account's figures of all time in one bucket (level `all`).
+ * 9: each session's, payment's and clock interval's facts for the shift figures, per account and day (work-digest.ts).
  */
-export const CONTRIBUTIONS_FORMAT = 8;
+export const CONTRIBUTIONS_FORMAT = 9;
 
 export function sessionIncrements(s: SessionDoc): Increment[] {
   const a = s.accountId;
@@ -77,7 +80,7 @@ export function sessionIncrements(s: SessionDoc): Increment[] {
       if (s.awaiting) out.push({ accountId: a, at: null, field: `${c}.awaiting`, amount: 1 });
     }
   }
-  return out;
+  return out.concat(sessionWork(s));
 }
 
 export function messageIncrements(m: MessageDoc): Increment[] {
@@ -161,7 +164,7 @@ export function paymentIncrements(p: PaymentDoc): Increment[] {
     out.push({ accountId: p.accountId, at: p.paidAt, field: `${c}.${cents}`, amount: p.grossCents });
     out.push({ accountId: p.accountId, at: p.paidAt, field: `${c}.${count}`, amount: 1 });
   }
-  return out;
+  return out.concat(paymentWork(p));
 }
 
 export function incrementsOf(model: BucketedModel, doc: unknown): Increment[] {
@@ -169,6 +172,7 @@ export function incrementsOf(model: BucketedModel, doc: unknown): Increment[] {
   if (model === 'sessions') return sessionIncrements(doc as SessionDoc);
   if (model === 'messages') return messageIncrements(doc as MessageDoc);
   if (model === 'ppvs') return ppvIncrements(doc as PpvDoc);
+  if (model === 'clock_intervals') return intervalWork(doc as ClockIntervalDoc);
   return paymentIncrements(doc as PaymentDoc);
 }
 

@@ -5,7 +5,7 @@
 // MongoDB). Updates are increments fenced on the writer's own partition mark only, so
 // projectors owning other partitions add to the same bucket without conflicting.
 import type { BulkOp, Doc } from '../../adapters/store/store.js';
-import { ALL_KEY, bucketIndex, bucketKey, bucketStart, docId, isFanField, LIVE_KEY, TIME_LEVELS, type Family, type Level } from './keys.js';
+import { ALL_KEY, bucketIndex, bucketKey, bucketStart, docId, isFanField, isWorkField, LIVE_KEY, TIME_LEVELS, type Family, type Level, type TimeLevel } from './keys.js';
 import type { Increment } from './contributions.js';
 
 export type Histogram = Record<string, number>;
@@ -112,12 +112,12 @@ export function addressesOf(i: Increment): readonly BucketAddress[] {
   // An event's increments share a time, and a replay's events crowd into the same hours:
   // the addresses (three ids, a calendar month) are worked out once per account and hour.
   const hour = bucketIndex('h', i.at);
-  const family: Family = isFanField(i.field) ? 'fans' : 'figures';
+  const family: Family = isWorkField(i.field) ? 'work' : isFanField(i.field) ? 'fans' : 'figures';
   const key = `${i.accountId}\u0000${hour}\u0000${family}`;
   let found = ADDRESSES.get(key);
   if (!found) {
     const at = bucketStart('h', hour);
-    const timed: BucketAddress[] = TIME_LEVELS.map((level) => {
+    const timed: BucketAddress[] = (family === 'work' ? WORK_LEVELS : TIME_LEVELS).map((level) => {
       const idx = bucketIndex(level, at);
       return { id: docId(level, bucketKey(idx), i.accountId, family), level, start: bucketStart(level, idx), accountId: i.accountId };
     });
@@ -131,6 +131,8 @@ export function addressesOf(i: Increment): readonly BucketAddress[] {
 }
 
 const ADDRESSES = new Map<string, readonly BucketAddress[]>();
+/** The work facts are read a day at a time (work-digest.ts): kept in days only. */
+const WORK_LEVELS: readonly TimeLevel[] = ['d'];
 const MAX_ADDRESSES = 20_000;
 
 function liveAddress(accountId: string): readonly BucketAddress[] {

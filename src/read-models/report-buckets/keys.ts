@@ -46,9 +46,13 @@ export const ALL_RANGE = { $gte: 'all|', $lt: 'all}' } as const;
  * only fans chatted reads them, so they live in documents of their own: every other report, and
  * the projector's marks, read the small ones.
  */
-export type Family = 'figures' | 'fans';
+export type Family = 'figures' | 'fans' | 'work';
 
-const prefixOf = (level: Level, family: Family): string => (family === 'fans' ? `f${level}` : level);
+/**
+ * `work`: what the shift figures are worked out from, per session and payment, at the day level
+ * only (work-digest.ts): a week's shift report reads seven documents per account.
+ */
+const prefixOf = (level: Level, family: Family): string => (family === 'fans' ? `f${level}` : family === 'work' ? `w${level}` : level);
 
 export function docId(level: Level, key: string, accountId: string, family: Family = 'figures'): string {
   return `${prefixOf(level, family)}|${key}|${accountId}`;
@@ -66,6 +70,9 @@ export function idRange(level: TimeLevel, fromIndex: number, toIndex: number, fa
 /** Whether a bucket field is a fan set's (those of `fans` documents). */
 export const isFanField = (field: string): boolean => field.startsWith('directFans.') || FAN_FIELD.test(field);
 const FAN_FIELD = /^conv\.[^.]+\.fans\./;
+
+/** Whether a bucket field is one of the `work` documents' facts per session (`ws.`), payment (`wp.`) or clock interval (`wi.`), work-digest.ts. */
+export const isWorkField = (field: string): boolean => field.startsWith('ws.') || field.startsWith('wp.') || field.startsWith('wi.');
 
 // Chatter ids become field names, which may not contain '.' or start with '$' in MongoDB:
 // base64url keeps them to [A-Za-z0-9_-]. Answered sessions without a chatter go under 'u'.
