@@ -1,6 +1,7 @@
 // The read models folded document by document from events, each in its own folder
 // (projection.ts: document, fold, indexes; queries.ts: its named queries). The report buckets
-// (report-buckets/) are derived from the sessions', messages', payments' and PPVs' changes instead.
+// (report-buckets/) are derived from the sessions', messages', payments', PPVs' and clock intervals'
+// changes instead.
 import { accountStats } from './account-stats/projection.js';
 import { chats } from './chats/projection.js';
 import { messages } from './messages/projection.js';

@@ -42,7 +42,7 @@ async function fold(rm: ReadModelCollections, changes: readonly [BucketedModel, 
     const writes = new BucketWrites(loaded);
     writes.add({ partition: 0, offset: offset++, id: `e${offset}` }, increments);
     const { inserts, updates } = writes.ops();
-    await rm.writeAll([{ model: 'report_buckets', ops: inserts as BulkOp<never>[] }, { model: 'report_buckets', ops: updates as BulkOp<never>[] }].filter((w) => w.ops.length > 0));
+    await rm.writeAll([{ model: 'report_buckets' as const, ops: inserts as BulkOp<never>[] }, { model: 'report_buckets' as const, ops: updates as BulkOp<never>[] }].filter((w) => w.ops.length > 0));
   }
 }
 

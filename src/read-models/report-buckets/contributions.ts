@@ -10,7 +10,9 @@
 //   - a PPV or queued send: when it was sent; its unlock (and the PPV's price as revenue of the
 //     send): when it was unlocked. Direct sends (a human's, not from a queue) count per chatter
 //     under `conv`; queued and automated ones per campaign under `camp`, out of the chatters'.
-// Open sessions not answered yet add nothing to time buckets: their outcome depends on the
+//   - the facts the shift figures are worked out from (work-digest.ts), in day documents of their
+//     own: a session's at its first fan message, a payment's when paid, a clock interval's at its clock-in.
+// Open sessions not answered yet add nothing to time buckets' figures: their outcome depends on the
 // clock, so reports read them live (they are few: sessions close after the idle timeout, or
 // with the fan waiting, at the unanswered limit).
 import { unansweredSec } from '../../domain/sla.js';
