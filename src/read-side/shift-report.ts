@@ -14,7 +14,8 @@ import { shiftWork, type WorkPayment, type WorkSession } from '../domain/shift-w
 import { shiftShares, type CreditSpan, type Shares } from '../domain/shift-credit.js';
 import { coverageOf, union, type Span } from '../domain/coverage.js';
 import type { AttributionModel } from '../read-models/payments/projection.js';
-import { workIn, type WorkPaymentFacts, type WorkSessionFacts } from '../read-models/report-buckets/work-digest.js';
+import { workIn, type WorkInterval, type WorkInWindow, type WorkPaymentFacts, type WorkSessionFacts } from '../read-models/report-buckets/work-digest.js';
+import { MAX_CLOCKED_MS } from '../domain/clocked-time.js';
 import type { ReadModelCollections } from '../read-models/read-model-set.js';
 import { accountTest } from '../read-models/report-buckets/queries.js';
 import { clockedSpans } from '../read-models/clock-intervals/queries.js';
@@ -95,18 +96,31 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
   // chatter asked about.
   const everyone = await clockedSpans(rm, work.intervals, from, q.clockIdleMs, now);
   const intervals = q.chatterId === undefined ? everyone : everyone.filter((i) => i.chatterId === q.chatterId);
-  const credits = creditsOf(work.payments, everyone, q.model);
-  const payments: WorkPayment[] = work.payments.map((d, i) => ({ accountId: d.accountId, paidAt: d.paidAt, grossCents: d.grossCents, credit: credits[i] ?? [] }));
   const names = new Map(records.map((r) => [r._id, r.displayName]));
-  // Per account, in time order, so a shift takes the slice of its own time (binary search).
-  const sessionsOf = groupSorted(sessions, (s) => s.firstFanMessageAt);
-  const paymentsOf = groupSorted(payments, (p) => p.paidAt);
+  // What a shift's row is worked out from, built only if some row is not kept (below).
+  let inputs: { sessionsOf: Map<string, Sorted<WorkSession>>; paymentsOf: Map<string, Sorted<WorkPayment>> } | null = null;
+  const inputsOf = () => {
+    if (inputs) return inputs;
+    const credits = creditsOf(work.payments, everyone, q.model);
+    const payments: WorkPayment[] = work.payments.map((d, i) => ({ accountId: d.accountId, paidAt: d.paidAt, grossCents: d.grossCents, credit: credits[i] ?? [] }));
+    // Per account, in time order, so a shift takes the slice of its own time (binary search).
+    return (inputs = { sessionsOf: groupSorted(sessions, (s) => s.firstFanMessageAt), paymentsOf: groupSorted(payments, (p) => p.paidAt) });
+  };
   const spansOf = new Map<string, typeof intervals>();
   for (const i of intervals) {
     const list = spansOf.get(i.chatterId);
     if (list) list.push(i);
     else spansOf.set(i.chatterId, [i]);
   }
+  // Per account, the intervals not clocked out (anyone's, whether idling has ended them for now or not).
+  const openOf = new Map<string, WorkInterval[]>();
+  for (const i of work.intervals) {
+    if (i.outAt !== null) continue;
+    const list = openOf.get(i.accountId);
+    if (list) list.push(i);
+    else openOf.set(i.accountId, [i]);
+  }
+  const params = `${q.model}|${q.thresholdSec}|${q.noShowGraceMs}`;
   const rows: ShiftRow[] = [];
   const summary = new Map<string, ChatterShifts>();
   const within = new Map<string, number>();
@@ -124,34 +138,47 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
     const spans = spansOf.get(doc._id) ?? [];
     for (const p of plannedShiftsOf(doc, from, to)) {
       if (!visible(p.accountId)) continue;
-      const f = shiftFigures(p, spans, now, q.noShowGraceMs);
-      // The chatter's clocked time on the shift's account inside the shift.
-      const on: [number, number][] = [];
-      for (const s of spans) {
-        if (s.accountId !== p.accountId) continue;
-        const a = Math.max(s.inAt, p.start);
-        const b = Math.min(s.end ?? now, p.end);
-        if (b > a) on.push([a, b]);
+      const displayName = names.get(doc._id) ?? null;
+      const deps = p.start >= from && p.end <= to && settled(p, now, q.noShowGraceMs, openOf.get(p.accountId)) ? depsOf(work, p) : null;
+      const memo = deps === null ? undefined : keptRows(doc, params).get(p.id);
+      let row: ShiftRow;
+      let withinThreshold: number;
+      if (memo && deps && memo.row.displayName === displayName && sameObjects(memo.deps, deps)) {
+        ({ row, withinThreshold } = memo);
+      } else {
+        const f = shiftFigures(p, spans, now, q.noShowGraceMs);
+        // The chatter's clocked time on the shift's account inside the shift.
+        const on: [number, number][] = [];
+        for (const s of spans) {
+          if (s.accountId !== p.accountId) continue;
+          const a = Math.max(s.inAt, p.start);
+          const b = Math.min(s.end ?? now, p.end);
+          if (b > a) on.push([a, b]);
+        }
+        const { sessionsOf, paymentsOf } = inputsOf();
+        const work = shiftWork(doc._id, p.accountId, on, slice(sessionsOf.get(p.accountId), p.start, p.end), slice(paymentsOf.get(p.accountId), p.start, p.end), q.thresholdSec);
+        row = {
+          shiftId: p.id, chatterId: doc._id, displayName, accountId: p.accountId, kind: p.kind,
+          plannedStart: p.start, plannedEnd: p.end, plannedSec: Math.floor((p.end - p.start) / 1000),
+          clockedSec: f.clockedSec, lateStartSec: f.lateStartSec, earlyEndSec: f.earlyEndSec, noShow: f.noShow, status: f.status,
+          fansWaited: work.fansWaited, sessionsAnswered: work.sessionsAnswered, withinThresholdPct: work.withinThresholdPct,
+          medianFirstResponseSec: work.medianFirstResponseSec, p90FirstResponseSec: work.p90FirstResponseSec, revenueCents: work.revenueCents,
+        };
+        withinThreshold = work.withinThreshold;
+        if (deps) keep(doc, params, p.id, { deps, row, withinThreshold });
       }
-      const work = shiftWork(doc._id, p.accountId, on, slice(sessionsOf.get(p.accountId), p.start, p.end), slice(paymentsOf.get(p.accountId), p.start, p.end), q.thresholdSec);
-      rows.push({
-        shiftId: p.id, chatterId: doc._id, displayName: names.get(doc._id) ?? null, accountId: p.accountId, kind: p.kind,
-        plannedStart: p.start, plannedEnd: p.end, plannedSec: Math.floor((p.end - p.start) / 1000),
-        clockedSec: f.clockedSec, lateStartSec: f.lateStartSec, earlyEndSec: f.earlyEndSec, noShow: f.noShow, status: f.status,
-        fansWaited: work.fansWaited, sessionsAnswered: work.sessionsAnswered, withinThresholdPct: work.withinThresholdPct,
-        medianFirstResponseSec: work.medianFirstResponseSec, p90FirstResponseSec: work.p90FirstResponseSec, revenueCents: work.revenueCents,
-      });
+      rows.push(row);
       const s = sumOf(doc._id);
       s.shifts++;
       s.plannedSec += Math.floor((Math.min(p.end, to) - Math.max(p.start, from)) / 1000);
-      s.clockedInShiftsSec += f.clockedSec;
-      if (f.lateStartSec !== null) s.lateStarts++;
-      if (f.earlyEndSec !== null) s.earlyEnds++;
-      if (f.noShow) s.noShows++;
-      s.fansWaited += work.fansWaited;
-      s.sessionsAnswered += work.sessionsAnswered;
-      s.revenueCents += work.revenueCents;
-      within.set(doc._id, (within.get(doc._id) ?? 0) + work.withinThreshold);
+      s.clockedInShiftsSec += row.clockedSec;
+      if (row.lateStartSec !== null) s.lateStarts++;
+      if (row.earlyEndSec !== null) s.earlyEnds++;
+      if (row.noShow) s.noShows++;
+      s.fansWaited += row.fansWaited;
+      s.sessionsAnswered += row.sessionsAnswered;
+      s.revenueCents += row.revenueCents;
+      within.set(doc._id, (within.get(doc._id) ?? 0) + withinThreshold);
     }
   }
   for (const i of intervals) sumOf(i.chatterId).clockedSec += Math.floor(Math.max(0, Math.min(i.end ?? now, to) - Math.max(i.inAt, from)) / 1000);
@@ -179,6 +206,62 @@ function plannedShiftsOf(doc: RosterDoc, from: number, to: number): readonly Pla
     byWindow.set(key, (shifts = plannedShifts(doc, from, to, doc._id)));
   }
   return shifts;
+}
+
+/**
+ * A shift's row once nothing can change it but its inputs: it is over (and past the no-show
+ * grace), inside the window (one that crosses an end counts only what the window holds), and no
+ * interval on its account that could reach it is still open (an open interval's end follows from
+ * replies and the clock, and a late reply can move it; under `shift` anyone's moves a payment's
+ * shares). Such a row is kept with the day documents it was worked out from (its account's days,
+ * and the day before for the intervals begun then), and given again while the store hands out the
+ * same objects for them: any fact of those days that changes (a late session, a payment
+ * reassigned, a clock-out) rewrites its day's document. A week's report then works out only the
+ * shifts still on or begun today, not a thousand rows a request (issue 51).
+ */
+function settled(p: PlannedShift, now: number, graceMs: number, open: readonly WorkInterval[] | undefined): boolean {
+  if (now < p.end || now < p.start + graceMs) return false;
+  // An open interval ends a day after its clock-in at the latest (clocked-time.ts).
+  for (const i of open ?? []) if (i.inAt < p.end && i.inAt + MAX_CLOCKED_MS > p.start) return false;
+  return true;
+}
+
+const DAY_MS = 86_400_000;
+
+function depsOf(work: WorkInWindow, p: PlannedShift): (object | undefined)[] {
+  const out: (object | undefined)[] = [];
+  for (let day = Math.floor((p.start - MAX_CLOCKED_MS) / DAY_MS) * DAY_MS; day < p.end; day += DAY_MS) out.push(work.dayDoc(p.accountId, day));
+  return out;
+}
+
+interface KeptRow { readonly deps: readonly (object | undefined)[]; readonly row: ShiftRow; readonly withinThreshold: number }
+
+/** Per roster document (a changed roster is a new document), per model and thresholds, per shift. */
+const kept = new WeakMap<RosterDoc, Map<string, Map<string, KeptRow>>>();
+/** Shifts kept per roster document and parameters: a year of a roster's shifts with room to spare. */
+const KEPT_PER_ROSTER = 2_000;
+
+function keptRows(doc: RosterDoc, params: string): Map<string, KeptRow> {
+  let byParams = kept.get(doc);
+  if (!byParams) kept.set(doc, (byParams = new Map()));
+  let rows = byParams.get(params);
+  if (!rows) {
+    if (byParams.size >= 8) byParams.delete(byParams.keys().next().value as string);
+    byParams.set(params, (rows = new Map()));
+  }
+  return rows;
+}
+
+function keep(doc: RosterDoc, params: string, shiftId: string, row: KeptRow): void {
+  const rows = keptRows(doc, params);
+  if (rows.size >= KEPT_PER_ROSTER) rows.clear();
+  rows.set(shiftId, row);
+}
+
+function sameObjects(a: readonly (object | undefined)[], b: readonly (object | undefined)[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Coverage alone over [from, to) (coverage.csv): the two reads it needs, not a whole shift report. */

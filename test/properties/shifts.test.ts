@@ -79,6 +79,8 @@ const caseArb = fc.record({
   jitter: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 20 }),
   redeliver: fc.integer({ min: 0, max: 5 }),
   cuts: fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 6 }),
+  /** Whether the report is read after every batch too (its settled rows are kept; what comes after must still count). */
+  peek: fc.boolean(),
 });
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -187,16 +189,19 @@ describe('the shift report', () => {
       try {
         await new ReadModelSet(store).ensureIndexes(1);
         const rm = new ReadModelSet(store).at(1);
-        for (let start = 0, i = 0; start < m.positioned.length; i++) {
-          const batch = m.positioned.slice(start, start + (c.cuts[i % c.cuts.length] ?? 1));
-          await applyEvents(rm, batch);
-          start += batch.length;
-        }
         const rosterStore = new RosterStore(store);
         for (const [i, r] of rosters.entries()) await rosterStore.set(CHATTERS[i] as string, r, 'lead', T0);
         const from = T0 - 3_600_000;
         const to = T0 + 30 * 3_600_000;
         const q = { from, to, inScope: {}, thresholdSec: THRESHOLD_SEC, clockIdleMs: CLOCK_IDLE_MS, noShowGraceMs: GRACE_MS, now };
+        for (let start = 0, i = 0; start < m.positioned.length; i++) {
+          const batch = m.positioned.slice(start, start + (c.cuts[i % c.cuts.length] ?? 1));
+          await applyEvents(rm, batch);
+          start += batch.length;
+          // Read half way, at the final instant: rows of shifts over by then are kept, and must
+          // not be given again once later records change what they were worked out from.
+          if (c.peek) for (const model of ['session', 'shift'] as const) await shiftReport(rm, rosterStore, new ChatterStore(store), { ...q, model });
+        }
         const [bySession, byShift] = [await shiftReport(rm, rosterStore, new ChatterStore(store), { ...q, model: 'session' }), await shiftReport(rm, rosterStore, new ChatterStore(store), { ...q, model: 'shift' })];
 
         // The reference: sessions and each payment's session credit from the reference model;
@@ -274,4 +279,37 @@ describe('the shift report', () => {
       }
     }), propertyRuns(20));
   }, 300_000);
+
+  it('works a shift out again once a reply moves the end of a clocked interval not clocked out', async () => {
+    // ann clocks in and never out; a fan writes, she answers at 2 min and again at 22 min. Read
+    // before the second reply has arrived, her idling ended the interval at 32 min; after it, at
+    // 52 min. The shift is over by then at either reading: its row must not be the first one kept.
+    const h = historyOf([
+      { kind: 'clock', gapMin: 0, chatter: 0, action: 'in' }, { kind: 'fan', chat: 0, gapMin: 1 },
+      { kind: 'reply', chat: 0, gapMin: 1, chatter: 0 }, { kind: 'reply', chat: 0, gapMin: 20, chatter: 0 },
+    ]);
+    const last = h.loose.reduce((a, b) => (b.at > a.at ? b : a));
+    const first = [...h.clocks, ...h.loose.filter((r) => r !== last)].sort((a, b) => a.at - b.at);
+    const now = h.maxAt + 3 * 3_600_000;
+    const m = runRecords([...first.map((r) => r.record), last.record, ...tickRecords(1, now)], SESSION_IDLE_MS, LATE_MS);
+    const store = new EmbeddedStore(tempDir('convops-shifts-kept-'));
+    try {
+      const models = new ReadModelSet(store);
+      await models.ensureIndexes(1);
+      const rm = models.at(1);
+      const rosters = new RosterStore(store);
+      await rosters.set('ann', rosterOf({ slots: [], oneOff: [0, 60] }), 'lead', T0);
+      const q = { from: T0 - 3_600_000, to: T0 + 3 * 3_600_000, inScope: {}, model: 'session' as const, thresholdSec: THRESHOLD_SEC, clockIdleMs: CLOCK_IDLE_MS, noShowGraceMs: GRACE_MS, now };
+      const report = async () => (await shiftReport(rm, rosters, new ChatterStore(store), q)).shifts.map((r) => r.clockedSec);
+      // The events of the records before the second reply, then the rest.
+      const cut = m.positioned.findIndex((p) => p.event.type === 'MessageRecorded' && p.event.at === last.at);
+      expect(cut).toBeGreaterThan(0);
+      await applyEvents(rm, m.positioned.slice(0, cut));
+      expect(await report()).toEqual([2 * 60 + 2 + 30 * 60]);
+      await applyEvents(rm, m.positioned.slice(cut));
+      expect(await report()).toEqual([22 * 60 + 3 + 30 * 60]);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 });

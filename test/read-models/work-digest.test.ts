@@ -88,7 +88,11 @@ describe.each([
       const before = await workIn(rm, {}, D - DAY, D);
       expect(before.sessions).toEqual([{ accountId: A, firstFanMessageAt: D - 600_000, waitEnd: null, firstResponderId: null, firstResponseSec: null }]);
       // Another account's scope sees none of it.
-      expect(await workIn(rm, { accountId: 'acct_other' }, D - DAY, D + DAY)).toEqual({ sessions: [], payments: [], intervals: [] });
+      const other = await workIn(rm, { accountId: 'acct_other' }, D - DAY, D + DAY);
+      expect([other.sessions, other.payments, other.intervals, other.dayDoc(A, D)]).toEqual([[], [], [], undefined]);
+      // The day documents read, as handed out: what a kept shift row is checked against.
+      expect(day.dayDoc(A, D + 5_000_000)).toBeDefined();
+      expect(day.dayDoc(A, D + DAY)).toBeUndefined();
 
       // The facts live in day documents of their own: no figure bucket (hour, day, month, all time) carries them.
       const docs: ReportBucketDoc[] = await rm.report_buckets.find({});

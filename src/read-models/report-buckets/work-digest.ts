@@ -171,7 +171,19 @@ const DAY = 86_400_000;
  * window's day documents (and the day before it, for the intervals). Each account's sessions come
  * in time order, and so do its payments.
  */
-export async function workIn(rm: ReadModelCollections, inScope: Filter, from: number, to: number): Promise<{ sessions: WorkSessionFacts[]; payments: WorkPaymentFacts[]; intervals: WorkInterval[] }> {
+export interface WorkInWindow {
+  readonly sessions: WorkSessionFacts[];
+  readonly payments: WorkPaymentFacts[];
+  readonly intervals: WorkInterval[];
+  /**
+   * The day document an account's facts of a day were read from (undefined: none), as the store
+   * handed it out: the embedded store hands out the same object while a document is unchanged,
+   * so a figure worked out from some days can be kept while they stay the same objects.
+   */
+  readonly dayDoc: (accountId: string, at: number) => object | undefined;
+}
+
+export async function workIn(rm: ReadModelCollections, inScope: Filter, from: number, to: number): Promise<WorkInWindow> {
   const lo = Number.isFinite(from) ? Math.floor((from - MAX_CLOCKED_MS) / DAY) : Number.MIN_SAFE_INTEGER;
   const hi = Number.isFinite(to) ? Math.floor((to - 1) / DAY) + 1 : Number.MAX_SAFE_INTEGER;
   // By `_id` alone (a shared read), the accounts picked after: a range of days is a range of ids.
@@ -181,8 +193,13 @@ export async function workIn(rm: ReadModelCollections, inScope: Filter, from: nu
   const payments: WorkPaymentFacts[] = [];
   const intervals: WorkInterval[] = [];
   const earliest = from - MAX_CLOCKED_MS;
+  // Per account, per day index: asked a few times for each of a window's thousand shifts.
+  const byDay = new Map<string, Map<number, object>>();
   for (const doc of docs) {
     if (!visible(doc.accountId)) continue;
+    let days = byDay.get(doc.accountId);
+    if (!days) byDay.set(doc.accountId, (days = new Map()));
+    days.set(Math.floor((doc.start ?? 0) / DAY), doc);
     let d = decoded.get(doc);
     if (!d) decoded.set(doc, (d = decode(doc)));
     for (const s of d.sessions) if (s.firstFanMessageAt >= from && s.firstFanMessageAt < to) sessions.push(s);
@@ -190,5 +207,5 @@ export async function workIn(rm: ReadModelCollections, inScope: Filter, from: nu
     for (const i of d.intervals) if (i.inAt < to && i.inAt >= earliest && (i.outAt === null || i.outAt > from)) intervals.push(i);
   }
   intervals.sort((a, b) => a.inAt - b.inAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { sessions, payments, intervals };
+  return { sessions, payments, intervals, dayDoc: (accountId, at) => byDay.get(accountId)?.get(Math.floor(at / DAY)) };
 }
