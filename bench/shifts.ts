@@ -5,31 +5,39 @@
 // routes compute: the shift report of this week and of 30 days, the pay view, who is on now,
 // clocked time; and, as the floor to compare with, the one indexed read of the window's sessions
 // the shift report makes.
-//   node --import tsx bench/shifts.ts [--chatters 200] [--sessions 100000] [--repeat 60] [--keep <dir>] [--only <part of a line's label>]
+//   node --import tsx bench/shifts.ts [--chatters 200] [--sessions 100000] [--repeat 60] [--keep <dir>] [--only <part of a line's label>] [--dist]
 // --keep: seed into <dir> and leave it there; a later run with the same --keep reads it as it is
 // (the seed is a minute and a half; comparing two versions of the code needs the same data).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { collectGarbage } from './collect-garbage.js';
-import { EmbeddedStore } from '../src/adapters/store/embedded-store.js';
-import { ChatterStore } from '../src/accounts/chatter-store.js';
 import { mulberry32 } from '../src/demo/random.js';
-import { RosterStore } from '../src/accounts/roster-store.js';
-import { plannedShifts, type Roster } from '../src/domain/roster.js';
+import type { Roster } from '../src/domain/roster.js';
 import type { ClockIntervalDoc } from '../src/read-models/clock-intervals/projection.js';
-import { clockedIntervals, onNow } from '../src/read-models/clock-intervals/queries.js';
 import type { MessageDoc } from '../src/read-models/messages/projection.js';
 import type { PaymentDoc } from '../src/read-models/payments/projection.js';
-import { ReadModelSet } from '../src/read-models/read-model-set.js';
 import type { SessionDoc } from '../src/read-models/sessions/projection.js';
-import { payReport, shiftReport } from '../src/read-side/shift-report.js';
-import { shiftCreditOf } from '../src/read-models/shift-credits.js';
-import { ensureReportBuckets } from '../src/read-models/report-buckets/backfill.js';
-import { createLogger } from '../src/support/logger.js';
 
-const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' }, keep: { type: 'string' }, only: { type: 'string' } } });
+// --dist: the code timed (and the store) as `npm start` runs it, compiled by `npm run build`.
+// Through tsx, esbuild keeps function names, a call for every closure made: about half of a
+// week's report in this bench.
+const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' }, keep: { type: 'string' }, only: { type: 'string' }, dist: { type: 'boolean', default: false } } });
+const root = args.dist ? '../dist/src' : '../src';
+const load = <T>(path: string): Promise<T> => import(`${root}/${path}`) as Promise<T>;
+const { EmbeddedStore } = await load<typeof import('../src/adapters/store/embedded-store.js')>('adapters/store/embedded-store.js');
+const { ChatterStore } = await load<typeof import('../src/accounts/chatter-store.js')>('accounts/chatter-store.js');
+const { RosterStore } = await load<typeof import('../src/accounts/roster-store.js')>('accounts/roster-store.js');
+const { plannedShifts } = await load<typeof import('../src/domain/roster.js')>('domain/roster.js');
+const { clockedIntervals, onNow } = await load<typeof import('../src/read-models/clock-intervals/queries.js')>('read-models/clock-intervals/queries.js');
+const { ReadModelSet } = await load<typeof import('../src/read-models/read-model-set.js')>('read-models/read-model-set.js');
+const { payReport, shiftReport } = await load<typeof import('../src/read-side/shift-report.js')>('read-side/shift-report.js');
+const { shiftCreditOf } = await load<typeof import('../src/read-models/shift-credits.js')>('read-models/shift-credits.js');
+const { ensureReportBuckets } = await load<typeof import('../src/read-models/report-buckets/backfill.js')>('read-models/report-buckets/backfill.js');
+const { createLogger } = await load<typeof import('../src/support/logger.js')>('support/logger.js');
+
 const CHATTERS = Number(args.chatters);
 const SESSIONS = Number(args.sessions);
 const REPEAT = Number(args.repeat);
@@ -119,6 +127,7 @@ async function seed(): Promise<void> {
   writeFileSync(SEEDED, String(now));
 }
 
+console.log(`code timed: ${args.dist ? 'dist/ (npm run build), as npm start runs it' : 'src/ through tsx'}`);
 if (seeded) console.log(`read the seed kept in ${dir} (seeded at ${new Date(now).toISOString()})`);
 else await seed();
 // The report buckets, as a projector starting on these documents builds them (once per contributions
@@ -133,18 +142,32 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 }
 
+/** Garbage collections as they happen (start and duration, ms): how much of a slow call they were. */
+const collections: [number, number][] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) collections.push([e.startTime, e.duration]);
+}).observe({ entryTypes: ['gc'] });
+
 async function measure(label: string, run: () => Promise<string>): Promise<void> {
   if (args.only !== undefined && !label.includes(args.only)) return;
   for (let i = 0; i < 5; i++) await run();
-  const times: number[] = [];
+  const calls: [start: number, ms: number][] = [];
   let what = '';
   for (let i = 0; i < REPEAT; i++) {
     const t = performance.now();
     what = await run();
-    times.push(performance.now() - t);
+    calls.push([t, performance.now() - t]);
   }
-  times.sort((a, b) => a - b);
-  console.log(`${label.padEnd(44)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms  (${what})`);
+  // Let the observer report the last collections before they are matched to calls.
+  await new Promise((r) => setTimeout(r, 50));
+  const times = calls.map(([, ms]) => ms).sort((a, b) => a - b);
+  // The slowest calls (those past p95): how much of them was garbage collection, the rest
+  // being the machine's (a shared VM's other tenants) or the call's own.
+  const p95 = percentile(times, 95);
+  const slow = calls.filter(([, ms]) => ms > p95);
+  const gcInSlow = slow.reduce((n, [t, ms]) => n + collections.filter(([at]) => at >= t && at <= t + ms).reduce((m, [, d]) => m + d, 0), 0);
+  const slowMs = slow.reduce((n, [, ms]) => n + ms, 0);
+  console.log(`${label.padEnd(44)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms  (${what}; past p95: ${slow.length} calls, ${slowMs.toFixed(0)} ms, of it GC ${gcInSlow.toFixed(0)} ms)`);
 }
 
 const week = { from: now - 7 * DAY, to: now };
