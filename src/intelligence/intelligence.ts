@@ -16,7 +16,7 @@ import { BusinessHoursStore, scheduleGeneration } from '../accounts/business-hou
 import { businessWaitClock, type WaitClock } from '../domain/business-hours.js';
 import { RosterStore } from '../accounts/roster-store.js';
 import { plannedShifts } from '../domain/roster.js';
-import { accountTest } from '../read-models/report-buckets/queries.js';
+import { accountTest } from '../read-models/account-test.js';
 import { clockedIntervals, onNow, resolveInterval } from '../read-models/clock-intervals/queries.js';
 import { evaluateCoverage, evaluateNoShow, SHIFT_RULES } from './shift-rules.js';
 

@@ -17,7 +17,7 @@ import type { AttributionModel } from '../read-models/payments/projection.js';
 import { workIn, type WorkInterval, type WorkInWindow, type WorkPaymentFacts, type WorkSessionFacts } from '../read-models/report-buckets/work-digest.js';
 import { MAX_CLOCKED_MS } from '../domain/clocked-time.js';
 import type { ReadModelCollections } from '../read-models/read-model-set.js';
-import { accountTest } from '../read-models/report-buckets/queries.js';
+import { accountTest } from '../read-models/account-test.js';
 import { clockedSpans } from '../read-models/clock-intervals/queries.js';
 
 export interface ShiftRow {

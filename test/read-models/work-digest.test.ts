@@ -63,21 +63,28 @@ describe.each([
       // A second session whose first fan message moves back to the day before (a late record).
       const late = session({ _id: `${A}:502:1`, chatId: '502', firstFanMessageAt: D + 600_000 });
       const moved = { ...late, firstFanMessageAt: D - 600_000 } as SessionDoc;
-      const overridden = payment({ late: true, override: { chatterId: 'cat', by: 'm', at: D, reason: 'r' } } as Partial<PaymentDoc>);
+      const toCat = payment({ late: true, override: { chatterId: 'cat', by: 'm', at: D, reason: 'r' } } as Partial<PaymentDoc>);
+      const overridden = payment({ late: true, override: { chatterId: 'dan', by: 'm', at: D, reason: 'r' } } as Partial<PaymentDoc>);
+      // Answered by a reply stamped a second before the fan's message: -1 s is answered too.
+      const early = session({ _id: `${A}:503:1`, chatId: '503', firstFanMessageAt: D + 7_200_000, firstResponseAt: D + 7_199_000, firstResponseSec: -1, firstResponderId: 'ann' });
       const out = interval({ outAt: D + 3_000_000, outBy: 'm', outAutomatic: true, lastSeq: 2 });
       await fold(rm, [
         ['sessions', undefined, waiting], ['sessions', waiting, answered], ['sessions', answered, bobs], ['sessions', bobs, closed],
         ['sessions', undefined, late], ['sessions', late, moved],
-        ['payments', undefined, payment({})], ['payments', payment({}), overridden],
+        ['sessions', undefined, early],
+        ['payments', undefined, payment({})], ['payments', payment({}), toCat], ['payments', toCat, overridden],
         ['clock_intervals', undefined, interval({})], ['clock_intervals', interval({}), out],
         ['clock_intervals', undefined, interval({ _id: `${A}:_clock.bob:1`, chatterId: 'bob', inAt: D + 60_000 })],
       ]);
 
       const day = await workIn(rm, {}, D, D + DAY);
-      expect(day.sessions).toEqual([{ accountId: A, firstFanMessageAt: D + 3_600_000, waitEnd: D + 3_600_000, firstResponderId: 'bob', firstResponseSec: 0 }]);
+      expect(day.sessions).toEqual([
+        { accountId: A, firstFanMessageAt: D + 3_600_000, waitEnd: D + 3_600_000, firstResponderId: 'bob', firstResponseSec: 0 },
+        { accountId: A, firstFanMessageAt: D + 7_200_000, waitEnd: D + 7_199_000, firstResponderId: 'ann', firstResponseSec: -1 },
+      ]);
       expect(day.payments).toEqual([{
-        accountId: A, paidAt: D + 4_000_000, grossCents: 2500, uncredited: true, overrideChatterId: 'cat',
-        credited: { session: 'cat', sender: 'cat', converter: 'cat' },
+        accountId: A, paidAt: D + 4_000_000, grossCents: 2500, uncredited: true, overrideChatterId: 'dan',
+        credited: { session: 'dan', sender: 'dan', converter: 'dan' },
       }]);
       // The clock interval begun the day before and ended in this day is this day's too; bob's is open.
       expect(day.intervals.map(({ id: _id, ...i }) => i)).toEqual([

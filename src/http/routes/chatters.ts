@@ -10,7 +10,7 @@ import { inboundRecord } from '../../domain/inbound-record.js';
 import { CLOCK_CHATTER, clockChatOf } from '../../domain/normalise.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { chattersSeen } from '../../read-models/report-buckets/chatters-seen.js';
-import { accountTest } from '../../read-models/report-buckets/queries.js';
+import { accountTest } from '../../read-models/account-test.js';
 import { clockedIntervals, onNow, openInterval, summarise, type ClockedInterval } from '../../read-models/clock-intervals/queries.js';
 import type { ReadSide } from '../../read-side/read-side.js';
 import { ApiError } from '../errors.js';

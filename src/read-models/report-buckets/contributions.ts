@@ -50,8 +50,9 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs' | 'clo
  * 8: those fan sets in documents of their own beside each time bucket (keys.ts Family), not in it;
  *    and each account's figures of all time in one bucket (level `all`).
  * 9: each session's, payment's and clock interval's facts for the shift figures, per account and day (work-digest.ts).
+ * 10: a session's answered kept apart from its first-response seconds (`ws.*.a`), which can be 0 or below.
  */
-export const CONTRIBUTIONS_FORMAT = 9;
+export const CONTRIBUTIONS_FORMAT = 10;
 
 export function sessionIncrements(s: SessionDoc): Increment[] {
   const a = s.accountId;

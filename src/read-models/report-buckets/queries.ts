@@ -5,6 +5,7 @@
 import type { Filter } from '../../adapters/store/store.js';
 import { shownClose } from '../../domain/session-deadline.js';
 import { LruMap } from '../../support/lru.js';
+import { accountTest } from '../account-test.js';
 import type { ReadModelCollections } from '../read-model-set.js';
 import type { SessionDoc } from '../sessions/projection.js';
 import type { Increment } from './contributions.js';
@@ -36,19 +37,6 @@ export interface WindowSums {
   readonly byAccount: Map<string, AccountWindow>;
   /** Open sessions in the window whose fan has had no reply yet (judged against the clock). */
   readonly unanswered: readonly (Unanswered & { readonly accountId: string })[];
-}
-
-/** Which accounts a store filter (from the request's scope) lets through. */
-export function accountTest(inScope: Filter): (accountId: string) => boolean {
-  const a = inScope.accountId;
-  if (a === undefined) return () => true;
-  if (typeof a === 'string') return (id) => id === a;
-  const list = (a as { $in?: unknown[] }).$in;
-  if (Array.isArray(list)) {
-    const set = new Set(list);
-    return (id) => set.has(id);
-  }
-  return () => false;
 }
 
 function counters(doc: ReportBucketDoc): Record<string, unknown> {

@@ -12,7 +12,7 @@
 // the value the document has now, and a session that moved out of a day leaves zeros behind
 // (read as absent). Per session, placed by its first fan message:
 //   ws.<key>.t  first fan message at (ms)       ws.<key>.e  its wait ended (first reply, or the close without one; absent: waiting)
-//   ws.<key>.r  first-response seconds + 1      ws.<key>.c.<chatter key>  1 for the first responder
+//   ws.<key>.a  1: answered   ws.<key>.r  first-response seconds (0 and below are seconds too)   ws.<key>.c.<chatter key>  1 for the first responder
 // Per payment, placed by when it was paid:
 //   wp.<key>.t  paid at   wp.<key>.g  gross cents   wp.<key>.l  1: late (credited to nobody)
 //   wp.<key>.o.<chatter key>  a manager's reassignment   wp.<key>.{s,n,v}.<chatter key>  its credit under session, sender, converter
@@ -30,7 +30,7 @@ import type { SessionDoc } from '../sessions/projection.js';
 import type { Increment } from './contributions.js';
 import type { ReportBucketDoc } from './document.js';
 import { chatterIdOf, chatterKey, idRange } from './keys.js';
-import { accountTest } from './queries.js';
+import { accountTest } from '../account-test.js';
 
 const keyOf = (id: string): string => `k${Buffer.from(id, 'utf8').toString('base64url')}`;
 
@@ -43,7 +43,11 @@ export function sessionWork(s: SessionDoc): Increment[] {
   const out: Increment[] = [{ accountId: s.accountId, at, field: `${base}.t`, amount: at }];
   const end = s.firstResponseAt ?? (s.status === 'closed' && s.closedAt !== null ? s.closedAt : null);
   if (end !== null) out.push({ accountId: s.accountId, at, field: `${base}.e`, amount: end });
-  if (s.firstResponseSec !== null) out.push({ accountId: s.accountId, at, field: `${base}.r`, amount: s.firstResponseSec + 1 });
+  if (s.firstResponseSec !== null) {
+    // Answered is its own field: a reply stamped before the fan's message gives seconds of 0 or below.
+    out.push({ accountId: s.accountId, at, field: `${base}.a`, amount: 1 });
+    out.push({ accountId: s.accountId, at, field: `${base}.r`, amount: s.firstResponseSec });
+  }
   if (s.firstResponderId !== null) out.push({ accountId: s.accountId, at, field: `${base}.c.${chatterKey(s.firstResponderId)}`, amount: 1 });
   return out;
 }
@@ -138,8 +142,7 @@ function decode(doc: ReportBucketDoc & { ws?: Fields; wp?: Fields; wi?: Fields }
     const t = num(f, 't');
     if (t === 0) continue;
     const e = num(f, 'e');
-    const r = num(f, 'r');
-    sessions.push({ accountId: doc.accountId, firstFanMessageAt: t, waitEnd: e === 0 ? null : e, firstResponderId: chatterIn(f, 'c'), firstResponseSec: r === 0 ? null : r - 1 });
+    sessions.push({ accountId: doc.accountId, firstFanMessageAt: t, waitEnd: e === 0 ? null : e, firstResponderId: chatterIn(f, 'c'), firstResponseSec: num(f, 'a') > 0 ? num(f, 'r') : null });
   }
   for (const v of Object.values(doc.wp ?? {})) {
     const f = v as Fields;
