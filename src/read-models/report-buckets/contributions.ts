@@ -22,17 +22,11 @@ import { CREDIT_MODELS, creditedChatter, type CreditModel, type PaymentDoc } fro
 import type { PpvDoc, PpvSend } from '../ppvs/projection.js';
 import type { SessionDoc } from '../sessions/projection.js';
 import { campaignKey, chatterKey, countKey, fanKey, secKey } from './keys.js';
-import { intervalWork, paymentWork, sessionWork } from './work-digest.js';
+import { intervalWork, paymentWork, sessionWork } from './work-contributions.js';
+import type { Increment } from './increment.js';
 import type { ClockIntervalDoc } from '../clock-intervals/projection.js';
 
-export interface Increment {
-  readonly accountId: string;
-  /** The time that places it in a bucket; null: the account's live row (open now). */
-  readonly at: number | null;
-  /** Dotted field path in the bucket document. */
-  readonly field: string;
-  readonly amount: number;
-}
+export type { Increment } from './increment.js';
 
 export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs' | 'clock_intervals';
 
