@@ -85,7 +85,9 @@ describe('parseJson', () => {
       } catch {
         return;
       }
-      const spelled = escaped && name.length > 0 ? JSON.stringify(name).replace(/^"(.)/, (_m, c: string) => `"\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : JSON.stringify(name);
+      // The name's first character \u-escaped (not the first character of its JSON spelling,
+      // which for a name such as "\n" is the escape's backslash: another name).
+      const spelled = escaped && name.length > 0 ? `"\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(name.slice(1)).slice(1)}` : JSON.stringify(name);
       const spliced = `${text.slice(0, start)}${spelled}:${renderJson(second)},${text.slice(start)}`;
       try {
         JSON.parse(spliced);
