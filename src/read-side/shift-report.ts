@@ -18,6 +18,7 @@ import { workIn, type WorkInterval, type WorkInWindow, type WorkPaymentFacts, ty
 import { MAX_CLOCKED_MS } from '../domain/clocked-time.js';
 import type { ReadModelCollections } from '../read-models/read-model-set.js';
 import { accountTest } from '../read-models/account-test.js';
+import { sameObjects } from '../read-models/report-buckets/edges.js';
 import { clockedSpans } from '../read-models/clock-intervals/queries.js';
 
 export interface ShiftRow {
@@ -256,12 +257,6 @@ function keep(doc: RosterDoc, params: string, shiftId: string, row: KeptRow): vo
   const rows = keptRows(doc, params);
   if (rows.size >= KEPT_PER_ROSTER) rows.clear();
   rows.set(shiftId, row);
-}
-
-function sameObjects(a: readonly (object | undefined)[], b: readonly (object | undefined)[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Coverage alone over [from, to) (coverage.csv): the two reads it needs, not a whole shift report. */

@@ -46,7 +46,7 @@ interface Seen {
 const seen = new Map<string, Seen>();
 
 /** Whether two reads handed out the very same objects (a store's shared reads: unchanged documents). */
-export function sameObjects(a: readonly object[], b: readonly object[]): boolean {
+export function sameObjects(a: readonly (object | undefined)[], b: readonly (object | undefined)[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
