@@ -5,7 +5,10 @@
 // routes compute: the shift report of this week and of 30 days, the pay view, who is on now,
 // clocked time; and, as the floor to compare with, the one indexed read of the window's sessions
 // the shift report makes.
-//   node --import tsx bench/shifts.ts [--chatters 200] [--sessions 100000] [--repeat 60] [--keep <dir>] [--only <part of a line's label>] [--dist]
+//   node --import tsx bench/shifts.ts [--chatters 200] [--sessions 100000] [--repeat 60] [--rounds 1] [--keep <dir>] [--only <part of a line's label>] [--dist]
+// --rounds N: every line measured N times, the lines taking turns (so the floor and the report
+// meet the same moments of a shared machine), and each figure given as the median of the rounds',
+// with the rounds' p99s beside it.
 // --keep: seed into <dir> and leave it there; a later run with the same --keep reads it as it is
 // (the seed is a minute and a half; comparing two versions of the code needs the same data).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +27,7 @@ import type { SessionDoc } from '../src/read-models/sessions/projection.js';
 // --dist: the code timed (and the store) as `npm start` runs it, compiled by `npm run build`.
 // Through tsx, esbuild keeps function names, a call for every closure made: about half of a
 // week's report in this bench.
-const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' }, keep: { type: 'string' }, only: { type: 'string' }, dist: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' }, keep: { type: 'string' }, only: { type: 'string' }, dist: { type: 'boolean', default: false }, rounds: { type: 'string', default: '1' } } });
 const root = args.dist ? '../dist/src' : '../src';
 const load = <T>(path: string): Promise<T> => import(`${root}/${path}`) as Promise<T>;
 const { EmbeddedStore } = await load<typeof import('../src/adapters/store/embedded-store.js')>('adapters/store/embedded-store.js');
@@ -41,6 +44,7 @@ const { createLogger } = await load<typeof import('../src/support/logger.js')>('
 const CHATTERS = Number(args.chatters);
 const SESSIONS = Number(args.sessions);
 const REPEAT = Number(args.repeat);
+const ROUNDS = Number(args.rounds);
 const ACCOUNTS = 10;
 const DAY = 86_400_000;
 const MIN = 60_000;
@@ -148,8 +152,9 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) collections.push([e.startTime, e.duration]);
 }).observe({ entryTypes: ['gc'] });
 
-async function measure(label: string, run: () => Promise<string>): Promise<void> {
-  if (args.only !== undefined && !label.includes(args.only)) return;
+interface Round { readonly p50: number; readonly p95: number; readonly p99: number; readonly what: string; readonly slow: number; readonly slowMs: number; readonly gcInSlow: number }
+
+async function round(run: () => Promise<string>): Promise<Round> {
   for (let i = 0; i < 5; i++) await run();
   const calls: [start: number, ms: number][] = [];
   let what = '';
@@ -166,24 +171,44 @@ async function measure(label: string, run: () => Promise<string>): Promise<void>
   const p95 = percentile(times, 95);
   const slow = calls.filter(([, ms]) => ms > p95);
   const gcInSlow = slow.reduce((n, [t, ms]) => n + collections.filter(([at]) => at >= t && at <= t + ms).reduce((m, [, d]) => m + d, 0), 0);
-  const slowMs = slow.reduce((n, [, ms]) => n + ms, 0);
-  console.log(`${label.padEnd(44)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms  (${what}; past p95: ${slow.length} calls, ${slowMs.toFixed(0)} ms, of it GC ${gcInSlow.toFixed(0)} ms)`);
+  return { p50: percentile(times, 50), p95, p99: percentile(times, 99), what, slow: slow.length, slowMs: slow.reduce((n, [, ms]) => n + ms, 0), gcInSlow };
+}
+
+const lines: { label: string; run: () => Promise<string> }[] = [];
+function measure(label: string, run: () => Promise<string>): void {
+  if (args.only === undefined || label.includes(args.only)) lines.push({ label, run });
+}
+
+const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
+
+async function report(): Promise<void> {
+  const rounds = new Map<string, Round[]>(lines.map((l) => [l.label, []]));
+  for (let r = 0; r < ROUNDS; r++) for (const l of lines) rounds.get(l.label)?.push(await round(l.run));
+  for (const l of lines) {
+    const rs = rounds.get(l.label) ?? [];
+    const last = rs.at(-1) as Round;
+    const of = (k: 'p50' | 'p95' | 'p99') => median(rs.map((x) => x[k])).toFixed(1);
+    const each = ROUNDS > 1 ? `; p99 of each round: ${rs.map((x) => x.p99.toFixed(0)).join(', ')}` : '';
+    const gc = `past p95: ${rs.reduce((n, x) => n + x.slow, 0)} calls, ${rs.reduce((n, x) => n + x.slowMs, 0).toFixed(0)} ms, of it GC ${rs.reduce((n, x) => n + x.gcInSlow, 0).toFixed(0)} ms`;
+    console.log(`${l.label.padEnd(44)} p50 ${of('p50').padStart(7)} ms  p95 ${of('p95').padStart(6)} ms  p99 ${of('p99').padStart(7)} ms  (${last.what}; ${gc}${each})`);
+  }
 }
 
 const week = { from: now - 7 * DAY, to: now };
 const month = { from: now - 30 * DAY, to: now };
 const q = (w: { from: number; to: number }) => ({ ...w, inScope: {}, model: 'session' as const, thresholdSec: 300, clockIdleMs: IDLE_MS, noShowGraceMs: 10 * MIN, now });
-await measure('floor: the window\'s sessions, one read (week)', async () => `${(await rm.sessions.find({ firstFanMessageAt: { $gte: week.from, $lt: week.to } }, { projection: { accountId: 1, firstFanMessageAt: 1, firstResponderId: 1, firstResponseSec: 1 } })).length} sessions`);
-await measure('clocked intervals (week)', async () => `${(await clockedIntervals(rm, {}, week.from, week.to, IDLE_MS, now)).length} intervals`);
-await measure('on now', async () => `${(await onNow(rm, {}, IDLE_MS, now)).length} on`);
-await measure('GET /api/shifts (week: the default)', async () => `${(await shiftReport(rm, rosters, chatters, q(week))).shifts.length} shifts`);
-await measure('GET /api/shifts?accountId= (week)', async () => `${(await shiftReport(rm, rosters, chatters, { ...q(week), inScope: { accountId: account(3) } })).shifts.length} shifts`);
-await measure('GET /api/shifts (30 days)', async () => `${(await shiftReport(rm, rosters, chatters, q(month))).shifts.length} shifts`);
-await measure('GET /api/chatters/pay (week)', async () => `${(await payReport(rm, chatters, { ...week, inScope: {}, model: 'session', clockIdleMs: IDLE_MS, now })).length} chatters`);
-await measure('GET /api/shifts?model=shift (week)', async () => `${(await shiftReport(rm, rosters, chatters, { ...q(week), model: 'shift' })).shifts.length} shifts`);
-await measure('GET /api/chatters/pay?model=shift (week)', async () => `${(await payReport(rm, chatters, { ...week, inScope: {}, model: 'shift', clockIdleMs: IDLE_MS, now })).length} chatters`);
+measure('floor: the window\'s sessions, one read (week)', async () => `${(await rm.sessions.find({ firstFanMessageAt: { $gte: week.from, $lt: week.to } }, { projection: { accountId: 1, firstFanMessageAt: 1, firstResponderId: 1, firstResponseSec: 1 } })).length} sessions`);
+measure('clocked intervals (week)', async () => `${(await clockedIntervals(rm, {}, week.from, week.to, IDLE_MS, now)).length} intervals`);
+measure('on now', async () => `${(await onNow(rm, {}, IDLE_MS, now)).length} on`);
+measure('GET /api/shifts (week: the default)', async () => `${(await shiftReport(rm, rosters, chatters, q(week))).shifts.length} shifts`);
+measure('GET /api/shifts?accountId= (week)', async () => `${(await shiftReport(rm, rosters, chatters, { ...q(week), inScope: { accountId: account(3) } })).shifts.length} shifts`);
+measure('GET /api/shifts (30 days)', async () => `${(await shiftReport(rm, rosters, chatters, q(month))).shifts.length} shifts`);
+measure('GET /api/chatters/pay (week)', async () => `${(await payReport(rm, chatters, { ...week, inScope: {}, model: 'session', clockIdleMs: IDLE_MS, now })).length} chatters`);
+measure('GET /api/shifts?model=shift (week)', async () => `${(await shiftReport(rm, rosters, chatters, { ...q(week), model: 'shift' })).shifts.length} shifts`);
+measure('GET /api/chatters/pay?model=shift (week)', async () => `${(await payReport(rm, chatters, { ...week, inScope: {}, model: 'shift', clockIdleMs: IDLE_MS, now })).length} chatters`);
 // What model=shift adds to the scorecard and conversion report of a window: its credit, read and joined.
-await measure('shift credit (week)', async () => `${[...(await shiftCreditOf(rm, week, {}, IDLE_MS, now)).values()].reduce((n, m) => n + m.size, 0)} chatter credits`);
-await measure('shift credit (30 days)', async () => `${[...(await shiftCreditOf(rm, month, {}, IDLE_MS, now)).values()].reduce((n, m) => n + m.size, 0)} chatter credits`);
+measure('shift credit (week)', async () => `${[...(await shiftCreditOf(rm, week, {}, IDLE_MS, now)).values()].reduce((n, m) => n + m.size, 0)} chatter credits`);
+measure('shift credit (30 days)', async () => `${[...(await shiftCreditOf(rm, month, {}, IDLE_MS, now)).values()].reduce((n, m) => n + m.size, 0)} chatter credits`);
+await report();
 await store.close();
 if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });

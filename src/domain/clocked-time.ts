@@ -18,14 +18,16 @@ export interface ClockedEnd {
 
 /**
  * `replies`: the chatter's reply times on the account from `inAt` on, ascending (later ones are
- * ignored once the interval has ended). `outAt`: the clock-out, or null.
+ * ignored once the interval has ended). `outAt`: the clock-out, or null. `since`: a reply time up
+ * to which no idle gap lies (a reader that has walked the interval that far before), `inAt` if
+ * none; replies before it may be left out.
  */
-export function clockedEnd(inAt: number, outAt: number | null, replies: readonly number[], idleMs: number, now: number): ClockedEnd {
+export function clockedEnd(inAt: number, outAt: number | null, replies: readonly number[], idleMs: number, now: number, since = inAt): ClockedEnd {
   const cap = inAt + MAX_CLOCKED_MS;
   const limit = Math.min(outAt ?? Number.POSITIVE_INFINITY, cap);
-  let last = inAt;
+  let last = since;
   for (const t of replies) {
-    if (t < inAt) continue;
+    if (t < last) continue;
     if (t >= limit) break;
     if (t - last >= idleMs) return { end: last + idleMs, automatic: true };
     last = Math.max(last, t);

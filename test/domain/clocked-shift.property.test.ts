@@ -65,4 +65,23 @@ describe('clocked time and shift figures', () => {
       },
     ), propertyRuns(500));
   });
+
+  // A reader that walked an open interval up to a reply before (clock-intervals/queries.ts keeps
+  // where) goes on from there with the replies after it: the end must be the whole walk's.
+  it('walked on from a reply up to which no idle gap lies, end as the whole walk', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: 100 }), fc.uniqueArray(fc.integer({ min: 0, max: 400 }), { maxLength: 20 }), fc.integer({ min: 5, max: 60 }), fc.integer({ min: 0, max: 450 }),
+      (inAt, replyList, idle, now) => {
+        fc.pre(inAt <= now);
+        const sorted = replyList.filter((m) => m >= inAt && m <= now).sort((a, b) => a - b).map((m) => m * MIN);
+        const whole = clockedEnd(inAt * MIN, null, sorted, idle * MIN, now * MIN);
+        let last = inAt * MIN;
+        for (const [k, t] of sorted.entries()) {
+          if (t - last >= idle * MIN) break;
+          last = t;
+          expect(clockedEnd(inAt * MIN, null, sorted.slice(k + 1), idle * MIN, now * MIN, t), `walked to ${t / MIN}`).toEqual(whole);
+        }
+      },
+    ), propertyRuns(300));
+  });
 });

@@ -29,38 +29,113 @@ export async function resolveInterval(rm: ReadModelCollections, d: ClockInterval
 type Stored = Pick<ClockIntervalDoc, 'accountId' | 'chatterId' | 'inAt' | 'outAt' | 'outAutomatic'>;
 
 /**
- * Many intervals' ends at once: their chatters' replies read per stretch of time the intervals
- * cover (intervals a day or more apart are read apart), not one read per interval, nor one read
- * spanning an old interval and today's.
+ * Per messages collection (one per read-model version), per open interval and idle time: the
+ * latest reply up to which the interval has no idle gap, as a read found it. A chatter's replies
+ * in the messages read model only ever grow (a message is recorded once, a later copy can only
+ * name the chatter of a reply taken in without one, a deletion keeps it: the reply was sent), so
+ * what was gap-free stays so, and the next read starts there: the replies since, not the
+ * interval's hundreds each time (issue 51). On MongoDB a collection is a new object per request,
+ * so nothing is kept there and every read walks the interval (correct, no gain).
+ */
+const walked = new WeakMap<object, Map<string, number>>();
+/** Entries per collection: the open intervals of a large floor many times over. */
+const WALKED_MAX = 20_000;
+
+function walkedOf(collection: object): Map<string, number> {
+  let m = walked.get(collection);
+  if (!m) walked.set(collection, (m = new Map()));
+  if (m.size > WALKED_MAX) m.clear();
+  return m;
+}
+
+interface Walk {
+  readonly d: Stored;
+  readonly key: string;
+  /** A reply time (or the clock-in) up to which no idle gap lies. */
+  last: number;
+  /** Replies are read before `hi`: the cap, or now. */
+  readonly hi: number;
+  /** Whether the next read is the rest of the interval (else: only the idle time after `last`). */
+  whole: boolean;
+}
+
+/**
+ * Many open intervals' ends at once, each walked from where a read before left it (`walked`):
+ * an interval still on reads its replies since then; one that idling has ended reads only the
+ * idle time after its last reply, for a reply come late into the gap (and walks on if one did).
+ * Their chatters' replies are read per stretch of time the walks cover, not one read per interval.
  */
 async function endsOf(rm: ReadModelCollections, docs: readonly Stored[], idleMs: number, now: number): Promise<ClockedEnd[]> {
+  const memo = walkedOf(rm.messages);
   // A clock-out is final: the route that appended it had worked out whether idling ended the
   // interval first, and said so (an automatic clock-out). Only open intervals read replies.
-  const open = docs.filter((d) => d.outAt === null);
-  const spans = open.map((d) => ({ d, lo: d.inAt, hi: Math.min(d.outAt ?? now + 1, d.inAt + MAX_CLOCKED_MS) })).sort((a, b) => a.lo - b.lo);
-  const stretches: { lo: number; hi: number; chatters: Set<string> }[] = [];
-  for (const s of spans) {
-    const last = stretches.at(-1);
-    if (last && s.lo <= last.hi + MAX_CLOCKED_MS) {
-      last.hi = Math.max(last.hi, s.hi);
-      last.chatters.add(s.d.chatterId);
-    } else stretches.push({ lo: s.lo, hi: s.hi, chatters: new Set([s.d.chatterId]) });
+  const walks = new Map<Stored, Walk>();
+  for (const d of docs) {
+    if (d.outAt !== null) continue;
+    const key = `${d.accountId}\u0000${d.chatterId}\u0000${d.inAt}\u0000${idleMs}`;
+    const kept = memo.get(key);
+    const hi = Math.min(d.inAt + MAX_CLOCKED_MS, now + 1);
+    walks.set(d, { d, key, last: kept ?? d.inAt, hi, whole: kept === undefined });
   }
-  const replies = (await Promise.all(stretches.map((s) => rm.messages.find(
-    { chatterId: { $in: [...s.chatters] }, sentAt: { $gte: s.lo, $lt: s.hi }, sender: 'human' },
+  let pending = [...walks.values()];
+  while (pending.length > 0) {
+    const next: Walk[] = [];
+    const windows = pending.map((w) => ({ w, lo: w.last, hi: w.whole ? w.hi : Math.min(w.hi, w.last + idleMs) })).filter((x) => x.hi > x.lo);
+    const replies = await repliesIn(rm, windows);
+    for (const { w, hi } of windows) {
+      const times = replies.get(`${w.d.accountId}\u0000${w.d.chatterId}`) ?? [];
+      let gap = false;
+      let seen = false;
+      for (const t of times) {
+        if (t <= w.last || t >= hi) continue;
+        seen = true;
+        if (t - w.last >= idleMs) {
+          gap = true;
+          break;
+        }
+        w.last = t;
+      }
+      memo.set(w.key, w.last);
+      // Walked to the end, or to a gap, or the idle time after the last reply passed without one.
+      if (!gap && seen && !w.whole && hi < w.hi) next.push(w);
+    }
+    pending = next;
+  }
+  return docs.map((d) => {
+    const w = walks.get(d);
+    return w === undefined ? { end: d.outAt as number, automatic: d.outAutomatic } : clockedEnd(d.inAt, null, [], idleMs, now, w.last);
+  });
+}
+
+/**
+ * The reply times in each window (lo, hi) of its chatter on its account, per account and chatter,
+ * ascending (with some from just before a window: callers skip what is not theirs). Windows that
+ * overlap are read together: the read goes by the messages' time (the `sentAt` index), so
+ * overlapping reads would read the same messages again.
+ */
+async function repliesIn(rm: ReadModelCollections, windows: readonly { w: Walk; lo: number; hi: number }[]): Promise<Map<string, number[]>> {
+  const sorted = [...windows].sort((a, b) => a.lo - b.lo);
+  const stretches: { lo: number; hi: number; chatters: Set<string> }[] = [];
+  for (const x of sorted) {
+    const last = stretches.at(-1);
+    if (last && x.lo <= last.hi) {
+      last.hi = Math.max(last.hi, x.hi);
+      last.chatters.add(x.w.d.chatterId);
+    } else stretches.push({ lo: x.lo, hi: x.hi, chatters: new Set([x.w.d.chatterId]) });
+  }
+  const found = (await Promise.all(stretches.map((s) => rm.messages.find(
+    { chatterId: { $in: [...s.chatters] }, sentAt: { $gt: s.lo, $lt: s.hi }, sender: 'human' },
     { projection: { chatterId: 1, accountId: 1, sentAt: 1 } },
   )))).flat();
   const by = new Map<string, number[]>();
-  for (const m of replies) {
+  for (const m of found) {
     const key = `${m.accountId}\u0000${m.chatterId ?? ''}`;
     const list = by.get(key);
     if (list) list.push(m.sentAt ?? 0);
     else by.set(key, [m.sentAt ?? 0]);
   }
   for (const list of by.values()) list.sort((a, b) => a - b);
-  return docs.map((d) => d.outAt !== null
-    ? { end: d.outAt, automatic: d.outAutomatic }
-    : clockedEnd(d.inAt, d.outAt, (by.get(`${d.accountId}\u0000${d.chatterId}`) ?? []).filter((t) => t >= d.inAt && t < (d.outAt ?? now + 1)), idleMs, now));
+  return by;
 }
 
 async function resolveAll(rm: ReadModelCollections, docs: readonly ClockIntervalDoc[], idleMs: number, now: number): Promise<ClockedInterval[]> {
