@@ -5,7 +5,7 @@
 // routes compute: the shift report of this week and of 30 days, the pay view, who is on now,
 // clocked time; and, as the floor to compare with, the one indexed read of the window's sessions
 // the shift report makes.
-//   node --import tsx bench/shifts.ts [--chatters 200] [--sessions 100000] [--repeat 60] [--rounds 1] [--keep <dir>] [--only <part of a line's label>] [--dist]
+//   node --import tsx bench/shifts.ts [--chatters 200] [--sessions 100000] [--repeat 60] [--rounds 1] [--now <ISO time>] [--keep <dir>] [--only <part of a line's label>] [--dist]
 // --rounds N: every line measured N times, the lines taking turns (so the floor and the report
 // meet the same moments of a shared machine), and each figure given as the median of the rounds',
 // with the rounds' p99s beside it.
@@ -27,7 +27,7 @@ import type { SessionDoc } from '../src/read-models/sessions/projection.js';
 // --dist: the code timed (and the store) as `npm start` runs it, compiled by `npm run build`.
 // Through tsx, esbuild keeps function names, a call for every closure made: about half of a
 // week's report in this bench.
-const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' }, keep: { type: 'string' }, only: { type: 'string' }, dist: { type: 'boolean', default: false }, rounds: { type: 'string', default: '1' } } });
+const { values: args } = parseArgs({ options: { chatters: { type: 'string', default: '200' }, sessions: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '60' }, keep: { type: 'string' }, only: { type: 'string' }, dist: { type: 'boolean', default: false }, rounds: { type: 'string', default: '1' }, now: { type: 'string' } } });
 const root = args.dist ? '../dist/src' : '../src';
 const load = <T>(path: string): Promise<T> => import(`${root}/${path}`) as Promise<T>;
 const { EmbeddedStore } = await load<typeof import('../src/adapters/store/embedded-store.js')>('adapters/store/embedded-store.js');
@@ -39,6 +39,7 @@ const { ReadModelSet } = await load<typeof import('../src/read-models/read-model
 const { payReport, shiftReport } = await load<typeof import('../src/read-side/shift-report.js')>('read-side/shift-report.js');
 const { shiftCreditOf } = await load<typeof import('../src/read-models/shift-credits.js')>('read-models/shift-credits.js');
 const { ensureReportBuckets } = await load<typeof import('../src/read-models/report-buckets/backfill.js')>('read-models/report-buckets/backfill.js');
+const { shiftWindow } = await load<typeof import('../src/http/routes/shifts.js')>('http/routes/shifts.js');
 const { createLogger } = await load<typeof import('../src/support/logger.js')>('support/logger.js');
 
 const CHATTERS = Number(args.chatters);
@@ -55,7 +56,12 @@ const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'convops-bench-shifts-'));
 const SEEDED = join(dir, 'seeded-at');
 const seeded = existsSync(SEEDED);
 // A kept seed is read as of when it was seeded: "this week" is that week.
-const now = seeded ? Number(readFileSync(SEEDED, 'utf8')) : Date.now();
+// --now <ISO time>: seed as if it were then (a kept seed keeps it): where in the week the
+// default window's "now" falls decides how much of it is settled.
+const asked = args.now === undefined ? Date.now() : Date.parse(args.now);
+if (!Number.isFinite(asked)) throw new Error(`--now: not a time: ${args.now}`);
+if (seeded && args.now !== undefined) console.log(`--now ignored: ${dir} was seeded before, and is read as of then`);
+const now = seeded ? Number(readFileSync(SEEDED, 'utf8')) : asked;
 const store = new EmbeddedStore(dir);
 const models = new ReadModelSet(store);
 await models.ensureIndexes(1);
@@ -194,13 +200,18 @@ async function report(): Promise<void> {
   }
 }
 
+// The 7 days before now: a whole week of settled shifts, those on now and those the window cuts
+// (the costliest week). The route's default is this local week (shiftWindow), which on the seed's
+// day may be mostly ahead.
 const week = { from: now - 7 * DAY, to: now };
+const thisWeek = shiftWindow({}, now, 'UTC');
 const month = { from: now - 30 * DAY, to: now };
 const q = (w: { from: number; to: number }) => ({ ...w, inScope: {}, model: 'session' as const, thresholdSec: 300, clockIdleMs: IDLE_MS, noShowGraceMs: 10 * MIN, now });
 measure('floor: the window\'s sessions, one read (week)', async () => `${(await rm.sessions.find({ firstFanMessageAt: { $gte: week.from, $lt: week.to } }, { projection: { accountId: 1, firstFanMessageAt: 1, firstResponderId: 1, firstResponseSec: 1 } })).length} sessions`);
 measure('clocked intervals (week)', async () => `${(await clockedIntervals(rm, {}, week.from, week.to, IDLE_MS, now)).length} intervals`);
 measure('on now', async () => `${(await onNow(rm, {}, IDLE_MS, now)).length} on`);
-measure('GET /api/shifts (week: the default)', async () => `${(await shiftReport(rm, rosters, chatters, q(week))).shifts.length} shifts`);
+measure('GET /api/shifts (the 7 days to now)', async () => `${(await shiftReport(rm, rosters, chatters, q(week))).shifts.length} shifts`);
+measure('GET /api/shifts (this week: the default)', async () => `${(await shiftReport(rm, rosters, chatters, q(thisWeek))).shifts.length} shifts, ${Math.round((now - thisWeek.from) / 3_600_000)} h of the week past`);
 measure('GET /api/shifts?accountId= (week)', async () => `${(await shiftReport(rm, rosters, chatters, { ...q(week), inScope: { accountId: account(3) } })).shifts.length} shifts`);
 measure('GET /api/shifts (30 days)', async () => `${(await shiftReport(rm, rosters, chatters, q(month))).shifts.length} shifts`);
 measure('GET /api/chatters/pay (week)', async () => `${(await payReport(rm, chatters, { ...week, inScope: {}, model: 'session', clockIdleMs: IDLE_MS, now })).length} chatters`);

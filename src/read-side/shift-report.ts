@@ -140,8 +140,10 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
     for (const p of plannedShiftsOf(doc, from, to)) {
       if (!visible(p.accountId)) continue;
       const displayName = names.get(doc._id) ?? null;
-      const deps = p.start >= from && p.end <= to && settled(p, now, q.noShowGraceMs, openOf.get(p.accountId)) ? depsOf(work, p) : null;
-      const memo = deps === null ? undefined : keptRows(doc, params).get(p.id);
+      const deps = settled(p, now, q.noShowGraceMs, openOf.get(p.accountId)) ? depsOf(work, p) : null;
+      // A shift the window cuts counts only what the window holds: kept for that window.
+      const keptId = p.start >= from && p.end <= to ? p.id : `${p.id}|${from}|${to}`;
+      const memo = deps === null ? undefined : keptRows(doc, params).get(keptId);
       let row: ShiftRow;
       let withinThreshold: number;
       if (memo && deps && memo.row.displayName === displayName && sameObjects(memo.deps, deps)) {
@@ -166,7 +168,7 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
           medianFirstResponseSec: work.medianFirstResponseSec, p90FirstResponseSec: work.p90FirstResponseSec, revenueCents: work.revenueCents,
         };
         withinThreshold = work.withinThreshold;
-        if (deps) keep(doc, params, p.id, { deps, row, withinThreshold });
+        if (deps) keep(doc, params, keptId, { deps, row, withinThreshold });
       }
       rows.push(row);
       const s = sumOf(doc._id);
@@ -211,7 +213,7 @@ function plannedShiftsOf(doc: RosterDoc, from: number, to: number): readonly Pla
 
 /**
  * A shift's row once nothing can change it but its inputs: it is over (and past the no-show
- * grace), inside the window (one that crosses an end counts only what the window holds), and no
+ * grace; one the window cuts is kept for that window, as it counts only what the window holds), and no
  * interval on its account that could reach it is still open (an open interval's end follows from
  * replies and the clock, and a late reply can move it; under `shift` anyone's moves a payment's
  * shares). Such a row is kept with the day documents it was worked out from (its account's days,
