@@ -142,8 +142,8 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
       const displayName = names.get(doc._id) ?? null;
       const deps = settled(p, now, q.noShowGraceMs, openOf.get(p.accountId)) ? depsOf(work, p) : null;
       // A shift the window cuts counts only what the window holds: kept for that window.
-      const keptId = p.start >= from && p.end <= to ? p.id : `${p.id}|${from}|${to}`;
-      const memo = deps === null ? undefined : keptRows(doc, params).get(keptId);
+      const kept = deps === null ? undefined : keptRows(doc, params, p.start >= from && p.end <= to ? null : `${from}|${to}`);
+      const memo = kept?.get(p.id);
       let row: ShiftRow;
       let withinThreshold: number;
       if (memo && deps && memo.row.displayName === displayName && sameObjects(memo.deps, deps)) {
@@ -168,7 +168,10 @@ export async function shiftReport(rm: ReadModelCollections, rosters: RosterStore
           medianFirstResponseSec: work.medianFirstResponseSec, p90FirstResponseSec: work.p90FirstResponseSec, revenueCents: work.revenueCents,
         };
         withinThreshold = work.withinThreshold;
-        if (deps) keep(doc, params, keptId, { deps, row, withinThreshold });
+        if (deps && kept) {
+          if (kept.size >= KEPT_PER_ROSTER) kept.clear();
+          kept.set(p.id, { deps, row, withinThreshold });
+        }
       }
       rows.push(row);
       const s = sumOf(doc._id);
@@ -239,26 +242,27 @@ function depsOf(work: WorkInWindow, p: PlannedShift): (object | undefined)[] {
 
 interface KeptRow { readonly deps: readonly (object | undefined)[]; readonly row: ShiftRow; readonly withinThreshold: number }
 
-/** Per roster document (a changed roster is a new document), per model and thresholds, per shift. */
-const kept = new WeakMap<RosterDoc, Map<string, Map<string, KeptRow>>>();
+/**
+ * Per roster document (a changed roster is a new document), per model and thresholds, per shift;
+ * the rows of shifts a window cuts apart, for one window only: a rolling window is a new one on
+ * every request, and its rows would pile up.
+ */
+const kept = new WeakMap<RosterDoc, Map<string, { whole: Map<string, KeptRow>; cut: { window: string; rows: Map<string, KeptRow> } }>>();
 /** Shifts kept per roster document and parameters: a year of a roster's shifts with room to spare. */
 const KEPT_PER_ROSTER = 2_000;
 
-function keptRows(doc: RosterDoc, params: string): Map<string, KeptRow> {
+/** The kept rows of whole shifts (`window` null) or of the shifts `window` cuts. */
+function keptRows(doc: RosterDoc, params: string, window: string | null): Map<string, KeptRow> {
   let byParams = kept.get(doc);
   if (!byParams) kept.set(doc, (byParams = new Map()));
   let rows = byParams.get(params);
   if (!rows) {
     if (byParams.size >= 8) byParams.delete(byParams.keys().next().value as string);
-    byParams.set(params, (rows = new Map()));
+    byParams.set(params, (rows = { whole: new Map(), cut: { window: '', rows: new Map() } }));
   }
-  return rows;
-}
-
-function keep(doc: RosterDoc, params: string, shiftId: string, row: KeptRow): void {
-  const rows = keptRows(doc, params);
-  if (rows.size >= KEPT_PER_ROSTER) rows.clear();
-  rows.set(shiftId, row);
+  if (window === null) return rows.whole;
+  if (rows.cut.window !== window) rows.cut = { window, rows: new Map() };
+  return rows.cut.rows;
 }
 
 /** Coverage alone over [from, to) (coverage.csv): the two reads it needs, not a whole shift report. */

@@ -312,4 +312,35 @@ describe('the shift report', () => {
       await store.close();
     }
   }, 60_000);
+
+  it('keeps a row the window cuts for that window only', async () => {
+    // ann's shift runs 0–60 min; a fan writes at 1 min and she answers at 2. A window that begins
+    // before the fan message counts the session in the shift's row, one that begins after it
+    // does not, however the two follow each other.
+    const h = historyOf([
+      { kind: 'clock', gapMin: 0, chatter: 0, action: 'in' }, { kind: 'fan', chat: 0, gapMin: 1 },
+      { kind: 'reply', chat: 0, gapMin: 1, chatter: 0 }, { kind: 'clock', gapMin: 50, chatter: 0, action: 'out' },
+    ]);
+    const now = h.maxAt + 3 * 3_600_000;
+    const m = runRecords([...[...h.clocks, ...h.loose].sort((a, b) => a.at - b.at).map((r) => r.record), ...tickRecords(1, now)], SESSION_IDLE_MS, LATE_MS);
+    const store = new EmbeddedStore(tempDir('convops-shifts-cut-'));
+    try {
+      const models = new ReadModelSet(store);
+      await models.ensureIndexes(1);
+      const rm = models.at(1);
+      const rosters = new RosterStore(store);
+      await rosters.set('ann', rosterOf({ slots: [], oneOff: [0, 60] }), 'lead', T0);
+      await applyEvents(rm, m.positioned);
+      const fanAt = Math.min(...h.loose.map((r) => r.at));
+      const answered = async (from: number) => (await shiftReport(rm, rosters, new ChatterStore(store), {
+        from, to: T0 + 3 * 3_600_000, inScope: {}, model: 'session', thresholdSec: THRESHOLD_SEC, clockIdleMs: CLOCK_IDLE_MS, noShowGraceMs: GRACE_MS, now,
+      })).shifts.map((r) => r.sessionsAnswered);
+      expect(fanAt).toBeGreaterThan(T0);
+      for (const [from, want] of [[T0 - 3_600_000, 1], [fanAt - 1, 1], [fanAt + 1, 0], [fanAt - 1, 1], [fanAt + 1, 0], [T0 - 3_600_000, 1]] as const) {
+        expect(await answered(from), `from ${from - T0} ms after the shift's start`).toEqual([want]);
+      }
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 });

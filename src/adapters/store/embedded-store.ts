@@ -110,6 +110,8 @@ function sameDoc(a: unknown, b: unknown): boolean {
 }
 
 class EmbeddedCollection<T extends Doc> implements Collection<T> {
+  removals = 0;
+
   constructor(
     private readonly store: EmbeddedStore,
     private readonly root: RootDatabase,
@@ -351,6 +353,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   private removeDoc(doc: T): void {
+    this.removals++;
     for (const spec of this.store.indexes(this.name)) void this.store.indexDb(this.name, spec).remove(indexKey(spec, doc));
     void this.db.remove(doc._id);
   }
@@ -476,6 +479,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async drop(): Promise<void> {
+    this.removals++;
     // Cleared rather than dropped, so handles to this collection held elsewhere stay valid.
     for (const spec of this.store.indexes(this.name)) await this.store.indexDb(this.name, spec).clearAsync();
     await this.db.clearAsync();

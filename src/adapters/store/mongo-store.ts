@@ -94,6 +94,8 @@ class ConditionIndexes {
 }
 
 class MongoCollection<T extends Doc> implements Collection<T> {
+  removals = 0;
+
   constructor(private readonly db: Db, readonly name: string, private readonly conditions: ConditionIndexes | null) {}
 
   private get c() {
@@ -153,11 +155,13 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteMany(filter: Filter): Promise<number> {
+    this.removals++;
     return (await this.guard(() => this.c.deleteMany(filter))).deletedCount;
   }
 
   async bulkWrite(ops: readonly BulkOp<T>[]): Promise<void> {
     if (ops.length === 0) return;
+    if (ops.some((op) => 'deleteOne' in op)) this.removals++;
     const required = ops.filter((op) => ('updateOne' in op && op.updateOne.requireMatch) || ('replaceOne' in op && op.replaceOne.requireMatch)).length;
     // The driver does not know requireMatch; strip it.
     const plain = required === 0 ? ops : ops.map((op) => {
@@ -187,6 +191,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async drop(): Promise<void> {
+    this.removals++;
     this.conditions?.forget(this.name);
     await this.c.drop().catch((err: unknown) => {
       // Dropping a collection that does not exist is not an error for us.

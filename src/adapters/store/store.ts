@@ -66,6 +66,12 @@ export interface IndexSpec {
 
 export interface Collection<T extends Doc> {
   readonly name: string;
+  /**
+   * How many times documents were removed through this handle (a delete, a drop), in this
+   * process: a reader that keeps what it worked out from a collection that otherwise only grows
+   * starts afresh when it changes. The embedded store hands out one handle per collection.
+   */
+  readonly removals: number;
   findOne(filter: Filter): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   countDocuments(filter?: Filter): Promise<number>;

@@ -1,10 +1,11 @@
 // Clocked time as it stands: the clock intervals (read model) with the automatic clock-out
 // worked out from each chatter's replies (domain/clocked-time.ts). An interval's replies are
 // read from the messages read model by chatter and time, up to where it ended.
-import type { Filter } from '../../adapters/store/store.js';
+import type { Collection, Filter } from '../../adapters/store/store.js';
 import { clockedEnd, MAX_CLOCKED_MS, overlapMs, type ClockedEnd } from '../../domain/clocked-time.js';
 import type { WorkInterval } from '../report-buckets/work-digest.js';
 import type { ClockIntervalDoc } from './projection.js';
+import type { MessageDoc } from '../messages/projection.js';
 import type { ReadModelCollections } from '../read-model-set.js';
 
 export interface ClockedInterval {
@@ -34,18 +35,24 @@ type Stored = Pick<ClockIntervalDoc, 'accountId' | 'chatterId' | 'inAt' | 'outAt
  * in the messages read model only ever grow (a message is recorded once, a later copy can only
  * name the chatter of a reply taken in without one, a deletion keeps it: the reply was sent), so
  * what was gap-free stays so, and the next read starts there: the replies since, not the
- * interval's hundreds each time (issue 51). On MongoDB a collection is a new object per request,
- * so nothing is kept there and every read walks the interval (correct, no gain).
+ * interval's hundreds each time (issue 51). Removals are what breaks that: a collection that had
+ * documents removed through it (`Collection.removals`) starts afresh. On MongoDB a collection is
+ * a new object per request, so nothing is kept there and every read walks the interval (correct,
+ * no gain).
  */
-const walked = new WeakMap<object, Map<string, number>>();
+const walked = new WeakMap<object, { removals: number; ends: Map<string, number> }>();
 /** Entries per collection: the open intervals of a large floor many times over. */
 const WALKED_MAX = 20_000;
 
-function walkedOf(collection: object): Map<string, number> {
+/**
+ * A collection's walks, begun afresh once documents were removed from it (a reset, a demo
+ * purge, a version cleared for a rebuild): replies taken in again need not be the same.
+ */
+function walkedOf(collection: Collection<MessageDoc>): Map<string, number> {
   let m = walked.get(collection);
-  if (!m) walked.set(collection, (m = new Map()));
-  if (m.size > WALKED_MAX) m.clear();
-  return m;
+  if (!m || m.removals !== collection.removals) walked.set(collection, (m = { removals: collection.removals, ends: new Map() }));
+  if (m.ends.size > WALKED_MAX) m.ends.clear();
+  return m.ends;
 }
 
 interface Walk {
@@ -61,9 +68,10 @@ interface Walk {
 
 /**
  * Many open intervals' ends at once, each walked from where a read before left it (`walked`):
- * an interval still on reads its replies since then; one that idling has ended reads only the
- * idle time after its last reply, for a reply come late into the gap (and walks on if one did).
- * Their chatters' replies are read per stretch of time the walks cover, not one read per interval.
+ * first the idle time after that reply (for an interval still on, up to now), which settles one
+ * that idling has ended unless a reply came late into the gap; if replies came, the rest up to
+ * now in a second read. Their chatters' replies are read per stretch of time the walks cover,
+ * not one read per interval.
  */
 async function endsOf(rm: ReadModelCollections, docs: readonly Stored[], idleMs: number, now: number): Promise<ClockedEnd[]> {
   const memo = walkedOf(rm.messages);
@@ -96,8 +104,13 @@ async function endsOf(rm: ReadModelCollections, docs: readonly Stored[], idleMs:
         w.last = t;
       }
       memo.set(w.key, w.last);
-      // Walked to the end, or to a gap, or the idle time after the last reply passed without one.
-      if (!gap && seen && !w.whole && hi < w.hi) next.push(w);
+      // Walked to the end, or to a gap, or the idle time after the last reply passed without one;
+      // else replies came since: the rest is read whole in one more pass (not an idle time at a
+      // time, which for a reader back after hours would be a read per idle time).
+      if (!gap && seen && !w.whole && hi < w.hi) {
+        w.whole = true;
+        next.push(w);
+      }
     }
     pending = next;
   }
