@@ -171,6 +171,16 @@ function rosterOf(pick: { slots: number[]; oneOff: [number, number] | null }): R
 
 const within = (spans: readonly [number, number][], t: number) => spans.some(([a, b]) => t >= a && t < b);
 
+/** An empty store whose one roster is ann's one-off shift of the first hour. */
+async function annOnOneShift(dirPrefix: string): Promise<{ store: EmbeddedStore; rm: ReturnType<ReadModelSet['at']>; rosters: RosterStore }> {
+  const store = new EmbeddedStore(tempDir(dirPrefix));
+  const models = new ReadModelSet(store);
+  await models.ensureIndexes(1);
+  const rosters = new RosterStore(store);
+  await rosters.set('ann', rosterOf({ slots: [], oneOff: [0, 60] }), 'lead', T0);
+  return { store, rm: models.at(1), rosters };
+}
+
 describe('the shift report', () => {
   it('equals the reference on a daylight-saving night, whatever the arrival order, redelivery or batching', async () => {
     await fc.assert(fc.asyncProperty(caseArb, async (c) => {
@@ -292,13 +302,8 @@ describe('the shift report', () => {
     const first = [...h.clocks, ...h.loose.filter((r) => r !== last)].sort((a, b) => a.at - b.at);
     const now = h.maxAt + 3 * 3_600_000;
     const m = runRecords([...first.map((r) => r.record), last.record, ...tickRecords(1, now)], SESSION_IDLE_MS, LATE_MS);
-    const store = new EmbeddedStore(tempDir('convops-shifts-kept-'));
+    const { store, rm, rosters } = await annOnOneShift('convops-shifts-kept-');
     try {
-      const models = new ReadModelSet(store);
-      await models.ensureIndexes(1);
-      const rm = models.at(1);
-      const rosters = new RosterStore(store);
-      await rosters.set('ann', rosterOf({ slots: [], oneOff: [0, 60] }), 'lead', T0);
       const q = { from: T0 - 3_600_000, to: T0 + 3 * 3_600_000, inScope: {}, model: 'session' as const, thresholdSec: THRESHOLD_SEC, clockIdleMs: CLOCK_IDLE_MS, noShowGraceMs: GRACE_MS, now };
       const report = async () => (await shiftReport(rm, rosters, new ChatterStore(store), q)).shifts.map((r) => r.clockedSec);
       // The events of the records before the second reply, then the rest.
@@ -323,13 +328,8 @@ describe('the shift report', () => {
     ]);
     const now = h.maxAt + 3 * 3_600_000;
     const m = runRecords([...[...h.clocks, ...h.loose].sort((a, b) => a.at - b.at).map((r) => r.record), ...tickRecords(1, now)], SESSION_IDLE_MS, LATE_MS);
-    const store = new EmbeddedStore(tempDir('convops-shifts-cut-'));
+    const { store, rm, rosters } = await annOnOneShift('convops-shifts-cut-');
     try {
-      const models = new ReadModelSet(store);
-      await models.ensureIndexes(1);
-      const rm = models.at(1);
-      const rosters = new RosterStore(store);
-      await rosters.set('ann', rosterOf({ slots: [], oneOff: [0, 60] }), 'lead', T0);
       await applyEvents(rm, m.positioned);
       const fanAt = Math.min(...h.loose.map((r) => r.at));
       const answered = async (from: number) => (await shiftReport(rm, rosters, new ChatterStore(store), {
