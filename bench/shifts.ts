@@ -44,8 +44,13 @@ const { createLogger } = await load<typeof import('../src/support/logger.js')>('
 
 const CHATTERS = Number(args.chatters);
 const SESSIONS = Number(args.sessions);
-const REPEAT = Number(args.repeat);
-const ROUNDS = Number(args.rounds);
+const count = (name: string, v: string | undefined): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new Error(`--${name}: a whole number from 1 to 100000, not ${v}`);
+  return n;
+};
+const REPEAT = count('repeat', args.repeat);
+const ROUNDS = count('rounds', args.rounds);
 const ACCOUNTS = 10;
 const DAY = 86_400_000;
 const MIN = 60_000;

@@ -32,47 +32,46 @@ const keyOf = (id: string): string => `k${Buffer.from(id, 'utf8').toString('base
 /** The letter each model's credit is kept under (work-digest.ts reads them back). */
 export const MODEL_LETTER: Readonly<Record<CreditModel, 's' | 'n' | 'v'>> = { session: 's', sender: 'n', converter: 'v' };
 
+/** One document's facts: fields under `base` of its account's day of `at`, as increments. */
+function factsOf(accountId: string, at: number, base: string): { readonly out: Increment[]; put(field: string, amount: number): void } {
+  const out: Increment[] = [];
+  return { out, put: (field, amount) => { out.push({ accountId, at, field: `${base}.${field}`, amount }); } };
+}
+
 export function sessionWork(s: SessionDoc): Increment[] {
   if (s.firstFanMessageAt === null) return [];
-  const at = s.firstFanMessageAt;
-  const base = `ws.${keyOf(s._id)}`;
-  const out: Increment[] = [{ accountId: s.accountId, at, field: `${base}.t`, amount: at }];
+  const f = factsOf(s.accountId, s.firstFanMessageAt, `ws.${keyOf(s._id)}`);
+  f.put('t', s.firstFanMessageAt);
   const end = s.firstResponseAt ?? (s.status === 'closed' && s.closedAt !== null ? s.closedAt : null);
-  if (end !== null) out.push({ accountId: s.accountId, at, field: `${base}.e`, amount: end });
+  if (end !== null) f.put('e', end);
   if (s.firstResponseSec !== null) {
     // Answered is its own field: a reply stamped before the fan's message gives seconds of 0 or below.
-    out.push({ accountId: s.accountId, at, field: `${base}.a`, amount: 1 });
-    out.push({ accountId: s.accountId, at, field: `${base}.r`, amount: s.firstResponseSec });
+    f.put('a', 1);
+    f.put('r', s.firstResponseSec);
   }
-  if (s.firstResponderId !== null) out.push({ accountId: s.accountId, at, field: `${base}.c.${chatterKey(s.firstResponderId)}`, amount: 1 });
-  return out;
+  if (s.firstResponderId !== null) f.put(`c.${chatterKey(s.firstResponderId)}`, 1);
+  return f.out;
 }
 
 export function paymentWork(p: PaymentDoc): Increment[] {
-  const at = p.paidAt;
-  const base = `wp.${keyOf(p._id)}`;
-  const out: Increment[] = [
-    { accountId: p.accountId, at, field: `${base}.t`, amount: at },
-    { accountId: p.accountId, at, field: `${base}.g`, amount: p.grossCents },
-  ];
-  if (p.late === true) out.push({ accountId: p.accountId, at, field: `${base}.l`, amount: 1 });
+  const f = factsOf(p.accountId, p.paidAt, `wp.${keyOf(p._id)}`);
+  f.put('t', p.paidAt);
+  f.put('g', p.grossCents);
+  if (p.late === true) f.put('l', 1);
   const override = p.override?.chatterId ?? null;
-  if (override !== null) out.push({ accountId: p.accountId, at, field: `${base}.o.${chatterKey(override)}`, amount: 1 });
+  if (override !== null) f.put(`o.${chatterKey(override)}`, 1);
   for (const model of CREDIT_MODELS) {
     const credited = creditedChatter(p, model);
-    if (credited !== null) out.push({ accountId: p.accountId, at, field: `${base}.${MODEL_LETTER[model]}.${chatterKey(credited)}`, amount: 1 });
+    if (credited !== null) f.put(`${MODEL_LETTER[model]}.${chatterKey(credited)}`, 1);
   }
-  return out;
+  return f.out;
 }
 
 export function intervalWork(d: ClockIntervalDoc): Increment[] {
-  const at = d.inAt;
-  const base = `wi.${keyOf(d._id)}`;
-  const out: Increment[] = [
-    { accountId: d.accountId, at, field: `${base}.i`, amount: at },
-    { accountId: d.accountId, at, field: `${base}.c.${chatterKey(d.chatterId)}`, amount: 1 },
-  ];
-  if (d.outAt !== null) out.push({ accountId: d.accountId, at, field: `${base}.o`, amount: d.outAt });
-  if (d.outAutomatic) out.push({ accountId: d.accountId, at, field: `${base}.a`, amount: 1 });
-  return out;
+  const f = factsOf(d.accountId, d.inAt, `wi.${keyOf(d._id)}`);
+  f.put('i', d.inAt);
+  f.put(`c.${chatterKey(d.chatterId)}`, 1);
+  if (d.outAt !== null) f.put('o', d.outAt);
+  if (d.outAutomatic) f.put('a', 1);
+  return f.out;
 }
