@@ -6371,6 +6371,8 @@ export interface operations {
                                 eventsSetAside: number;
                                 eventsConflicting: number;
                                 batches: number;
+                                /** @description sessions closed in the read models at their deadline, ahead of the processor's close (embedded store only) */
+                                sessionsSwept: number;
                                 /** @description webhook received → done, over the last seconds; measured where the role runs (null elsewhere) */
                                 freshness: {
                                     windowSec: number;
@@ -6501,6 +6503,8 @@ export interface operations {
                                 eventsSetAside: number;
                                 eventsConflicting: number;
                                 batches: number;
+                                /** @description sessions closed in the read models at their deadline, ahead of the processor's close (embedded store only) */
+                                sessionsSwept: number;
                                 /** @description webhook received → done, over the last seconds; measured where the role runs (null elsewhere) */
                                 freshness: {
                                     windowSec: number;

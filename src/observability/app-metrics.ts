@@ -80,6 +80,11 @@ export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): vo
       src.pipeline.stageHealth().map((h) => ({ labels: { role: h.stage, group: h.group }, value: h.stalledSeconds() })));
   }
 
+  if (roles.has('projector')) {
+    metrics.counterFrom('sessions_swept_total', 'Sessions the projector closed in the read models at their deadline, ahead of the processor\'s close (embedded store only)', [], () =>
+      [{ labels: {}, value: src.pipeline.counters().projector?.sessionsSwept ?? 0 }]);
+  }
+
   if (roles.has('processor') || roles.has('projector')) {
     const tally = src.pipeline.setAsideTally;
     metrics.counterFrom('set_aside_total', 'Records (processor) and session events (projector) this process set aside, by stage (normalise, step, fold, write): one per decision, not per redelivery', ['stage'], () =>

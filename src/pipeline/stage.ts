@@ -33,6 +33,13 @@ export interface Stage {
   handleBatch(batches: readonly RecordBatch[]): Promise<void>;
   /** Told about a round that failed (it will be retried). */
   failed?(err: unknown, batches: readonly RecordBatch[]): void;
+  /**
+   * Work of the stage's own between rounds (the projector's sweep of lapsed sessions), never at
+   * the same time as a round. Called every `idleEveryMs`, and again at once while it answers
+   * true (more to do); a round that arrives meanwhile waits for the call under way only.
+   */
+  idle?(): Promise<boolean>;
+  readonly idleEveryMs?: number;
 }
 
 /** Whether a stage this process should run does, as readiness reads it (observability/readiness.ts). */
@@ -44,24 +51,55 @@ export interface StageState {
 
 export async function runStage(log: Log, stage: Stage, health?: StageHealth): Promise<Consumer> {
   await stage.prepare?.();
-  return log.consumeRounds({
+  // Rounds and idle work take turns: each waits for the one under way.
+  let turn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const p = turn.then(work);
+    turn = p.catch(() => undefined);
+    return p;
+  };
+  const handle = health
+    ? async (batches: readonly RecordBatch[]) => {
+      try {
+        await stage.handleBatch(batches);
+      } catch (err) {
+        health.failed(err);
+        throw err;
+      }
+      health.succeeded();
+    }
+    : (batches: readonly RecordBatch[]) => stage.handleBatch(batches);
+  const consumer = await log.consumeRounds({
     groupId: stage.group,
     topics: stage.topics,
     fromBeginning: stage.startFrom === 'beginning',
-    onRound: health
-      ? async (batches) => {
-        try {
-          await stage.handleBatch(batches);
-        } catch (err) {
-          health.failed(err);
-          throw err;
-        }
-        health.succeeded();
-      }
-      : (batches) => stage.handleBatch(batches),
+    onRound: stage.idle ? (batches) => inTurn(() => handle(batches)) : handle,
     ...(health ? { monitor: health } : {}),
     ...(stage.failed ? { onError: (err: unknown, batches: readonly RecordBatch[]) => stage.failed?.(err, batches) } : {}),
   });
+  const idle = stage.idle?.bind(stage);
+  if (!idle) return consumer;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  const every = stage.idleEveryMs ?? 1_000;
+  const schedule = (ms: number): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = null;
+      // A failure is the stage's to report (it logs and counts); the next call tries again.
+      void inTurn(() => (stopped ? Promise.resolve(false) : idle())).then((more) => schedule(more ? 0 : every), () => schedule(every));
+    }, ms);
+    timer.unref();
+  };
+  schedule(every);
+  return {
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await consumer.stop();
+      await turn;
+    },
+  };
 }
 
 /** The partitions of a round, for log lines. */

@@ -18,6 +18,7 @@ import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import type { SetAsideTally } from '../pipeline/set-aside.js';
 import { ProjectionProgress } from './progress.js';
 import { GAP_SLICE, healRecoveredWrite, projectorMarks, projectorMarkWrite, recordHeal } from './applied-marks.js';
+import { sweepLapsed } from './lapse-sweep.js';
 import { checkEventContent, EVENT_DIGESTS_COLLECTION, EVENT_DIGESTS_INDEX, trimEventDigests, type RawPositioned } from './event-digests.js';
 
 export interface ProjectorCounters {
@@ -28,6 +29,8 @@ export interface ProjectorCounters {
   /** Of those, events whose id came back with other content than it first had (stage 'conflict'). */
   eventsConflicting: number;
   batches: number;
+  /** Sessions closed at their deadline ahead of the processor's close (./lapse-sweep.ts). */
+  sessionsSwept: number;
 }
 
 export interface ProjectorStatus extends ProjectorCounters {
@@ -55,7 +58,7 @@ export class Projector implements Stage {
   readonly group: string;
   readonly topics: readonly string[];
   private readonly models: ReadModelSet;
-  readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, eventsSetAside: 0, eventsConflicting: 0, batches: 0 };
+  readonly counters: ProjectorCounters = { eventsApplied: 0, eventsUnreadable: 0, eventsSetAside: 0, eventsConflicting: 0, batches: 0, sessionsSwept: 0 };
   private readonly freshness = new Freshness();
   /** Events whose own round failed twice the same way (by position), with the error: set aside when next seen. */
   private readonly poisoned = new Map<string, string>();
@@ -104,6 +107,29 @@ export class Projector implements Stage {
       // Bookkeeping: the next round tries again; the round itself is done.
       this.trimDigestsAt = now + 60_000;
       this.logger.warn({ err }, 'trimming event digests failed; trying again in a minute');
+    }
+  }
+
+  readonly idleEveryMs = 1_000;
+
+  /**
+   * Between rounds: sessions past their deadline are closed in the read models as readers show
+   * them (./lapse-sweep.ts), a slice at a time; true while a slice came back full. Only where a
+   * store write is one transaction (the embedded store), and not while read models switch.
+   */
+  async idle(): Promise<boolean> {
+    if (this.store.kind !== 'embedded') return false;
+    try {
+      const pointer = await this.models.pointer();
+      if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) return false;
+      const { swept, more } = await sweepLapsed(this.models.at(pointer.version), Date.now());
+      this.counters.sessionsSwept += swept;
+      if (swept > 0) this.logger.debug({ swept, more }, 'sessions past their deadline closed in the read models');
+      return more;
+    } catch (err) {
+      // A round wrote one of them in between (a conflict), or the store is away: the next call sweeps again.
+      this.logger.warn({ err }, 'sweeping sessions past their deadline failed; trying again');
+      return false;
     }
   }
 

@@ -14,6 +14,8 @@ import { REPORT_BUCKETS, type ReadModel, type ReadModelName } from '../read-mode
 import { sourceOf, type AnyProjection, type DocChange, type Positioned } from '../read-models/projection.js';
 import { transitionIncrements, type BucketedModel, type Increment } from '../read-models/report-buckets/contributions.js';
 import { BucketWrites, type EventMark, type ReportBucketDoc } from '../read-models/report-buckets/document.js';
+import { unswept } from '../read-models/sessions/lapse.js';
+import type { SessionDoc } from '../read-models/sessions/projection.js';
 
 const isBucketed = (m: ReadModel): m is BucketedModel => m === 'sessions' || m === 'messages' || m === 'payments' || m === 'ppvs' || m === 'clock_intervals';
 
@@ -158,6 +160,17 @@ export async function prepareApplication(
   } else {
     await Promise.all(models.map(loadModel));
   }
+  // A session the projector swept closed at its deadline is folded from where its events left
+  // it (every projection sees the log's own history), while the buckets net the change against
+  // what the swept document contributed, which is what they hold (read-models/sessions/lapse.ts).
+  const sweptOf = new Map<Doc, Doc>();
+  const sessionDocs = docs.get('sessions');
+  for (const [id, d] of sessionDocs ?? []) {
+    if ((d as SessionDoc).swept !== true) continue;
+    const open = unswept(d as SessionDoc) as Doc;
+    sweptOf.set(open, d);
+    sessionDocs?.set(id, open);
+  }
   const original = new Map<ReadModel, Map<string, Doc>>([...docs].map(([m, d]) => [m, new Map(d)]));
   const changed = new Map<ReadModel, Map<string, Doc>>(models.map((m) => [m, new Map()]));
   for (const p of events) {
@@ -171,7 +184,7 @@ export async function prepareApplication(
     try {
       const folded = foldEvent(ts, (model, id) => docs.get(model)?.get(id), p);
       nexts = folded.nexts;
-      for (const c of folded.changes) if (isBucketed(c.model)) increments = increments.concat(transitionIncrements(c.model, c.before, c.after));
+      for (const c of folded.changes) if (isBucketed(c.model)) increments = increments.concat(transitionIncrements(c.model, c.before === undefined ? undefined : sweptOf.get(c.before) ?? c.before, c.after));
     } catch (err) {
       fail(p, err);
       continue;

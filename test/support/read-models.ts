@@ -52,10 +52,11 @@ interface Health { components: Record<string, { lag?: number | null; enabled?: b
 
 /**
  * Waits until the processor and projector have nothing left to read, then until the hash holds
- * still for `stableMs`. `service` is the API's base URL, or a reader of its health (an inject()
+ * still for `stableMs`: longer than the projector's sweep period (a second), so sessions past
+ * their deadline have been closed in the read models too (src/projector/lapse-sweep.ts). `service` is the API's base URL, or a reader of its health (an inject()
  * harness, whose stages commit in this process after their writes, so a short look suffices).
  */
-export async function settledHash(service: string | (() => Promise<unknown>), store: DocumentStore, timeoutMs = 120_000, stableMs = 300): Promise<string> {
+export async function settledHash(service: string | (() => Promise<unknown>), store: DocumentStore, timeoutMs = 120_000, stableMs = 1_500): Promise<string> {
   const readHealth = typeof service === 'string' ? async () => (await fetch(`${service}/api/health`)).json() : service;
   let last: Health | undefined;
   await eventually(async () => {

@@ -85,6 +85,7 @@ const ProjectorStatusSchema = Type.Object({
   eventsSetAside: Count,
   eventsConflicting: Count,
   batches: Count,
+  sessionsSwept: Type.Integer({ minimum: 0, description: 'sessions closed in the read models at their deadline, ahead of the processor\'s close (embedded store only)' }),
   freshness: FreshnessSchema,
 });
 // A counter added to a stage's status and not here would be dropped from the answer by the

@@ -184,9 +184,22 @@ interface Pending {
   readonly inc: Map<string, number>;
   lo: number;
   hi: number;
+  /** Written without a mark (addUnmarked): the caller's own condition makes the write apply once. */
+  unmarked: boolean;
 }
 
 const markKey = (partition: number): string => `p${partition}`;
+
+function add(p: Pending, items: readonly Increment[]): void {
+  for (const i of items) {
+    p.inc.set(i.field, (p.inc.get(i.field) ?? 0) + i.amount);
+    // Every applied event's times, before netting: the bounds then do not depend on batching.
+    if (i.at !== null) {
+      if (i.at < p.lo) p.lo = i.at;
+      if (i.at > p.hi) p.hi = i.at;
+    }
+  }
+}
 
 /**
  * Folds events' increments into writes for the bucket documents `loaded` holds (absent ids are
@@ -212,13 +225,21 @@ export class BucketWrites {
       const mark = p.marks[key];
       if (mark && (event.offset < mark.o || (event.offset === mark.o && mark.ids.includes(event.id)))) continue;
       p.marks[key] = mark && mark.o === event.offset ? { o: mark.o, n: mark.n + 1, ids: [...mark.ids, event.id] } : { o: event.offset, n: 1, ids: [event.id] };
-      for (const i of items) {
-        p.inc.set(i.field, (p.inc.get(i.field) ?? 0) + i.amount);
-        // Every applied event's times, before netting: the bounds then do not depend on batching.
-        if (i.at !== null) {
-          if (i.at < p.lo) p.lo = i.at;
-          if (i.at > p.hi) p.hi = i.at;
-        }
+      add(p, items);
+    }
+  }
+
+  /**
+   * Increments that carry no event: a projector's sweep of lapsed sessions (projector/lapse-sweep.ts),
+   * applied once because its documents' writes are conditional on their revisions and land in the
+   * same transaction. Only for a store whose bulk writes are one transaction (the embedded store).
+   */
+  addUnmarked(increments: readonly Increment[]): void {
+    for (const i of increments) {
+      for (const address of addressesOf(i)) {
+        const p = this.pendingFor(address.id, address);
+        p.unmarked = true;
+        add(p, [i]);
       }
     }
   }
@@ -229,7 +250,7 @@ export class BucketWrites {
       const doc = this.loaded.get(id);
       const before = { ...(doc?.w ?? {}) };
       const bounded = address.level !== 'live' && (doc === undefined || typeof doc.hiAt === 'number');
-      p = { address, existed: doc !== undefined, bounded, before, marks: { ...before }, inc: new Map(), lo: Infinity, hi: -Infinity };
+      p = { address, existed: doc !== undefined, bounded, before, marks: { ...before }, inc: new Map(), lo: Infinity, hi: -Infinity, unmarked: false };
       this.pending.set(id, p);
     }
     return p;
@@ -265,9 +286,9 @@ export class BucketWrites {
       }
       // Marks are written even when the increments cancelled out, so the stored document does
       // not depend on how events were batched (replay must rebuild it byte for byte).
-      if (Object.keys($set).length === 0) continue;
+      if (Object.keys($set).length === 0 && !(p.unmarked && Object.keys($inc).length > 0)) continue;
       const bounds = p.bounded && p.lo <= p.hi ? { $min: { loAt: p.lo }, $max: { hiAt: p.hi } } : {};
-      const update = { ...(Object.keys($inc).length > 0 ? { $inc } : {}), $set, ...bounds };
+      const update = { ...(Object.keys($inc).length > 0 ? { $inc } : {}), ...(Object.keys($set).length > 0 ? { $set } : {}), ...bounds };
       if (p.existed) {
         updates.push({ updateOne: { filter, update, requireMatch: true } });
       } else {

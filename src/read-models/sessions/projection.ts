@@ -20,6 +20,11 @@ export interface SessionDoc extends Doc, SessionSummary {
   /** See SessionSummary.closesAs; null also for a session folded from events older than it. */
   readonly closesAs: 'idle' | 'unanswered' | null;
   readonly lastSeq: number;
+  /**
+   * Closed by the projector at its deadline, as readers show it, before the processor's close
+   * came (lapse.ts). Absent on every document an event wrote.
+   */
+  readonly swept?: true;
 }
 
 export function foldSession(doc: SessionDoc | undefined, e: SessionEvent): SessionDoc | undefined {

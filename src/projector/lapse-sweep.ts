@@ -1,0 +1,50 @@
+// The projector's sweep of lapsed sessions: those still open in the store whose deadline has
+// passed by the clock are written as readers already show them, closed at their deadline
+// (read-models/sessions/lapse.ts), and their report-bucket contributions move with them, so
+// every count that readers used to correct session by session is a counter again.
+//
+// One store write per slice: each session's replace is conditional on the revision it was read
+// at, and the buckets' increments carry no event mark, so the write must be all or nothing,
+// which only the embedded store's transaction gives. On MongoDB (writes land one collection
+// after another) nothing is swept and readers keep correcting lapsed sessions on each read.
+import type { BulkOp, Doc } from '../adapters/store/store.js';
+import type { ReadModelCollections } from '../read-models/read-model-set.js';
+import { transitionIncrements } from '../read-models/report-buckets/contributions.js';
+import { BucketWrites, type ReportBucketDoc } from '../read-models/report-buckets/document.js';
+import { REPORT_BUCKETS, SESSIONS, type ReadModelName } from '../read-models/names.js';
+import { sweptSession } from '../read-models/sessions/lapse.js';
+import type { SessionDoc } from '../read-models/sessions/projection.js';
+
+/** Sessions swept per store write: a backlog of 100,000 goes in slices that hold the event loop a few tens of ms each. */
+export const SWEEP_SLICE = 1_000;
+
+export interface SweepResult {
+  readonly swept: number;
+  /** The slice was full: more sessions may be past their deadline. */
+  readonly more: boolean;
+}
+
+/** Sweeps up to `limit` sessions open in `rm` whose deadline is at or before `now`. */
+export async function sweepLapsed(rm: ReadModelCollections, now: number, limit = SWEEP_SLICE): Promise<SweepResult> {
+  const lapsed = await rm.sessions.find({ status: 'open', closesAt: { $lte: now } }, { sort: { closesAt: 1 }, limit });
+  if (lapsed.length === 0) return { swept: 0, more: false };
+  const increments = lapsed.map((s) => transitionIncrements('sessions', s, sweptSession(s)));
+  const ids = new Set(increments.flatMap((i) => BucketWrites.idsOf(i)));
+  const loaded = new Map<string, ReportBucketDoc>();
+  if (ids.size > 0) for (const d of await rm.report_buckets.find({ _id: { $in: [...ids] } })) loaded.set(d._id, d);
+  const buckets = new BucketWrites(loaded);
+  for (const i of increments) buckets.addUnmarked(i);
+  const { inserts, updates } = buckets.ops();
+  const docs = lapsed.map((s): BulkOp<Doc> => {
+    const stored = (s as SessionDoc & { _rev?: unknown })._rev;
+    const rev = typeof stored === 'number' ? stored : null;
+    return { replaceOne: { filter: { _id: s._id, _rev: rev }, replacement: { ...sweptSession(s), _rev: (rev ?? 0) + 1 }, requireMatch: true } };
+  });
+  const writes: { model: ReadModelName; ops: BulkOp<Doc>[] }[] = [
+    { model: REPORT_BUCKETS, ops: inserts as BulkOp<Doc>[] },
+    { model: REPORT_BUCKETS, ops: updates as BulkOp<Doc>[] },
+    { model: SESSIONS, ops: docs },
+  ];
+  await rm.writeAll(writes.filter((w) => w.ops.length > 0));
+  return { swept: lapsed.length, more: lapsed.length === limit };
+}
