@@ -13,6 +13,8 @@
 //        [--backlog <n>] (n more sessions, each a fan who wrote 25 to 48 hours ago and was never
 //        answered, still open in the store: past the unanswered limit, with no tick yet to close
 //        them, as after a backlog redelivered at once. Compare with --backlog 0, same run length)
+//        [--backlog-settled] (the same backlog as the tick leaves it: closed unanswered at its
+//        deadline. The floor for --backlog: the same sessions, only not lapsed-but-unsettled)
 //
 // The data, and why it looks like this. The read models are written directly (the documents
 // the projector writes, field for field; see src/read-models/*/projection.ts), not by
@@ -122,10 +124,13 @@ const { values: args } = parseArgs({
     'mongo-heap-mb': { type: 'string' },
     rounds: { type: 'string', default: '1' },
     backlog: { type: 'string', default: '0' },
+    'backlog-settled': { type: 'boolean', default: false },
   },
 });
 /** Sessions past their deadline that no tick has closed yet (issue 53): a backlog redelivered at once. */
 const BACKLOG = Number(args.backlog);
+/** The same backlog as the tick leaves it: closed unanswered at its deadline (the floor a lapsed backlog is compared with). */
+const BACKLOG_SETTLED = args['backlog-settled'] === true;
 const SESSIONS = Number(args.sessions);
 const PER_SESSION = Number(args['messages-per-session']);
 const SESSIONS_PER_HOUR = Number(args['sessions-per-hour']);
@@ -481,21 +486,24 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
     };
     messages.push(message);
     builder.add('messages', message);
+    const deadline = at + 86_400_000;
     const summary = {
-      sessionId, status: 'open' as const, openedAt: at, closedAt: null, closeReason: null, lastMessageAt: at, lastActivityAt: at, messageCount: 1,
+      sessionId, status: BACKLOG_SETTLED ? 'closed' as const : 'open' as const, openedAt: at, closedAt: BACKLOG_SETTLED ? deadline : null, closeReason: BACKLOG_SETTLED ? 'unanswered' as const : null,
+      lastMessageAt: at, lastActivityAt: at, messageCount: 1,
       fanMessageCount: 1, replyCount: 0, awaiting: true, waitingSince: at, firstFanMessageAt: at, firstResponseAt: null, firstResponseSec: null,
-      firstResponderId: null, lastHumanChatterId: null, revenueCents: 0, paymentCount: 0, fanSpendCents: null, closesAt: at + 86_400_000, closesAs: 'unanswered' as const,
+      firstResponderId: null, lastHumanChatterId: null, revenueCents: 0, paymentCount: 0, fanSpendCents: null, closesAt: deadline, closesAs: 'unanswered' as const,
     };
     const doc: SessionDoc = { _id: sessionId, accountId: acct, chatId, chatKey, ...summary, priorityAt: priorityAt(summary, 0), lastSeq: 2 };
     sessions.push(doc);
     builder.add('sessions', doc);
     backlogChats.push({
       _id: chatKey, accountId: acct, chatId, chatKey, firstSeenAt: at, lastActivityAt: at, lastMessageAt: at, lastMessageId: id, lastMessageText: message.text ?? null, lastSender: 'fan',
-      messageCount: 1, fanMessageCount: 1, sessionCount: 1, openSessionId: sessionId, awaiting: true, waitingSince: at, paidCents: 0, paymentCount: 0, lastPaymentAt: null,
+      messageCount: 1, fanMessageCount: 1, sessionCount: 1, openSessionId: BACKLOG_SETTLED ? null : sessionId, awaiting: !BACKLOG_SETTLED, waitingSince: BACKLOG_SETTLED ? null : at, paidCents: 0, paymentCount: 0, lastPaymentAt: null,
       fanSpendCents: null, lifetimeSpendCents: null, lateRecords: 0, lastSeq: 2,
     });
     stat.chats++;
     stat.sessionsOpened++;
+    if (BACKLOG_SETTLED) stat.sessionsClosed++;
     stat.messages++;
     stat.fanMessages++;
     await flush();
@@ -766,7 +774,8 @@ async function awaitSweep(name: string, port: number): Promise<void> {
       steadySince = performance.now();
     } else if (swept >= BACKLOG && performance.now() - steadySince > 3_000) break;
     if (performance.now() - started > 600_000) throw new Error(`the projector swept ${swept} of ${BACKLOG} lapsed sessions in 10 minutes`);
-    await new Promise((r) => setTimeout(r, 50));
+    // A dashboard's poll: once a second.
+    await new Promise((r) => setTimeout(r, 1_000));
   }
   const took = (steadySince - started) / 1000;
   during.sort((a, b) => a - b);
@@ -774,7 +783,7 @@ async function awaitSweep(name: string, port: number): Promise<void> {
 }
 
 async function benchApi(name: string, env: Record<string, string>): Promise<void> {
-  const sweeps = BACKLOG > 0 && name === 'embedded';
+  const sweeps = BACKLOG > 0 && !BACKLOG_SETTLED && name === 'embedded';
   const { port, child } = await startApi(env, sweeps ? 'api,projector' : 'api');
   try {
     if (sweeps) await awaitSweep(name, port);

@@ -15,7 +15,13 @@ import { REPORT_BUCKETS, SESSIONS, type ReadModelName } from '../read-models/nam
 import { sweptSession } from '../read-models/sessions/lapse.js';
 import type { SessionDoc } from '../read-models/sessions/projection.js';
 
-/** Sessions swept per store write: a backlog of 100,000 goes in slices that hold the event loop a few tens of ms each. */
+/**
+ * Sessions swept per store write. Each write also rewrites every report bucket the slice
+ * touches, some of them large (a month's, all time's, a day's shift facts), which costs about
+ * as much as a few hundred sessions, so slices are not small; the write holds the event loop
+ * throughout (it does not take turns: an lmdb transaction open across turns is what reads in
+ * this process would see, half written).
+ */
 export const SWEEP_SLICE = 1_000;
 
 export interface SweepResult {
@@ -28,22 +34,24 @@ export interface SweepResult {
 export async function sweepLapsed(rm: ReadModelCollections, now: number, limit = SWEEP_SLICE): Promise<SweepResult> {
   const lapsed = await rm.sessions.find({ status: 'open', closesAt: { $lte: now } }, { sort: { closesAt: 1 }, limit });
   if (lapsed.length === 0) return { swept: 0, more: false };
-  const increments = lapsed.map((s) => transitionIncrements('sessions', s, sweptSession(s)));
+  const swept = lapsed.map(sweptSession);
+  const increments = lapsed.map((s, i) => transitionIncrements('sessions', s, swept[i]));
   const ids = new Set(increments.flatMap((i) => BucketWrites.idsOf(i)));
   const loaded = new Map<string, ReportBucketDoc>();
   if (ids.size > 0) for (const d of await rm.report_buckets.find({ _id: { $in: [...ids] } })) loaded.set(d._id, d);
   const buckets = new BucketWrites(loaded);
   for (const i of increments) buckets.addUnmarked(i);
   const { inserts, updates } = buckets.ops();
-  const docs = lapsed.map((s): BulkOp<Doc> => {
+  const docs = lapsed.map((s, i): BulkOp<Doc> => {
     const stored = (s as SessionDoc & { _rev?: unknown })._rev;
     const rev = typeof stored === 'number' ? stored : null;
-    return { replaceOne: { filter: { _id: s._id, _rev: rev }, replacement: { ...sweptSession(s), _rev: (rev ?? 0) + 1 }, requireMatch: true } };
+    return { replaceOne: { filter: { _id: s._id, _rev: rev }, replacement: { ...(swept[i] as SessionDoc), _rev: (rev ?? 0) + 1 }, requireMatch: true } };
   });
+  // The sessions first: one a round changed since it was read fails the write before any bucket is touched.
   const writes: { model: ReadModelName; ops: BulkOp<Doc>[] }[] = [
+    { model: SESSIONS, ops: docs },
     { model: REPORT_BUCKETS, ops: inserts as BulkOp<Doc>[] },
     { model: REPORT_BUCKETS, ops: updates as BulkOp<Doc>[] },
-    { model: SESSIONS, ops: docs },
   ];
   await rm.writeAll(writes.filter((w) => w.ops.length > 0));
   return { swept: lapsed.length, more: lapsed.length === limit };

@@ -6,11 +6,15 @@
 // close them in the store. At every instant the overview, the accounts, the stats, the floor
 // and the SLA report give the same open, closed and awaiting, and the SLA report's breaches,
 // missed and pending, each equal to the reference model's reading of the facts at that instant
-// (test/support/report-reference.ts: nothing from src/). A failure names PROPERTY_SEED (which
+// (test/support/report-reference.ts: nothing from src/). Then the same with the projector's
+// sweep (src/projector/lapse-sweep.ts) run at each instant before the reads, the instants in
+// order as a clock goes: what it wrote closed reads as the readers showed it. A failure names PROPERTY_SEED (which
 // regenerates the data set) and PROPERTY_PATH.
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messageWebhook, transactionWebhook } from '../../src/demo/platform-bodies.js';
+import { sweepLapsed } from '../../src/projector/lapse-sweep.js';
+import { ReadModelSet } from '../../src/read-models/read-model-set.js';
 import { startHarness, type Harness } from '../support/app-harness.js';
 import { conversationArb, type Conversation } from '../support/conversations.js';
 import type { Fact } from '../support/reference-model.js';
@@ -109,39 +113,44 @@ describe('one truth at every instant: every route agrees with the others and wit
     return r.body;
   };
 
+  /** Every route's figures at `at` (the process's clock set to it), against each other and the reference. */
+  async function readsAgree(at: number, seen: { lapsedUnsettled: number; missed: number; pending: number }): Promise<void> {
+    const ref = reportData(data.facts, IDLE_MS, at + 1);
+    const from = iso(at - 10 * DAY);
+    const [overview, accounts, stats, floor, sla] = await Promise.all([
+      get<{ sessions: Counts & { total: number } }>('/api/overview'),
+      get<{ items: { id: string; openSessions: number; awaiting: number }[] }>('/api/accounts'),
+      get<{ openSessions: number; awaitingReply: number }>(`/api/stats?thresholdSec=${THRESHOLD_SEC}`),
+      get<{ totals: { open: number; awaiting: number }; accounts: { id: string; open: number }[] }>('/api/floor'),
+      get<{ sessions: number; responded: number; breaches: number; missed: number; pending: number }>(`/api/sla?from=${from}&thresholdSec=${THRESHOLD_SEC}`),
+    ]);
+    const label = `at ${iso(at)} (PROPERTY_SEED=${SEED})`;
+    const want = overviewAnswer(ref, { from: null, to: null }).sessions;
+    expect(overview.sessions, `overview ${label}`).toEqual(want);
+    const perAccount = accountsAnswer(ref, { from: null, to: null });
+    for (const id of ACCOUNTS) {
+      const row = accounts.items.find((a) => a.id === id);
+      expect({ open: row?.openSessions ?? 0, awaiting: row?.awaiting ?? 0 }, `accounts ${id} ${label}`).toEqual({ open: perAccount.get(id)?.openSessions ?? 0, awaiting: perAccount.get(id)?.awaiting ?? 0 });
+      expect(floor.accounts.find((a) => a.id === id)?.open ?? 0, `floor ${id} ${label}`).toBe(perAccount.get(id)?.openSessions ?? 0);
+    }
+    expect({ open: stats.openSessions, awaiting: stats.awaitingReply }, `stats ${label}`).toEqual({ open: want.open, awaiting: want.awaiting });
+    expect({ open: floor.totals.open, awaiting: floor.totals.awaiting }, `floor ${label}`).toEqual({ open: want.open, awaiting: want.awaiting });
+    const r = slaAnswer(ref, { from: at - 10 * DAY, to: null }, THRESHOLD_SEC, at);
+    expect({ sessions: sla.sessions, responded: sla.responded, breaches: sla.breaches, missed: sla.missed, pending: sla.pending }, `sla ${label}`)
+      .toEqual({ sessions: r.sessions, responded: r.responded, breaches: r.breaches, missed: r.missed, pending: r.pending });
+    seen.missed += r.missed;
+    seen.pending += r.pending;
+    seen.lapsedUnsettled += ref.sessions.filter((s) => s.status === 'closed' && (s.closedAt ?? 0) > settledAt - LATE_SEC * 1000).length;
+  }
+
   it('at random instants up to three days on, with no further tick', async () => {
     const seen = { lapsedUnsettled: 0, missed: 0, pending: 0 };
     await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: 3 * DAY }), async (offset) => {
       const at = settledAt + offset;
-      const ref = reportData(data.facts, IDLE_MS, at + 1);
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(at);
       try {
-        const from = iso(at - 10 * DAY);
-        const [overview, accounts, stats, floor, sla] = await Promise.all([
-          get<{ sessions: Counts & { total: number } }>('/api/overview'),
-          get<{ items: { id: string; openSessions: number; awaiting: number }[] }>('/api/accounts'),
-          get<{ openSessions: number; awaitingReply: number }>(`/api/stats?thresholdSec=${THRESHOLD_SEC}`),
-          get<{ totals: { open: number; awaiting: number }; accounts: { id: string; open: number }[] }>('/api/floor'),
-          get<{ sessions: number; responded: number; breaches: number; missed: number; pending: number }>(`/api/sla?from=${from}&thresholdSec=${THRESHOLD_SEC}`),
-        ]);
-        const label = `at ${iso(at)} (PROPERTY_SEED=${SEED})`;
-        const want = overviewAnswer(ref, { from: null, to: null }).sessions;
-        expect(overview.sessions, `overview ${label}`).toEqual(want);
-        const perAccount = accountsAnswer(ref, { from: null, to: null });
-        for (const id of ACCOUNTS) {
-          const row = accounts.items.find((a) => a.id === id);
-          expect({ open: row?.openSessions ?? 0, awaiting: row?.awaiting ?? 0 }, `accounts ${id} ${label}`).toEqual({ open: perAccount.get(id)?.openSessions ?? 0, awaiting: perAccount.get(id)?.awaiting ?? 0 });
-          expect(floor.accounts.find((a) => a.id === id)?.open ?? 0, `floor ${id} ${label}`).toBe(perAccount.get(id)?.openSessions ?? 0);
-        }
-        expect({ open: stats.openSessions, awaiting: stats.awaitingReply }, `stats ${label}`).toEqual({ open: want.open, awaiting: want.awaiting });
-        expect({ open: floor.totals.open, awaiting: floor.totals.awaiting }, `floor ${label}`).toEqual({ open: want.open, awaiting: want.awaiting });
-        const r = slaAnswer(ref, { from: at - 10 * DAY, to: null }, THRESHOLD_SEC, at);
-        expect({ sessions: sla.sessions, responded: sla.responded, breaches: sla.breaches, missed: sla.missed, pending: sla.pending }, `sla ${label}`)
-          .toEqual({ sessions: r.sessions, responded: r.responded, breaches: r.breaches, missed: r.missed, pending: r.pending });
-        seen.missed += r.missed;
-        seen.pending += r.pending;
-        seen.lapsedUnsettled += ref.sessions.filter((s) => s.status === 'closed' && (s.closedAt ?? 0) > settledAt - LATE_SEC * 1000).length;
+        await readsAgree(at, seen);
       } finally {
         vi.useRealTimers();
       }
@@ -150,5 +159,29 @@ describe('one truth at every instant: every route agrees with the others and wit
     // holds open, fans missed at the unanswered limit, and fans still inside the threshold.
     expect(seen.lapsedUnsettled, `PROPERTY_SEED=${SEED}`).toBeGreaterThan(0);
     expect(seen.missed, `PROPERTY_SEED=${SEED}`).toBeGreaterThan(0);
+  }, 300_000);
+
+  // Last: the sweep writes what it closes, and the clock only goes forward from here.
+  it('with the projector sweeping what lapsed at each instant, the instants in order', async () => {
+    const seen = { lapsedUnsettled: 0, missed: 0, pending: 0 };
+    const rm = new ReadModelSet(h.store).at(await new ReadModelSet(h.store).activeVersion());
+    const offsets = fc.sample(fc.integer({ min: 0, max: 3 * DAY }), { seed: SEED, numRuns: 12 }).sort((a, b) => a - b);
+    let swept = 0;
+    for (const offset of offsets) {
+      const at = settledAt + offset;
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(at);
+      try {
+        for (let more = true; more;) {
+          const r = await sweepLapsed(rm, at);
+          swept += r.swept;
+          more = r.more;
+        }
+        await readsAgree(at, seen);
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+    expect(swept, `PROPERTY_SEED=${SEED}`).toBeGreaterThan(0);
   }, 300_000);
 });

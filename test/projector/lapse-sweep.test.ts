@@ -10,6 +10,10 @@ import { EmbeddedStore } from '../../src/adapters/store/embedded-store.js';
 import { shownClose } from '../../src/domain/session-deadline.js';
 import { sweepLapsed } from '../../src/projector/lapse-sweep.js';
 import { applyEvents } from '../../src/projector/runner.js';
+import { Projector } from '../../src/projector/projector.js';
+import type { DocumentStore } from '../../src/adapters/store/store.js';
+import { createLogger } from '../../src/support/logger.js';
+import { topology } from '../../src/topology.js';
 import { verifyFigures } from '../../src/read-side/verify.js';
 import { ReportBucketBuilder } from '../../src/read-models/report-buckets/builder.js';
 import { ReadModelSet, type ReadModelCollections } from '../../src/read-models/read-model-set.js';
@@ -117,4 +121,42 @@ describe('sweeping lapsed sessions on the embedded store', () => {
     // The cases did sweep (a property whose sweeps all found nothing would prove nothing).
     expect(sessionsSwept).toBeGreaterThan(0);
   }, 180_000);
+});
+
+/** The same store, saying it is MongoDB's (whose multi-collection writes are not one transaction). */
+const asMongo = (store: DocumentStore): DocumentStore => ({
+  kind: 'mongo', collection: (n) => store.collection(n), listCollections: () => store.listCollections(), ping: () => store.ping(),
+  close: () => store.close(), bulkWriteMany: (w, o) => store.bulkWriteMany(w, o),
+});
+
+describe('the projector\'s idle call', () => {
+  it('sweeps on the embedded store only, not while the read models switch, and counts what it swept', async () => {
+    // Conversations that end open: their sessions lapse by any clock of today.
+    const m = fc.sample(conversationArb({ minSteps: 10, maxSteps: 30, idleMs: IDLE_MS, lateMs: LATE_MS }).map((c) => runChats(c.arrivals, IDLE_MS, LATE_MS)).filter((r) => [...r.sessions.values()].some((d) => d.status === 'open' && d.closesAt !== null)), { seed: 53, numRuns: 1 })[0];
+    if (!m) throw new Error('no conversation with an open session');
+    const store = new EmbeddedStore(tempDir('convops-sweep-idle-'));
+    try {
+      const set = new ReadModelSet(store);
+      const rm = set.at(1);
+      await applyEvents(rm, m.positioned);
+      const lapsed = async () => (await rm.sessions.find({ status: 'open' })).filter((d) => (d.closesAt ?? Infinity) <= Date.now()).length;
+      const before = await lapsed();
+      expect(before).toBeGreaterThan(0);
+      const logger = createLogger('silent');
+      const onMongo = new Projector(asMongo(store), topology('idle'), logger);
+      expect(await onMongo.idle()).toBe(false);
+      expect(onMongo.counters.sessionsSwept).toBe(0);
+      const projector = new Projector(store, topology('idle'), logger);
+      await set.pauseProjection(Date.now() + 60_000);
+      expect(await projector.idle()).toBe(false);
+      expect(await lapsed()).toBe(before);
+      await set.switchTo(1, Date.now());
+      expect(await projector.idle()).toBe(false);
+      expect(await lapsed()).toBe(0);
+      expect(projector.counters.sessionsSwept).toBe(before);
+      expect((await rm.sessions.find({ swept: true })).length).toBe(before);
+    } finally {
+      await store.close();
+    }
+  });
 });
