@@ -3,6 +3,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type {} from '../../adapters/store/store.js';
 import { inboundRecord } from '../../domain/inbound-record.js';
+import { shownClose } from '../../domain/session-deadline.js';
 import type { BatchingAppender } from '../../ingest/batching-appender.js';
 import { ReadModelSet } from '../../read-models/read-model-set.js';
 import { actorOf } from '../../access/access-model.js';
@@ -43,8 +44,10 @@ export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> 
     const session = await (await models.active()).sessions.findOne({ _id: sessionId });
     if (!session) throw new ApiError('NOT_FOUND', `sessionId: no session ${sessionId}`);
     assertVisible(request, session.accountId, `sessionId: no session ${sessionId}`);
-    if (session.status === 'closed') {
-      return reply.status(200).send({ status: 'already-closed' as const, sessionId, closedAt: iso(session.closedAt ?? session.lastActivityAt), closeReason: session.closeReason });
+    // One past its deadline is closed as every reader shows it (swept by the projector or not yet).
+    const shown = shownClose(session, Date.now());
+    if (shown.status === 'closed') {
+      return reply.status(200).send({ status: 'already-closed' as const, sessionId, closedAt: iso(shown.closedAt ?? session.lastActivityAt), closeReason: shown.closeReason });
     }
     const requestedAt = new Date().toISOString();
     const body = Buffer.from(JSON.stringify({ sessionId, requestedAt, requestedBy: actorOf(request.principal) }));

@@ -9,6 +9,7 @@ import * as Sessions from '../../read-models/sessions/queries.js';
 import type { SessionDoc } from '../../read-models/sessions/projection.js';
 import { openNowOf, reportClockOf, scorecardOf, slaReportOf, waitingNowOf, windowTotalsOf, type ReportClock, type WindowTotals } from '../../read-models/reports.js';
 import { gradeOf, gradeSteps, outcomeOf, withinGradeOf } from '../../domain/sla.js';
+import { shownClose } from '../../domain/session-deadline.js';
 import { localDay } from '../../domain/zoned-time.js';
 import { assertCreditable, assertMeasurable, ClockParam, isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
 import { LiveCache } from '../live-cache.js';
@@ -459,7 +460,9 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     assertVisible(request, session.accountId, `id: no session ${id}`);
     const now = clock();
     const view = sessionView(session, now, request.query.thresholdSec);
-    const end = session.closedAt ?? now;
+    // Past its deadline it is closed there, whether or not the projector has swept it yet.
+    const shown = { ...session, ...shownClose(session, now) };
+    const end = shown.closedAt ?? now;
     return {
       session: view,
       metrics: {
@@ -470,7 +473,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         firstResponseSec: session.firstResponseSec,
         waitSec: view.waitSec,
         slaThresholdSec: request.query.thresholdSec,
-        slaOutcome: outcomeOf(session, request.query.thresholdSec, now),
+        slaOutcome: outcomeOf(shown, request.query.thresholdSec, now),
         revenueCents: session.revenueCents,
         paymentCount: session.paymentCount,
         fanSpendCents: session.fanSpendCents ?? null,
