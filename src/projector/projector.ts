@@ -3,7 +3,7 @@
 // written once a round. A round's offsets are committed only once its documents are written,
 // and every document skips events it has already applied.
 import type { Log, RecordBatch } from '../adapters/log/log.js';
-import type { CollectionWrite, DocumentStore } from '../adapters/store/store.js';
+import { WriteConflictError, type CollectionWrite, type DocumentStore } from '../adapters/store/store.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import type { Logger } from '../support/logger.js';
 import type { Topology } from '../topology.js';
@@ -127,8 +127,9 @@ export class Projector implements Stage {
       if (swept > 0) this.logger.debug({ swept, more }, 'sessions past their deadline closed in the read models');
       return more;
     } catch (err) {
-      // A round wrote one of them in between (a conflict), or the store is away: the next call sweeps again.
-      this.logger.warn({ err }, 'sweeping sessions past their deadline failed; trying again');
+      // A round (or another process's sweep) wrote one of them in between, or the store is away: the next call sweeps again.
+      if (err instanceof WriteConflictError) this.logger.debug({ err }, 'a swept session changed meanwhile; sweeping again');
+      else this.logger.warn({ err }, 'sweeping sessions past their deadline failed; trying again');
       return false;
     }
   }
