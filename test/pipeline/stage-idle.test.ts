@@ -20,7 +20,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function recordingStage(idleMore: () => boolean): Stage & { spans: { kind: 'round' | 'idle'; from: number; to: number }[]; records: number } {
   const spans: { kind: 'round' | 'idle'; from: number; to: number }[] = [];
   const stage = {
-    role: 'test', group: 'idle-group', topics: [TOPIC], startFrom: 'beginning' as const, idleEveryMs: 20, spans, records: 0,
+    role: 'test', group: 'idle-group', topics: [TOPIC], startFrom: 'beginning' as const, idleEveryMs: 200, spans, records: 0,
     async handleBatch(batches: readonly RecordBatch[]) {
       const from = performance.now();
       await pause(15);
@@ -50,7 +50,8 @@ describe('a stage with idle work', () => {
       await log.append(TOPIC, [{ key: `k${i % 3}`, value: `v${i}` }]);
       await pause(5);
     }
-    await eventually(async () => (stage.records === 20 && stage.spans.filter((s) => s.kind === 'idle').length >= 8 ? true : undefined), 10_000, 'rounds and idle calls');
+    // Every record in, then five idle calls with more to do and one without.
+    await eventually(async () => (stage.records === 20 && more < 0 ? true : undefined), 10_000, 'rounds and idle calls');
     await consumer.stop();
     const ended = stage.spans.length;
     const stoppedAt = performance.now();
@@ -61,12 +62,12 @@ describe('a stage with idle work', () => {
     // One at a time: no two spans overlap.
     const sorted = [...stage.spans].sort((a, b) => a.from - b.from);
     for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.from, JSON.stringify([sorted[i - 1], sorted[i]])).toBeGreaterThanOrEqual(sorted[i - 1]!.to);
-    // While it said there was more, the next idle call came at once (well inside the 20 ms period).
+    // While it said there was more, the next idle call came at once (well inside the 200 ms period).
     const lastRound = Math.max(...sorted.filter((s) => s.kind === 'round').map((s) => s.to));
     const idles = sorted.filter((s) => s.kind === 'idle' && s.from >= lastRound);
-    expect(idles.length).toBeGreaterThanOrEqual(7);
+    expect(idles.length).toBeGreaterThanOrEqual(6);
     const gaps = idles.slice(1, 6).map((s, i) => s.from - idles[i]!.to);
-    expect(Math.max(...gaps)).toBeLessThan(10);
+    expect(Math.max(...gaps)).toBeLessThan(100);
     expect(stage.spans.filter((s) => s.kind === 'round').length).toBeGreaterThan(0);
   });
 });

@@ -20,7 +20,7 @@ import { createLogger } from '../../src/support/logger.js';
 import { tickRecords } from '../../src/processor/ticker.js';
 import { topology } from '../../src/topology.js';
 import { ContractCheck } from './contract-check.js';
-import { settledHash } from './read-models.js';
+import { lapsedSwept, settledHash } from './read-models.js';
 import { kafkaBrokers, mongoUrl, unitTier } from './test-servers.js';
 import { uniqueName } from './wait.js';
 import { StageDriver } from './stage-driver.js';
@@ -263,6 +263,8 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
     async settled(timeoutMs = 60_000) {
       if (driver) return driver.drive();
       await settledHash(async () => (await call('GET', '/api/health')).body, store, timeoutMs, 50);
+      // The projector also closes what lapsed, between its rounds (embedded store only).
+      if (store.kind === 'embedded' && config.roles.has('projector')) await lapsedSwept(store, timeoutMs);
     },
     stop() {
       stopped ??= (async () => {

@@ -78,6 +78,19 @@ export async function settledHash(service: string | (() => Promise<unknown>), st
   }, timeoutMs, 'read models to settle');
 }
 
+/**
+ * Waits until the projector's sweep (src/projector/lapse-sweep.ts) has closed every session of
+ * the active read models past its deadline: read models settle when that is done too.
+ */
+export async function lapsedSwept(store: DocumentStore, timeoutMs = 60_000): Promise<void> {
+  const models = new ReadModelSet(store);
+  await eventually(async () => {
+    const rm = models.at(await models.activeVersion());
+    const left = await rm.sessions.find({ status: 'open', closesAt: { $lte: Date.now() } }, { limit: 1, projection: { _id: 1 } });
+    return left.length === 0 ? true : undefined;
+  }, timeoutMs, 'sessions past their deadline swept');
+}
+
 /** Documents that differ between two snapshots, a few per read model, to explain a hash mismatch. */
 export function differences(expected: Record<string, unknown[]>, actual: Record<string, unknown[]>, perModel = 3): string[] {
   const out: string[] = [];
