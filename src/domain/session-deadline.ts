@@ -1,7 +1,9 @@
 // A session stays open in the store until a record or the clock's tick closes it, and the tick
-// waits for the chat's arrivals to go idle (so history being ingested is not cut up). Readers
-// do not wait: a session whose deadline (closesAt) has passed by the clock is shown as closed,
-// as the processor will close it, so a stale sample or an old chat never shows a wait of days.
+// waits for the chat's arrivals to go idle (so history being ingested is not cut up); on the
+// embedded store the projector's sweep writes it closed at its deadline first
+// (projector/lapse-sweep.ts), within about a second. Readers do not wait for either: a session
+// whose deadline (closesAt) has passed by the clock is shown as closed, as the processor will
+// close it, so a stale sample or an old chat never shows a wait of days.
 import type { CloseReason } from '../../machines/lifecycle.js';
 
 interface Deadlined {

@@ -17,10 +17,10 @@ import type { SessionDoc } from '../read-models/sessions/projection.js';
 
 /**
  * Sessions swept per store write. Each write also rewrites every report bucket the slice
- * touches, some of them large (a month's, all time's, a day's shift facts), which costs about
- * as much as a few hundred sessions, so slices are not small; the write holds the event loop
- * throughout (it does not take turns: an lmdb transaction open across turns is what reads in
- * this process would see, half written).
+ * touches, some of them large (a month's, all time's, a day's shift facts: about 300 ms a
+ * slice on 2 cores with 17,000 sessions an account-day, against 0.1 ms a session), so slices
+ * are not small. The write holds the event loop throughout (it does not take turns: an lmdb
+ * transaction open across turns is what reads in this process would see, half written).
  */
 export const SWEEP_SLICE = 1_000;
 

@@ -125,8 +125,8 @@ export async function figuresFromBuckets(buckets: Collection<ReportBucketDoc>, s
   return out;
 }
 
-/** Every difference between the documents' figures and the totals', the months' and the all-time buckets'. */
 /**
+ * Every difference between the documents' figures and the totals', the months' and the all-time buckets'.
  * `swept`: sessions per account the projector closed at their deadline ahead of the log's close
  * (projector/lapse-sweep.ts). The buckets count them closed, as the documents do; the totals
  * rows, folded from events alone, still count them open.

@@ -1,7 +1,7 @@
 // A session past its deadline answers the same on the routes that show one session, whether
 // the projector has swept it closed in the read models yet or not (src/projector/lapse-sweep.ts):
-// its analysis (duration to the deadline, the SLA outcome) and an admin's force-close (already
-// closed, for the reason it closed with). The harness is driven, so nothing sweeps but the test.
+// the session lists it is in, its analysis (duration to the deadline, the SLA outcome) and an
+// admin's force-close (already closed, for the reason it closed with). The harness is driven, so nothing sweeps but the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepLapsed } from '../../src/projector/lapse-sweep.js';
 import { ReadModelSet } from '../../src/read-models/read-model-set.js';
@@ -33,11 +33,15 @@ describe('one session past its deadline, swept or not', () => {
     const id = stored?._id ?? '';
 
     const read = async () => {
+      const listed = async (query: string) => (await h.call<{ items: { id: string; status: string }[] }>('GET', `/api/sessions?${query}`)).body.items.filter((x) => x.id === id).map((x) => x.status);
+      const lists = { newestNotWaiting: await listed('sort=opened&awaiting=0'), newestWaiting: await listed('sort=opened&awaiting=1'), inboxNotWaiting: await listed('awaiting=0'), closed: await listed('status=closed&sort=opened') };
       const analysis = await h.call<{ session: Record<string, unknown>; metrics: Record<string, unknown> }>('GET', `/api/sessions/${encodeURIComponent(id)}/analysis`);
       const close = await h.call<Record<string, unknown>>('POST', '/api/admin/close-session', { body: { sessionId: id }, token: ADMIN });
-      return { analysis: { status: analysis.status, session: analysis.body.session, metrics: analysis.body.metrics }, close: { status: close.status, body: close.body } };
+      return { lists, analysis: { status: analysis.status, session: analysis.body.session, metrics: analysis.body.metrics }, close: { status: close.status, body: close.body } };
     };
     const before = await read();
+    // Listed where a closed session whose fan no longer waits is listed, and nowhere else.
+    expect(before.lists).toEqual({ newestNotWaiting: ['closed'], newestWaiting: [], inboxNotWaiting: ['closed'], closed: ['closed'] });
     expect(before.analysis.session).toMatchObject({ status: 'closed', closeReason: 'unanswered', closedAt: new Date(deadline).toISOString() });
     expect(before.analysis.metrics).toMatchObject({ durationSec: Math.round((deadline - (stored?.openedAt ?? 0)) / 1000), slaOutcome: 'breach' });
     expect(before.close).toEqual({ status: 200, body: { status: 'already-closed', sessionId: id, closedAt: new Date(deadline).toISOString(), closeReason: 'unanswered' } });

@@ -49,7 +49,8 @@ export async function inbox(rm: ReadModelCollections, l: SessionList): Promise<S
 export async function recent(rm: ReadModelCollections, l: SessionList): Promise<SessionDoc[]> {
   const filter = listFilter(l);
   if (l.waiting === true) Object.assign(filter, { priorityAt: { $ne: null } }, notPastDeadline(l.now));
-  if (l.waiting === false) filter.priorityAt = null;
+  // Not waiting: no fan waits, or the wait ended at the deadline (swept by the projector or not yet).
+  if (l.waiting === false) filter.$and = [{ $or: [{ priorityAt: null }, { closesAt: { $lte: l.now } }] }];
   return rm.sessions.find(filter, { sort: { openedAt: -1, _id: 1 }, limit: l.limit });
 }
 
