@@ -24,6 +24,11 @@ export function openAt(s: Deadlined, now: number): boolean {
   return s.status === 'open' && !pastDeadline(s, now);
 }
 
+/** A store condition for sessions open in the store but past their deadline at `now`: what readers show closed, and the projector sweeps. */
+export function pastDeadlineFilter(now: number): Record<string, unknown> {
+  return { status: 'open', closesAt: { $lte: now } };
+}
+
 /** A store condition for open sessions not yet past their deadline at `now` (null and absent: no deadline known). */
 export function notPastDeadline(now: number): Record<string, unknown> {
   return { closesAt: { $not: { $lte: now } } };

@@ -13,6 +13,7 @@ import { transitionIncrements } from '../read-models/report-buckets/contribution
 import { BucketWrites, type ReportBucketDoc } from '../read-models/report-buckets/document.js';
 import { REPORT_BUCKETS, SESSIONS, type ReadModelName } from '../read-models/names.js';
 import { sweptSession } from '../read-models/sessions/lapse.js';
+import { pastDeadlineFilter } from '../domain/session-deadline.js';
 import type { SessionDoc } from '../read-models/sessions/projection.js';
 
 /**
@@ -32,7 +33,7 @@ export interface SweepResult {
 
 /** Sweeps up to `limit` sessions open in `rm` whose deadline is at or before `now`. */
 export async function sweepLapsed(rm: ReadModelCollections, now: number, limit = SWEEP_SLICE): Promise<SweepResult> {
-  const lapsed = await rm.sessions.find({ status: 'open', closesAt: { $lte: now } }, { sort: { closesAt: 1 }, limit });
+  const lapsed = await rm.sessions.find(pastDeadlineFilter(now), { sort: { closesAt: 1 }, limit });
   if (lapsed.length === 0) return { swept: 0, more: false };
   const swept = lapsed.map(sweptSession);
   const increments = lapsed.map((s, i) => transitionIncrements('sessions', s, swept[i]));

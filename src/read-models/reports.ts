@@ -7,7 +7,7 @@ import { businessWaitClock, WALL_CLOCK } from '../domain/business-hours.js';
 import type { ReadModelCollections } from './read-model-set.js';
 import type { BucketCounters, Histogram } from './report-buckets/document.js';
 import { slaOf, type Sums, type Unanswered } from './report-buckets/figures.js';
-import { pastDeadline, shownClose } from '../domain/session-deadline.js';
+import { pastDeadline, pastDeadlineFilter, shownClose } from '../domain/session-deadline.js';
 import { HistogramSet } from './report-buckets/histogram.js';
 import { AccountWindow, decodeBucket } from './report-buckets/window-sums.js';
 import { chatterIdOf, chatterKey, secKey } from './report-buckets/keys.js';
@@ -267,7 +267,7 @@ export async function windowTotalsOf(rm: ReadModelCollections, w: ReportWindow, 
     q.window(w, inScope, ['sessions', 'messages', 'payments'], now),
     q.awaitingNow(inScope, now),
     // Past their deadline, closed as every route counts them, though no tick has recorded it (domain/session-deadline.ts).
-    rm.sessions.find({ ...inScope, status: 'open', closesAt: { $lte: now } }, { projection: { accountId: 1, openedAt: 1 } }),
+    rm.sessions.find({ ...inScope, ...pastDeadlineFilter(now) }, { projection: { accountId: 1, openedAt: 1 } }),
   ]);
   const inWindow = (at: number): boolean => at >= w.from && at < w.to;
   const awaiting = new Map<string, number>();

@@ -4,6 +4,7 @@ import type { DocumentStore } from '../../src/adapters/store/store.js';
 import { ALL_READ_MODELS, REPORT_BUCKETS } from '../../src/read-models/names.js';
 import { ReadModelSet, collectionName } from '../../src/read-models/read-model-set.js';
 import { eventually } from './wait.js';
+import { pastDeadlineFilter } from '../../src/domain/session-deadline.js';
 
 // Idempotence bookkeeping (the last input offset a row applied), not meaning: a webhook the
 // platform had to send twice shifts later offsets without changing any count.
@@ -86,7 +87,7 @@ export async function lapsedSwept(store: DocumentStore, timeoutMs = 60_000): Pro
   const models = new ReadModelSet(store);
   await eventually(async () => {
     const rm = models.at(await models.activeVersion());
-    const left = await rm.sessions.find({ status: 'open', closesAt: { $lte: Date.now() } }, { limit: 1, projection: { _id: 1 } });
+    const left = await rm.sessions.find(pastDeadlineFilter(Date.now()), { limit: 1, projection: { _id: 1 } });
     return left.length === 0 ? true : undefined;
   }, timeoutMs, 'sessions past their deadline swept');
 }

@@ -3,7 +3,7 @@
 // documents of at most an hour each, passed through the same contributions the projector
 // folds, so an answer is exact wherever the window's bounds fall.
 import type { Filter } from '../../adapters/store/store.js';
-import { shownClose } from '../../domain/session-deadline.js';
+import { pastDeadlineFilter, shownClose } from '../../domain/session-deadline.js';
 import { LruMap } from '../../support/lru.js';
 import { accountTest } from '../account-test.js';
 import type { ReadModelCollections } from '../read-model-set.js';
@@ -196,7 +196,7 @@ export class ReportQueries {
     const out = new Map<string, Sums>();
     const [rows, lapsed] = await Promise.all([
       this.rm.report_buckets.find({ _id: { $gte: 'live|', $lt: 'live}' } }),
-      this.rm.sessions.find({ ...inScope, status: 'open', closesAt: { $lte: now } }, { projection: { accountId: 1, awaiting: 1, lastHumanChatterId: 1 } }),
+      this.rm.sessions.find({ ...inScope, ...pastDeadlineFilter(now) }, { projection: { accountId: 1, awaiting: 1, lastHumanChatterId: 1 } }),
     ]);
     for (const doc of rows) if (visible(doc.accountId)) out.set(doc.accountId, structuredClone(counters(doc)) as Sums);
     const less = (o: Record<string, unknown>, field: string) => {

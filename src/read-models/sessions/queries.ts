@@ -3,7 +3,7 @@
 import type { Filter } from '../../adapters/store/store.js';
 import type { ReadModelCollections } from '../read-model-set.js';
 import type { SessionDoc } from './projection.js';
-import { notPastDeadline } from '../../domain/session-deadline.js';
+import { notPastDeadline, pastDeadlineFilter } from '../../domain/session-deadline.js';
 
 export interface SessionList {
   /** The accounts the caller may read (and asked for). */
@@ -19,7 +19,7 @@ export interface SessionList {
 function listFilter(l: SessionList): Filter {
   const filter: Filter = { ...l.inScope };
   if (l.status === 'open') Object.assign(filter, { status: 'open' }, notPastDeadline(l.now));
-  if (l.status === 'closed') filter.$or = [{ status: 'closed' }, { status: 'open', closesAt: { $lte: l.now } }];
+  if (l.status === 'closed') filter.$or = [{ status: 'closed' }, pastDeadlineFilter(l.now)];
   return filter;
 }
 
