@@ -5,7 +5,10 @@
 //      time-to-2xx at a fixed rate;
 //   3. end to end at a fixed rate with the pipeline running, in one process (all roles) and
 //      split (API process + worker process): time-to-2xx, and webhook received → visible in
-//      the read models (the projector's freshness, reported in health);
+//      the read models (the projector's freshness, reported in health). Beside each run, on
+//      fresh state, the bare append route at the same rate: the CPU floor. Each layout ends
+//      with the ratio line (issue 56): convops CPU per webhook / the bare route's, medians of
+//      the runs (--repeat), target ≤ 2.0×;
 //   4. "ingest is not starved by dashboards" (issue 14): webhooks at a fixed rate for
 //      --seconds while --dashboards clients (20) each poll GET /api/stats and GET /api/floor
 //      once a second (both at once, the next poll a second after the previous one started, or
@@ -368,17 +371,37 @@ async function basePhases(label: string, name: string, fresh: () => Record<strin
   await endToEnd(label, fresh, servers);
 }
 
+/**
+ * The floor under the CPU per webhook, on fresh state: the bare append route (HTTP, Fastify and
+ * one durable append to the same log, none of our work) at the end-to-end phase's rate.
+ */
+async function bareFloor(label: string, fresh: () => Record<string, string>): Promise<number> {
+  const env = fresh();
+  const bare = await startProcess('bench/bare-append-server.ts', env, '/');
+  try {
+    await openLoop(bare.port, 2, RATE, nextDelivery, '/append');
+    const span = cpuSpan({ bare: bare.pid }, cpus().length);
+    const fixed = await openLoop(bare.port, SECONDS, RATE, nextDelivery, '/append');
+    const use = span.measure({ events: fixed.ok, ours: ['bare'] });
+    console.log(`${label} bare append route at ${RATE}/s (the floor): ${fixed.ok}/${fixed.sent} 2xx, time-to-2xx p99 ${f1(fixed.p99)} ms; ${use.text}`);
+    return use.oursUs;
+  } finally {
+    await bare.stop();
+    await dropRunData(env);
+  }
+}
+
 /** Phases 1-2. */
 async function routePhases(label: string, name: string, fresh: () => Record<string, string>): Promise<void> {
   const bare = await startProcess('bench/bare-append-server.ts', fresh(), '/');
-  await closedLoop(bare.port, '/append', 2);
-  const limit = await closedLoop(bare.port, '/append', SECONDS);
-  // The floor under the CPU per webhook: HTTP, Fastify and the append, with none of our work.
-  const bareCpu = cpuSpan({ bare: bare.pid }, cpus().length);
-  const bareFixed = await openLoop(bare.port, SECONDS, RATE, nextDelivery, '/append');
-  const bareUse = bareCpu.stop({ events: bareFixed.ok, ours: ['bare'] });
-  await bare.stop();
-  console.log(`${label} limit (bare append route): ${limit.perSec}/s (p50 ${f1(limit.p50)} ms, p99 ${f1(limit.p99)} ms); at ${RATE}/s: ${bareUse}`);
+  let limit: PhaseResult;
+  try {
+    await closedLoop(bare.port, '/append', 2);
+    limit = await closedLoop(bare.port, '/append', SECONDS);
+  } finally {
+    await bare.stop();
+  }
+  console.log(`${label} limit (bare append route): ${limit.perSec}/s (p50 ${f1(limit.p50)} ms, p99 ${f1(limit.p99)} ms)`);
 
   const api = await startProcess('src/main.ts', { ...fresh(), ROLES: 'api' }, '/api/health');
   await closedLoop(api.port, '/webhooks/platform', 2);
@@ -416,8 +439,11 @@ function rolesPerEvent(pid: number | undefined, fromUs: number, toUs: number, ev
 async function endToEnd(label: string, fresh: () => Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<void> {
   for (const layout of ['one process', 'api + worker'] as const) {
     const runs: RunFigures[] = [];
+    const floors: number[] = [];
     for (let run = 0; run < REPEAT; run++) {
       if (REPEAT > 1) console.log(`${label} ${layout}, run ${run + 1} of ${REPEAT}:`);
+      // The floor beside each run, so the machine's noise moves both alike.
+      floors.push(await bareFloor(label, fresh));
       const env = fresh();
       try {
         runs.push(await endToEndRun(label, layout, env, servers));
@@ -426,7 +452,19 @@ async function endToEnd(label: string, fresh: () => Record<string, string>, serv
       }
     }
     if (REPEAT > 1) printSpread(label, layout, runs);
+    printRatio(label, layout, runs.map((r) => r.oursUs), floors);
   }
+}
+
+/** Issue 56's figure: convops CPU per webhook against the bare append route's, medians of the same sitting's runs. */
+const RATIO_TARGET = 2;
+
+function printRatio(label: string, layout: string, ours: readonly number[], floors: readonly number[]): void {
+  const o = median(ours);
+  const b = median(floors);
+  const ratio = o / b;
+  const of = ours.length > 1 ? `medians of ${ours.length} runs each` : 'one run each';
+  console.log(`${label} ratio, ${layout}: convops ${Math.round(o)} µs / bare append ${Math.round(b)} µs CPU per webhook at ${RATE}/s (${of}) = ${Number.isFinite(ratio) ? ratio.toFixed(2) : '-'}×; target ≤ ${RATIO_TARGET.toFixed(1)}×: ${mark(ratio <= RATIO_TARGET)}`);
 }
 
 /** The figures of one end-to-end run, for the summary over repeated runs. */
