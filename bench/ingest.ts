@@ -28,6 +28,7 @@
 // The load generator is this process; everything shares the machine's cores.
 //   node --import tsx bench/ingest.ts [--seconds 10] [--concurrency 64] [--rate 1000] [--only embedded|kafka]
 //        [--phase all|base|e2e|dashboards] [--dashboards 20] [--dashboard-chats 300] [--live-cache-ms <ms>]
+//        [--layout both|one|split] (the end-to-end phase's layouts: one process, API + worker)
 //        [--repeat 1] (the end-to-end phase runs each layout this many times, each on fresh state,
 //        then prints the median and range of each figure: runs of the same code differ by ~10 %)
 //        [--cpu-prof-dir <dir>] (CPU profiles of the service processes, written as each stops: each
@@ -60,6 +61,7 @@ const { values: args } = parseArgs({
     'live-cache-ms': { type: 'string' },
     'cpu-prof-dir': { type: 'string' },
     repeat: { type: 'string', default: '1' },
+    layout: { type: 'string', default: 'both' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -74,6 +76,9 @@ const LIVE_CACHE_MS = args['live-cache-ms'];
 /** Where the service processes write CPU profiles (node --cpu-prof), written when they stop. */
 const CPU_PROF_DIR = args['cpu-prof-dir'];
 const REPEAT = Number(args.repeat);
+if (!['both', 'one', 'split'].includes(args.layout)) throw new Error(`--layout: both, one or split, not ${args.layout}`);
+/** The end-to-end layouts to run: one process, API + worker, or both. */
+const LAYOUTS = (['one process', 'api + worker'] as const).filter((l) => args.layout === 'both' || (args.layout === 'one') === (l === 'one process'));
 /** How long the end-to-end phase measures the service idle, before its load. */
 const IDLE_SECONDS = 5;
 if (!Number.isInteger(REPEAT) || REPEAT < 1) throw new Error(`--repeat: a whole number from 1, not ${args.repeat}`);
@@ -176,7 +181,7 @@ interface Health {
   components: Record<string, { lag?: number | null; enabled?: boolean }>;
   counters: {
     processor: { freshness: { samples: number; p50Ms: number | null; p99Ms: number | null; maxMs: number | null } } | null;
-    projector: { freshness: { samples: number; p50Ms: number | null; p99Ms: number | null; maxMs: number | null } } | null;
+    projector: { eventsApplied: number; batches: number; freshness: { samples: number; p50Ms: number | null; p99Ms: number | null; maxMs: number | null } } | null;
   };
 }
 
@@ -437,7 +442,7 @@ function rolesPerEvent(pid: number | undefined, fromUs: number, toUs: number, ev
 
 /** Phase 3. */
 async function endToEnd(label: string, fresh: () => Record<string, string>, servers: Readonly<Record<string, number | undefined>>): Promise<void> {
-  for (const layout of ['one process', 'api + worker'] as const) {
+  for (const layout of LAYOUTS) {
     const runs: RunFigures[] = [];
     const floors: number[] = [];
     for (let run = 0; run < REPEAT; run++) {
@@ -540,6 +545,7 @@ async function endToEndRun(label: string, layout: 'one process' | 'api + worker'
   const idleUse = idle.measure();
   // Where the cores go while the webhooks arrive and drain: ours, the servers', the load's.
   const cpu = cpuSpan({ ...roles, ...servers, 'load generator': process.pid }, cpus().length);
+  const before = (await health(projectorPort))?.counters.projector;
   const spanFromUs = monotonicUs();
   const fixed = await openLoop(ingestPort, SECONDS, RATE);
   const drainStarted = Date.now();
@@ -558,6 +564,10 @@ async function endToEndRun(label: string, layout: 'one process' | 'api + worker'
   console.log(`${label} end to end at ${RATE}/s, ${layout}: time-to-2xx p50 ${f1(fixed.p50)} ms, p99 ${f1(fixed.p99)} ms (${fixed.ok}/${fixed.sent} 2xx; target p99 ≤ 50 ms: ${mark(fixed.p99 <= 50)})`);
   console.log(`${label}   received → visible (last ${fresh10s?.samples ?? 0} records): p50 ${f1(fresh10s?.p50Ms ?? null)} ms, p99 ${f1(fresh10s?.p99Ms ?? null)} ms, max ${f1(fresh10s?.maxMs ?? null)} ms; target p50 ≤ ${target.p50}, p99 ≤ ${target.p99}: ${mark(e2eOk)}; caught up ${drainSec.toFixed(1)} s after the last send${drained ? '' : ' (gave up waiting)'}`);
   console.log(`${label}     of which received → processed (events appended, chat state stored): p50 ${f1(processed?.p50Ms ?? null)} ms, p99 ${f1(processed?.p99Ms ?? null)} ms`);
+  const after = counters?.projector;
+  // How much each partition batch carried: the report buckets are read and written once a round, whatever its size.
+  const perBatch = before && after && after.batches > before.batches ? ((after.eventsApplied - before.eventsApplied) / (after.batches - before.batches)).toFixed(1) : '-';
+  console.log(`${label}     projector: ${after && before ? after.eventsApplied - before.eventsApplied : '-'} events in ${after && before ? after.batches - before.batches : '-'} partition batches (${perBatch} events a batch)`);
   console.log(`${label}     CPU (cores): ${cpuUse.text}`);
   console.log(`${label}     idle for ${IDLE_SECONDS} s before the load (cores): ${idleUse.text}`);
   if (CPU_PROF_DIR !== undefined) {
