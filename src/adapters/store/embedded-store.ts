@@ -333,17 +333,23 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     }
   }
 
-  /** Writes inside the current LMDB transaction; throwing aborts the whole write (EmbeddedStore.transaction). */
-  private put(doc: T, known?: T | null): void {
+  /**
+   * Writes `doc` and its index entries, inside the current LMDB transaction; throwing aborts the
+   * whole write (EmbeddedStore.transaction). `known`: the stored version the caller already read
+   * (null: none); `oldKeys`: instead, its index keys (in `indexes()` order), when the caller
+   * changed that copy in place. Either saves reading and decoding the stored document again.
+   */
+  private put(doc: T, known?: T | null, oldKeys?: readonly KeyPart[][]): void {
     this.checkUnique(doc);
-    // `known`: the stored version the caller already read (null: none), saving a second read.
-    const before = known === undefined ? this.db.get(doc._id) : known;
-    for (const spec of this.store.indexes(this.name)) {
+    const before = oldKeys !== undefined ? null : known === undefined ? this.db.get(doc._id) : known;
+    const specs = this.store.indexes(this.name);
+    for (let i = 0; i < specs.length; i++) {
+      const spec = specs[i] as IndexSpec;
       const index = this.store.indexDb(this.name, spec);
       const key = indexKey(spec, doc);
-      if (before) {
+      const old = oldKeys !== undefined ? oldKeys[i] : before ? indexKey(spec, before) : undefined;
+      if (old !== undefined) {
         // Most updates leave most indexed fields alone: their entries stay as they are.
-        const old = indexKey(spec, before);
         if (sameKey(old, key)) continue;
         void index.remove(old);
       }
@@ -369,11 +375,15 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const { $setOnInsert, ...modifier } = update as { $setOnInsert?: AnyObject } & AnyObject;
     const target = this.matching(filter)[0];
     if (target) {
+      // The update changes `target` in place: its index keys are taken first, so the write
+      // need not read and decode the stored document again (a report bucket of a month is
+      // thousands of fields, rewritten every projector round).
+      const keys = this.store.indexes(this.name).map((spec) => indexKey(spec, target));
       // mingo lists the paths it changed; serialising the document twice to compare (what this
       // did) cost most of an update of a month's report bucket, thousands of fields.
       const changed = Object.keys(modifier).length > 0
         && (applyPlainUpdate(target, modifier) ?? applyUpdate(target, modifier, undefined, undefined, { cloneMode: 'deep' }).length > 0);
-      if (changed) this.put(target);
+      if (changed) this.put(target, undefined, keys);
       return { matched: 1, modified: changed ? 1 : 0, upserted: false };
     }
     if (!upsert) return { matched: 0, modified: 0, upserted: false };
