@@ -37,7 +37,8 @@ export async function sweepLapsed(rm: ReadModelCollections, now: number, limit =
   if (lapsed.length === 0) return { swept: 0, more: false };
   const swept = lapsed.map(sweptSession);
   const increments = lapsed.map((s, i) => transitionIncrements('sessions', s, swept[i]));
-  const ids = new Set(increments.flatMap((i) => BucketWrites.idsOf(i)));
+  const ids = new Set<string>();
+  for (const i of increments) BucketWrites.addIds(i, ids);
   const loaded = new Map<string, ReportBucketDoc>();
   if (ids.size > 0) for (const d of await rm.report_buckets.find({ _id: { $in: [...ids] } })) loaded.set(d._id, d);
   const buckets = new BucketWrites(loaded);

@@ -257,7 +257,7 @@ export async function writeApplication(rm: ReadModelCollections, prepared: Prepa
 
 async function loadBuckets(c: Collection<ReportBucketDoc>, bucketed: readonly { increments: Increment[] }[], every: number): Promise<Map<string, ReportBucketDoc>> {
   const ids = new Set<string>();
-  for (const b of bucketed) for (const id of BucketWrites.idsOf(b.increments)) ids.add(id);
+  for (const b of bucketed) BucketWrites.addIds(b.increments, ids);
   return load(c as unknown as Collection<Doc>, ids, undefined, every) as Promise<Map<string, ReportBucketDoc>>;
 }
 

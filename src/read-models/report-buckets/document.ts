@@ -258,7 +258,21 @@ export class BucketWrites {
 
   /** Ids of buckets the events touched (to load before adding). */
   static idsOf(increments: readonly Increment[]): string[] {
-    return increments.flatMap((i) => addressesOf(i).map((a) => a.id));
+    const ids = new Set<string>();
+    BucketWrites.addIds(increments, ids);
+    return [...ids];
+  }
+
+  /** Adds to `ids` the buckets the increments land in (a replay's slice: hundreds of thousands of increments, a few hundred buckets). */
+  static addIds(increments: readonly Increment[], ids: Set<string>): void {
+    let last: readonly BucketAddress[] | undefined;
+    for (const i of increments) {
+      const addresses = addressesOf(i);
+      // An event's increments mostly share their addresses (one cached array): added once.
+      if (addresses === last) continue;
+      last = addresses;
+      for (const a of addresses) ids.add(a.id);
+    }
   }
 
   /**
