@@ -52,4 +52,25 @@ describe('embedded secondary indexes', () => {
     await c.deleteMany({ _id: 'x' });
     expect(ids(await c.find({ n: { $gt: 4 } }, { sort: { n: 1 } }))).toEqual([]);
   });
+
+  it('move an entry when an update outside the plain case ($unset, $rename) or a second update in one write changes its key', async () => {
+    // An update changes the decoded document in place: its old entries come from the keys taken
+    // before the change, whichever updater (plain or mingo) made it.
+    const c = api.collection<Row>('rows3');
+    await c.createIndex({ keys: { tag: 1 } });
+    await c.insertOne({ _id: 'y', n: 1, tag: 'p' });
+    await c.updateOne({ _id: 'y' }, { $unset: { tag: '' } });
+    expect(ids(await c.find({ tag: 'p' }))).toEqual([]);
+    expect(ids(await c.find({ tag: null }))).toEqual(['y']);
+    await c.updateOne({ _id: 'y' }, { $rename: { n: 'tag' } });
+    expect(ids(await c.find({ tag: 1 }))).toEqual(['y']);
+    expect(ids(await c.find({ tag: null }))).toEqual([]);
+    await c.bulkWrite([
+      { updateOne: { filter: { _id: 'y' }, update: { $set: { tag: 'r' } } } },
+      { updateOne: { filter: { _id: 'y' }, update: { $set: { tag: 's' } } } },
+    ]);
+    expect(ids(await c.find({ tag: 'r' }))).toEqual([]);
+    expect(ids(await c.find({ tag: 1 }))).toEqual([]);
+    expect(ids(await c.find({ tag: 's' }))).toEqual(['y']);
+  });
 });

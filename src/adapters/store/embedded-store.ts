@@ -341,8 +341,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
    */
   private put(doc: T, known?: T | null, oldKeys?: readonly KeyPart[][]): void {
     this.checkUnique(doc);
-    const before = oldKeys !== undefined ? null : known === undefined ? this.db.get(doc._id) : known;
     const specs = this.store.indexes(this.name);
+    // Keys taken against another index list would leave stale entries (none can change within a write): refused.
+    if (oldKeys !== undefined && oldKeys.length !== specs.length) throw new Error(`index keys for ${specs.length} indexes expected, ${oldKeys.length} given`);
+    const before = oldKeys !== undefined ? null : known === undefined ? this.db.get(doc._id) : known;
     for (let i = 0; i < specs.length; i++) {
       const spec = specs[i] as IndexSpec;
       const index = this.store.indexDb(this.name, spec);
