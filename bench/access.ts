@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { loadDemoAccounts } from '../src/demo/fixtures.js';
 import { createLogger } from '../src/support/logger.js';
 import { settledSessions } from './settle.js';
+import { deadline } from './deadline.js';
 
 const N = Number(process.argv[2] ?? 2000);
 const ADMIN = 'admin-token-for-the-access-bench';
@@ -20,7 +21,7 @@ const config = loadConfig({
 });
 const app = await startApp(config, createLogger('silent'));
 const url = app.url ?? '';
-const post = async (path: string, body: unknown) => (await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+const post = async (path: string, body: unknown) => (await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: deadline() })).json() as Promise<Record<string, unknown>>;
 await post('/api/admin/seed-demo', {});
 const last = await settledSessions(url);
 const key = (await post('/api/admin/keys', { name: 'bench', role: 'viewer' })).secret as string;
@@ -36,11 +37,11 @@ console.log('|---|---|---|---|');
 for (const route of routes) {
   for (const [name, token] of cases) {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    for (let i = 0; i < 100; i++) await (await fetch(`${url}${route}`, { headers })).arrayBuffer();
+    for (let i = 0; i < 100; i++) await (await fetch(`${url}${route}`, { headers, signal: deadline() })).arrayBuffer();
     const times: number[] = [];
     for (let i = 0; i < N; i++) {
       const t = performance.now();
-      const res = await fetch(`${url}${route}`, { headers });
+      const res = await fetch(`${url}${route}`, { headers, signal: deadline() });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${route} as ${name}: ${res.status}`);
       times.push(performance.now() - t);

@@ -71,6 +71,7 @@ import type { Delivery } from '../test/support/fault-input.js';
 import { settledHash, readModelDocs } from '../test/support/read-models.js';
 import { reference, type Reference } from '../test/support/reference-model.js';
 import { factsOf } from '../test/support/webhook-facts.js';
+import { deadline } from './deadline.js';
 
 const SCENARIOS = ['worker-kill', 'broker-kill', 'api-kill', 'store-stop', 'store-kill', 'zombie', 'clean-restart', 'handover', 'catch-up'] as const;
 type Scenario = typeof SCENARIOS[number];
@@ -165,7 +166,7 @@ function spawnService(name: string, env: Record<string, string>, healthUrl?: str
   if (healthUrl) {
     void (async () => {
       while (!gone()) {
-        if ((await fetch(`${healthUrl}/api/health`).then((r) => r.status, () => 0)) === 200) return startedResolve();
+        if ((await fetch(`${healthUrl}/api/health`, { signal: deadline() }).then((r) => r.status, () => 0)) === 200) return startedResolve();
         await sleep(200);
       }
     })();
@@ -552,12 +553,12 @@ async function compareWithLedger(res: Result, env: Record<string, string>, apiUr
       await settledHash(apiUrl, store, DRAIN_TIMEOUT_MS);
     } catch (err) {
       res.drainedOk = false;
-      const h = await fetch(`${apiUrl}/api/health`).then((r) => r.json() as Promise<Health>, () => undefined);
+      const h = await fetch(`${apiUrl}/api/health`, { signal: deadline() }).then((r) => r.json() as Promise<Health>, () => undefined);
       res.notes.push(`did not drain in ${DRAIN_TIMEOUT_MS / 1000} s: ${String(err).slice(0, 300)}; health lag processor ${h?.components.processor?.lag} projector ${h?.components.projector?.lag}`);
     }
     const ref: Reference = reference(factsOf([...ledger.accepted.values()]), IDLE_MS, Number.POSITIVE_INFINITY);
     // Counted: what the all-time accounts route shows, against the ledger's reference, per account and figure.
-    const accounts = (await (await fetch(`${apiUrl}/api/accounts`)).json()) as AccountsView;
+    const accounts = (await (await fetch(`${apiUrl}/api/accounts`, { signal: deadline() })).json()) as AccountsView;
     const shown = new Map(accounts.items.map((a) => [a.id, a]));
     let counted = 0;
     let under = 0;
@@ -582,7 +583,7 @@ async function compareWithLedger(res: Result, env: Record<string, string>, apiUr
     const problems = compareWithReference(ref, docs as never, 1_000_000);
     res.mismatches = problems.length;
     if (problems.length > 0) res.notes.push(`figures against the reference: ${problems.slice(0, 5).join(' | ')}`);
-    const verify = await fetch(`${apiUrl}/api/admin/verify`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then((r) => r.json() as Promise<VerifyView>, () => undefined);
+    const verify = await fetch(`${apiUrl}/api/admin/verify`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, signal: deadline() }).then((r) => r.json() as Promise<VerifyView>, () => undefined);
     res.verify = verify ? `${verify.ok ? 'ok' : 'NOT ok'} (${verify.differences.length} diff, ${verify.stateRollbacks.count} rollbacks, ${verify.readModelHeals?.count ?? 0} read-model heals, ${verify.eventConflicts.count} conflicts)` : 'no answer';
   } finally {
     await store.close();

@@ -48,6 +48,7 @@ import { messageBody } from '../test/support/platform.js';
 import { onDeployments } from './deployments.js';
 import { cpuSpan } from './cpu-share.js';
 import { profileTotals, readProfile } from './profile-summary.js';
+import { deadline, withDeadline } from './deadline.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -116,9 +117,11 @@ function post(port: number, path: string, d: Delivery): Promise<{ status: number
     }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+      // Cut off mid-answer (the deadline): a failure; after 'end' this changes nothing.
+      res.on('close', () => resolve({ status: 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
     });
     req.on('error', () => resolve({ status: 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-    req.end(d.body);
+    withDeadline(req).end(d.body);
   });
 }
 
@@ -186,7 +189,7 @@ interface Health {
 }
 
 const health = (port: number): Promise<Health | undefined> =>
-  fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.json() as Promise<Health>, () => undefined);
+  fetch(`http://127.0.0.1:${port}/api/health`, { signal: deadline() }).then((r) => r.json() as Promise<Health>, () => undefined);
 
 async function waitForZeroLag(port: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -209,7 +212,7 @@ async function startProcess(script: string, env: Record<string, string>, readyPa
   });
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
-    if (await fetch(`http://127.0.0.1:${port}${readyPath}`).then(() => true, () => false)) break;
+    if (await fetch(`http://127.0.0.1:${port}${readyPath}`, { signal: deadline() }).then(() => true, () => false)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -234,15 +237,22 @@ function startDashboards(port: number, clients: number): { stop(): Promise<Dashb
   const started = Date.now();
   const get = (agent: Agent, path: string, into: number[]): Promise<void> => new Promise((resolve) => {
     const t = process.hrtime.bigint();
+    // Once per poll, whichever comes first: the answer, an error, or a cut-off (the deadline).
+    let settled = false;
+    const settle = (ok: boolean): void => {
+      if (settled) return;
+      settled = true;
+      if (ok) into.push(Number(process.hrtime.bigint() - t) / 1e6);
+      else out.failed++;
+      resolve();
+    };
     const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
       res.resume();
-      res.on('end', () => {
-        if (res.statusCode === 200) into.push(Number(process.hrtime.bigint() - t) / 1e6);
-        else out.failed++;
-        resolve();
-      });
+      res.on('end', () => settle(res.statusCode === 200));
+      res.on('close', () => settle(false));
     });
-    req.on('error', () => { out.failed++; resolve(); });
+    req.on('error', () => settle(false));
+    withDeadline(req);
     req.end();
   });
   const loops = Array.from({ length: clients }, async (_, k) => {
@@ -282,10 +292,11 @@ async function idlePollCost(port: number): Promise<{ stats: number; floor: numbe
   const own = new Agent({ keepAlive: true, maxSockets: 1 });
   const once = (path: string): Promise<number> => new Promise((resolve) => {
     const t = process.hrtime.bigint();
-    request({ host: '127.0.0.1', port, path, agent: own }, (res) => {
+    withDeadline(request({ host: '127.0.0.1', port, path, agent: own }, (res) => {
       res.resume();
       res.on('end', () => resolve(Number(process.hrtime.bigint() - t) / 1e6));
-    }).on('error', () => resolve(NaN)).end();
+      res.on('close', () => resolve(NaN));
+    }).on('error', () => resolve(NaN))).end();
   });
   const stats: number[] = [];
   const floor: number[] = [];

@@ -10,6 +10,7 @@ import { startApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/support/logger.js';
 import { settledSessions } from './settle.js';
+import { deadline } from './deadline.js';
 
 // At most 50 streams per client address (the service's cap), and the bench is one address.
 const SCREENS = Number(process.argv[2] ?? 50);
@@ -22,7 +23,7 @@ const config = loadConfig({
 });
 const app = await startApp(config, createLogger('silent'));
 const url = app.url ?? '';
-await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{}' });
+await fetch(`${url}/api/admin/seed-demo`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{}', signal: deadline() });
 const last = await settledSessions(url);
 const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
 const cpuNow = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
@@ -36,7 +37,7 @@ for (const path of ['/metrics', '/api/health/ready', '/api/health/live', '/api/f
   let bytes = 0;
   for (let i = 0; i < N; i++) {
     const t = performance.now();
-    const res = await fetch(`${url}${path}`);
+    const res = await fetch(`${url}${path}`, { signal: deadline() });
     bytes = (await res.arrayBuffer()).byteLength;
     times.push(performance.now() - t);
   }

@@ -107,6 +107,7 @@ import type { ChatInput, MessageSender, PaymentKind } from '../machines/chat-inp
 import { freePort } from '../test/infra/servers.js';
 import { BusinessHoursStore } from '../src/accounts/business-hours-store.js';
 import { validateBusinessHours } from '../src/domain/business-hours.js';
+import { deadline } from './deadline.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -716,7 +717,7 @@ async function measure(port: number, route: Route): Promise<Measured | { refused
       break;
     }
     const t = performance.now();
-    const res = await fetch(`http://127.0.0.1:${port}${route.path(i, at)}`);
+    const res = await fetch(`http://127.0.0.1:${port}${route.path(i, at)}`, { signal: deadline(120_000) });
     body = (await res.json()) as Body;
     // A server that refuses the query, or (an older checkout, --server-root) has no such route.
     if (res.status === 400 || res.status === 404) return { refused: `${res.status}: ${String(body.message ?? JSON.stringify(body)).slice(0, 160)}` };
@@ -744,7 +745,7 @@ async function startApi(env: Record<string, string>, roles = 'api'): Promise<{ p
   // A server that builds something at start on a large history may take a while: wait up to 15 minutes.
   while (Date.now() - started < 900_000) {
     if (child.exitCode !== null) throw new Error(`the API process exited with ${child.exitCode}`);
-    if (await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false)) {
+    if (await fetch(`http://127.0.0.1:${port}/api/health`, { signal: deadline() }).then((r) => r.ok, () => false)) {
       const sec = (Date.now() - started) / 1000;
       if (sec > 10) console.log(`API ready after ${sec.toFixed(0)} s`);
       return { port, child };
