@@ -335,21 +335,20 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   /**
    * Writes `doc` and its index entries, inside the current LMDB transaction; throwing aborts the
-   * whole write (EmbeddedStore.transaction). `known`: the stored version the caller already read
-   * (null: none); `oldKeys`: instead, its index keys (in `indexes()` order), when the caller
-   * changed that copy in place. Either saves reading and decoding the stored document again.
+   * whole write (EmbeddedStore.transaction). `oldKeys`: the stored version's index keys (in
+   * `indexes()` order, `keysOf`), null when there is none: every caller has read that version
+   * already, so the stored document is not read and decoded again.
    */
-  private put(doc: T, known?: T | null, oldKeys?: readonly KeyPart[][]): void {
+  private put(doc: T, oldKeys: readonly KeyPart[][] | null): void {
     this.checkUnique(doc);
     const specs = this.store.indexes(this.name);
     // Keys taken against another index list would leave stale entries (none can change within a write): refused.
-    if (oldKeys !== undefined && oldKeys.length !== specs.length) throw new Error(`index keys for ${specs.length} indexes expected, ${oldKeys.length} given`);
-    const before = oldKeys !== undefined ? null : known === undefined ? this.db.get(doc._id) : known;
+    if (oldKeys !== null && oldKeys.length !== specs.length) throw new Error(`index keys for ${specs.length} indexes expected, ${oldKeys.length} given`);
     for (let i = 0; i < specs.length; i++) {
       const spec = specs[i] as IndexSpec;
       const index = this.store.indexDb(this.name, spec);
       const key = indexKey(spec, doc);
-      const old = oldKeys !== undefined ? oldKeys[i] : before ? indexKey(spec, before) : undefined;
+      const old = oldKeys?.[i];
       if (old !== undefined) {
         // Most updates leave most indexed fields alone: their entries stay as they are.
         if (sameKey(old, key)) continue;
@@ -358,6 +357,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       void index.put(key, PRESENT);
     }
     void this.db.put(doc._id, doc);
+  }
+
+  /** The document's index keys, in `indexes()` order (what `put` replaces). */
+  private keysOf(doc: T): KeyPart[][] {
+    return this.store.indexes(this.name).map((spec) => indexKey(spec, doc));
   }
 
   private removeDoc(doc: T): void {
@@ -380,12 +384,12 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       // The update changes `target` in place: its index keys are taken first, so the write
       // need not read and decode the stored document again (a report bucket of a month is
       // thousands of fields, rewritten every projector round).
-      const keys = this.store.indexes(this.name).map((spec) => indexKey(spec, target));
+      const keys = this.keysOf(target);
       // mingo lists the paths it changed; serialising the document twice to compare (what this
       // did) cost most of an update of a month's report bucket, thousands of fields.
       const changed = Object.keys(modifier).length > 0
         && (applyPlainUpdate(target, modifier) ?? applyUpdate(target, modifier, undefined, undefined, { cloneMode: 'deep' }).length > 0);
-      if (changed) this.put(target, undefined, keys);
+      if (changed) this.put(target, keys);
       return { matched: 1, modified: changed ? 1 : 0, upserted: false };
     }
     if (!upsert) return { matched: 0, modified: 0, upserted: false };
@@ -408,7 +412,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       // A top-level field that differs settles it without serialising both documents (a
       // projector's replacement always carries a new revision).
       const changed = differsAtTop(target, next) || !sameDoc(target, next);
-      if (changed) this.put(next, target);
+      if (changed) this.put(next, this.keysOf(target));
       return { matched: 1, modified: changed ? 1 : 0, upserted: false };
     }
     if (!upsert) return { matched: 0, modified: 0, upserted: false };
