@@ -53,6 +53,8 @@ export interface OpenSession {
   readonly replies: readonly Reply[];
   /** Payments at or after the watermark with their credit, so a late reply can move it. */
   readonly credits: readonly Credit[];
+  /** The deadline a SessionLapsed announced as passed; absent: none yet (or one a record has moved since). */
+  readonly lapsed?: number;
 }
 
 export interface ChatContext extends ChatMachineInput {

@@ -3,8 +3,8 @@
 import type { ChatMessageInput } from './chat-input.js';
 import { deadlineOf, emitNext, type ChatContext, type Emit, type OpenSession } from './chat-context.js';
 import { sessionAfter, type SessionEvent, type SessionSummary } from './session-events.js';
-import { absorb } from './placement.js';
-import { recordMessage } from './session-figures.js';
+import { absorb, lapseDue, pastIdleDeadline } from './placement.js';
+import { fanWaiting, recordMessage } from './session-figures.js';
 
 export type CloseReason = NonNullable<SessionSummary['closeReason']>;
 
@@ -50,6 +50,21 @@ export function closeSession(ctx: ChatContext, reason: CloseReason, at: number, 
   return { ...emitNext(ctx, emit, 'SessionClosed', closedAt, { session: closed, requestedBy }), session: null };
 }
 
+/**
+ * A tick at `at` found the open session's deadline passed while the watermark, held back by the
+ * allowed lateness, keeps it open: it says so once per deadline (SessionLapsed), so read models
+ * can hold the session as readers already show it, closed at its deadline, instead of
+ * correcting it on every read. Nothing else changes: records within the lateness still join it.
+ */
+export function announceLapse(ctx: ChatContext, at: number, emit: Emit): ChatContext {
+  const s = ctx.session;
+  const due = lapseDue(ctx);
+  if (s === null || due === null || !(due < at) || pastIdleDeadline(ctx)) return ctx;
+  const closesAs = fanWaiting(s) ? 'unanswered' : 'idle';
+  const next = emitNext(ctx, emit, 'SessionLapsed', at, { sessionId: s.summary.sessionId, closesAt: due, closesAs });
+  return { ...next, session: { ...s, lapsed: due } };
+}
+
 /** Where the chart rests with a session open, as the chart states it (session-machine.ts). */
 export interface Resting {
   readonly awaiting: boolean;
@@ -78,10 +93,15 @@ export function comeToRest(ctx: ChatContext, outbox: readonly SessionEvent[], re
   const closesAs = closesAt === null ? null : resting.closesAs;
   const rests = (s: SessionSummary): boolean => s.awaiting === awaiting && s.closesAt === closesAt && s.closesAs === closesAs;
   let events = outbox;
+  // A lapse said before an event that carries the session is undone by it (read models fold
+  // that event from the session as it stands, open): it may be said again, even at the same deadline.
+  let lapseUndone = false;
   for (let i = outbox.length - 1; i >= 0; i--) {
     const e = outbox[i] as SessionEvent;
+    if (e.type === 'SessionLapsed' && e.data.sessionId === id) break;
     const s = sessionAfter(e);
     if (s === null || s.sessionId !== id) continue;
+    lapseUndone = true;
     if (!rests(s)) {
       const copy = outbox.slice();
       copy[i] = { ...e, data: { ...e.data, session: { ...s, awaiting, closesAt, closesAs } } } as SessionEvent;
@@ -89,5 +109,11 @@ export function comeToRest(ctx: ChatContext, outbox: readonly SessionEvent[], re
     }
     break;
   }
-  return [rests(open.summary) ? open : { ...open, summary: { ...open.summary, awaiting, closesAt, closesAs } }, events];
+  const kept = lapseUndone && open.lapsed !== undefined ? withoutLapse(open) : open;
+  return [rests(kept.summary) ? kept : { ...kept, summary: { ...kept.summary, awaiting, closesAt, closesAs } }, events];
+}
+
+function withoutLapse(s: OpenSession): OpenSession {
+  const { lapsed: _, ...rest } = s;
+  return rest;
 }

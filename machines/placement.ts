@@ -206,6 +206,25 @@ export function tickDue(ctx: ChatContext): number | null {
   return Number.isFinite(due) ? due : null;
 }
 
+/**
+ * When a tick should announce that the open session's deadline has passed by the clock
+ * (SessionLapsed), ahead of the close the lateness holds back: its deadline, unless that one
+ * was announced already; null with no session or no deadline.
+ */
+export function lapseDue(ctx: ChatContext): number | null {
+  const s = ctx.session;
+  if (!s) return null;
+  const d = deadlineOf(ctx, s);
+  return Number.isFinite(d) && s.lapsed !== d ? d : null;
+}
+
+/** What a tick of the chat's partition selects it by: the earlier of its settling and its lapse. */
+export function dueAt(ctx: ChatContext): number | null {
+  const settle = tickDue(ctx);
+  const lapse = lapseDue(ctx);
+  return settle === null ? lapse : lapse === null ? settle : Math.min(settle, lapse);
+}
+
 /** A tick promises that nothing older than its clock less the lateness is still coming, but
  *  only for chats that received nothing for as long: a backfill streaming a chat's history
  *  (record times far behind the clock) is not cut up between its pages. */

@@ -181,6 +181,15 @@ export type ChatterClockedOut = Envelope<'ChatterClockedOut', { readonly chatter
 
 export type SessionClosed = Envelope<'SessionClosed', { readonly session: SessionSummary; readonly requestedBy: string | null }>;
 
+/**
+ * The open session's deadline passed by the clock (a tick's time), while the chart still keeps
+ * it open for records that may yet arrive within the allowed lateness: readers already show it
+ * closed at `closesAt` for `closesAs`, and read models may now hold it so (`swept`) instead of
+ * correcting it on every read. Not a close: the session's next event, or its SessionClosed at
+ * the same deadline, folds from the session as its other events left it.
+ */
+export type SessionLapsed = Envelope<'SessionLapsed', { readonly sessionId: string; readonly closesAt: number; readonly closesAs: 'idle' | 'unanswered' }>;
+
 export type SessionEvent =
   | SessionOpened
   | MessageRecorded
@@ -195,11 +204,12 @@ export type SessionEvent =
   | PaymentAttributed
   | ChatterClockedIn
   | ChatterClockedOut
+  | SessionLapsed
   | SessionClosed;
 export type SessionEventType = SessionEvent['type'];
 
 export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
-  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageMoved', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'PaymentReassigned', 'PaymentAttributed', 'ChatterClockedIn', 'ChatterClockedOut', 'SessionClosed',
+  'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageMoved', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'PaymentReassigned', 'PaymentAttributed', 'ChatterClockedIn', 'ChatterClockedOut', 'SessionLapsed', 'SessionClosed',
 ];
 
 /** The session as it stands after the event, for events that carry one. */

@@ -13,16 +13,16 @@ import type {
   ChatPresenceInput, ChatSettleInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
 } from './chat-input.js';
 import { emitNext, initialContext, type ChatContext, type ChatMachineInput, type Emit } from './chat-context.js';
-import { closeSession, comeToRest, openSession, type Resting } from './lifecycle.js';
+import { announceLapse, closeSession, comeToRest, openSession, type Resting } from './lifecycle.js';
 import {
-  arrivalsIdleAt, heldFanMessage, hold, inOpenSpan, isLate, noteArrival, pastIdleDeadline, placeHeld, raiseWatermark, recordInSession, recordOutside, see,
+  arrivalsIdleAt, heldFanMessage, lapseDue, hold, inOpenSpan, isLate, noteArrival, pastIdleDeadline, placeHeld, raiseWatermark, recordInSession, recordOutside, see,
 } from './placement.js';
 import { attributeReply, fanWaiting } from './session-figures.js';
 import { noteCredits, type CreditedRecord } from './credit-models.js';
 import type { SessionEvent } from './session-events.js';
 
 export type { ChatContext, ChatMachineInput } from './chat-context.js';
-export { tickDue } from './placement.js';
+export { dueAt, tickDue } from './placement.js';
 
 /** The chart's events: one per kind of input, named as the domain names them (see step.ts). */
 export type ChartEvent =
@@ -145,6 +145,11 @@ export const sessionMachine = setup({
     answered: ({ context }) => !fanWaiting(context.session),
     /** Nothing arrived for the allowed lateness: a tick may settle the chat up to its clock. */
     arrivalsIdle: ({ context, event }) => arrivalsIdleAt(context, event.input.at),
+    /** The open session's deadline has passed by the tick's clock, not yet said, and the watermark does not close it. */
+    lapsedByClock: ({ context, event }) => {
+      const due = lapseDue(context);
+      return due !== null && due < event.input.at && !pastIdleDeadline(context);
+    },
     namesOpenSession: ({ context, event }) => namesSession(context, closeCommand(event)),
     closeRequested: ({ context }) => context.closing != null,
     closeRequestedForOpenSession: ({ context }) => namesSession(context, context.closing ?? null),
@@ -216,8 +221,10 @@ export const sessionMachine = setup({
       return c.presenceAt === null || p.at >= c.presenceAt ? { ...c, presence: p.presence, presenceAt: p.at } : c;
     }),
     countSkipped: assign(({ context }) => ({ skippedCount: context.skippedCount + 1 })),
-    /** A tick's clock less the lateness: nothing older is still coming. */
-    advanceClock: change((c, e, emit) => placeHeld(raiseWatermark(c, e.input.at - c.lateMs), emit)),
+    /** A tick's clock less the lateness: nothing older is still coming; a session it leaves open past its deadline is said to have lapsed. */
+    advanceClock: change((c, e, emit) => announceLapse(placeHeld(raiseWatermark(c, e.input.at - c.lateMs), emit), e.input.at, emit)),
+    /** The tick's clock has passed the open session's deadline, which the lateness still keeps open. */
+    noteLapse: change((c, e, emit) => announceLapse(c, e.input.at, emit)),
     /** The chat's bulk history is all in: settle it as a tick would, without waiting for arrivals to go idle. */
     settleHistory: change((c, e, emit) => placeHeld(raiseWatermark(c, (e.input as ChatSettleInput).at - c.lateMs), emit)),
     /** At rest with the fan waiting for a reply: at its deadline it closes as unanswered (pastUnansweredLimit). */
@@ -265,7 +272,10 @@ export const sessionMachine = setup({
     'payment.reassigned': { actions: 'noteReassign' },
     'shift.clock': { actions: 'noteClock' },
     presence: { actions: 'notePresence' },
-    'clock.tick': { guard: 'arrivalsIdle', actions: 'advanceClock' },
+    'clock.tick': [
+      { guard: 'arrivalsIdle', actions: 'advanceClock' },
+      { guard: 'lapsedByClock', actions: 'noteLapse' },
+    ],
     'history.complete': { actions: 'settleHistory' },
     'close.forced': { actions: 'ignoreClose' },
     'record.skipped': { actions: 'countSkipped' },

@@ -13,7 +13,7 @@ import type { LogRecord, RecordBatch } from '../adapters/log/log.js';
 import type { ChatInput } from '../../machines/chat-input.js';
 import { dedupe, idsOf } from '../../machines/dedupe.js';
 import type { SessionEvent } from '../../machines/session-events.js';
-import { tickDue } from '../../machines/session-machine.js';
+import { dueAt, tickDue } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
 import { DEFAULT_UNANSWERED_MS } from '../../machines/chat-context.js';
 import { readInboundMeta, type InboundSource } from '../domain/inbound-record.js';
@@ -309,7 +309,7 @@ class Round {
     this.setAside(id, n, n.key, n.stage, n.error);
     if (n.source === 'tick' || n.stage === 'write') return;
     const state = current?.state ?? this.fresh(n);
-    this.put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
+    this.put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: dueAt(state.context) });
   }
 
   /** A chat's own record: skipped if its state has it, dropped if the ledger knows it, else stepped. */
@@ -332,7 +332,7 @@ class Round {
       // Only this record's result is dropped (the step is pure): the chat keeps its state,
       // with its offset past the record, and the ledger does not take the record's ids.
       this.setAside(id, n, n.key, 'step', stepped.error);
-      this.put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: tickDue(state.context) });
+      this.put({ _id: n.key, state, partition: n.partition, offset: n.offset, deadline: dueAt(state.context) });
       return;
     }
     this.ledger.remember(n.key, n.partition, n.offset, admission.remember);
@@ -395,7 +395,7 @@ class Round {
   }
 
   private apply(key: string, partition: number, offset: number, result: ReturnType<typeof step>, receivedAt: number): void {
-    this.put({ _id: key, state: result.state, partition, offset, deadline: tickDue(result.state.context) });
+    this.put({ _id: key, state: result.state, partition, offset, deadline: dueAt(result.state.context) });
     // A re-derived record's events are in session-events already (its state was stored after
     // they were appended): the same step from the same state makes the same ones.
     if (this.rederived(partition, offset)) {

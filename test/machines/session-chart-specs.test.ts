@@ -161,8 +161,11 @@ describe('session chart: given / when / then', () => {
     const now = T0 + 8 * 86_400_000;
     const old = given([msg('fan', 0, { receivedAt: now }), msg('human', 60, { receivedAt: now }), msg('fan', 6 * 86_400, { receivedAt: now })]);
     const ticked = when(old, tick((now - T0) / 1000 + 10));
-    expect(ticked.types).toEqual([]);
+    // Nothing settles, but the clock has passed the waiting fan's limit: it says so, once.
+    expect(ticked.types).toEqual(['SessionLapsed']);
+    expect(ticked.events[0]?.type === 'SessionLapsed' && ticked.events[0].data).toEqual({ sessionId: `${KEY}:2`, closesAt: T0 + (6 * 86_400 + UNANSWERED_SEC) * 1000, closesAs: 'unanswered' });
     expect(ticked.value).toEqual({ session: 'awaiting' });
+    expect(when(ticked.state, tick((now - T0) / 1000 + 20)).types).toEqual([]);
     const settled = when(old, { type: 'chat.settle', dedupeKey: 'h1', at: now + 10_000 });
     expect(settled.types).toEqual(['SessionClosed']);
     expect(settled.events.map((e) => e.type === 'SessionClosed' && e.data.session.closeReason)).toEqual(['unanswered']);
@@ -171,7 +174,52 @@ describe('session chart: given / when / then', () => {
     const live = when(given([msg('fan', 0, { receivedAt: T0 + 60_000 })]), { type: 'chat.settle', dedupeKey: 'h2', at: T0 + 60_000 });
     expect(live.types).toEqual([]);
     expect(live.value).toEqual({ session: 'awaiting' });
-    takes('(any) history.complete -> .');
+    takes('(any) history.complete -> .', '(any) clock.tick[lapsedByClock] -> .');
+  });
+
+  it('given a session past its deadline by the clock but held open by the lateness, when ticks come, then it lapses once per deadline and records still join it', () => {
+    // Answered, then quiet: the idle deadline is 60 s + IDLE_SEC; the fan's records arrived late.
+    const recv = T0 + (IDLE_SEC + 100) * 1000;
+    const g = given([msg('fan', 0, { receivedAt: recv }), msg('human', 60, { receivedAt: recv })]);
+    const lapsed = when(g, tick(IDLE_SEC + 120));
+    expect(lapsed.types).toEqual(['SessionLapsed']);
+    expect(lapsed.events[0]?.type === 'SessionLapsed' && lapsed.events[0].data).toEqual({ sessionId: `${KEY}:1`, closesAt: T0 + (60 + IDLE_SEC) * 1000, closesAs: 'idle' });
+    expect(lapsed.value).toEqual({ session: 'answered' });
+    // Said once: the next tick before the lateness has passed says nothing.
+    expect(when(lapsed.state, tick(IDLE_SEC + 130)).types).toEqual([]);
+    // A record stamped inside the session, within the lateness, still joins it and moves its deadline.
+    const joined = when(lapsed.state, msg('fan', 90, { receivedAt: recv + 40_000 }));
+    expect(joined.types).toEqual(['MessageRecorded']);
+    expect(joined.events[0]?.type === 'MessageRecorded' && joined.events[0].data.sessionId).toBe(`${KEY}:1`);
+    // The fan waits now: its deadline is the unanswered limit, not passed yet, so a tick says nothing...
+    expect(when(joined.state, tick(IDLE_SEC + 200)).types).toEqual([]);
+    // ...until the clock passes it; once the lateness has passed too, the tick closes it instead.
+    const again = when(joined.state, tick(UNANSWERED_SEC + 100));
+    expect(again.types).toEqual(['SessionLapsed']);
+    expect(again.events[0]?.type === 'SessionLapsed' && again.events[0].data).toMatchObject({ closesAt: T0 + (90 + UNANSWERED_SEC) * 1000, closesAs: 'unanswered' });
+    const closed = when(again.state, tick(UNANSWERED_SEC + 90 + LATE_SEC + 1));
+    expect(closed.types).toEqual(['SessionClosed']);
+  });
+
+  it('given a lapsed session, when a record rewrites it without moving its deadline, then the next tick says it lapsed again', () => {
+    const recv = T0 + (IDLE_SEC + 100) * 1000;
+    const lapsed = when(given([msg('fan', 0, { receivedAt: recv }), msg('human', 60, { receivedAt: recv })]), tick(IDLE_SEC + 120));
+    expect(lapsed.types).toEqual(['SessionLapsed']);
+    // A payment stamped before the last activity: the session's event folds it open again, at the same deadline.
+    const paid = when(lapsed.state, { ...pay(30), receivedAt: recv + 30_000 } as ChatInput);
+    expect(paid.types).toContain('PaymentRecorded');
+    const again = when(paid.state, tick(IDLE_SEC + 150));
+    expect(again.types).toEqual(['SessionLapsed']);
+    expect(again.events[0]?.type === 'SessionLapsed' && again.events[0].data.closesAt).toBe(T0 + (60 + IDLE_SEC) * 1000);
+  });
+
+  it('given arrivals idle and a watermark short of the deadline, when a tick passes the deadline, then it advances the clock and says the session lapsed', () => {
+    const g = given([msg('fan', 0, { receivedAt: T0 }), msg('human', 60, { receivedAt: T0 + 60_000 })]);
+    // Past the deadline by 10 s: the watermark (the tick less the lateness) is not, so it stays open.
+    const r = when(g, tick(60 + IDLE_SEC + 10));
+    expect(r.types).toEqual(['SessionLapsed']);
+    expect(r.state.context.watermark).toBe(T0 + (60 + IDLE_SEC + 10 - LATE_SEC) * 1000);
+    expect(r.value).toEqual({ session: 'answered' });
   });
 
   it('given a waiting fan, when a tick passes the unanswered limit plus the lateness, then the session closes unanswered at the limit', () => {

@@ -293,6 +293,7 @@ async function deliver(stage: StageRun, name: 'processor' | 'projector', plan: R
 async function runPlan(p: Plan, topo: Topology, log: Log, realStore: DocumentStore, stats: Stats): Promise<string[]> {
   await log.createTopics([{ name: topo.inbound, partitions: p.partitions }, { name: topo.sessionEvents, partitions: p.partitions }]);
   const { records: appends, closedBy } = inboundOf(p);
+  const settledAt = closedBy + LATE_MS;
   const positions = await log.append(topo.inbound, appends);
   const inbound: LogRecord[] = appends.map((r, i) => {
     const at = positions[i];
@@ -337,7 +338,7 @@ async function runPlan(p: Plan, topo: Topology, log: Log, realStore: DocumentSto
 
   // Every figure against the reference model.
   const ref = reference(p.conversation.facts, IDLE_MS, closedBy);
-  const problems = compareWithReference(ref, (await readModelDocs(realStore)) as unknown as StoredModels);
+  const problems = compareWithReference(ref, (await readModelDocs(realStore)) as unknown as StoredModels, 12, settledAt);
   const verified = await verifyFigures(await new ReadModelSet(realStore).active());
   for (const d of verified.differences) problems.push(`verify: ${d.accountId} ${d.figure} in ${d.source}: documents ${d.documents}, found ${d.found}`);
   for (const doc of await realStore.collection<ChatStateDoc>(CHAT_STATE_COLLECTION).find({})) {

@@ -44,6 +44,8 @@ export interface AccountCounters {
 export const accountStatsDocId = (accountId: string, partition: number): string => `${accountId}#${partition}`;
 
 const isSession = (c: DocChange): c is DocChange<SessionDoc> => c.model === 'sessions';
+/** Totals count a close the log made: a session held closed at its deadline (`swept`, by its SessionLapsed) counts open until then. */
+const closedInLog = (s: SessionDoc): boolean => s.status === 'closed' && s.swept !== true;
 const isMessage = (c: DocChange): c is DocChange<MessageDoc> => c.model === 'messages';
 const isPayment = (c: DocChange): c is DocChange<PaymentDoc> => c.model === 'payments';
 /** A message counts once it has been recorded (a tombstone is a deletion that overtook it). */
@@ -73,7 +75,7 @@ export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned
         if (c.after._id.endsWith(':1')) chats++;
         moved = true;
       }
-      const closed = (c.after.status === 'closed' ? 1 : 0) - (c.before?.status === 'closed' ? 1 : 0);
+      const closed = (closedInLog(c.after) ? 1 : 0) - (c.before !== undefined && closedInLog(c.before) ? 1 : 0);
       if (closed !== 0) {
         sessionsClosed += closed;
         moved = true;

@@ -3,6 +3,7 @@
 import type { Doc } from '../../adapters/store/store.js';
 import { sessionAfter, type SessionEvent, type SessionSummary } from '../../../machines/session-events.js';
 import { priorityAt } from './priority.js';
+import { sweptSession } from './lapse.js';
 import { reportedSpend } from '../events.js';
 import { SESSIONS } from '../names.js';
 import type { DocumentProjection } from '../projection.js';
@@ -21,14 +22,20 @@ export interface SessionDoc extends Doc, SessionSummary {
   readonly closesAs: 'idle' | 'unanswered' | null;
   readonly lastSeq: number;
   /**
-   * Closed by the projector at its deadline, as readers show it, before the processor's close
-   * came (lapse.ts). Absent on every document an event wrote.
+   * Closed at its deadline, as readers show it, before the processor's close came: by the
+   * chat's SessionLapsed, or by the embedded projector's sweep (lapse.ts). Absent on every
+   * document any other event wrote.
    */
   readonly swept?: true;
 }
 
 export function foldSession(doc: SessionDoc | undefined, e: SessionEvent): SessionDoc | undefined {
   if (doc && doc.lastSeq >= e.seq) return undefined;
+  if (e.type === 'SessionLapsed') {
+    // Only an open session lapses; one its close or a later record already moved stays as it is.
+    if (!doc || doc.status !== 'open') return undefined;
+    return sweptSession({ ...doc, closesAt: e.data.closesAt, closesAs: e.data.closesAs, lastSeq: e.seq });
+  }
   const session = sessionAfter(e);
   if (!session) return undefined;
   // Summaries carry the spend since events record order-independent figures; older ones did not.
@@ -49,8 +56,9 @@ export function foldSession(doc: SessionDoc | undefined, e: SessionEvent): Sessi
 
 export const sessions: DocumentProjection<SessionDoc> = {
   name: SESSIONS,
-  canHandle: (e) => Boolean(sessionAfter(e)),
+  canHandle: (e) => e.type === 'SessionLapsed' || Boolean(sessionAfter(e)),
   documentIds: (p) => {
+    if (p.event.type === 'SessionLapsed') return [p.event.data.sessionId];
     const session = sessionAfter(p.event);
     return session ? [session.sessionId] : [];
   },
