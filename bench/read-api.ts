@@ -17,6 +17,9 @@
 //        after it, the sweep's time printed. Compare with --backlog 0, same run length)
 //        [--backlog-settled] (the same backlog as the tick leaves it: closed unanswered at its
 //        deadline. The floor for --backlog: the same sessions, only not lapsed-but-unsettled)
+//        [--backlog-lapsed] (the same backlog as the next tick's SessionLapsed leaves it, on
+//        either store: each session held closed at its deadline, `swept`, the chat still
+//        awaiting, the totals counting it open; what MongoDB holds once the tick has said it)
 //
 // The data, and why it looks like this. The read models are written directly (the documents
 // the projector writes, field for field; see src/read-models/*/projection.ts), not by
@@ -98,6 +101,7 @@ import { ppvDocId, type PpvDoc } from '../src/read-models/ppvs/projection.js';
 import type { SessionDoc } from '../src/read-models/sessions/projection.js';
 import { ReportBucketBuilder } from '../src/read-models/report-buckets/builder.js';
 import { priorityAt } from '../src/read-models/sessions/priority.js';
+import { sweptSession } from '../src/read-models/sessions/lapse.js';
 import { ReadModelSet } from '../src/read-models/read-model-set.js';
 import { ReplayService } from '../src/projector/replay.js';
 import { createLogger } from '../src/support/logger.js';
@@ -128,12 +132,15 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     backlog: { type: 'string', default: '0' },
     'backlog-settled': { type: 'boolean', default: false },
+    'backlog-lapsed': { type: 'boolean', default: false },
   },
 });
 /** Sessions past their deadline that no tick has closed yet (issue 53): a backlog redelivered at once. */
 const BACKLOG = Number(args.backlog);
 /** The same backlog as the tick leaves it: closed unanswered at its deadline (the floor a lapsed backlog is compared with). */
 const BACKLOG_SETTLED = args['backlog-settled'] === true;
+/** The same backlog as the tick's SessionLapsed leaves it (read-models/sessions/lapse.ts). */
+const BACKLOG_LAPSED = args['backlog-lapsed'] === true && !BACKLOG_SETTLED;
 const SESSIONS = Number(args.sessions);
 const PER_SESSION = Number(args['messages-per-session']);
 const SESSIONS_PER_HOUR = Number(args['sessions-per-hour']);
@@ -496,7 +503,8 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
       fanMessageCount: 1, replyCount: 0, awaiting: true, waitingSince: at, firstFanMessageAt: at, firstResponseAt: null, firstResponseSec: null,
       firstResponderId: null, lastHumanChatterId: null, revenueCents: 0, paymentCount: 0, fanSpendCents: null, closesAt: deadline, closesAs: 'unanswered' as const,
     };
-    const doc: SessionDoc = { _id: sessionId, accountId: acct, chatId, chatKey, ...summary, priorityAt: priorityAt(summary, 0), lastSeq: 2 };
+    const open: SessionDoc = { _id: sessionId, accountId: acct, chatId, chatKey, ...summary, priorityAt: priorityAt(summary, 0), lastSeq: 2 };
+    const doc = BACKLOG_LAPSED ? { ...sweptSession(open), lastSeq: 3 } : open;
     sessions.push(doc);
     builder.add('sessions', doc);
     backlogChats.push({
@@ -792,7 +800,7 @@ async function awaitSweep(name: string, port: number): Promise<void> {
 }
 
 async function benchApi(name: string, env: Record<string, string>): Promise<void> {
-  const sweeps = BACKLOG > 0 && !BACKLOG_SETTLED && name === 'embedded';
+  const sweeps = BACKLOG > 0 && !BACKLOG_SETTLED && !BACKLOG_LAPSED && name === 'embedded';
   const { port, child } = await startApi(env, sweeps ? 'api,projector' : 'api');
   try {
     if (sweeps) await awaitSweep(name, port);
