@@ -460,7 +460,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     assertVisible(request, session.accountId, `id: no session ${id}`);
     const now = clock();
     const view = sessionView(session, now, request.query.thresholdSec);
-    // Past its deadline it is closed there, whether or not the projector has swept it yet.
+    // Past its deadline it is closed there, whether or not its lapse has been folded (or swept) yet.
     const shown = { ...session, ...shownClose(session, now) };
     const end = shown.closedAt ?? now;
     return {
