@@ -9,7 +9,7 @@
 // message, replaces the swept document as it would have replaced the open one.
 import { shownClose } from '../../domain/session-deadline.js';
 import { priorityAt } from './priority.js';
-import type { SessionDoc } from './projection.js';
+import type { SessionDoc } from './document.js';
 
 /** The session as readers show it from `closesAt` on: closed at its deadline, for the reason the chart gave. */
 export function sweptSession(s: SessionDoc): SessionDoc {

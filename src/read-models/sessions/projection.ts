@@ -1,33 +1,14 @@
 // Sessions: one document per session, the machine's summary after each event plus the
 // fan's reported spend and the priority inbox's sort key.
-import type { Doc } from '../../adapters/store/store.js';
-import { sessionAfter, type SessionEvent, type SessionSummary } from '../../../machines/session-events.js';
+import { sessionAfter, type SessionEvent } from '../../../machines/session-events.js';
+import type { SessionDoc } from './document.js';
 import { priorityAt } from './priority.js';
 import { sweptSession } from './lapse.js';
 import { reportedSpend } from '../events.js';
 import { SESSIONS } from '../names.js';
 import type { DocumentProjection } from '../projection.js';
 
-export interface SessionDoc extends Doc, SessionSummary {
-  readonly accountId: string;
-  readonly chatId: string;
-  readonly chatKey: string;
-  /** The fan's lifetime spend as the platform last reported it (null: never reported). */
-  readonly fanSpendCents: number | null;
-  /** Sort key of the priority inbox while awaiting (see priority.ts); null otherwise. */
-  readonly priorityAt: number | null;
-  /** See SessionSummary.closesAt; null also for a session folded from events older than it. */
-  readonly closesAt: number | null;
-  /** See SessionSummary.closesAs; null also for a session folded from events older than it. */
-  readonly closesAs: 'idle' | 'unanswered' | null;
-  readonly lastSeq: number;
-  /**
-   * Closed at its deadline, as readers show it, before the processor's close came: by the
-   * chat's SessionLapsed, or by the embedded projector's sweep (lapse.ts). Absent on every
-   * document any other event wrote.
-   */
-  readonly swept?: true;
-}
+export type { SessionDoc } from './document.js';
 
 export function foldSession(doc: SessionDoc | undefined, e: SessionEvent): SessionDoc | undefined {
   if (doc && doc.lastSeq >= e.seq) return undefined;
