@@ -150,10 +150,12 @@ function buildDataSet(arrivals: Arrival[][], generated: Fact[][], placements: Pl
   const long = longChat(ACCOUNTS[0] as string);
   const recent = recentChats(ACCOUNTS[1] as string, genNow);
   const local = midnightChat(ACCOUNTS[2] as string, timeZone);
-  facts.push(...long.facts, ...recent.facts, ...local.facts);
+  const ignored = unansweredChat(ACCOUNTS[3] as string);
+  facts.push(...long.facts, ...recent.facts, ...local.facts, ...ignored.facts);
   (lanes[0] as Delivery[]).unshift(...long.deliveries);
   (lanes[1] as Delivery[]).unshift(...recent.deliveries);
   (lanes[2] as Delivery[]).unshift(...local.deliveries);
+  (lanes[3] as Delivery[]).unshift(...ignored.deliveries);
   edges.push(Date.UTC(2026, 6, 1), Date.UTC(2026, 6, 3, 9), midnightIn(timeZone, '2026-08-15'));
   return { facts, lanes, oldest: long.deliveries.slice(0, 3), edges: [...new Set(edges)].sort((x, y) => x - y) };
 }
@@ -214,6 +216,20 @@ function midnightChat(account: string, timeZone: string): { facts: Fact[]; deliv
     { kind: 'payment', account, chat, id: 'c0ffee00000000000000000000000005', at: t + 150_000, cents: 777 },
   ];
   return { facts, deliveries: facts.map((f, i) => deliveryOf(f, `evt_rw_midnight_${i}`)) };
+}
+
+/**
+ * A fan who wrote twice and was never answered, long ago: a session closed with no first
+ * response, which the generated chats hold only on some seeds (PROPERTY_SEED=15784487 had none).
+ */
+function unansweredChat(account: string): { facts: Fact[]; deliveries: Delivery[] } {
+  const t = Date.UTC(2026, 8, 10, 14, 0, 0, 250);
+  const chat = '799970';
+  const facts: Fact[] = [
+    { kind: 'message', account, chat, id: '9400001', at: t, sender: 'fan', chatter: null },
+    { kind: 'message', account, chat, id: '9400002', at: t + 95_000, sender: 'fan', chatter: null },
+  ];
+  return { facts, deliveries: facts.map((f, i) => deliveryOf(f, `evt_rw_unanswered_${i}`)) };
 }
 
 /** Two chats that end minutes ago, so their sessions stay open: a fan waiting, a fan answered. */
