@@ -105,6 +105,12 @@ export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): vo
     });
   }
 
+  const examined = src.store.documentsExamined?.bind(src.store);
+  if (examined) {
+    metrics.counterFrom('store_documents_examined_total', 'Documents the store read to find matches (queries and conditional writes), per collection, since it opened (embedded store only): a figure that climbs with history for the same reads is a scan', ['collection'], () =>
+      [...examined()].map(([collection, value]) => ({ labels: { collection }, value })));
+  }
+
   if (roles.has('processor')) {
     metrics.counterFrom('chat_state_rollbacks_total', 'Chat states the store handed back older than the processor had stored (lost writes), each re-derived from inbound instead of numbering its events again (since the processor stage started)', [], () =>
       [{ labels: {}, value: src.pipeline.counters().processor?.stateRollbacks ?? 0 }]);

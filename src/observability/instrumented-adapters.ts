@@ -58,6 +58,7 @@ class InstrumentedStore implements DocumentStore {
   }
 
   listCollections(): Promise<string[]> { return this.inner.listCollections(); }
+  get documentsExamined(): (() => ReadonlyMap<string, number>) | undefined { return this.inner.documentsExamined?.bind(this.inner); }
   ping(): Promise<boolean> { return this.inner.ping(); }
   close(): Promise<void> { return this.inner.close(); }
 }

@@ -73,4 +73,21 @@ describe('embedded secondary indexes', () => {
     expect(ids(await c.find({ tag: 1 }))).toEqual([]);
     expect(ids(await c.find({ tag: 's' }))).toEqual(['y']);
   });
+
+  it('count the documents a read examines: the index range for an indexed read, every document for a scan', async () => {
+    const c = api.collection<Row>('rows4');
+    await c.createIndex({ keys: { n: 1 } });
+    await c.bulkWrite(Array.from({ length: 50 }, (_, i) => ({ insertOne: { document: { _id: `r${i}`, n: i, tag: i % 2 === 0 ? 'even' : 'odd' } } })));
+    const examined = (): number => api.documentsExamined().get('rows4') ?? 0;
+    const cost = async (read: () => Promise<unknown>): Promise<number> => {
+      const before = examined();
+      await read();
+      return examined() - before;
+    };
+    expect(await cost(() => c.find({ n: 7 }))).toBe(1);
+    expect(await cost(() => c.find({ n: { $gte: 40 } }))).toBe(10);
+    expect(await cost(() => c.find({ _id: { $in: ['r1', 'r2', 'nope'] } }))).toBe(3);
+    expect(await cost(() => c.find({ tag: 'even' }))).toBe(50);
+    expect(await cost(() => c.countDocuments())).toBe(50);
+  });
 });

@@ -76,6 +76,19 @@ describe('/metrics', () => {
     expect(sizes.event_digests).toBeGreaterThanOrEqual(3);
   });
 
+  it('reports the documents the embedded store examined, per collection, rising as reads read', async () => {
+    const h = await start({});
+    const sessionsRead = (samples: readonly Sample[]): Sample | undefined =>
+      samples.find((x) => x.name === 'convops_store_documents_examined_total' && /^sessions(_v\d+)?$/.test(x.labels.collection ?? ''));
+    expect((await h.webhook(fanMessage(30, 950), { key: 'evt_ops_examined_0' })).status).toBe(200);
+    await h.settled();
+    const before = sessionsRead(await scrape(h));
+    expect(before, 'the sessions collection has been read (the projector loads what it folds)').toBeDefined();
+    expect((await h.call('GET', '/api/sessions?sort=opened')).status).toBe(200);
+    // Scrapes are kept for a moment (SCRAPE_CACHE_MS): the count shows on a later one.
+    await eventually(async () => ((sessionsRead(await scrape(h))?.value ?? 0) > (before?.value ?? Infinity) ? true : undefined), 10_000, 'the read counted');
+  });
+
   it('exports every metric the Grafana dashboard asks for', async () => {
     const dashboard = readFileSync(join(import.meta.dirname, '../../docs/grafana-dashboard.json'), 'utf8');
     const wanted = new Set([...dashboard.matchAll(/\b(convops_[a-z_]+|process_[a-z_]+|nodejs_[a-z0-9_]+)/g)].map((m) => (m[1] as string).replace(/_(bucket|count|sum)$/, '')));

@@ -111,6 +111,8 @@ function sameDoc(a: unknown, b: unknown): boolean {
 
 class EmbeddedCollection<T extends Doc> implements Collection<T> {
   removals = 0;
+  /** Documents read to find matches, since the store opened (DocumentStore.documentsExamined). */
+  examined = 0;
 
   constructor(
     private readonly store: EmbeddedStore,
@@ -121,7 +123,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   ) {}
 
   private all(): T[] {
-    return Array.from(this.db.getRange(), ({ value }) => value);
+    const docs = Array.from(this.db.getRange(), ({ value }) => value);
+    this.examined += docs.length;
+    return docs;
   }
 
   /**
@@ -139,6 +143,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     for (const key of index.getKeys(range) as Iterable<KeyPart[]>) {
       if (boundary !== undefined && JSON.stringify(key.slice(...p.sortParts)) !== boundary) break;
       const doc = this.db.get(String(key[key.length - 1]));
+      this.examined++;
       if (!doc || !matches(doc)) continue;
       out.push(doc);
       if (p.sorted && boundary === undefined && out.length >= want) boundary = JSON.stringify(key.slice(...p.sortParts));
@@ -155,7 +160,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         // In _id order already: a page by _id reads only its page (one more for an exclusive start).
         const byId = !sort || (Object.keys(sort).length === 1 && sort._id === 1);
         const limit = byId && Number.isFinite(want) ? want + 1 : undefined;
-        return Array.from(this.db.getRange({ ...range, ...(limit !== undefined ? { limit } : {}) }), ({ value }) => value);
+        const docs = Array.from(this.db.getRange({ ...range, ...(limit !== undefined ? { limit } : {}) }), ({ value }) => value);
+        this.examined += docs.length;
+        return docs;
       }
       return this.indexed(filter, sort, want) ?? this.all();
     }
@@ -163,6 +170,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     for (const k of new Set(ids)) {
       if (typeof k !== 'string') continue;
       const doc = this.db.get(k);
+      this.examined++;
       if (doc) out.push(doc);
     }
     return out;
@@ -204,6 +212,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       // LMDB's transient read (no copy): lmdb-js hands out its whole read buffer with `length`
       // set to the value's, so view exactly the value; SharedReads copies it only if it changed.
       const fast = this.db.getBinaryFast(key);
+      this.examined++;
       if (fast === undefined) continue;
       const bytes = Buffer.from(fast.buffer, fast.byteOffset, fast.length);
       const doc = this.shared.get(prefix + key, bytes, () => decode(key));
@@ -270,6 +279,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         let read = 0;
         for (const { key, value } of this.db.getRange({ ...range, ...(after !== undefined ? { start: after } : {}), limit: batch + 1 })) {
           read++;
+          this.examined++;
           if (key === after) continue;
           after = key;
           if (q.test(value)) out.push(value);
@@ -302,6 +312,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         if (after !== undefined && sameKey(key, after)) continue;
         after = key;
         const doc = this.db.get(String(key[key.length - 1]));
+        this.examined++;
         if (doc && q.test(doc)) out.push(doc);
       }
       yield* out;
@@ -318,7 +329,12 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
-    if (Object.keys(filter).length === 0) return this.db.getCount();
+    if (Object.keys(filter).length === 0) {
+      // getCount walks a cursor over every entry.
+      const n = this.db.getCount();
+      this.examined += n;
+      return n;
+    }
     return this.matching(filter).length;
   }
 
@@ -763,6 +779,10 @@ export class EmbeddedStore implements DocumentStore {
 
   async forget(name: string): Promise<void> {
     await this.meta.remove(name);
+  }
+
+  documentsExamined(): ReadonlyMap<string, number> {
+    return new Map([...this.open].map(([name, c]) => [name, c.examined]));
   }
 
   async listCollections(): Promise<string[]> {

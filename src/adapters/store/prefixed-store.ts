@@ -31,6 +31,13 @@ export class PrefixedStore implements DocumentStore {
       .map((n) => n.slice(this.prefix.length));
   }
 
+  /** This deployment's collections' counts, named as it names them (undefined where the store keeps none). */
+  get documentsExamined(): (() => ReadonlyMap<string, number>) | undefined {
+    const inner = this.inner.documentsExamined?.bind(this.inner);
+    if (!inner) return undefined;
+    return () => new Map([...inner()].filter(([n]) => n.startsWith(this.prefix) && n.length > this.prefix.length).map(([n, v]) => [n.slice(this.prefix.length), v]));
+  }
+
   ping(): Promise<boolean> {
     return this.inner.ping();
   }

@@ -121,6 +121,12 @@ export interface DocumentStore {
    */
   bulkWriteMany(writes: readonly CollectionWrite[], options?: WriteOptions): Promise<void>;
   listCollections(): Promise<string[]>;
+  /**
+   * How many documents the store has read to find matches, per collection, since it opened:
+   * what queries cost whatever they return (a count that grows with history is a scan). The
+   * embedded store keeps it; MongoDB keeps its own (explain's docsExamined), so it has none.
+   */
+  documentsExamined?(): ReadonlyMap<string, number>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
