@@ -510,6 +510,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Why a session's figures are what they are: each figure with the session event that set it and the inbound record behind that event, and the chart's steps, decided again from the log as the processor decides */
+        get: operations["getSessionsByIdExplain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/close-session": {
         parameters: {
             query?: never;
@@ -1298,7 +1315,7 @@ export interface components {
             statusCode: number;
             error: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "PLATFORM_ERROR" | "NOT_READY";
+            code: "INVALID_INPUT" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "PLATFORM_ERROR" | "NOT_READY";
             message: string;
             requestId: string;
         };
@@ -1315,6 +1332,15 @@ export interface components {
         };
         /** @description FORBIDDEN (403): the key is valid but its role may not do this */
         Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description GONE (410): what it needs is past the log's retention: nothing is guessed */
+        Gone: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1378,6 +1404,15 @@ export interface components {
         };
         /** @description UNAUTHORIZED (401): no credential where one is needed, or one that is not valid */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description UNPROCESSABLE (422): the request is well formed but would take more work than the route allows; the message says how much */
+        Unprocessable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3205,6 +3240,110 @@ export interface operations {
             };
             400: components["responses"]["InvalidInput"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSessionsByIdExplain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessionId: string;
+                        chatKey: string;
+                        /** @description the definitions the figures were decided under */
+                        definitions: {
+                            sessionIdleSec: number;
+                            allowedLatenessSec: number;
+                            unansweredCloseSec: number;
+                            attributionLookbackSec: number;
+                        };
+                        figures: {
+                            /** @description a field of the session (as GET /api/sessions/:id names it) */
+                            figure: string;
+                            /** @description its value, as the chat's records decide it again (times as ISO strings) */
+                            value: unknown;
+                            event: {
+                                id: string;
+                                type: string;
+                                at: string | null;
+                            } | null;
+                            record: {
+                                partition: number;
+                                offset: number;
+                                receivedAt: string | null;
+                                /** @description the platform's event name, or `tick` for a clock tick */
+                                event: string;
+                                /** @description webhook, connector, backfill, demo, tick, admin */
+                                source: string;
+                                input: {
+                                    /** @description what the record became: chat.message, chat.payment, chat.tick, … */
+                                    type: string;
+                                    id: string | null;
+                                    at: (string | null) | null;
+                                } | null;
+                            } | null;
+                        }[];
+                        /** @description the chart's steps that moved this session, in order */
+                        steps: {
+                            record: {
+                                partition: number;
+                                offset: number;
+                                receivedAt: string | null;
+                                /** @description the platform's event name, or `tick` for a clock tick */
+                                event: string;
+                                /** @description webhook, connector, backfill, demo, tick, admin */
+                                source: string;
+                                input: {
+                                    /** @description what the record became: chat.message, chat.payment, chat.tick, … */
+                                    type: string;
+                                    id: string | null;
+                                    at: (string | null) | null;
+                                } | null;
+                            } | null;
+                            /** @description what the record was to the chart */
+                            input: string;
+                            /** @description the chart's state before the step */
+                            stateBefore: unknown;
+                            /** @description the chart's state after it */
+                            stateAfter: unknown;
+                            events: {
+                                id: string;
+                                type: string;
+                            }[];
+                        }[];
+                        /** @description inbound records read again: the chat's own and its partition's clock ticks, from its first record */
+                        recordsRead: number;
+                        /** @description the session decided again equals the stored one */
+                        agrees: boolean;
+                        differences: {
+                            field: string;
+                            stored: unknown;
+                            derived: unknown;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["NotReady"];
             default: components["responses"]["Error"];

@@ -26,6 +26,9 @@ import { oneAtATime } from './support/one-at-a-time.js';
 import { SetAsideRecords } from './pipeline/set-aside-records.js';
 import { buildReadSide, type ReadSide } from './read-side/read-side.js';
 import { pipelineFaults, type PipelineFaults } from './read-side/verify.js';
+import { type ExplainDeps } from './read-side/explain.js';
+import { PhraseBook } from './accounts/banned-phrases-store.js';
+import { ScheduleBook } from './accounts/business-hours-store.js';
 import { pingWithin } from './support/deadline.js';
 import type { Logger } from './support/logger.js';
 import { checkPartitions, topology as makeTopology, type Topology } from './topology.js';
@@ -115,6 +118,8 @@ export interface ApiServices extends Services {
   readonly purgeAccounts: (accountIds: readonly string[]) => Promise<Record<string, number>>;
   /** A consistent copy of DATA_DIR into BACKUP_DIR, one at a time; null when the log or the store is not the embedded one. */
   readonly backup: (() => Promise<BackupResult>) | null;
+  /** What GET /api/sessions/:id/explain reads the chat again with, as the processor decides it. */
+  readonly explain: ExplainDeps;
   /** Stops the API's own background work (the backfill resumer and running backfills): after the server closed, before the roles stop. */
   stop(): Promise<void>;
 }
@@ -127,6 +132,19 @@ export function runningReadiness(f: Foundation, pipeline: PipelineControl, stopp
 /** The process's metrics read the services they report on; registered once the roles run. */
 export function registerMetrics(s: Services): void {
   registerAppMetrics(s.metrics, { config: s.config, log: s.log, store: s.store, topology: s.topology, pipeline: s.pipeline, provider: s.intelligence.provider });
+}
+
+/** The processor's settings and the accounts' phrase and schedule books, for explanations. */
+function explainDeps(s: Services, read: ReadSide): ExplainDeps {
+  const { config } = s;
+  const phrases = new PhraseBook(read.bannedPhrases);
+  const schedules = new ScheduleBook(read.businessHours);
+  return {
+    log: s.log, store: s.store, inboundTopic: s.topology.inbound,
+    definitions: { sessionIdleSec: config.sessionIdleSec, allowedLatenessSec: config.allowedLatenessSec, unansweredCloseSec: config.unansweredCloseSec, attributionLookbackSec: config.attributionLookbackSec },
+    bannedPhrases: phrases.phrasesAt, limitEnd: schedules.limitEnd,
+    refresh: async () => { await Promise.all([phrases.refresh(), schedules.refresh()]); },
+  };
 }
 
 /** The API's services, built once; the backfill resumer starts with them and stops with stop(). */
@@ -151,6 +169,7 @@ export function buildApiServices(s: Services): ApiServices {
     setAside: new SetAsideRecords(s.store),
     purgeAccounts: (accountIds) => purgeAccounts(s.store, read, s.pipeline, accountIds),
     backup: s.log.kind === 'embedded' && s.store.kind === 'embedded' ? oneAtATime(() => backupEmbedded(config.dataDir, config.backupDir)) : null,
+    explain: explainDeps(s, read),
     async stop() {
       clearInterval(resumer);
       await backfill.stop();

@@ -21,6 +21,7 @@ import { reassignmentRoutes } from './routes/reassignments.js';
 import { chatterRoutes } from './routes/chatters.js';
 import { shiftRoutes } from './routes/shifts.js';
 import { webhookRoutes, WEBHOOK_PATH } from './routes/webhook.js';
+import { explainRoutes } from './routes/explain.js';
 import { adminSessionRoutes } from './routes/admin-sessions.js';
 import { connectorRoutes } from './routes/connector.js';
 import { demoRoutes } from './routes/demo.js';
@@ -193,6 +194,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
     floor: floorAnswers(deps.read.floor), logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,
   });
   await app.register(pageRoutes);
+  await app.register(explainRoutes, { models: deps.read.models, explain: deps.explain });
   await app.register(adminSessionRoutes, { models: deps.read.models, inbound });
   await app.register(reassignmentRoutes, { models: deps.read.models, inbound });
   await app.register(chatterRoutes, { read: deps.read, inbound, clockIdleSec: config.clockIdleSec, reportTimezone: config.reportTimezone });

@@ -40,6 +40,10 @@ export interface Models {
   events: SessionEvent[];
   /** The same events with the positions the projector would see (one session-events partition, in append order). */
   positioned: Positioned[];
+  /** The `inbound` records the arrivals became, in append order. */
+  records: LogRecord[];
+  /** Where each chat's stored state stands (partition and offset). */
+  positions: Map<string, { partition: number; offset: number }>;
 }
 
 export interface RunOptions {
@@ -135,12 +139,13 @@ export function runChats(arrivals: readonly Arrival[], idleMs: number, lateMs: n
 export function runRecords(appends: readonly AppendRecord[], idleMs: number, lateMs: number, opts: RunOptions = {}): Models {
   const partitions = opts.partitions ?? 1;
   const roundSize = opts.roundSize ?? 1;
-  const m: Models = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), ppvs: new Map(), reassignments: new Map(), clockIntervals: new Map(), accountStats: new Map(), states: new Map(), events: [], positioned: [] };
+  const m: Models = { sessions: new Map(), chats: new Map(), messages: new Map(), payments: new Map(), ppvs: new Map(), reassignments: new Map(), clockIntervals: new Map(), accountStats: new Map(), states: new Map(), events: [], positioned: [], records: [], positions: new Map() };
   const store = new RoundStore();
   const models = { sessions: m.sessions, chats: m.chats, messages: m.messages, payments: m.payments, ppvs: m.ppvs, reassignments: m.reassignments, clock_intervals: m.clockIntervals, account_stats: m.accountStats } as const;
   const docsOf = (model: ReadModel) => models[model] as unknown as Map<string, Doc>;
 
   const records = inboundOf(appends, partitions);
+  m.records = records;
   for (let from = 0; from < records.length; from += roundSize) {
     const byPartition = new Map<number, LogRecord[]>();
     for (const r of records.slice(from, from + roundSize)) byPartition.set(r.partition, [...(byPartition.get(r.partition) ?? []), r]);
@@ -158,6 +163,9 @@ export function runRecords(appends: readonly AppendRecord[], idleMs: number, lat
       for (const [t, next] of nexts) docsOf(t.projection.name).set(t.id, next);
     }
   }
-  for (const [k, d] of store.states) m.states.set(k, d.state);
+  for (const [k, d] of store.states) {
+    m.states.set(k, d.state);
+    m.positions.set(k, { partition: d.partition, offset: d.offset });
+  }
   return m;
 }

@@ -1,0 +1,209 @@
+// "Why this figure?" for one session (issue 55). The chat's records are read again from
+// `inbound` (the chat's first record, found in its dedupe ledger, up to where its stored state
+// stands, with its partition's clock ticks) and decided again by the processor's own pure round
+// (../processor/round.ts) under the definitions in force, so the answer cannot disagree with the
+// pipeline: each figure of the session comes with the event that set it and the inbound record
+// that caused that event, and the chart's steps that moved the session with their states before
+// and after. The session is folded again from those events by the sessions projection's own
+// fold and compared with the stored document; a difference is named, never hidden.
+import type { Log, LogRecord } from '../adapters/log/log.js';
+import type { DocumentStore } from '../adapters/store/store.js';
+import { readInboundMeta } from '../domain/inbound-record.js';
+import { CHAT_LEDGER_COLLECTION, ledgerDocId, resolveLedger, type LedgerDoc } from '../processor/chat-ledger.js';
+import { CHAT_STATE_COLLECTION, type ChatStateDoc } from '../processor/chat-state.js';
+import { decideRound, readRound, type RoundSettings } from '../processor/round.js';
+import { readRange } from '../processor/rollback.js';
+import { sessions as sessionsProjection } from '../read-models/sessions/projection.js';
+import type { SessionDoc } from '../read-models/sessions/document.js';
+import { step } from '../../machines/step.js';
+import type { ChatInput } from '../../machines/chat-input.js';
+import type { SessionEvent } from '../../machines/session-events.js';
+import type { StateValue } from 'xstate';
+
+/** The definitions the figures were decided under (the processor's settings). */
+export interface Definitions {
+  readonly sessionIdleSec: number;
+  readonly allowedLatenessSec: number;
+  readonly unansweredCloseSec: number;
+  readonly attributionLookbackSec: number;
+}
+
+/** An inbound record, as the explanation names it. */
+export interface RecordRef {
+  readonly partition: number;
+  readonly offset: number;
+  readonly receivedAt: number;
+  /** The platform's event name (`messages.received`, …) or `tick` for a clock tick. */
+  readonly event: string;
+  readonly source: string;
+  /** The input the record became: its kind, its platform id where it has one, and its record time. */
+  readonly input: { readonly type: string; readonly id: string | null; readonly at: number | null } | null;
+}
+
+/** One figure of the session and what set it last. */
+export interface FigureCause {
+  readonly figure: string;
+  readonly value: unknown;
+  /** The session event that set it (id and type), and the record that caused that event. */
+  readonly event: { readonly id: string; readonly type: string; readonly at: number } | null;
+  readonly record: RecordRef | null;
+}
+
+/** One step of the chart that moved the session. */
+export interface ChartStep {
+  readonly record: RecordRef | null;
+  /** What the record was to the chart (`fan.message`, `clock.tick`, …) and the states around it. */
+  readonly input: string;
+  readonly stateBefore: StateValue;
+  readonly stateAfter: StateValue;
+  readonly events: readonly { readonly id: string; readonly type: string }[];
+}
+
+export interface Explanation {
+  readonly sessionId: string;
+  readonly chatKey: string;
+  readonly definitions: Definitions;
+  readonly figures: readonly FigureCause[];
+  readonly steps: readonly ChartStep[];
+  /** Inbound records read again: the chat's own and its partition's ticks, from the chat's first record. */
+  readonly recordsRead: number;
+  /** The session folded again equals the stored one (figures the projector's sweep alone set aside). */
+  readonly agrees: boolean;
+  readonly differences: readonly { readonly field: string; readonly stored: unknown; readonly derived: unknown }[];
+}
+
+export type ExplainOutcome =
+  | { readonly kind: 'explained'; readonly explanation: Explanation }
+  | { readonly kind: 'unknown-chat' }
+  /** Some of the chat's records are past the log's retention: nothing is guessed. */
+  | { readonly kind: 'records-gone'; readonly missing: number; readonly from: number; readonly to: number }
+  /** Reading again would take more records than the bound. */
+  | { readonly kind: 'too-long'; readonly records: number; readonly limit: number };
+
+/** The figures an explanation names, in the order a manager reads them. */
+export const FIGURES = [
+  'status', 'openedAt', 'closedAt', 'closeReason', 'awaiting', 'waitingSince', 'firstFanMessageAt', 'firstResponseAt', 'firstResponseSec',
+  'firstResponderId', 'lastHumanChatterId', 'messageCount', 'fanMessageCount', 'replyCount', 'revenueCents', 'paymentCount', 'lastMessageAt', 'closesAt', 'closesAs',
+] as const satisfies readonly (keyof SessionDoc)[];
+
+/** Offsets of a partition read again at most, per explanation: a chat active for months on a busy partition is refused, not read for minutes. */
+export const EXPLAIN_MAX_OFFSETS = 500_000;
+
+function inputId(input: ChatInput): string | null {
+  switch (input.type) {
+    case 'chat.message': return input.messageId;
+    case 'chat.payment': return input.paymentId;
+    default: return null;
+  }
+}
+
+function inputAt(input: ChatInput): number | null {
+  return 'at' in input && typeof input.at === 'number' ? input.at : null;
+}
+
+function refOf(rec: LogRecord, input: ChatInput | null): RecordRef {
+  const meta = readInboundMeta(rec.headers);
+  return {
+    partition: rec.partition, offset: rec.offset, receivedAt: meta?.receivedAt ?? rec.timestamp, event: meta?.event ?? 'unknown', source: meta?.source ?? 'unknown',
+    input: input ? { type: input.type, id: inputId(input), at: inputAt(input) } : null,
+  };
+}
+
+/** The session an event moves, if any (the sessions projection's own choice). */
+function sessionOf(e: SessionEvent): string | null {
+  if (!sessionsProjection.canHandle(e)) return null;
+  return sessionsProjection.documentIds({ event: e, partition: 0, offset: 0 })[0] ?? null;
+}
+
+/**
+ * The pure part: the chat's records (its own and its partition's ticks, in offset order) decided
+ * again from nothing, as the processor decides them, and the session explained from what they emit.
+ */
+export function explainRecords(records: readonly LogRecord[], topic: string, partition: number, chatKey: string, stored: SessionDoc, settings: RoundSettings, definitions: Definitions): Explanation {
+  const taken: { before: StateValue; after: StateValue; input: ChatInput; events: SessionEvent[] }[] = [];
+  const recording: typeof step = (state, input, machine) => {
+    const out = step(state, input, machine);
+    if (out.events.length > 0) taken.push({ before: state.value, after: out.state.value, input, events: out.events });
+    return out;
+  };
+  const read = readRound([{ topic, partition, records }]);
+  const result = decideRound(read, { states: new Map<string, ChatStateDoc>(), ledger: resolveLedger([], new Map()), due: new Map() }, { ...settings, step: recording });
+  const byOffset = new Map(records.map((r) => [r.offset, r]));
+  const inputs = new Map<number, ChatInput>();
+  for (const n of read.records) if (n && 'input' in n) inputs.set(n.offset, n.input);
+  const recordAt = (offset: number | undefined): RecordRef | null => {
+    const rec = offset === undefined ? undefined : byOffset.get(offset);
+    return rec ? refOf(rec, inputs.get(rec.offset) ?? null) : null;
+  };
+  const sourceOf = new Map(result.events.map((e) => [e.event.id, e.event.source?.offset]));
+
+  // The session folded again, noting which event last set each figure.
+  let doc: SessionDoc | undefined;
+  const cause = new Map<string, SessionEvent>();
+  for (const { event } of result.events) {
+    if (event.chatKey !== chatKey) continue;
+    if (sessionOf(event) !== stored._id) continue;
+    const next = sessionsProjection.evolve(doc, { event, partition, offset: event.source?.offset ?? 0 });
+    if (!next) continue;
+    for (const f of FIGURES) if (doc === undefined || JSON.stringify(doc[f]) !== JSON.stringify(next[f])) cause.set(f, event);
+    doc = next;
+  }
+  const figures: FigureCause[] = FIGURES.map((figure) => {
+    const e = cause.get(figure);
+    return {
+      figure, value: doc?.[figure] ?? null,
+      event: e ? { id: e.id, type: e.type, at: e.at } : null,
+      record: e ? recordAt(sourceOf.get(e.id)) : null,
+    };
+  });
+  const steps: ChartStep[] = taken
+    .filter((t) => t.events.some((e) => sessionOf(e) === stored._id))
+    .map((t) => ({
+      record: recordAt(sourceOf.get((t.events[0] as SessionEvent).id)),
+      input: t.input.type, stateBefore: t.before, stateAfter: t.after,
+      events: t.events.map((e) => ({ id: e.id, type: e.type })),
+    }));
+  // The embedded projector's sweep closes a lapsed session in the read models ahead of the log:
+  // what it alone set is not the log's to explain.
+  const sweptOnly = stored.swept === true && doc?.swept !== true;
+  const differences = FIGURES
+    .filter((f) => !(sweptOnly && ['status', 'closedAt', 'closeReason', 'awaiting', 'waitingSince', 'closesAt', 'closesAs'].includes(f)))
+    .filter((f) => JSON.stringify(stored[f] ?? null) !== JSON.stringify(doc?.[f] ?? null))
+    .map((field) => ({ field, stored: stored[field] ?? null, derived: doc?.[field] ?? null }));
+  return { sessionId: stored._id, chatKey, definitions, figures, steps, recordsRead: records.length, agrees: differences.length === 0 && doc !== undefined, differences };
+}
+
+export interface ExplainDeps {
+  readonly log: Log;
+  readonly store: DocumentStore;
+  readonly inboundTopic: string;
+  readonly definitions: Definitions;
+  /** The accounts' banned phrases and schedules as the processor judges records by them. */
+  readonly bannedPhrases: RoundSettings['bannedPhrases'];
+  readonly limitEnd: RoundSettings['limitEnd'];
+  /** Brings those two up to date before a read. */
+  readonly refresh: () => Promise<void>;
+}
+
+/** Reads the chat again and explains the session (the session document is the caller's: its read model version). */
+export async function explainSession(deps: ExplainDeps, stored: SessionDoc): Promise<ExplainOutcome> {
+  const chatKey = stored.chatKey;
+  const [state, ledger] = await Promise.all([
+    deps.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION).findOne({ _id: chatKey }),
+    deps.store.collection<LedgerDoc>(CHAT_LEDGER_COLLECTION).find({ _id: { $gte: ledgerDocId(chatKey, ''), $lt: `${chatKey}}` } }, { projection: { offset: 1, partition: 1 } }),
+  ]);
+  if (!state || ledger.length === 0) return { kind: 'unknown-chat' };
+  const from = Math.min(...ledger.filter((l) => l.partition === state.partition).map((l) => l.offset));
+  const to = state.offset + 1;
+  if (!Number.isFinite(from)) return { kind: 'unknown-chat' };
+  if (to - from > EXPLAIN_MAX_OFFSETS) return { kind: 'too-long', records: to - from, limit: EXPLAIN_MAX_OFFSETS };
+  await deps.refresh();
+  const { records, missing } = await readRange(deps.log, deps.inboundTopic, state.partition, from, to, (r) => r.key === chatKey || readInboundMeta(r.headers)?.source === 'tick');
+  if (missing > 0) return { kind: 'records-gone', missing, from, to };
+  const d = deps.definitions;
+  const settings: RoundSettings = {
+    idleMs: d.sessionIdleSec * 1000, lateMs: d.allowedLatenessSec * 1000, unansweredMs: d.unansweredCloseSec * 1000, lookbackMs: d.attributionLookbackSec * 1000,
+    ...(deps.bannedPhrases ? { bannedPhrases: deps.bannedPhrases } : {}), ...(deps.limitEnd ? { limitEnd: deps.limitEnd } : {}), now: Date.now(),
+  };
+  return { kind: 'explained', explanation: explainRecords(records, deps.inboundTopic, state.partition, chatKey, stored, settings, d) };
+}
