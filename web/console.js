@@ -66,12 +66,12 @@ const views = {
           x.kind === 'waiting' ? h('span', { 'data-wait-reason': String(s.waitSec) }, `waiting ${duration(s.waitSec)}`) : h('span', { class: x.kind === 'past-sla' ? 'bad' : x.kind === 'sla-at-risk' ? 'warn' : '' }, x.text)]));
       return h('tr', { 'data-session': s.id },
         h('td', { title: s.accountId }, names.get(s.accountId) ?? accountName(s.accountId, null)), h('td', {}, chatLink(s.chatId)), cell, reasons,
-        h('td', { class: 'num' }, money(s.fanSpendCents)), h('td', { class: 'num' }, count(s.fanMessageCount)), h('td', {}, s.lastHumanChatterId ?? '—'));
+        h('td', { class: 'num' }, money(s.fanSpendCents)), h('td', { class: 'num' }, count(s.fanMessageCount)), h('td', {}, s.lastHumanChatterId ?? '—'), h('td', {}, whyLink(s.id)));
     });
     view.replaceChildren(h('h2', {}, `Waiting fans (${data.items.length})`),
       h('p', { class: 'muted', 'data-order-note': '' }, 'Most urgent first: each fan ranks by their wait plus a head start for what they have spent; "Why first" says the wait each row ranks as.'),
       data.items.length === 0 ? h('p', { class: 'muted' }, 'Nobody is waiting.') :
-      table([['Account'], ['Chat'], ['Waiting', true], ['Why first'], ['Fan spend', true], ['Fan messages', true], ['Last chatter']], rows));
+      table([['Account'], ['Chat'], ['Waiting', true], ['Why first'], ['Fan spend', true], ['Fan messages', true], ['Last chatter'], ['Figures']], rows));
     // Running wait timers, without asking the server every second: a timer counts whole seconds
     // on from the wait the server sent, and its grade moves at the second the server named
     // (`gradeSteps`), so the figure and its colour always agree with the server's.
@@ -121,6 +121,18 @@ const views = {
     const out = h('div');
     view.replaceChildren(h('h2', {}, 'Chatter scorecard'), periodForm((q) => show(q).catch(showError), daysAgo(7), '', true), out);
     await show(new URLSearchParams({ from: daysAgo(7) }));
+  },
+  async why(sessionId, current = () => true) {
+    const e = await api(`/api/sessions/${encodeURIComponent(sessionId)}/explain`);
+    if (!current()) return;
+    const value = (v) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    view.replaceChildren(h('h2', {}, 'Why these figures'),
+      h('p', { class: e.agrees ? 'muted' : 'bad', 'data-agrees': String(e.agrees) }, `Session ${e.sessionId}: decided again from its chat's ${e.recordsRead} inbound records under the definitions in force (idle gap ${duration(e.definitions.sessionIdleSec)}, lateness ${duration(e.definitions.allowedLatenessSec)}, unanswered limit ${duration(e.definitions.unansweredCloseSec)}). `
+        + (e.agrees ? 'They give exactly the figures shown everywhere else.' : `They differ from the stored session in ${e.differences.map((d) => d.field).join(', ')}.`)),
+      table([['Figure'], ['Value'], ['Set by'], ['From the record']], e.figures.map((f) => h('tr', { 'data-figure-row': f.figure },
+        h('td', {}, f.figure), h('td', {}, value(f.value)), h('td', {}, f.event ? `${f.event.type} at ${new Date(f.event.at).toLocaleString()}` : '—'), h('td', {}, recordText(f.record))))),
+      h('h3', {}, 'The chart\'s steps'),
+      h('ol', { 'data-steps': '' }, ...e.steps.map((st) => h('li', {}, `${recordText(st.record)}: ${stateText(st.stateBefore)} → ${stateText(st.stateAfter)}; ${st.events.map((x) => x.type).join(', ')}`))));
   },
   async money(_arg, current = () => true) {
     const show = async (q) => {
@@ -293,14 +305,30 @@ async function showChat(chatId, out) {
   const sessions = chat.sessions ?? [];
   out.replaceChildren(
     h('h3', {}, `Sessions (${sessions.length})`),
-    table([['Opened'], ['Status'], ['Messages', true], ['First response', true], ['Revenue', true]], sessions.map((s) => h('tr', {},
+    table([['Opened'], ['Status'], ['Messages', true], ['First response', true], ['Revenue', true], ['Figures']], sessions.map((s) => h('tr', {},
       h('td', {}, new Date(s.openedAt).toLocaleString()), h('td', {}, s.status), h('td', { class: 'num' }, count(s.messageCount)),
-      h('td', { class: 'num' }, s.firstResponseSec === null ? '—' : duration(s.firstResponseSec)), h('td', { class: 'num' }, money(s.revenueCents))))),
+      h('td', { class: 'num' }, s.firstResponseSec === null ? '—' : duration(s.firstResponseSec)), h('td', { class: 'num' }, money(s.revenueCents)), h('td', {}, whyLink(s.id))))),
     h('h3', {}, 'Messages'),
     h('ul', { class: 'messages' }, ...(msgs.items ?? []).slice().reverse().map((m) => h('li', { class: m.sender },
       h('div', { class: 'muted' }, `${m.sender}${m.chatterId ? ` · ${m.chatterId}` : ''} · ${new Date(m.sentAt).toLocaleString()}${m.priceCents ? ` · ${money(m.priceCents)}` : ''}`),
       m.text ?? ''))));
 }
+
+/** Opens "why these figures" for a session (GET /api/sessions/:id/explain). */
+function whyLink(sessionId) {
+  const b = h('button', { type: 'button', class: 'link', 'data-explain': sessionId }, 'why?');
+  b.addEventListener('click', () => void show('why', sessionId));
+  return b;
+}
+
+/** An inbound record as a manager reads it: what it was, where it came from, when. */
+function recordText(r) {
+  if (!r) return '—';
+  const what = r.input ? `${r.input.type.replace('chat.', '')}${r.input.id ? ` ${r.input.id}` : ''}` : r.event;
+  return `${what} (${r.source}, received ${new Date(r.receivedAt).toLocaleString()}, inbound ${r.partition}:${r.offset})`;
+}
+
+const stateText = (v) => (typeof v === 'string' ? v : JSON.stringify(v).replace(/[{}"]/g, '').replace(/:/g, '.'));
 
 function chatLink(chatId) {
   const b = h('button', { type: 'button', class: 'link', 'data-chat': chatId }, chatId);

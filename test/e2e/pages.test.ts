@@ -348,6 +348,20 @@ describe('the console', () => {
     expect(await first.innerText()).not.toBe(shown);
     await page.screenshot({ path: join(SHOTS, 'console.png') });
 
+    // "Why these figures" from the inbox: each figure with what set it, as the API explains it.
+    const sessionId = await page.locator('tr[data-session]').first().getAttribute('data-session') ?? '';
+    const explained = await api<{ agrees: boolean; figures: { figure: string; record: { input: { id: string | null } | null } | null }[]; steps: unknown[] }>(`/api/sessions/${encodeURIComponent(sessionId)}/explain`);
+    expect(explained.agrees).toBe(true);
+    await page.locator(`button[data-explain="${sessionId}"]`).click();
+    await page.waitForSelector('p[data-agrees]');
+    expect(await page.locator('p[data-agrees]').getAttribute('data-agrees')).toBe('true');
+    expect(await page.locator('tr[data-figure-row]').count()).toBe(explained.figures.length);
+    const openedBy = explained.figures.find((f) => f.figure === 'openedAt')?.record?.input?.id;
+    if (openedBy) expect(await page.locator('tr[data-figure-row="openedAt"]').innerText()).toContain(openedBy);
+    // At least the API's steps: the demo keeps writing while the test reads.
+    expect(await page.locator('ol[data-steps] li').count()).toBeGreaterThanOrEqual(explained.steps.length);
+    await page.screenshot({ path: join(SHOTS, 'console-why.png') });
+
     // The keyboard reaches every view: arrow keys move along the tabs.
     await page.focus('#tab-inbox');
     await page.keyboard.press('ArrowRight');
