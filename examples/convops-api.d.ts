@@ -3327,6 +3327,68 @@ export interface operations {
                                 type: string;
                             }[];
                         }[];
+                        /** @description the payments the session holds (its revenue) */
+                        payments: {
+                            paymentId: string;
+                            /** @description tip, ppv, subscription, … */
+                            kind: string;
+                            grossCents: number;
+                            paidAt: string | null;
+                            /** @description who each attribution model credits (the shift model reads the clock intervals at report time) */
+                            credits: {
+                                session: string | null;
+                                sender: {
+                                    chatterId: string | null;
+                                    messageId: string | null;
+                                    /** @description last-message, ppv-sender, campaign or none */
+                                    rule: string;
+                                } | null;
+                                converter: {
+                                    chatterId: string | null;
+                                    messageId: string | null;
+                                    /** @description last-message, ppv-sender, campaign or none */
+                                    rule: string;
+                                } | null;
+                                reassignedTo: string | null;
+                            };
+                            record: {
+                                partition: number;
+                                offset: number;
+                                receivedAt: string | null;
+                                /** @description the platform's event name, or `tick` for a clock tick */
+                                event: string;
+                                /** @description webhook, connector, backfill, demo, tick, admin */
+                                source: string;
+                                input: {
+                                    /** @description what the record became: chat.message, chat.payment, chat.tick, … */
+                                    type: string;
+                                    id: string | null;
+                                    at: (string | null) | null;
+                                } | null;
+                            } | null;
+                            creditedBy: {
+                                event: {
+                                    id: string;
+                                    type: string;
+                                    at: string | null;
+                                };
+                                record: {
+                                    partition: number;
+                                    offset: number;
+                                    receivedAt: string | null;
+                                    /** @description the platform's event name, or `tick` for a clock tick */
+                                    event: string;
+                                    /** @description webhook, connector, backfill, demo, tick, admin */
+                                    source: string;
+                                    input: {
+                                        /** @description what the record became: chat.message, chat.payment, chat.tick, … */
+                                        type: string;
+                                        id: string | null;
+                                        at: (string | null) | null;
+                                    } | null;
+                                } | null;
+                            } | null;
+                        }[];
                         /** @description inbound records read again: the chat's own and its partition's clock ticks, from its first record */
                         recordsRead: number;
                         /** @description the session decided again equals the stored one */

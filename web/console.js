@@ -131,6 +131,13 @@ const views = {
         + (e.agrees ? 'They give exactly the figures shown everywhere else.' : `They differ from the stored session in ${e.differences.map((d) => d.field).join(', ')}.`)),
       table([['Figure'], ['Value'], ['Set by'], ['From the record']], e.figures.map((f) => h('tr', { 'data-figure-row': f.figure },
         h('td', {}, f.figure), h('td', {}, value(f.value)), h('td', {}, f.event ? `${f.event.type} at ${new Date(f.event.at).toLocaleString()}` : '—'), h('td', {}, recordText(f.record))))),
+      h('h3', {}, 'Payments and who is credited'),
+      e.payments.length === 0 ? h('p', { class: 'muted' }, 'No payments in this session.') :
+        table([['Payment'], ['Amount', true], ['Last reply (session)'], ['Sender of the PPV'], ['Last message before it'], ['Reassigned to'], ['From the record']], e.payments.map((p) => h('tr', { 'data-payment': p.paymentId },
+          h('td', {}, `${p.kind} ${p.paymentId}`), h('td', { class: 'num' }, money(p.grossCents)), h('td', {}, p.credits.session ?? 'nobody'),
+          h('td', {}, p.credits.sender ? `${p.credits.sender.chatterId ?? 'nobody'} (${p.credits.sender.rule})` : '—'),
+          h('td', {}, p.credits.converter ? `${p.credits.converter.chatterId ?? 'nobody'} (${p.credits.converter.rule})` : '—'),
+          h('td', {}, p.credits.reassignedTo ?? '—'), h('td', {}, recordText(p.record))))),
       h('h3', {}, 'The chart\'s steps'),
       h('ol', { 'data-steps': '' }, ...e.steps.map((st) => h('li', {}, `${recordText(st.record)}: ${stateText(st.stateBefore)} → ${stateText(st.stateAfter)}; ${st.events.map((x) => x.type).join(', ')}`))));
   },

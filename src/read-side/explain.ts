@@ -13,6 +13,7 @@ import { CHAT_LEDGER_COLLECTION, ledgerDocId, resolveLedger, type LedgerDoc } fr
 import { CHAT_STATE_COLLECTION, type ChatStateDoc } from '../processor/chat-state.js';
 import { decideRound, readRound, type RoundSettings } from '../processor/round.js';
 import { readRange } from '../processor/rollback.js';
+import { payments as paymentsProjection, type PaymentDoc } from '../read-models/payments/projection.js';
 import { sessions as sessionsProjection } from '../read-models/sessions/projection.js';
 import type { SessionDoc } from '../read-models/sessions/document.js';
 import { step } from '../../machines/step.js';
@@ -59,12 +60,32 @@ export interface ChartStep {
   readonly events: readonly { readonly id: string; readonly type: string }[];
 }
 
+/** A payment the session was credited with, and who each attribution model credits. */
+export interface PaymentCause {
+  readonly paymentId: string;
+  readonly kind: string;
+  readonly grossCents: number;
+  readonly paidAt: number;
+  /** The session model's chatter (the session's last human reply before it), the other models' with the rule and message each rests on, and a manager's reassignment, which wins over all. */
+  readonly credits: {
+    readonly session: string | null;
+    readonly sender: { readonly chatterId: string | null; readonly messageId: string | null; readonly rule: string } | null;
+    readonly converter: { readonly chatterId: string | null; readonly messageId: string | null; readonly rule: string } | null;
+    readonly reassignedTo: string | null;
+  };
+  /** The record that brought the payment, and the one whose event last moved its credit. */
+  readonly record: RecordRef | null;
+  readonly creditedBy: { readonly event: { readonly id: string; readonly type: string; readonly at: number }; readonly record: RecordRef | null } | null;
+}
+
 export interface Explanation {
   readonly sessionId: string;
   readonly chatKey: string;
   readonly definitions: Definitions;
   readonly figures: readonly FigureCause[];
   readonly steps: readonly ChartStep[];
+  /** The payments credited to the session (its revenue), with each model's credit. */
+  readonly payments: readonly PaymentCause[];
   /** Inbound records read again: the chat's own and its partition's ticks, from the chat's first record. */
   readonly recordsRead: number;
   /** The session folded again equals the stored one (figures the projector's sweep alone set aside). */
@@ -156,6 +177,23 @@ export function explainRecords(records: readonly LogRecord[], topic: string, par
       record: e ? recordAt(sourceOf.get(e.id)) : null,
     };
   });
+  // The chat's payments folded again by the payments projection: those the session holds.
+  const pays = new Map<string, { doc: PaymentDoc; recorded: SessionEvent | null; credited: SessionEvent | null }>();
+  for (const { event } of result.events) {
+    if (event.chatKey !== chatKey || !paymentsProjection.canHandle(event)) continue;
+    for (const id of paymentsProjection.documentIds({ event, partition, offset: event.source?.offset ?? 0 })) {
+      const known = pays.get(id);
+      const next = paymentsProjection.evolve(known?.doc, { event, partition, offset: event.source?.offset ?? 0 });
+      if (!next) continue;
+      pays.set(id, { doc: next, recorded: event.type === 'PaymentRecorded' ? event : known?.recorded ?? null, credited: event.type === 'PaymentRecorded' ? known?.credited ?? null : event });
+    }
+  }
+  const payments: PaymentCause[] = [...pays.values()].filter((p) => p.doc.sessionId === stored._id).map(({ doc: p, recorded, credited }) => ({
+    paymentId: p.paymentId, kind: p.kind, grossCents: p.grossCents, paidAt: p.paidAt,
+    credits: { session: p.chatterId, sender: p.models?.sender ?? null, converter: p.models?.converter ?? null, reassignedTo: p.override?.chatterId ?? null },
+    record: recorded ? recordAt(sourceOf.get(recorded.id)) : null,
+    creditedBy: credited ? { event: { id: credited.id, type: credited.type, at: credited.at }, record: recordAt(sourceOf.get(credited.id)) } : null,
+  }));
   const steps: ChartStep[] = taken
     .filter((t) => t.events.some((e) => sessionOf(e) === stored._id))
     .map((t) => ({
@@ -170,7 +208,7 @@ export function explainRecords(records: readonly LogRecord[], topic: string, par
     .filter((f) => !(sweptOnly && ['status', 'closedAt', 'closeReason', 'awaiting', 'waitingSince', 'closesAt', 'closesAs'].includes(f)))
     .filter((f) => JSON.stringify(stored[f] ?? null) !== JSON.stringify(doc?.[f] ?? null))
     .map((field) => ({ field, stored: stored[field] ?? null, derived: doc?.[field] ?? null }));
-  return { sessionId: stored._id, chatKey, definitions, figures, steps, recordsRead: records.length, agrees: differences.length === 0 && doc !== undefined, differences };
+  return { sessionId: stored._id, chatKey, definitions, figures, steps, payments, recordsRead: records.length, agrees: differences.length === 0 && doc !== undefined, differences };
 }
 
 export interface ExplainDeps {

@@ -13,7 +13,7 @@ const ADMIN = 'admin-token-for-explain-tests-0000';
 const MIN = 60_000;
 
 interface Figure { figure: string; value: unknown; event: { type: string } | null; record: { offset: number; event: string; source: string; input: { type: string; id: string | null } | null } | null }
-interface Explained { sessionId: string; agrees: boolean; differences: unknown[]; figures: Figure[]; steps: { input: string; stateBefore: unknown; stateAfter: unknown; events: { type: string }[] }[]; recordsRead: number; definitions: Record<string, number> }
+interface Explained { payments: unknown[]; sessionId: string; agrees: boolean; differences: unknown[]; figures: Figure[]; steps: { input: string; stateBefore: unknown; stateAfter: unknown; events: { type: string }[] }[]; recordsRead: number; definitions: Record<string, number> }
 
 describe.each(STORE_KINDS)('GET /api/sessions/:id/explain (%s store)', (kind) => {
   let h: Harness;
@@ -44,6 +44,8 @@ describe.each(STORE_KINDS)('GET /api/sessions/:id/explain (%s store)', (kind) =>
     expect(figure('revenueCents')).toMatchObject({ value: 1000, event: { type: 'PaymentRecorded' }, record: { input: { type: 'chat.payment' } } });
     expect(figure('closeReason')).toMatchObject({ value: 'idle', event: { type: 'SessionClosed' }, record: { source: 'tick', input: { type: 'chat.tick' } } });
     expect(figure('status').value).toBe('closed');
+    // The tip, the record that brought it, and who each model credits (the webhook reply names no chatter).
+    expect(e.payments).toEqual([expect.objectContaining({ kind: 'tip', grossCents: 1000, record: expect.objectContaining({ input: expect.objectContaining({ type: 'chat.payment' }) }), credits: expect.objectContaining({ session: null, reassignedTo: null }) })]);
     // The steps, in the order of their records: the fan's message first, the tick that closed it last.
     expect(e.steps[0]).toMatchObject({ input: 'chat.message' });
     expect(e.steps.at(-1)).toMatchObject({ input: 'chat.tick', events: expect.arrayContaining([expect.objectContaining({ type: 'SessionClosed' })]) });

@@ -50,6 +50,15 @@ describe('explaining a session from its chat\'s records', () => {
         }
         expect(e.figures.find((f) => f.figure === 'openedAt')?.record?.input?.type, `${session._id}: opened by a record`).toBeDefined();
         expect(e.steps.length).toBeGreaterThan(0);
+        // Its revenue is the payments it names, each with the record that brought it, credited as the payments read model credits it.
+        expect(e.payments.reduce((sum, p) => sum + p.grossCents, 0), `${session._id} revenue`).toBe(session.revenueCents);
+        expect(e.payments.length, `${session._id} payments`).toBe(session.paymentCount);
+        for (const p of e.payments) {
+          const stored = m.payments.get(p.paymentId) ?? [...m.payments.values()].find((d) => d.paymentId === p.paymentId);
+          expect(p.record?.input?.type, `${p.paymentId}: brought by a payment record`).toBe('chat.payment');
+          expect(p.credits.session, `${p.paymentId}: session credit`).toBe(stored?.chatterId);
+          expect(p.credits.sender, `${p.paymentId}: sender credit`).toEqual(stored?.models?.sender ?? null);
+        }
       }
     }), params(60));
   });

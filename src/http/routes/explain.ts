@@ -31,6 +31,12 @@ const RecordSchema = Type.Object({
   })),
 }, { description: 'an inbound record, by its place in the log' });
 
+const Credit = Type.Object({
+  chatterId: Nullable(Type.String()),
+  messageId: Nullable(Type.String({ description: 'the message the credit rests on' })),
+  rule: Type.String({ description: 'last-message, ppv-sender, campaign or none' }),
+});
+
 const ExplainSchema = Type.Object({
   sessionId: Type.String(),
   chatKey: Type.String(),
@@ -50,6 +56,20 @@ const ExplainSchema = Type.Object({
     stateAfter: Type.Unknown({ description: 'the chart\'s state after it' }),
     events: Type.Array(Type.Object({ id: Type.String(), type: Type.String() })),
   }), { description: 'the chart\'s steps that moved this session, in order' }),
+  payments: Type.Array(Type.Object({
+    paymentId: Type.String(),
+    kind: Type.String({ description: 'tip, ppv, subscription, …' }),
+    grossCents: Type.Integer(),
+    paidAt: Time,
+    credits: Type.Object({
+      session: Nullable(Type.String({ description: 'the session model: the session\'s last human reply before the payment' })),
+      sender: Nullable(Credit),
+      converter: Nullable(Credit),
+      reassignedTo: Nullable(Type.String({ description: 'a manager\'s reassignment, which every model credits' })),
+    }, { description: 'who each attribution model credits (the shift model reads the clock intervals at report time)' }),
+    record: Nullable(RecordSchema),
+    creditedBy: Nullable(Type.Object({ event: Type.Object({ id: Type.String(), type: Type.String(), at: Time }), record: Nullable(RecordSchema) }, { description: 'the event that last moved its credit, and its record' })),
+  }), { description: 'the payments the session holds (its revenue)' }),
   recordsRead: Type.Integer({ minimum: 0, description: 'inbound records read again: the chat\'s own and its partition\'s clock ticks, from its first record' }),
   agrees: Type.Boolean({ description: 'the session decided again equals the stored one' }),
   differences: Type.Array(Type.Object({ field: Type.String(), stored: Type.Unknown(), derived: Type.Unknown() })),
@@ -94,6 +114,10 @@ export const explainRoutes: FastifyPluginAsyncTypebox<ExplainRouteOptions> = asy
       sessionId: e.sessionId, chatKey: e.chatKey, definitions: e.definitions,
       figures: e.figures.map((f) => ({ figure: f.figure, value: shown(f.figure, f.value), event: f.event === null ? null : { id: f.event.id, type: f.event.type, at: iso(f.event.at) }, record: recordView(f.record) })),
       steps: e.steps.map((s) => ({ record: recordView(s.record), input: s.input, stateBefore: s.stateBefore, stateAfter: s.stateAfter, events: s.events.map((x) => ({ id: x.id, type: x.type })) })),
+      payments: e.payments.map((p) => ({
+        paymentId: p.paymentId, kind: p.kind, grossCents: p.grossCents, paidAt: iso(p.paidAt), credits: p.credits, record: recordView(p.record),
+        creditedBy: p.creditedBy === null ? null : { event: { id: p.creditedBy.event.id, type: p.creditedBy.event.type, at: iso(p.creditedBy.event.at) }, record: recordView(p.creditedBy.record) },
+      })),
       recordsRead: e.recordsRead, agrees: e.agrees,
       differences: e.differences.map((d) => ({ field: d.field, stored: shown(d.field, d.stored), derived: shown(d.field, d.derived) })),
     };
