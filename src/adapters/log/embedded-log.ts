@@ -290,14 +290,20 @@ export class EmbeddedLog implements Log {
     const out: LogRecord[] = [];
     let held = 0;
     if (!Number.isInteger(partition) || partition < 0 || partition >= count || !Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to <= from) return { records: out, held };
-    // In slices, a turn between them: a long range must not hold the event loop.
+    // In slices, a turn between them: a long range must not hold the event loop. `keep` sees each
+    // record with its value as decoded (no copy); only the records it keeps are copied out.
     for (let at = from; at < to;) {
-      const slice = this.read(topic, partition, at, Math.min(RANGE_SLICE, to - at)).filter((r) => r.offset < to);
-      held += slice.length;
-      for (const r of slice) if (keep(r)) out.push(r);
-      const last = slice[slice.length - 1];
-      if (!last || last.offset + 1 >= to) break;
-      at = last.offset + 1;
+      let read = 0;
+      let last = -1;
+      for (const { key, value } of this.files(topic).records.getRange({ start: [topic, partition, at], end: [topic, partition, to], limit: RANGE_SLICE })) {
+        read++;
+        last = key[2];
+        const r: LogRecord = { topic, partition, offset: key[2], key: value.k, value: value.v, headers: value.h, timestamp: value.t };
+        if (keep(r)) out.push({ ...r, value: Buffer.from(value.v) });
+      }
+      held += read;
+      if (read < RANGE_SLICE || last + 1 >= to) break;
+      at = last + 1;
       await new Promise((r) => setImmediate(r));
     }
     return { records: out, held };
