@@ -820,6 +820,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The definitions versions the processor has decided under (session gap, lateness, unanswered limit, attribution lookback), oldest first; the last is in force */
+        get: operations["getAdminDefinitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/verify": {
         parameters: {
             query?: never;
@@ -1660,6 +1677,23 @@ export interface operations {
                         window: {
                             from: string | null;
                             to: string | null;
+                            /** @description the definitions versions the window's figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run */
+                            definitions: {
+                                version: number;
+                                /**
+                                 * Format: date-time
+                                 * @description when a processor first decided under it
+                                 */
+                                since: string;
+                                /** @description when the next version took over; null: in force now */
+                                until: string | null;
+                                values: {
+                                    sessionIdleSec: number;
+                                    allowedLatenessSec: number;
+                                    unansweredCloseSec: number;
+                                    attributionLookbackSec: number;
+                                };
+                            }[];
                         };
                         readModelVersion: number;
                     };
@@ -1808,6 +1842,23 @@ export interface operations {
                         window: {
                             from: string | null;
                             to: string | null;
+                            /** @description the definitions versions the window's figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run */
+                            definitions: {
+                                version: number;
+                                /**
+                                 * Format: date-time
+                                 * @description when a processor first decided under it
+                                 */
+                                since: string;
+                                /** @description when the next version took over; null: in force now */
+                                until: string | null;
+                                values: {
+                                    sessionIdleSec: number;
+                                    allowedLatenessSec: number;
+                                    unansweredCloseSec: number;
+                                    attributionLookbackSec: number;
+                                };
+                            }[];
                         };
                         /** @description how the waits were measured */
                         clock: "wall" | "business";
@@ -1928,6 +1979,23 @@ export interface operations {
                         window: {
                             from: string | null;
                             to: string | null;
+                            /** @description the definitions versions the window's figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run */
+                            definitions: {
+                                version: number;
+                                /**
+                                 * Format: date-time
+                                 * @description when a processor first decided under it
+                                 */
+                                since: string;
+                                /** @description when the next version took over; null: in force now */
+                                until: string | null;
+                                values: {
+                                    sessionIdleSec: number;
+                                    allowedLatenessSec: number;
+                                    unansweredCloseSec: number;
+                                    attributionLookbackSec: number;
+                                };
+                            }[];
                         };
                     };
                 };
@@ -2401,6 +2469,23 @@ export interface operations {
                         window: {
                             from: string | null;
                             to: string | null;
+                            /** @description the definitions versions the window's figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run */
+                            definitions: {
+                                version: number;
+                                /**
+                                 * Format: date-time
+                                 * @description when a processor first decided under it
+                                 */
+                                since: string;
+                                /** @description when the next version took over; null: in force now */
+                                until: string | null;
+                                values: {
+                                    sessionIdleSec: number;
+                                    allowedLatenessSec: number;
+                                    unansweredCloseSec: number;
+                                    attributionLookbackSec: number;
+                                };
+                            }[];
                         };
                         /** @description the attribution model revenue was credited under (the `model` asked for) */
                         model: "session" | "sender" | "converter" | "shift";
@@ -2818,6 +2903,23 @@ export interface operations {
                         window: {
                             from: string | null;
                             to: string | null;
+                            /** @description the definitions versions the window's figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run */
+                            definitions: {
+                                version: number;
+                                /**
+                                 * Format: date-time
+                                 * @description when a processor first decided under it
+                                 */
+                                since: string;
+                                /** @description when the next version took over; null: in force now */
+                                until: string | null;
+                                values: {
+                                    sessionIdleSec: number;
+                                    allowedLatenessSec: number;
+                                    unansweredCloseSec: number;
+                                    attributionLookbackSec: number;
+                                };
+                            }[];
                         };
                     };
                 };
@@ -3268,6 +3370,8 @@ export interface operations {
                         chatKey: string;
                         /** @description the definitions the figures were decided under */
                         definitions: {
+                            /** @description the definitions version these are (GET /api/admin/definitions); null when no processor has recorded them */
+                            version: number | null;
                             sessionIdleSec: number;
                             allowedLatenessSec: number;
                             unansweredCloseSec: number;
@@ -4644,6 +4748,57 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            version: number;
+                            /**
+                             * Format: date-time
+                             * @description when a processor first decided under it
+                             */
+                            since: string;
+                            /** @description when the next version took over; null: in force now */
+                            until: string | null;
+                            /** @description `environment`: a processor started with these settings */
+                            recordedBy: string;
+                            values: {
+                                /** @description SESSION_IDLE_SEC */
+                                sessionIdleSec: number;
+                                /** @description ALLOWED_LATENESS_SEC */
+                                allowedLatenessSec: number;
+                                /** @description UNANSWERED_CLOSE_SEC */
+                                unansweredCloseSec: number;
+                                /** @description ATTRIBUTION_LOOKBACK_SEC */
+                                attributionLookbackSec: number;
+                            };
+                        }[];
+                        /** @description the version in force; null before any processor has run */
+                        current: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["NotReady"];
             default: components["responses"]["Error"];

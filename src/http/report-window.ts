@@ -1,11 +1,12 @@
 // The `from` / `to` query parameters of the report routes: ISO-8601 instants with a zone
 // (`2026-11-23T09:00:00Z`, `...+02:00`) or local dates (`2026-11-23`: midnight in
 // REPORT_TIMEZONE). `from` is inclusive, `to` exclusive; an absent bound leaves the window open.
-import { Type } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { inForce, type DefinitionsStore } from '../definitions/definitions-store.js';
 import { startOfLocalDate } from '../domain/zoned-time.js';
 import { ALL_TIME, type ReportWindow } from '../read-models/report-buckets/queries.js';
 import { ApiError } from './errors.js';
-import { iso } from './views.js';
+import { iso, Time } from './views.js';
 
 export const WindowParams = {
   from: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'window start, inclusive: an ISO-8601 date-time with Z or an offset, or a date YYYY-MM-DD (midnight in REPORT_TIMEZONE); default: the beginning' })),
@@ -82,6 +83,24 @@ export function assertCreditable(w: ReportWindow, model: string, now: number): v
   if (!Number.isFinite(w.from) || end - w.from > MAX_SHIFT_CREDIT_WINDOW_DAYS * 86_400_000) {
     throw new ApiError('INVALID_INPUT', `from: with model=shift the window may span at most ${MAX_SHIFT_CREDIT_WINDOW_DAYS} days (an open to counts up to now), because shift credit joins the window's payments with the clock intervals when it is asked; give a from no earlier than ${MAX_SHIFT_CREDIT_WINDOW_DAYS} days before to`);
   }
+}
+
+/** The definitions versions in force over a window, as report answers name them (with the window). */
+export const DefinitionsInForceSchema = Type.Array(Type.Object({
+  version: Type.Integer({ minimum: 1 }),
+  since: Type.String({ format: 'date-time', description: 'when a processor first decided under it' }),
+  until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when the next version took over; null: in force now' }),
+  values: Type.Object({
+    sessionIdleSec: Type.Integer(), allowedLatenessSec: Type.Integer(), unansweredCloseSec: Type.Integer(), attributionLookbackSec: Type.Integer(),
+  }),
+}), { description: 'the definitions versions the window\'s figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run' });
+
+export const WindowSchema = Type.Object({ from: Time, to: Time, definitions: DefinitionsInForceSchema }, { description: 'the report window; null for an open end' });
+
+/** The window as answers name it, with the definitions versions in force over it. */
+export async function windowOut(w: ReportWindow, definitions: DefinitionsStore): Promise<Static<typeof WindowSchema>> {
+  const versions = inForce(await definitions.all(), w.from, w.to);
+  return { ...windowView(w), definitions: versions.map((v) => ({ version: v.version, since: new Date(v.since).toISOString(), until: v.until === null ? null : new Date(v.until).toISOString(), values: v.values })) };
 }
 
 export function windowView(w: ReportWindow): { from: string | null; to: string | null } {

@@ -22,6 +22,7 @@ import { chatterRoutes } from './routes/chatters.js';
 import { shiftRoutes } from './routes/shifts.js';
 import { webhookRoutes, WEBHOOK_PATH } from './routes/webhook.js';
 import { explainRoutes } from './routes/explain.js';
+import { adminDefinitionsRoutes } from './routes/admin-definitions.js';
 import { adminSessionRoutes } from './routes/admin-sessions.js';
 import { connectorRoutes } from './routes/connector.js';
 import { demoRoutes } from './routes/demo.js';
@@ -188,13 +189,13 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   const liveCache = new LiveCache(config.liveCacheMs);
   await app.register(readRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, liveCache, clockIdleSec: config.clockIdleSec });
   await app.register(alertRoutes, { floor: deps.read.floor, setup: deps.intelligence, liveCache, reportTimezone: config.reportTimezone, readAuth: config.readAuth });
-  await app.register(moneyRoutes, { models: deps.read.models, reportTimezone: config.reportTimezone, clockIdleSec: config.clockIdleSec });
+  await app.register(moneyRoutes, { models: deps.read.models, definitions: deps.read.definitions, reportTimezone: config.reportTimezone, clockIdleSec: config.clockIdleSec });
   await app.register(exportRoutes, { read: deps.read, slaThresholdSec: config.slaThresholdSec, reportTimezone: config.reportTimezone, setup: deps.intelligence, clockIdleSec: config.clockIdleSec, noShowGraceSec: config.shiftNoShowGraceSec });
   await app.register(floorStreamRoutes, {
     floor: floorAnswers(deps.read.floor), logger: deps.logger.child({ role: 'floor-stream' }), readAuth: config.readAuth,
   });
   await app.register(pageRoutes);
-  await app.register(explainRoutes, { models: deps.read.models, explain: deps.explain });
+  await app.register(explainRoutes, { models: deps.read.models, definitions: deps.read.definitions, explain: deps.explain });
   await app.register(adminSessionRoutes, { models: deps.read.models, inbound });
   await app.register(reassignmentRoutes, { models: deps.read.models, inbound });
   await app.register(chatterRoutes, { read: deps.read, inbound, clockIdleSec: config.clockIdleSec, reportTimezone: config.reportTimezone });
@@ -202,6 +203,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { setAside: deps.setAside, log: deps.log, topology: deps.topology });
+  await app.register(adminDefinitionsRoutes, { definitions: deps.read.definitions });
   await app.register(adminVerifyRoutes, { models: deps.read.models, faults: deps.faults });
   await app.register(adminBackupRoutes, { backup: deps.backup });
   await app.register(adminAlertHookRoutes, { hooks: deps.alertHooks, allowPrivate: config.alertHooks.allowPrivate });

@@ -18,6 +18,9 @@
 // What a round decides (normalising, dedupe, the stored states' format, ticks, stepping, setting
 // aside) is the pure ./round.ts; this file does the reads, the fencing, the append and the
 // write around it, and keeps the cache, the counters and the rollback bookkeeping.
+import { DefinitionsStore } from '../definitions/definitions-store.js';
+import { DEFAULT_UNANSWERED_MS } from '../../machines/chat-context.js';
+import { DEFAULT_LOOKBACK_MS } from '../../machines/credit-models.js';
 import { BannedPhrasesStore, PhraseBook } from '../accounts/banned-phrases-store.js';
 import { BusinessHoursStore, ScheduleBook } from '../accounts/business-hours-store.js';
 import type { AppendRecord, Consumer, Log, RecordBatch } from '../adapters/log/log.js';
@@ -146,6 +149,13 @@ export class SessionProcessor implements Stage {
 
   async prepare(): Promise<void> {
     await this.states.createIndex({ keys: { partition: 1, deadline: 1 } });
+    // The definitions this processor decides under, kept as a version reports can name.
+    const o = this.opts;
+    const version = await new DefinitionsStore(o.store).record({
+      sessionIdleSec: Math.round(o.idleMs / 1000), allowedLatenessSec: Math.round(o.lateMs / 1000),
+      unansweredCloseSec: Math.round((o.unansweredMs ?? DEFAULT_UNANSWERED_MS) / 1000), attributionLookbackSec: Math.round((o.lookbackMs ?? DEFAULT_LOOKBACK_MS) / 1000),
+    }, Date.now());
+    o.logger.info({ definitionsVersion: version.version, ...version.values }, 'deciding under definitions version');
     // GET /api/admin/set-aside lists them newest first.
     await this.opts.store.collection(SET_ASIDE_COLLECTION).createIndex({ keys: { setAsideAt: -1 } });
   }

@@ -1,6 +1,7 @@
 // The read side's services, built once per process by the composition root and handed to the
 // routes, which build none: the served read-model version, the account registry, the accounts'
 // business hours and banned phrases, and the floor (which reads all three and intelligence's findings).
+import { DefinitionsStore } from '../definitions/definitions-store.js';
 import type { DocumentStore } from '../adapters/store/store.js';
 import { BusinessHoursStore } from '../accounts/business-hours-store.js';
 import { BannedPhrasesStore } from '../accounts/banned-phrases-store.js';
@@ -19,6 +20,8 @@ export interface ReadSide {
   readonly chatters: ChatterStore;
   readonly rosters: RosterStore;
   readonly floor: FloorView;
+  /** The definitions versions the processor decided under: reports name those in force over their window. */
+  readonly definitions: DefinitionsStore;
 }
 
 export function buildReadSide(store: DocumentStore, intelligence: IntelligenceSetup, reportTimezone: string, clockIdleSec = 1800): ReadSide {
@@ -30,5 +33,6 @@ export function buildReadSide(store: DocumentStore, intelligence: IntelligenceSe
     chatters: new ChatterStore(store),
     rosters: new RosterStore(store),
     floor: new FloorView(store, intelligence, reportTimezone, clockIdleSec * 1000),
+    definitions: new DefinitionsStore(store),
   };
 }

@@ -39,7 +39,9 @@ describe('the aggregate routes read as much with months of history and a said ba
   const costs = async (): Promise<Record<string, number>> => {
     const examined = h.store.documentsExamined;
     if (!examined) throw new Error('the embedded store counts the documents it examines');
-    const total = (): number => [...examined.call(h.store).values()].reduce((a, b) => a + b, 0);
+    // The definitions versions are read at most every two seconds whatever the history (a
+    // handful of documents): left out, so when that read falls does not move a route's count.
+    const total = (): number => [...examined.call(h.store)].filter(([name]) => name !== 'definitions').reduce((a, [, b]) => a + b, 0);
     const out: Record<string, number> = {};
     for (const url of ROUTES) {
       // The third of three reads: report readers keep what they worked out from documents that

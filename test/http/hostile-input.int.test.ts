@@ -98,8 +98,9 @@ describe('hostile input', () => {
     }));
     if (unexpected.length > 0) console.error(unexpected.slice(0, 20));
     expect(unexpected).toEqual([]);
-    // Every family of refusal showed up, not just one that short-circuits the rest.
-    for (const status of [400, 401, 404, 413, 415]) expect(byStatus.get(status) ?? 0, `answers with ${status}`).toBeGreaterThan(100);
+    // Every family of refusal showed up, not just one that short-circuits the rest (each at
+    // least 50 times: how many of each depends on how many routes the generator spreads over).
+    for (const status of [400, 401, 404, 413, 415]) expect(byStatus.get(status) ?? 0, `answers with ${status}`).toBeGreaterThan(50);
     // Heap (after a full GC) from request 2,000 to the last: within a few MiB (no retained bodies).
     const [early = 0, late = 0] = [heap[1], heap[heap.length - 1]];
     expect(late - early).toBeLessThan(16 * 1024 * 1024);

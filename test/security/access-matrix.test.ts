@@ -24,7 +24,7 @@ const EXPECTED: Record<string, Level> = {
   'GET /docs': 'public', 'GET /docs/': 'public', 'GET /docs/json': 'public', 'GET /docs/yaml': 'public', 'GET /docs/static/*': 'public',
   'GET /docs/static/index.html': 'public', 'GET /docs/static/swagger-initializer.js': 'public', 'GET /docs/*': 'public',
   'GET /api/overview': 'read', 'GET /api/stats': 'read', 'GET /api/sla': 'read', 'GET /api/fans': 'read', 'GET /api/accounts': 'read',
-  'GET /api/sessions': 'read', 'GET /api/sessions/:id/analysis': 'read', 'GET /api/messages': 'read', 'GET /api/chats': 'read',
+  'GET /api/sessions': 'read', 'GET /api/sessions/:id/analysis': 'read', 'GET /api/sessions/:id/explain': 'read', 'GET /api/messages': 'read', 'GET /api/chats': 'read',
   'GET /api/chatters/scorecard': 'read', 'GET /api/alerts': 'read', 'GET /api/conversion': 'read', 'GET /api/conversion/daily': 'read',
   'GET /api/exports/conversion.csv': 'read', 'GET /api/exports/campaigns.csv': 'read',
   'GET /api/exports/sessions.csv': 'read', 'GET /api/exports/payments.csv': 'read', 'GET /api/exports/scorecard.csv': 'read', 'GET /api/exports/sla.csv': 'read',
@@ -40,7 +40,7 @@ const EXPECTED: Record<string, Level> = {
   'GET /api/admin/backfill': 'admin', 'GET /api/admin/backfill/:id': 'admin',
   'PUT /api/admin/accounts/:id/business-hours': 'admin', 'GET /api/admin/accounts/:id/business-hours': 'admin', 'DELETE /api/admin/accounts/:id/business-hours': 'admin',
   'PUT /api/admin/accounts/:id/banned-phrases': 'admin', 'GET /api/admin/accounts/:id/banned-phrases': 'admin',
-  'POST /api/admin/keys': 'admin', 'GET /api/admin/keys': 'admin', 'DELETE /api/admin/keys/:id': 'admin', 'GET /api/admin/set-aside': 'admin', 'GET /api/admin/set-aside/:id': 'admin', 'DELETE /api/admin/set-aside/:id': 'admin', 'POST /api/admin/set-aside/:id/retry': 'admin', 'GET /api/admin/verify': 'admin', 'POST /api/admin/backup': 'admin',
+  'POST /api/admin/keys': 'admin', 'GET /api/admin/keys': 'admin', 'DELETE /api/admin/keys/:id': 'admin', 'GET /api/admin/set-aside': 'admin', 'GET /api/admin/set-aside/:id': 'admin', 'DELETE /api/admin/set-aside/:id': 'admin', 'POST /api/admin/set-aside/:id/retry': 'admin', 'GET /api/admin/verify': 'admin', 'GET /api/admin/definitions': 'admin', 'POST /api/admin/backup': 'admin',
   'POST /api/admin/alert-hooks': 'admin', 'GET /api/admin/alert-hooks': 'admin', 'GET /api/admin/alert-hooks/:id': 'admin', 'DELETE /api/admin/alert-hooks/:id': 'admin',
   'POST /api/admin/alert-hooks/:id/enable': 'admin', 'POST /api/admin/alert-hooks/:id/test': 'admin', 'GET /api/admin/alert-hooks/:id/deliveries': 'admin',
   'POST /webhooks/platform': 'webhook', 'POST /api/connector/ingest': 'connector',
@@ -183,6 +183,7 @@ describe('access: every route × every caller', () => {
     const f = foreign;
     const notFound = [
       ['GET', `/api/sessions/${encodeURIComponent(f.sessionId)}/analysis`],
+      ['GET', `/api/sessions/${encodeURIComponent(f.sessionId)}/explain`],
       ['GET', `/api/chats?chatId=${f.chatId}`],
       ['GET', `/api/sessions?accountId=${f.accountId}`],
       ['GET', `/api/messages?accountId=${f.accountId}`],
@@ -240,7 +241,7 @@ describe('access: every route × every caller', () => {
     ];
     const sessions = ((await call('GET', '/api/sessions?limit=5', scoped)).body as { items: { id: string; chatId: string }[] }).items;
     expect(sessions.length).toBeGreaterThan(0);
-    for (const s of sessions) reads.push(`/api/sessions/${encodeURIComponent(s.id)}/analysis`, `/api/chats?chatId=${s.chatId}&accountId=${own}`);
+    for (const s of sessions) reads.push(`/api/sessions/${encodeURIComponent(s.id)}/analysis`, `/api/sessions/${encodeURIComponent(s.id)}/explain`, `/api/chats?chatId=${s.chatId}&accountId=${own}`);
     const leaks: string[] = [];
     let seenOwn = 0;
     for (const path of reads) {

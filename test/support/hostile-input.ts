@@ -70,6 +70,7 @@ export const ADMIN_READ_ROUTES = [
   'GET /api/admin/alert-hooks/:id/deliveries',
   'GET /api/admin/backfill',
   'GET /api/admin/backfill/:id',
+  'GET /api/admin/definitions',
   'GET /api/admin/keys',
   'GET /api/admin/reassignments',
   'GET /api/admin/replay',

@@ -2,6 +2,7 @@
 // chat's records are decided again by the processor's own round (../../read-side/explain.ts),
 // so the answer names, per figure, the session event that set it and the inbound record that
 // caused it, and the chart's steps that moved the session, under the definitions in force.
+import type { DefinitionsStore } from '../../definitions/definitions-store.js';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LogReadTimeoutError } from '../../adapters/log/log.js';
 import * as Sessions from '../../read-models/sessions/queries.js';
@@ -13,6 +14,7 @@ import { iso, Time } from '../views.js';
 
 export interface ExplainRouteOptions {
   readonly models: ReadModelSet;
+  readonly definitions: DefinitionsStore;
   readonly explain: ExplainDeps;
 }
 
@@ -41,6 +43,7 @@ const ExplainSchema = Type.Object({
   sessionId: Type.String(),
   chatKey: Type.String(),
   definitions: Type.Object({
+    version: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'the definitions version these are (GET /api/admin/definitions); null when no processor has recorded them' }),
     sessionIdleSec: Type.Integer(), allowedLatenessSec: Type.Integer(), unansweredCloseSec: Type.Integer(), attributionLookbackSec: Type.Integer(),
   }, { description: 'the definitions the figures were decided under' }),
   figures: Type.Array(Type.Object({
@@ -110,8 +113,11 @@ export const explainRoutes: FastifyPluginAsyncTypebox<ExplainRouteOptions> = asy
       case 'explained': break;
     }
     const e = outcome.explanation;
+    const d = e.definitions;
+    const version = (await opts.definitions.all()).filter((v) => v.values.sessionIdleSec === d.sessionIdleSec && v.values.allowedLatenessSec === d.allowedLatenessSec
+      && v.values.unansweredCloseSec === d.unansweredCloseSec && v.values.attributionLookbackSec === d.attributionLookbackSec).at(-1)?.version ?? null;
     return {
-      sessionId: e.sessionId, chatKey: e.chatKey, definitions: e.definitions,
+      sessionId: e.sessionId, chatKey: e.chatKey, definitions: { version, ...d },
       figures: e.figures.map((f) => ({ figure: f.figure, value: shown(f.figure, f.value), event: f.event === null ? null : { id: f.event.id, type: f.event.type, at: iso(f.event.at) }, record: recordView(f.record) })),
       steps: e.steps.map((s) => ({ record: recordView(s.record), input: s.input, stateBefore: s.stateBefore, stateAfter: s.stateAfter, events: s.events.map((x) => ({ id: x.id, type: x.type })) })),
       payments: e.payments.map((p) => ({

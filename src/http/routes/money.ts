@@ -1,18 +1,21 @@
 // The money view (issue 50): which messages make money. The conversion report per chatter, per
 // account and per campaign over a window, with the reports' query (window, accountId) and the
 // caller's key scope. Its exports are in exports.ts.
+import type { DefinitionsStore } from '../../definitions/definitions-store.js';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { conversionByDay, conversionOf, type Attribution } from '../../read-models/conversion.js';
 import type { AttributionModel } from '../../read-models/payments/projection.js';
 import { localDay } from '../../domain/zoned-time.js';
 import { ApiError } from '../errors.js';
 import type { ReadModelSet } from '../../read-models/read-model-set.js';
-import { assertCreditable, parseWindow, WindowParams, windowView } from '../report-window.js';
+import { assertCreditable, parseWindow, WindowParams, WindowSchema, windowOut } from '../report-window.js';
 import { accountFilter } from '../scope.js';
 import { iso, Nullable, Time } from '../views.js';
 
 export interface MoneyRouteOptions {
   readonly models: ReadModelSet;
+  /** The definitions versions the window's figures were decided under. */
+  readonly definitions: DefinitionsStore;
   readonly reportTimezone: string;
   /** CLOCK_IDLE_SEC: where a clocked interval ends under the `shift` model. */
   readonly clockIdleSec: number;
@@ -79,7 +82,7 @@ const ConversionSchema = Type.Object({
   accounts: Type.Array(AccountConversionSchema, { description: 'one row per account, by accountId' }),
   campaigns: Type.Array(CampaignConversionSchema, { description: 'queued and automated sends, per campaign, the most revenue first' }),
   model: CreditModelEcho,
-  window: Type.Object({ from: Time, to: Time }, { description: 'the report window; null for an open end' }),
+  window: WindowSchema,
 });
 
 /** The longest series GET /api/conversion/daily answers: a quarter, a window read per day. */
@@ -125,7 +128,7 @@ export const moneyRoutes: FastifyPluginAsyncTypebox<MoneyRouteOptions> = async (
     assertCreditable(w, request.query.model, now);
     const inScope = accountFilter(request, request.query.accountId);
     const report = await conversionOf(await opts.models.active(), w, inScope, now, attribution(request.query.model, opts.clockIdleSec));
-    return { ...report, model: request.query.model, window: windowView(w) };
+    return { ...report, model: request.query.model, window: await windowOut(w, opts.definitions) };
   });
 
   app.get('/api/conversion/daily', {

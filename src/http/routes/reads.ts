@@ -11,7 +11,7 @@ import { openNowOf, reportClockOf, scorecardOf, slaReportOf, waitingNowOf, windo
 import { gradeOf, gradeSteps, outcomeOf, withinGradeOf } from '../../domain/sla.js';
 import { shownClose } from '../../domain/session-deadline.js';
 import { localDay } from '../../domain/zoned-time.js';
-import { assertCreditable, assertMeasurable, ClockParam, isAllTime, parseWindow, WindowParams, windowView } from '../report-window.js';
+import { assertCreditable, assertMeasurable, ClockParam, isAllTime, parseWindow, WindowParams, WindowSchema, windowOut } from '../report-window.js';
 import { LiveCache } from '../live-cache.js';
 import type { IntelligenceSetup } from '../../intelligence/index.js';
 import { sessionFacts } from '../../intelligence/intelligence.js';
@@ -34,7 +34,6 @@ const Threshold = (fallback: number) => Type.Integer({ minimum: 1, maximum: 8640
 
 // What each read answers (the views' schemas are in ../views.ts).
 const L = Type.Literal;
-const WindowSchema = Type.Object({ from: Time, to: Time }, { description: 'the report window; null for an open end' });
 const Pct = Nullable(Type.Number({ minimum: 0, maximum: 100 }));
 const Seconds = Nullable(Type.Number({ minimum: 0 }));
 const WithinGrade = Type.Union([L('no-data'), L('on-target'), L('below'), L('missed')], { description: '`on-target` 90% or more, `below` from 75%, `missed` under it, `no-data` no session judged' });
@@ -270,7 +269,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         revenue: { cents: sum((t) => t.revenueCents), payments: sum((t) => t.paymentCount) },
         // Late records are counted per account over all time only.
         lateRecords: null,
-        window: windowView(w),
+        window: await windowOut(w, opts.read.definitions),
         readModelVersion: rm.version,
       };
     }
@@ -285,7 +284,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
       revenue: { cents: sum((a) => a.revenueCents), payments: sum((a) => a.paymentCount) },
       // Records that came later than ALLOWED_LATENESS_SEC: counted above, outside any session.
       lateRecords: sum((a) => a.lateRecords ?? 0),
-      window: windowView(w),
+      window: await windowOut(w, opts.read.definitions),
       readModelVersion: rm.version,
     };
   });
@@ -357,7 +356,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const measure = await reportClock(request.query.clock, inScope);
     const report = await slaReportOf(await models.active(), w, inScope, thresholdSec, clock(), measure);
     return {
-      ...report, byAccount: [...report.byAccount], byChatter: [...report.byChatter], withinThresholdGrade: withinGradeOf(report.withinThresholdPct), accountId: accountId ?? null, window: windowView(w),
+      ...report, byAccount: [...report.byAccount], byChatter: [...report.byChatter], withinThresholdGrade: withinGradeOf(report.withinThresholdPct), accountId: accountId ?? null, window: await windowOut(w, opts.read.definitions),
       ...clockView(measure),
     };
   });
@@ -415,7 +414,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
         messages: x?.messages ?? 0, fanMessages: x?.fanMessages ?? 0, revenueCents: x?.revenueCents ?? 0, paymentCount: x?.paymentCount ?? 0, awaiting: x?.awaiting ?? 0,
       };
     });
-    return { items, count: items.length, window: windowView(w) };
+    return { items, count: items.length, window: await windowOut(w, opts.read.definitions) };
   });
 
   app.get('/api/sessions', {
@@ -553,6 +552,6 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRouteOptions> = async (ap
     const [{ rows, unattributed }, records] = await Promise.all([scorecardOf(rm, w, inScope, open, thresholdSec, now, measure, attribution(request.query.model, opts.clockIdleSec)), chatters.all()]);
     const names = new Map(records.map((r) => [r._id, r.displayName]));
     const items = rows.map((r) => ({ ...r, displayName: names.get(r.chatterId) ?? null }));
-    return { thresholdSec, items, count: items.length, unattributed, window: windowView(w), model: request.query.model, ...clockView(measure) };
+    return { thresholdSec, items, count: items.length, unattributed, window: await windowOut(w, opts.read.definitions), model: request.query.model, ...clockView(measure) };
   });
 };
