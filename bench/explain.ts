@@ -6,14 +6,12 @@
 // explain route's p50 / p99 over --repeat requests beside the same session's analysis route
 // (a per-session read, the floor), and the records it read again.
 //   node --import tsx bench/explain.ts [--others 50000] [--chat 200] [--repeat 20] [--only embedded|kafka]
-import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { signBody } from '../src/ingest/signature.js';
 import { messageBody } from '../test/support/platform.js';
-import { freePort } from '../test/infra/servers.js';
 import { deadline } from './deadline.js';
 import { onDeployments } from './deployments.js';
+import { startService } from './service-process.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -30,7 +28,6 @@ const SECRET = 'bench-explain-secret';
 const ADMIN = 'bench-explain-admin-token-0000';
 const ACCOUNT = 'acct_e4b1a1be0c000000000000000000000055';
 const TARGET = 5_555_555;
-const root = resolve(import.meta.dirname, '..');
 
 const percentile = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -46,20 +43,9 @@ async function timedGet(url: string): Promise<{ ms: number; body: unknown }> {
 }
 
 async function run(name: string, env: Record<string, string>): Promise<void> {
-  const port = await freePort();
-  const full = {
-    ...process.env, ...env, PORT: String(port), OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', PLATFORMAPI_WEBHOOK_SECRET: SECRET, ADMIN_TOKEN: ADMIN,
-    INBOUND_PARTITIONS: '1', TICK_INTERVAL_SEC: '3600', RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000', LIVE_CACHE_MS: '0',
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: full });
-  const base = `http://127.0.0.1:${port}`;
+  const service = await startService({ ...env, PLATFORMAPI_WEBHOOK_SECRET: SECRET, ADMIN_TOKEN: ADMIN, INBOUND_PARTITIONS: '1', TICK_INTERVAL_SEC: '3600' });
+  const { base } = service;
   try {
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-      if (await fetch(`${base}/api/health/ready`, { signal: deadline() }).then((r) => r.ok, () => false)) break;
-      if (i > 1200) throw new Error('the service did not get ready in 120 s');
-      await new Promise((r) => setTimeout(r, 100));
-    }
     // Every OTHERS / CHAT webhooks, one of the target chat's, in its order.
     const every = Math.max(1, Math.floor(OTHERS / CHAT));
     const total = OTHERS + CHAT;
@@ -118,13 +104,7 @@ async function run(name: string, env: Record<string, string>): Promise<void> {
     console.log(`${name.padEnd(12)} ${total} webhooks posted in ${posted.toFixed(1)} s; the target chat's ${CHAT} records spread over ${total} on one partition`);
     console.log(`${name.padEnd(12)} explain (${read} records read again, agrees ${agrees}): first ${first.ms.toFixed(1)} ms, then ${line(times.explain)}; analysis (the floor) ${line(times.floor)}`);
   } finally {
-    const stopping = performance.now();
-    child.kill('SIGTERM');
-    // The service's own deadline is SHUTDOWN_TIMEOUT_MS (25 s): past a minute it is killed, and says so.
-    const killed = setTimeout(() => { console.log(`${name.padEnd(12)} the service did not stop within 60 s of SIGTERM: killed`); child.kill('SIGKILL'); }, 60_000);
-    await new Promise((r) => child.once('exit', r));
-    clearTimeout(killed);
-    console.log(`${name.padEnd(12)} stopped ${((performance.now() - stopping) / 1000).toFixed(1)} s after SIGTERM`);
+    console.log(`${name.padEnd(12)} stopped ${(await service.stop()).toFixed(1)} s after SIGTERM`);
   }
 }
 

@@ -7,8 +7,6 @@
 // and an overview's latency polled every half second meanwhile (the readers' cost of what is not
 // said yet) against the same overview once everything is said.
 //   node --import tsx bench/lapse.ts [--sessions 10000] [--tick-sec 5] [--only embedded|kafka]
-import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createStore } from '../src/adapters/index.js';
 import { loadConfig } from '../src/config.js';
@@ -16,9 +14,9 @@ import { pastDeadlineFilter } from '../src/domain/session-deadline.js';
 import { signBody } from '../src/ingest/signature.js';
 import { ReadModelSet } from '../src/read-models/read-model-set.js';
 import { messageBody } from '../test/support/platform.js';
-import { freePort } from '../test/infra/servers.js';
 import { deadline } from './deadline.js';
 import { onDeployments } from './deployments.js';
+import { startService } from './service-process.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -30,7 +28,6 @@ const { values: args } = parseArgs({
 const N = Number(args.sessions);
 const TICK_SEC = Number(args['tick-sec']);
 const SECRET = 'bench-lapse-secret';
-const root = resolve(import.meta.dirname, '..');
 const ACCOUNT = 'acct_1a95ebe4c000000000000000000000053';
 
 const percentile = (xs: number[], p: number): number => {
@@ -47,18 +44,10 @@ async function timedGet(url: string): Promise<number> {
 }
 
 async function run(name: string, env: Record<string, string>): Promise<void> {
-  const port = await freePort();
-  const full = { ...process.env, ...env, PORT: String(port), OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', PLATFORMAPI_WEBHOOK_SECRET: SECRET, TICK_INTERVAL_SEC: String(TICK_SEC), RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000', LIVE_CACHE_MS: '0' };
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: full });
-  const base = `http://127.0.0.1:${port}`;
+  const service = await startService({ ...env, PLATFORMAPI_WEBHOOK_SECRET: SECRET, TICK_INTERVAL_SEC: String(TICK_SEC) });
+  const { base, env: full } = service;
   let store: Awaited<ReturnType<typeof createStore>> | null = null;
   try {
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-      if (await fetch(`${base}/api/health/ready`, { signal: deadline() }).then((r) => r.ok, () => false)) break;
-      if (i > 1200) throw new Error('the service did not get ready in 120 s');
-      await new Promise((r) => setTimeout(r, 100));
-    }
     // The store the service writes, opened beside it (the embedded one is shared between processes).
     const opened = await createStore(loadConfig(full as Record<string, string>));
     store = opened;
@@ -101,8 +90,7 @@ async function run(name: string, env: Record<string, string>): Promise<void> {
     console.log(`${name.padEnd(12)} /api/overview: quiet ${p(quiet)}; until said ${p(during)} over ${during.length} polls; once said ${p(after)}`);
   } finally {
     await store?.close();
-    child.kill('SIGTERM');
-    if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+    await service.stop();
   }
 }
 

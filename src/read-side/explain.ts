@@ -107,8 +107,12 @@ export const FIGURES = [
   'firstResponderId', 'lastHumanChatterId', 'messageCount', 'fanMessageCount', 'replyCount', 'revenueCents', 'paymentCount', 'lastMessageAt', 'closesAt', 'closesAs',
 ] as const satisfies readonly (keyof SessionDoc)[];
 
-/** Offsets of a partition read again at most, per explanation: a chat active for months on a busy partition is refused, not read for minutes. */
-export const EXPLAIN_MAX_OFFSETS = 500_000;
+/**
+ * Offsets of a partition read again at most, per explanation, by log: a chat active for months
+ * on a busy partition is refused, not read past the request's timeout. The embedded log reads
+ * about 200,000 records a second; kafkajs about 1,000 (bench/explain.ts, docs/benchmarks.md).
+ */
+export const EXPLAIN_MAX_OFFSETS = { embedded: 500_000, kafka: 10_000 } as const;
 
 function inputId(input: ChatInput): string | null {
   switch (input.type) {
@@ -234,7 +238,8 @@ export async function explainSession(deps: ExplainDeps, stored: SessionDoc): Pro
   const from = Math.min(...ledger.filter((l) => l.partition === state.partition).map((l) => l.offset));
   const to = state.offset + 1;
   if (!Number.isFinite(from)) return { kind: 'unknown-chat' };
-  if (to - from > EXPLAIN_MAX_OFFSETS) return { kind: 'too-long', records: to - from, limit: EXPLAIN_MAX_OFFSETS };
+  const limit = EXPLAIN_MAX_OFFSETS[deps.log.kind];
+  if (to - from > limit) return { kind: 'too-long', records: to - from, limit };
   await deps.refresh();
   const { records, missing } = await readRange(deps.log, deps.inboundTopic, state.partition, from, to, (r) => r.key === chatKey || readInboundMeta(r.headers)?.source === 'tick');
   if (missing > 0) return { kind: 'records-gone', missing, from, to };

@@ -7,7 +7,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { LogReadTimeoutError } from '../../adapters/log/log.js';
 import * as Sessions from '../../read-models/sessions/queries.js';
 import type { ReadModelSet } from '../../read-models/read-model-set.js';
-import { EXPLAIN_MAX_OFFSETS, explainSession, type ExplainDeps, type RecordRef } from '../../read-side/explain.js';
+import { explainSession, type ExplainDeps, type RecordRef } from '../../read-side/explain.js';
 import { ApiError, errorResponses } from '../errors.js';
 import { assertVisible } from '../scope.js';
 import { iso, Time } from '../views.js';
@@ -109,7 +109,7 @@ export const explainRoutes: FastifyPluginAsyncTypebox<ExplainRouteOptions> = asy
     switch (outcome.kind) {
       case 'unknown-chat': throw new ApiError('NOT_FOUND', `id: the chat of session ${id} has no state the processor stored (purged, or not processed yet)`);
       case 'records-gone': throw new ApiError('GONE', `id: ${outcome.missing} of the chat's inbound records (offsets ${outcome.from}–${outcome.to - 1}) are past the log's retention; the session cannot be explained without guessing`);
-      case 'too-long': throw new ApiError('UNPROCESSABLE', `id: explaining this session reads ${outcome.records} records of its partition again, more than ${EXPLAIN_MAX_OFFSETS}`);
+      case 'too-long': throw new ApiError('UNPROCESSABLE', `id: explaining this session reads ${outcome.records} records of its partition again, more than the ${outcome.limit} this log reads again within a request`);
       case 'explained': break;
     }
     const e = outcome.explanation;
