@@ -2,6 +2,7 @@
 // on a free port, waited for until ready, stopped with SIGTERM (killed a minute later if it has
 // not stopped, and said so: a stop that hangs is a finding, not a wait).
 import { spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort } from '../test/infra/servers.js';
 import { deadline } from './deadline.js';
@@ -19,7 +20,9 @@ export interface ServiceProcess {
 export async function startService(env: Record<string, string | undefined>): Promise<ServiceProcess> {
   const port = await freePort();
   const full = { ...process.env, OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '10000000', REPORT_RATE_LIMIT_MAX: '10000000', LIVE_CACHE_MS: '0', ...env, PORT: String(port) };
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: full });
+  // SERVICE_LOG=<file>: the service's own log lines (JSON) go there, for when a run needs them.
+  const out = process.env.SERVICE_LOG ? openSync(process.env.SERVICE_LOG, 'a') : 'ignore';
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], { cwd: root, stdio: ['ignore', out, 'inherit'], env: full });
   const base = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<number> => {
     const t = performance.now();
