@@ -1677,7 +1677,7 @@ export interface operations {
                         window: {
                             from: string | null;
                             to: string | null;
-                            /** @description the definitions versions the window's figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run */
+                            /** @description the definitions versions the window's figures may have been decided under, oldest first: every version begun before the window's end, since a chat keeps the version it was first seen under (GET /api/sessions/:id/explain names a chat's own). Empty before any processor has run */
                             definitions: {
                                 version: number;
                                 /**
@@ -1685,7 +1685,7 @@ export interface operations {
                                  * @description when a processor first decided under it
                                  */
                                 since: string;
-                                /** @description when the next version took over; null: in force now */
+                                /** @description when the next version took over for chats first seen from then; null: in force now */
                                 until: string | null;
                                 values: {
                                     sessionIdleSec: number;
@@ -1842,7 +1842,7 @@ export interface operations {
                         window: {
                             from: string | null;
                             to: string | null;
-                            /** @description the definitions versions the window's figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run */
+                            /** @description the definitions versions the window's figures may have been decided under, oldest first: every version begun before the window's end, since a chat keeps the version it was first seen under (GET /api/sessions/:id/explain names a chat's own). Empty before any processor has run */
                             definitions: {
                                 version: number;
                                 /**
@@ -1850,7 +1850,7 @@ export interface operations {
                                  * @description when a processor first decided under it
                                  */
                                 since: string;
-                                /** @description when the next version took over; null: in force now */
+                                /** @description when the next version took over for chats first seen from then; null: in force now */
                                 until: string | null;
                                 values: {
                                     sessionIdleSec: number;
@@ -1979,7 +1979,7 @@ export interface operations {
                         window: {
                             from: string | null;
                             to: string | null;
-                            /** @description the definitions versions the window's figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run */
+                            /** @description the definitions versions the window's figures may have been decided under, oldest first: every version begun before the window's end, since a chat keeps the version it was first seen under (GET /api/sessions/:id/explain names a chat's own). Empty before any processor has run */
                             definitions: {
                                 version: number;
                                 /**
@@ -1987,7 +1987,7 @@ export interface operations {
                                  * @description when a processor first decided under it
                                  */
                                 since: string;
-                                /** @description when the next version took over; null: in force now */
+                                /** @description when the next version took over for chats first seen from then; null: in force now */
                                 until: string | null;
                                 values: {
                                     sessionIdleSec: number;
@@ -2469,7 +2469,7 @@ export interface operations {
                         window: {
                             from: string | null;
                             to: string | null;
-                            /** @description the definitions versions the window's figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run */
+                            /** @description the definitions versions the window's figures may have been decided under, oldest first: every version begun before the window's end, since a chat keeps the version it was first seen under (GET /api/sessions/:id/explain names a chat's own). Empty before any processor has run */
                             definitions: {
                                 version: number;
                                 /**
@@ -2477,7 +2477,7 @@ export interface operations {
                                  * @description when a processor first decided under it
                                  */
                                 since: string;
-                                /** @description when the next version took over; null: in force now */
+                                /** @description when the next version took over for chats first seen from then; null: in force now */
                                 until: string | null;
                                 values: {
                                     sessionIdleSec: number;
@@ -2903,7 +2903,7 @@ export interface operations {
                         window: {
                             from: string | null;
                             to: string | null;
-                            /** @description the definitions versions the window's figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run */
+                            /** @description the definitions versions the window's figures may have been decided under, oldest first: every version begun before the window's end, since a chat keeps the version it was first seen under (GET /api/sessions/:id/explain names a chat's own). Empty before any processor has run */
                             definitions: {
                                 version: number;
                                 /**
@@ -2911,7 +2911,7 @@ export interface operations {
                                  * @description when a processor first decided under it
                                  */
                                 since: string;
-                                /** @description when the next version took over; null: in force now */
+                                /** @description when the next version took over for chats first seen from then; null: in force now */
                                 until: string | null;
                                 values: {
                                     sessionIdleSec: number;

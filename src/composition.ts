@@ -134,14 +134,12 @@ export function registerMetrics(s: Services): void {
   registerAppMetrics(s.metrics, { config: s.config, log: s.log, store: s.store, topology: s.topology, pipeline: s.pipeline, provider: s.intelligence.provider });
 }
 
-/** The processor's settings and the accounts' phrase and schedule books, for explanations. */
+/** The log, the store and the accounts' phrase and schedule books, for explanations (each chat's own definitions are in its state). */
 function explainDeps(s: Services, read: ReadSide): ExplainDeps {
-  const { config } = s;
   const phrases = new PhraseBook(read.bannedPhrases);
   const schedules = new ScheduleBook(read.businessHours);
   return {
     log: s.log, store: s.store, inboundTopic: s.topology.inbound,
-    definitions: { sessionIdleSec: config.sessionIdleSec, allowedLatenessSec: config.allowedLatenessSec, unansweredCloseSec: config.unansweredCloseSec, attributionLookbackSec: config.attributionLookbackSec },
     bannedPhrases: phrases.phrasesAt, limitEnd: schedules.limitEnd,
     refresh: async () => { await Promise.all([phrases.refresh(), schedules.refresh()]); },
   };

@@ -1,10 +1,11 @@
 // The definitions that shape history (issue 55): the session gap, the allowed lateness, the
 // unanswered limit and the attribution lookback decide where sessions start and end, how they
-// close and who is credited, once, when the processor steps a chat. A change applies from then on
-// only, so a report over a window that spans one mixes two definitions. Each set the processor
-// decides under is kept here as a numbered version, recorded when a processor starts with
-// settings that differ from the latest (who: `environment`), so every report can name the
-// versions in force over its window and an explanation the version it re-decided under.
+// close and who is credited, once, when the processor steps a chat. A chat keeps the values it
+// was first seen with (they are in its state), so a change reaches the chats first seen after it,
+// and a report's figures can come from chats of every version up to its window's end. Each set
+// the processor decides under is kept here as a numbered version, recorded when a processor
+// starts with settings that differ from the latest (who: `environment`), so every report can name
+// the versions its figures may have been decided under, and an explanation the chat's own.
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
 
 export const DEFINITIONS_COLLECTION = 'definitions';
@@ -25,7 +26,7 @@ export interface DefinitionsDoc extends Doc {
   readonly recordedBy: string;
 }
 
-/** A version in force over part of a window: from `since` until the next version's (null: still). */
+/** A version: chats first seen from `since` until the next version's (null: still) start under it. */
 export interface VersionInForce {
   readonly version: number;
   readonly since: number;
@@ -39,13 +40,16 @@ export const definitionsId = (version: number): string => `v${String(version).pa
 const KEYS: readonly (keyof DefinitionValues)[] = ['sessionIdleSec', 'allowedLatenessSec', 'unansweredCloseSec', 'attributionLookbackSec'];
 const same = (a: DefinitionValues, b: DefinitionValues): boolean => KEYS.every((k) => a[k] === b[k]);
 
-/** The versions in force at some time in [from, to), oldest first (all of them for an open window). */
-export function inForce(docs: readonly DefinitionsDoc[], from: number, to: number): VersionInForce[] {
+/**
+ * The versions a window's figures may have been decided under, oldest first: every version that
+ * had begun before the window's end, since a chat keeps the version it was first seen under.
+ * The first version stands for everything decided before it.
+ */
+export function inForce(docs: readonly DefinitionsDoc[], to: number): VersionInForce[] {
   const sorted = [...docs].sort((a, b) => a.version - b.version);
   return sorted
     .map((d, i) => ({ version: d.version, since: d.since, until: sorted[i + 1]?.since ?? null, values: d.values }))
-    // Before the first version, the first stands for what was decided (nothing older is known).
-    .filter((v, i) => (v.until === null || v.until > from) && (i === 0 || v.since < to));
+    .filter((v, i) => i === 0 || v.since < to);
 }
 
 /** Read at most once per this many ms per process: reports ask on every request. */

@@ -89,17 +89,17 @@ export function assertCreditable(w: ReportWindow, model: string, now: number): v
 export const DefinitionsInForceSchema = Type.Array(Type.Object({
   version: Type.Integer({ minimum: 1 }),
   since: Type.String({ format: 'date-time', description: 'when a processor first decided under it' }),
-  until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when the next version took over; null: in force now' }),
+  until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when the next version took over for chats first seen from then; null: in force now' }),
   values: Type.Object({
     sessionIdleSec: Type.Integer(), allowedLatenessSec: Type.Integer(), unansweredCloseSec: Type.Integer(), attributionLookbackSec: Type.Integer(),
   }),
-}), { description: 'the definitions versions the window\'s figures were decided under, oldest first: more than one when the settings changed within it (figures before the change keep the older definitions). Empty before any processor has run' });
+}), { description: 'the definitions versions the window\'s figures may have been decided under, oldest first: every version begun before the window\'s end, since a chat keeps the version it was first seen under (GET /api/sessions/:id/explain names a chat\'s own). Empty before any processor has run' });
 
 export const WindowSchema = Type.Object({ from: Time, to: Time, definitions: DefinitionsInForceSchema }, { description: 'the report window; null for an open end' });
 
 /** The window as answers name it, with the definitions versions in force over it. */
 export async function windowOut(w: ReportWindow, definitions: DefinitionsStore): Promise<Static<typeof WindowSchema>> {
-  const versions = inForce(await definitions.all(), w.from, w.to);
+  const versions = inForce(await definitions.all(), w.to);
   return { ...windowView(w), definitions: versions.map((v) => ({ version: v.version, since: new Date(v.since).toISOString(), until: v.until === null ? null : new Date(v.until).toISOString(), values: v.values })) };
 }
 

@@ -17,6 +17,7 @@ import { payments as paymentsProjection, type PaymentDoc } from '../read-models/
 import { sessions as sessionsProjection } from '../read-models/sessions/projection.js';
 import type { SessionDoc } from '../read-models/sessions/document.js';
 import { step } from '../../machines/step.js';
+import { DEFAULT_LOOKBACK_MS } from '../../machines/credit-models.js';
 import type { ChatInput } from '../../machines/chat-input.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import type { StateValue } from 'xstate';
@@ -219,7 +220,6 @@ export interface ExplainDeps {
   readonly log: Log;
   readonly store: DocumentStore;
   readonly inboundTopic: string;
-  readonly definitions: Definitions;
   /** The accounts' banned phrases and schedules as the processor judges records by them. */
   readonly bannedPhrases: RoundSettings['bannedPhrases'];
   readonly limitEnd: RoundSettings['limitEnd'];
@@ -243,9 +243,15 @@ export async function explainSession(deps: ExplainDeps, stored: SessionDoc): Pro
   await deps.refresh();
   const { records, missing } = await readRange(deps.log, deps.inboundTopic, state.partition, from, to, (r) => r.key === chatKey || readInboundMeta(r.headers)?.source === 'tick');
   if (missing > 0) return { kind: 'records-gone', missing, from, to };
-  const d = deps.definitions;
+  // The chat decides under the values it was first seen with (they are in its state), whatever
+  // the settings are now: a change reaches new chats only.
+  const ctx = state.state.context;
+  const d: Definitions = {
+    sessionIdleSec: Math.round(ctx.idleMs / 1000), allowedLatenessSec: Math.round(ctx.lateMs / 1000), unansweredCloseSec: Math.round(ctx.unansweredMs / 1000),
+    attributionLookbackSec: Math.round((ctx.lookbackMs ?? DEFAULT_LOOKBACK_MS) / 1000),
+  };
   const settings: RoundSettings = {
-    idleMs: d.sessionIdleSec * 1000, lateMs: d.allowedLatenessSec * 1000, unansweredMs: d.unansweredCloseSec * 1000, lookbackMs: d.attributionLookbackSec * 1000,
+    idleMs: ctx.idleMs, lateMs: ctx.lateMs, unansweredMs: ctx.unansweredMs, ...(ctx.lookbackMs !== undefined ? { lookbackMs: ctx.lookbackMs } : {}),
     ...(deps.bannedPhrases ? { bannedPhrases: deps.bannedPhrases } : {}), ...(deps.limitEnd ? { limitEnd: deps.limitEnd } : {}), now: Date.now(),
   };
   return { kind: 'explained', explanation: explainRecords(records, deps.inboundTopic, state.partition, chatKey, stored, settings, d) };

@@ -38,16 +38,17 @@ describe('definitions versions', () => {
     for (const [i, r] of recorded.entries()) expect(r.values.sessionIdleSec).toBe(600 + i);
   });
 
-  it('names the versions in force over a window: the first stands for all before it', () => {
+  it('names the versions a window\'s figures may come from: every one begun before its end, the first standing for all before it', () => {
     const docs = [1000, 3000, 4000].map((since, i) => ({ _id: `v${i + 1}`, version: i + 1, since, recordedBy: 'environment', values: BASE }));
-    const versions = (from: number, to: number) => inForce(docs, from, to).map((v) => v.version);
-    expect(versions(-Infinity, Infinity)).toEqual([1, 2, 3]);
-    expect(versions(0, 500)).toEqual([1]);
-    expect(versions(2000, 3000)).toEqual([1]);
-    expect(versions(2000, 3001)).toEqual([1, 2]);
-    expect(versions(3000, 4000)).toEqual([2]);
-    expect(versions(4500, Infinity)).toEqual([3]);
-    expect(inForce(docs, 3500, 3600)[0]).toMatchObject({ version: 2, since: 3000, until: 4000 });
-    expect(inForce([], 0, 1)).toEqual([]);
+    // By the window's end only: chats first seen under an older version keep it, so a window
+    // after a change still names that version.
+    const versions = (to: number) => inForce(docs, to).map((v) => v.version);
+    expect(versions(Infinity)).toEqual([1, 2, 3]);
+    expect(versions(500)).toEqual([1]);
+    expect(versions(3000)).toEqual([1]);
+    expect(versions(3001)).toEqual([1, 2]);
+    expect(versions(4000)).toEqual([1, 2]);
+    expect(inForce(docs, 3600)[1]).toMatchObject({ version: 2, since: 3000, until: 4000 });
+    expect(inForce([], 1)).toEqual([]);
   });
 });
