@@ -31,6 +31,7 @@ export interface VersionInForce {
   readonly version: number;
   readonly since: number;
   readonly until: number | null;
+  readonly recordedBy: string;
   readonly values: DefinitionValues;
 }
 
@@ -48,7 +49,7 @@ const same = (a: DefinitionValues, b: DefinitionValues): boolean => KEYS.every((
 export function inForce(docs: readonly DefinitionsDoc[], to: number): VersionInForce[] {
   const sorted = [...docs].sort((a, b) => a.version - b.version);
   return sorted
-    .map((d, i) => ({ version: d.version, since: d.since, until: sorted[i + 1]?.since ?? null, values: d.values }))
+    .map((d, i) => ({ version: d.version, since: d.since, until: sorted[i + 1]?.since ?? null, recordedBy: d.recordedBy, values: d.values }))
     .filter((v, i) => i === 0 || v.since < to);
 }
 
@@ -70,6 +71,11 @@ export class DefinitionsStore {
     this.kept = { at: now, docs };
     docs.catch(() => { this.kept = null; });
     return docs;
+  }
+
+  /** The latest version with these values (a chat's own, named by its explanation); null when none has them. */
+  async versionOf(values: DefinitionValues): Promise<number | null> {
+    return (await this.all()).filter((d) => same(d.values, values)).at(-1)?.version ?? null;
   }
 
   /**

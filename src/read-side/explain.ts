@@ -13,6 +13,7 @@ import { CHAT_LEDGER_COLLECTION, ledgerDocId, resolveLedger, type LedgerDoc } fr
 import { CHAT_STATE_COLLECTION, type ChatStateDoc } from '../processor/chat-state.js';
 import { decideRound, readRound, type RoundSettings } from '../processor/round.js';
 import { readRange } from '../processor/rollback.js';
+import type { DefinitionValues } from '../definitions/definitions-store.js';
 import { payments as paymentsProjection, type PaymentDoc } from '../read-models/payments/projection.js';
 import { sessions as sessionsProjection } from '../read-models/sessions/projection.js';
 import type { SessionDoc } from '../read-models/sessions/document.js';
@@ -22,13 +23,8 @@ import type { ChatInput } from '../../machines/chat-input.js';
 import type { SessionEvent } from '../../machines/session-events.js';
 import type { StateValue } from 'xstate';
 
-/** The definitions the figures were decided under (the processor's settings). */
-export interface Definitions {
-  readonly sessionIdleSec: number;
-  readonly allowedLatenessSec: number;
-  readonly unansweredCloseSec: number;
-  readonly attributionLookbackSec: number;
-}
+/** The definitions the figures were decided under: the chat's own (it keeps those it was first seen with). */
+export type Definitions = DefinitionValues;
 
 /** An inbound record, as the explanation names it. */
 export interface RecordRef {
@@ -166,8 +162,8 @@ export function explainRecords(records: readonly LogRecord[], topic: string, par
   // The session folded again, noting which event last set each figure.
   let doc: SessionDoc | undefined;
   const cause = new Map<string, SessionEvent>();
+  // Every event is this chat's: the round knew no other chat's state, so its ticks stepped none.
   for (const { event } of result.events) {
-    if (event.chatKey !== chatKey) continue;
     if (sessionOf(event) !== stored._id) continue;
     const next = sessionsProjection.evolve(doc, { event, partition, offset: event.source?.offset ?? 0 });
     if (!next) continue;
@@ -185,7 +181,7 @@ export function explainRecords(records: readonly LogRecord[], topic: string, par
   // The chat's payments folded again by the payments projection: those the session holds.
   const pays = new Map<string, { doc: PaymentDoc; recorded: SessionEvent | null; credited: SessionEvent | null }>();
   for (const { event } of result.events) {
-    if (event.chatKey !== chatKey || !paymentsProjection.canHandle(event)) continue;
+    if (!paymentsProjection.canHandle(event)) continue;
     for (const id of paymentsProjection.documentIds({ event, partition, offset: event.source?.offset ?? 0 })) {
       const known = pays.get(id);
       const next = paymentsProjection.evolve(known?.doc, { event, partition, offset: event.source?.offset ?? 0 });

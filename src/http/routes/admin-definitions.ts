@@ -1,7 +1,7 @@
 // GET /api/admin/definitions: the definitions versions the processor has decided under (issue
 // 55), oldest first, with when each took over: what a report's `window.definitions` names.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { DefinitionsStore } from '../../definitions/definitions-store.js';
+import { inForce, type DefinitionsStore } from '../../definitions/definitions-store.js';
 
 export interface AdminDefinitionsOptions {
   readonly definitions: DefinitionsStore;
@@ -29,11 +29,8 @@ export const adminDefinitionsRoutes: FastifyPluginAsyncTypebox<AdminDefinitionsO
       response: { 200: Type.Object({ items: Type.Array(VersionSchema), current: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'the version in force; null before any processor has run' }) }) },
     },
   }, async () => {
-    const docs = await opts.definitions.all();
-    const items = docs.map((d, i) => ({
-      version: d.version, since: new Date(d.since).toISOString(), until: docs[i + 1] ? new Date((docs[i + 1] as { since: number }).since).toISOString() : null,
-      recordedBy: d.recordedBy, values: d.values,
-    }));
-    return { items, current: docs.at(-1)?.version ?? null };
+    const versions = inForce(await opts.definitions.all(), Infinity);
+    const items = versions.map((v) => ({ ...v, since: new Date(v.since).toISOString(), until: v.until === null ? null : new Date(v.until).toISOString() }));
+    return { items, current: versions.at(-1)?.version ?? null };
   });
 };

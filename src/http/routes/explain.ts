@@ -10,15 +10,13 @@ import type { ReadModelSet } from '../../read-models/read-model-set.js';
 import { explainSession, type ExplainDeps, type RecordRef } from '../../read-side/explain.js';
 import { ApiError, errorResponses } from '../errors.js';
 import { assertVisible } from '../scope.js';
-import { iso, Time } from '../views.js';
+import { iso, Nullable, Time } from '../views.js';
 
 export interface ExplainRouteOptions {
   readonly models: ReadModelSet;
   readonly definitions: DefinitionsStore;
   readonly explain: ExplainDeps;
 }
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 const RecordSchema = Type.Object({
   partition: Type.Integer({ minimum: 0 }),
@@ -113,11 +111,8 @@ export const explainRoutes: FastifyPluginAsyncTypebox<ExplainRouteOptions> = asy
       case 'explained': break;
     }
     const e = outcome.explanation;
-    const d = e.definitions;
-    const version = (await opts.definitions.all()).filter((v) => v.values.sessionIdleSec === d.sessionIdleSec && v.values.allowedLatenessSec === d.allowedLatenessSec
-      && v.values.unansweredCloseSec === d.unansweredCloseSec && v.values.attributionLookbackSec === d.attributionLookbackSec).at(-1)?.version ?? null;
     return {
-      sessionId: e.sessionId, chatKey: e.chatKey, definitions: { version, ...d },
+      sessionId: e.sessionId, chatKey: e.chatKey, definitions: { version: await opts.definitions.versionOf(e.definitions), ...e.definitions },
       figures: e.figures.map((f) => ({ figure: f.figure, value: shown(f.figure, f.value), event: f.event === null ? null : { id: f.event.id, type: f.event.type, at: iso(f.event.at) }, record: recordView(f.record) })),
       steps: e.steps.map((s) => ({ record: recordView(s.record), input: s.input, stateBefore: s.stateBefore, stateAfter: s.stateAfter, events: s.events.map((x) => ({ id: x.id, type: x.type })) })),
       payments: e.payments.map((p) => ({
