@@ -249,6 +249,18 @@ describe('the floor wallboard', () => {
       const lines = await page.locator('tr[data-alert-group]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-alert-group')));
       expect(new Set(lines).size, at).toBe(lines.length);
       expect(lines.length, at).toBe(new Set(alerts.items.map((a) => (a.chatId ? `${a.accountId}:${a.chatId}` : a.id))).size);
+      // "Why these figures" fits too, with the API's figures: nothing cut, the page never wider than the screen.
+      await page.click('#tab-inbox');
+      const why = page.locator('button[data-explain]').first();
+      const sessionId = await why.getAttribute('data-explain') ?? '';
+      await why.click();
+      await page.waitForSelector('p[data-agrees]');
+      const explained = await api<{ figures: { figure: string; value: unknown }[] }>(`/api/sessions/${encodeURIComponent(sessionId)}/explain`);
+      expect(await page.locator('tr[data-figure-row]').count(), at).toBe(explained.figures.length);
+      const opened = explained.figures.find((f) => f.figure === 'openedAt')?.value;
+      expect(await page.locator('tr[data-figure-row="openedAt"]').innerText(), at).toContain(String(opened));
+      expect((await overflows(page)).cut, at).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), at).toBeLessThanOrEqual(viewport.width + 1);
       await page.close();
     }
   });
