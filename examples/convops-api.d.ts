@@ -827,10 +827,97 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The definitions versions the processor has decided under (session gap, lateness, unanswered limit, attribution lookback), oldest first; the last is in force */
+        /** Every definitions version (session gap, lateness, unanswered limit, attribution lookback), oldest first, and the live one */
         get: operations["getAdminDefinitions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/definitions/generations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Definitions generations: the live one, previews, and those kept after a switch */
+        get: operations["getAdminDefinitionsGenerations"];
+        put?: never;
+        /** Preview changed definitions: the whole inbound log is computed again under them beside the live pipeline (202); apply it once caught up. 409 while another preview runs */
+        post: operations["postAdminDefinitionsGenerations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/definitions/generations/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One generation: its status, progress and audit trail */
+        get: operations["getAdminDefinitionsGenerationsByN"];
+        put?: never;
+        post?: never;
+        /** Cancel a preview, or drop a generation kept after a switch: its chat states and read models go. The live one is refused (409) */
+        delete: operations["deleteAdminDefinitionsGenerationsByN"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/definitions/generations/{n}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Before (live) and after (this generation), overall and per account: sessions, closes by reason, first-response median and p90, % within the SLA threshold, missed, revenue; revenue per chatter */
+        get: operations["getAdminDefinitionsGenerationsByNDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/definitions/generations/{n}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a caught-up preview live: its read models and its pipeline replace the live ones in one switch; the generation switched away from is kept. 409 if it has not caught up or was built over another live generation */
+        post: operations["postAdminDefinitionsGenerationsByNApply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/definitions/generations/{n}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bring a generation kept after a switch up to date again as a preview (202), so it can be applied back: the undo of a switch */
+        post: operations["postAdminDefinitionsGenerationsByNResume"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4773,32 +4860,633 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description when a processor first decided under it
+                             * @description when a processor first decided under it, or when it was proposed
                              */
                             since: string;
-                            /** @description when the next version took over; null: in force now */
-                            until: string | null;
-                            /** @description `environment`: a processor started with these settings */
+                            /** @description `environment`: a processor started with these settings; `admin:<key>` or `admin-token`: proposed through the API */
                             recordedBy: string;
+                            /** @description the definitions generation it belongs to: 0 the environment's, later ones previews */
+                            generation: number;
                             values: {
-                                /** @description SESSION_IDLE_SEC */
+                                /** @description SESSION_IDLE_SEC: the gap after which a session closes as idle */
                                 sessionIdleSec: number;
-                                /** @description ALLOWED_LATENESS_SEC */
+                                /** @description ALLOWED_LATENESS_SEC: how late a record may arrive and still be placed exactly; less than sessionIdleSec */
                                 allowedLatenessSec: number;
-                                /** @description UNANSWERED_CLOSE_SEC */
+                                /** @description UNANSWERED_CLOSE_SEC: how long an unanswered fan keeps a session open (0: until answered) */
                                 unansweredCloseSec: number;
-                                /** @description ATTRIBUTION_LOOKBACK_SEC */
+                                /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
                                 attributionLookbackSec: number;
                             };
                         }[];
-                        /** @description the version in force; null before any processor has run */
+                        /** @description the version the live pipeline decides under; null before any processor has run */
                         current: number | null;
+                        /** @description the live definitions generation */
+                        generation: number;
+                        readModelVersion: number;
                     };
                 };
             };
             400: components["responses"]["InvalidInput"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminDefinitionsGenerations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        live: number;
+                        items: {
+                            generation: number;
+                            /** @description live: its pipeline feeds the served read models; building: a preview catching up; ready: a preview caught up, can be applied; held: switched away from, kept (bring it up to date to switch back); dropped: its data is gone */
+                            status: "live" | "building" | "ready" | "held" | "dropped" | "failed";
+                            definitionsVersion: number;
+                            values: {
+                                /** @description SESSION_IDLE_SEC: the gap after which a session closes as idle */
+                                sessionIdleSec: number;
+                                /** @description ALLOWED_LATENESS_SEC: how late a record may arrive and still be placed exactly; less than sessionIdleSec */
+                                allowedLatenessSec: number;
+                                /** @description UNANSWERED_CLOSE_SEC: how long an unanswered fan keeps a session open (0: until answered) */
+                                unansweredCloseSec: number;
+                                /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
+                                attributionLookbackSec: number;
+                            };
+                            readModelVersion: number;
+                            /** @description what was live when the preview started: it applies only over that */
+                            basedOn: {
+                                generation: number;
+                                definitionsVersion: number;
+                            };
+                            createdAt: string | null;
+                            createdBy: string;
+                            /** @description null until first measured (each second) */
+                            progress: {
+                                /** @description inbound records its processor has still to step */
+                                recordsBehind: number;
+                                /** @description session events its projector has still to fold */
+                                eventsBehind: number;
+                                /** @description inbound records stepped since it (re)started */
+                                recordsDone: number;
+                                eventsDone: number;
+                                recordsPerSec: number | null;
+                                startedAt: string | null;
+                                /** @description when it first had (nearly) nothing left; null: not yet, it cannot be applied */
+                                caughtUpAt: string | null;
+                                updatedAt: string | null;
+                            } | null;
+                            /** @description who did what, when */
+                            audit: {
+                                at: string | null;
+                                by: string;
+                                action: string;
+                                detail: string | null;
+                            }[];
+                            error: string | null;
+                            statusUrl: string;
+                            diffUrl: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminDefinitionsGenerations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description what changes; the rest stays as live */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description the new session gap, seconds */
+                    sessionIdleSec?: number;
+                    /** @description the new allowed lateness, seconds; must stay below the session gap */
+                    allowedLatenessSec?: number;
+                    /** @description the new unanswered limit, seconds */
+                    unansweredCloseSec?: number;
+                    /** @description the new converter lookback, seconds */
+                    attributionLookbackSec?: number;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        generation: number;
+                        /** @description live: its pipeline feeds the served read models; building: a preview catching up; ready: a preview caught up, can be applied; held: switched away from, kept (bring it up to date to switch back); dropped: its data is gone */
+                        status: "live" | "building" | "ready" | "held" | "dropped" | "failed";
+                        definitionsVersion: number;
+                        values: {
+                            /** @description SESSION_IDLE_SEC: the gap after which a session closes as idle */
+                            sessionIdleSec: number;
+                            /** @description ALLOWED_LATENESS_SEC: how late a record may arrive and still be placed exactly; less than sessionIdleSec */
+                            allowedLatenessSec: number;
+                            /** @description UNANSWERED_CLOSE_SEC: how long an unanswered fan keeps a session open (0: until answered) */
+                            unansweredCloseSec: number;
+                            /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
+                            attributionLookbackSec: number;
+                        };
+                        readModelVersion: number;
+                        /** @description what was live when the preview started: it applies only over that */
+                        basedOn: {
+                            generation: number;
+                            definitionsVersion: number;
+                        };
+                        createdAt: string | null;
+                        createdBy: string;
+                        /** @description null until first measured (each second) */
+                        progress: {
+                            /** @description inbound records its processor has still to step */
+                            recordsBehind: number;
+                            /** @description session events its projector has still to fold */
+                            eventsBehind: number;
+                            /** @description inbound records stepped since it (re)started */
+                            recordsDone: number;
+                            eventsDone: number;
+                            recordsPerSec: number | null;
+                            startedAt: string | null;
+                            /** @description when it first had (nearly) nothing left; null: not yet, it cannot be applied */
+                            caughtUpAt: string | null;
+                            updatedAt: string | null;
+                        } | null;
+                        /** @description who did what, when */
+                        audit: {
+                            at: string | null;
+                            by: string;
+                            action: string;
+                            detail: string | null;
+                        }[];
+                        error: string | null;
+                        statusUrl: string;
+                        diffUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminDefinitionsGenerationsByN: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the generation number */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        generation: number;
+                        /** @description live: its pipeline feeds the served read models; building: a preview catching up; ready: a preview caught up, can be applied; held: switched away from, kept (bring it up to date to switch back); dropped: its data is gone */
+                        status: "live" | "building" | "ready" | "held" | "dropped" | "failed";
+                        definitionsVersion: number;
+                        values: {
+                            /** @description SESSION_IDLE_SEC: the gap after which a session closes as idle */
+                            sessionIdleSec: number;
+                            /** @description ALLOWED_LATENESS_SEC: how late a record may arrive and still be placed exactly; less than sessionIdleSec */
+                            allowedLatenessSec: number;
+                            /** @description UNANSWERED_CLOSE_SEC: how long an unanswered fan keeps a session open (0: until answered) */
+                            unansweredCloseSec: number;
+                            /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
+                            attributionLookbackSec: number;
+                        };
+                        readModelVersion: number;
+                        /** @description what was live when the preview started: it applies only over that */
+                        basedOn: {
+                            generation: number;
+                            definitionsVersion: number;
+                        };
+                        createdAt: string | null;
+                        createdBy: string;
+                        /** @description null until first measured (each second) */
+                        progress: {
+                            /** @description inbound records its processor has still to step */
+                            recordsBehind: number;
+                            /** @description session events its projector has still to fold */
+                            eventsBehind: number;
+                            /** @description inbound records stepped since it (re)started */
+                            recordsDone: number;
+                            eventsDone: number;
+                            recordsPerSec: number | null;
+                            startedAt: string | null;
+                            /** @description when it first had (nearly) nothing left; null: not yet, it cannot be applied */
+                            caughtUpAt: string | null;
+                            updatedAt: string | null;
+                        } | null;
+                        /** @description who did what, when */
+                        audit: {
+                            at: string | null;
+                            by: string;
+                            action: string;
+                            detail: string | null;
+                        }[];
+                        error: string | null;
+                        statusUrl: string;
+                        diffUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteAdminDefinitionsGenerationsByN: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the generation number */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        generation: number;
+                        /** @description live: its pipeline feeds the served read models; building: a preview catching up; ready: a preview caught up, can be applied; held: switched away from, kept (bring it up to date to switch back); dropped: its data is gone */
+                        status: "live" | "building" | "ready" | "held" | "dropped" | "failed";
+                        definitionsVersion: number;
+                        values: {
+                            /** @description SESSION_IDLE_SEC: the gap after which a session closes as idle */
+                            sessionIdleSec: number;
+                            /** @description ALLOWED_LATENESS_SEC: how late a record may arrive and still be placed exactly; less than sessionIdleSec */
+                            allowedLatenessSec: number;
+                            /** @description UNANSWERED_CLOSE_SEC: how long an unanswered fan keeps a session open (0: until answered) */
+                            unansweredCloseSec: number;
+                            /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
+                            attributionLookbackSec: number;
+                        };
+                        readModelVersion: number;
+                        /** @description what was live when the preview started: it applies only over that */
+                        basedOn: {
+                            generation: number;
+                            definitionsVersion: number;
+                        };
+                        createdAt: string | null;
+                        createdBy: string;
+                        /** @description null until first measured (each second) */
+                        progress: {
+                            /** @description inbound records its processor has still to step */
+                            recordsBehind: number;
+                            /** @description session events its projector has still to fold */
+                            eventsBehind: number;
+                            /** @description inbound records stepped since it (re)started */
+                            recordsDone: number;
+                            eventsDone: number;
+                            recordsPerSec: number | null;
+                            startedAt: string | null;
+                            /** @description when it first had (nearly) nothing left; null: not yet, it cannot be applied */
+                            caughtUpAt: string | null;
+                            updatedAt: string | null;
+                        } | null;
+                        /** @description who did what, when */
+                        audit: {
+                            at: string | null;
+                            by: string;
+                            action: string;
+                            detail: string | null;
+                        }[];
+                        error: string | null;
+                        statusUrl: string;
+                        diffUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAdminDefinitionsGenerationsByNDiff: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the generation number */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description sessions opened in it, payments made in it; null: open end */
+                        window: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                        thresholdSec: number;
+                        before: {
+                            generation: number;
+                            readModelVersion: number;
+                        };
+                        after: {
+                            generation: number;
+                            readModelVersion: number;
+                        };
+                        /** @description before: the live read models; after: the generation's */
+                        overall: {
+                            before: {
+                                /** @description sessions opened in the window */
+                                sessions: number;
+                                closedIdle: number;
+                                closedUnanswered: number;
+                                closedForced: number;
+                                medianFirstResponseSec: number | null;
+                                p90FirstResponseSec: number | null;
+                                withinThresholdPct: number | null;
+                                missed: number;
+                                revenueCents: number;
+                            };
+                            after: {
+                                /** @description sessions opened in the window */
+                                sessions: number;
+                                closedIdle: number;
+                                closedUnanswered: number;
+                                closedForced: number;
+                                medianFirstResponseSec: number | null;
+                                p90FirstResponseSec: number | null;
+                                withinThresholdPct: number | null;
+                                missed: number;
+                                revenueCents: number;
+                            };
+                        };
+                        byAccount: {
+                            accountId: string;
+                            before: {
+                                /** @description sessions opened in the window */
+                                sessions: number;
+                                closedIdle: number;
+                                closedUnanswered: number;
+                                closedForced: number;
+                                medianFirstResponseSec: number | null;
+                                p90FirstResponseSec: number | null;
+                                withinThresholdPct: number | null;
+                                missed: number;
+                                revenueCents: number;
+                            };
+                            after: {
+                                /** @description sessions opened in the window */
+                                sessions: number;
+                                closedIdle: number;
+                                closedUnanswered: number;
+                                closedForced: number;
+                                medianFirstResponseSec: number | null;
+                                p90FirstResponseSec: number | null;
+                                withinThresholdPct: number | null;
+                                missed: number;
+                                revenueCents: number;
+                            };
+                        }[];
+                        /** @description revenue credited to each chatter (session model) */
+                        revenueByChatter: {
+                            chatterId: string;
+                            beforeCents: number;
+                            afterCents: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminDefinitionsGenerationsByNApply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the generation number */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        generation: number;
+                        /** @description live: its pipeline feeds the served read models; building: a preview catching up; ready: a preview caught up, can be applied; held: switched away from, kept (bring it up to date to switch back); dropped: its data is gone */
+                        status: "live" | "building" | "ready" | "held" | "dropped" | "failed";
+                        definitionsVersion: number;
+                        values: {
+                            /** @description SESSION_IDLE_SEC: the gap after which a session closes as idle */
+                            sessionIdleSec: number;
+                            /** @description ALLOWED_LATENESS_SEC: how late a record may arrive and still be placed exactly; less than sessionIdleSec */
+                            allowedLatenessSec: number;
+                            /** @description UNANSWERED_CLOSE_SEC: how long an unanswered fan keeps a session open (0: until answered) */
+                            unansweredCloseSec: number;
+                            /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
+                            attributionLookbackSec: number;
+                        };
+                        readModelVersion: number;
+                        /** @description what was live when the preview started: it applies only over that */
+                        basedOn: {
+                            generation: number;
+                            definitionsVersion: number;
+                        };
+                        createdAt: string | null;
+                        createdBy: string;
+                        /** @description null until first measured (each second) */
+                        progress: {
+                            /** @description inbound records its processor has still to step */
+                            recordsBehind: number;
+                            /** @description session events its projector has still to fold */
+                            eventsBehind: number;
+                            /** @description inbound records stepped since it (re)started */
+                            recordsDone: number;
+                            eventsDone: number;
+                            recordsPerSec: number | null;
+                            startedAt: string | null;
+                            /** @description when it first had (nearly) nothing left; null: not yet, it cannot be applied */
+                            caughtUpAt: string | null;
+                            updatedAt: string | null;
+                        } | null;
+                        /** @description who did what, when */
+                        audit: {
+                            at: string | null;
+                            by: string;
+                            action: string;
+                            detail: string | null;
+                        }[];
+                        error: string | null;
+                        statusUrl: string;
+                        diffUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["NotReady"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAdminDefinitionsGenerationsByNResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the generation number */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        generation: number;
+                        /** @description live: its pipeline feeds the served read models; building: a preview catching up; ready: a preview caught up, can be applied; held: switched away from, kept (bring it up to date to switch back); dropped: its data is gone */
+                        status: "live" | "building" | "ready" | "held" | "dropped" | "failed";
+                        definitionsVersion: number;
+                        values: {
+                            /** @description SESSION_IDLE_SEC: the gap after which a session closes as idle */
+                            sessionIdleSec: number;
+                            /** @description ALLOWED_LATENESS_SEC: how late a record may arrive and still be placed exactly; less than sessionIdleSec */
+                            allowedLatenessSec: number;
+                            /** @description UNANSWERED_CLOSE_SEC: how long an unanswered fan keeps a session open (0: until answered) */
+                            unansweredCloseSec: number;
+                            /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
+                            attributionLookbackSec: number;
+                        };
+                        readModelVersion: number;
+                        /** @description what was live when the preview started: it applies only over that */
+                        basedOn: {
+                            generation: number;
+                            definitionsVersion: number;
+                        };
+                        createdAt: string | null;
+                        createdBy: string;
+                        /** @description null until first measured (each second) */
+                        progress: {
+                            /** @description inbound records its processor has still to step */
+                            recordsBehind: number;
+                            /** @description session events its projector has still to fold */
+                            eventsBehind: number;
+                            /** @description inbound records stepped since it (re)started */
+                            recordsDone: number;
+                            eventsDone: number;
+                            recordsPerSec: number | null;
+                            startedAt: string | null;
+                            /** @description when it first had (nearly) nothing left; null: not yet, it cannot be applied */
+                            caughtUpAt: string | null;
+                            updatedAt: string | null;
+                        } | null;
+                        /** @description who did what, when */
+                        audit: {
+                            at: string | null;
+                            by: string;
+                            action: string;
+                            detail: string | null;
+                        }[];
+                        error: string | null;
+                        statusUrl: string;
+                        diffUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidInput"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["NotReady"];
             default: components["responses"]["Error"];

@@ -22,6 +22,12 @@ export interface ChatMachineInput {
   readonly unansweredMs: number;
   /** How far back the converter model looks for the last human message before a payment (credit-models.ts); a day when absent. */
   readonly lookbackMs?: number;
+  /**
+   * Set on chats of a definitions generation after the first (`g2`): appended to every event and
+   * session id (`<chatKey>:<seq>~g2`), so a recompute under new definitions never reuses an id
+   * the earlier generation gave other content. Absent: the ids as they always were.
+   */
+  readonly idTag?: string;
 }
 
 export interface Reply {
@@ -119,6 +125,7 @@ export function initialContext(input: ChatMachineInput): ChatContext {
     ignoredCloseCount: 0,
     lateCount: 0,
     ...(input.lookbackMs !== undefined ? { lookbackMs: input.lookbackMs } : {}),
+    ...(input.idTag !== undefined ? { idTag: input.idTag } : {}),
     ledger: null,
   };
 }
@@ -176,16 +183,21 @@ export function keepWaits(w: Waits, keep: (t: number, i: number) => boolean): Wa
   return ends === undefined ? { unanswered } : { unanswered, unansweredEnds: idx.map((i) => ends[i] as number) };
 }
 
+/** An event or session id as this chat's generation writes it (ChatMachineInput.idTag). */
+export function tagged(ctx: Pick<ChatMachineInput, 'idTag'>, id: string): string {
+  return ctx.idTag === undefined ? id : `${id}~${ctx.idTag}`;
+}
+
 /** Appends the next event of this chat: ids are the chat key and a per-chat sequence, so a re-run emits the same ids. */
 export function emitNext<T extends SessionEvent['type']>(ctx: ChatContext, emit: Emit, type: T, at: number, data: Extract<SessionEvent, { type: T }>['data']): ChatContext {
   const seq = ctx.seq + 1;
-  emit({ id: `${ctx.chatKey}:${seq}`, type, seq, chatKey: ctx.chatKey, accountId: ctx.accountId, chatId: ctx.chatId, at, data } as SessionEvent);
+  emit({ id: tagged(ctx, `${ctx.chatKey}:${seq}`), type, seq, chatKey: ctx.chatKey, accountId: ctx.accountId, chatId: ctx.chatId, at, data } as SessionEvent);
   return { ...ctx, seq };
 }
 
 /** emitNext() without the copy, for a caller that builds the next context itself: the emitted event's sequence. */
 export function emitSeq<T extends SessionEvent['type']>(ctx: ChatContext, emit: Emit, type: T, at: number, data: Extract<SessionEvent, { type: T }>['data']): number {
   const seq = ctx.seq + 1;
-  emit({ id: `${ctx.chatKey}:${seq}`, type, seq, chatKey: ctx.chatKey, accountId: ctx.accountId, chatId: ctx.chatId, at, data } as SessionEvent);
+  emit({ id: tagged(ctx, `${ctx.chatKey}:${seq}`), type, seq, chatKey: ctx.chatKey, accountId: ctx.accountId, chatId: ctx.chatId, at, data } as SessionEvent);
   return seq;
 }

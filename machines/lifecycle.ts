@@ -1,7 +1,7 @@
 // What opening and closing a session does to the chat's context; the chart (session-machine.ts)
 // decides when.
 import type { ChatMessageInput } from './chat-input.js';
-import { deadlineOf, emitNext, type ChatContext, type Emit, type OpenSession } from './chat-context.js';
+import { deadlineOf, emitNext, tagged, type ChatContext, type Emit, type OpenSession } from './chat-context.js';
 import { sessionAfter, type SessionEvent, type SessionSummary } from './session-events.js';
 import { absorb, lapseDue, pastIdleDeadline } from './placement.js';
 import { fanWaiting, recordMessage } from './session-figures.js';
@@ -12,7 +12,7 @@ export type CloseReason = NonNullable<SessionSummary['closeReason']>;
 export function openSession(ctx: ChatContext, m: ChatMessageInput, emit: Emit): ChatContext {
   const sessionCount = ctx.sessionCount + 1;
   const summary: SessionSummary = {
-    sessionId: `${ctx.chatKey}:${sessionCount}`,
+    sessionId: tagged(ctx, `${ctx.chatKey}:${sessionCount}`),
     status: 'open',
     openedAt: m.at,
     closedAt: null,

@@ -47,7 +47,7 @@ export interface SessionSummary {
 }
 
 interface Envelope<T extends string, D> {
-  /** `${chatKey}:${seq}`; unique and stable across re-runs. */
+  /** `${chatKey}:${seq}` (with `~<idTag>` in a later definitions generation); unique and stable across re-runs. */
   readonly id: string;
   readonly type: T;
   /** Per-chat sequence, starting at 1, without gaps. */

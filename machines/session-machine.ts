@@ -12,7 +12,7 @@ import type {
   ChatAccountInput, ChatAttributionInput, ChatReassignInput, ChatClockInput, ChatCloseInput, ChatMessageDeletedInput, ChatMessageInput, ChatPaymentInput,
   ChatPresenceInput, ChatSettleInput, ChatSignalInput, ChatSkippedInput, ChatTickInput, TimedRecord,
 } from './chat-input.js';
-import { emitNext, initialContext, type ChatContext, type ChatMachineInput, type Emit } from './chat-context.js';
+import { emitNext, initialContext, tagged, type ChatContext, type ChatMachineInput, type Emit } from './chat-context.js';
 import { announceLapse, closeSession, comeToRest, openSession, type Resting } from './lifecycle.js';
 import {
   arrivalsIdleAt, heldFanMessage, lapseDue, hold, inOpenSpan, isLate, noteArrival, pastIdleDeadline, placeHeld, raiseWatermark, recordInSession, recordOutside, see,
@@ -212,7 +212,7 @@ export const sessionMachine = setup({
         if (open !== null && !idled) return c;
         const closed = idled ? closeOpen(c, k.idleSince as number, true) : c;
         const next = emitNext(closed, emit, 'ChatterClockedIn', k.at, { chatterId: k.chatterId, requestedBy: k.requestedBy });
-        return { ...next, clockIn: { at: k.at, eventId: `${c.chatKey}:${next.seq}` } };
+        return { ...next, clockIn: { at: k.at, eventId: tagged(c, `${c.chatKey}:${next.seq}`) } };
       }
       return closeOpen(c, idled ? (k.idleSince as number) : k.at, idled);
     }),

@@ -3,6 +3,7 @@
 // one order they are built in and stopped in (compose()). app.ts decides when (it waits for the
 // store and the log first); tests and tools that serve the app through inject() use assemble(),
 // the same pieces without the waits.
+import { DefinitionsPreviews } from './definitions-previews.js';
 import { createLog, createStore } from './adapters/index.js';
 import type { Log } from './adapters/log/log.js';
 import type { DocumentStore } from './adapters/store/store.js';
@@ -120,6 +121,8 @@ export interface ApiServices extends Services {
   readonly backup: (() => Promise<BackupResult>) | null;
   /** What GET /api/sessions/:id/explain reads the chat again with, as the processor decides it. */
   readonly explain: ExplainDeps;
+  /** Definitions previews, applies and switches back (src/definitions/preview.ts); they run where the pipeline does. */
+  readonly previews: DefinitionsPreviews;
   /** Stops the API's own background work (the backfill resumer and running backfills): after the server closed, before the roles stop. */
   stop(): Promise<void>;
 }
@@ -152,6 +155,9 @@ export function buildApiServices(s: Services): ApiServices {
   const inbound = new BatchingAppender(s.log, s.topology.inbound, { timeoutMs: config.appendTimeoutMs, lingerMs: config.appendLingerMs });
   const client = new PlatformClient({ baseUrl: config.platformApiBaseUrl, apiKey: config.platformApiKey, rateWindowMs: config.platformRateWindowSec * 1000, maxResponseBytes: config.outboundMaxResponseBytes });
   const backfill = new BackfillJobs(s.store, client, async (records) => { await s.log.append(s.topology.inbound, records); }, logger.child({ role: 'backfill' }), config.backfillStaleSec * 1000);
+  const previews = new DefinitionsPreviews(s.pipeline, s.store, s.log, s.topology, logger.child({ role: 'definitions' }));
+  // A preview a stopped process left running goes on where it stood.
+  const previewsStarted = previews.start().catch((err: unknown) => logger.error({ err }, 'definitions preview not resumed'));
   // Jobs whose process stopped are picked up once their heartbeat is stale.
   const resumer = setInterval(() => { backfill.resumeStale().catch((err: unknown) => logger.error({ err }, 'backfill resume failed')); }, Math.min(10_000, backfill.staleMs));
   resumer.unref();
@@ -168,8 +174,11 @@ export function buildApiServices(s: Services): ApiServices {
     purgeAccounts: (accountIds) => purgeAccounts(s.store, read, s.pipeline, accountIds),
     backup: s.log.kind === 'embedded' && s.store.kind === 'embedded' ? oneAtATime(() => backupEmbedded(config.dataDir, config.backupDir)) : null,
     explain: explainDeps(s, read),
+    previews,
     async stop() {
       clearInterval(resumer);
+      await previewsStarted;
+      await previews.stop();
       await backfill.stop();
     },
   };

@@ -22,7 +22,9 @@ import { ALERTS_COLLECTION, ANALYSES_COLLECTION, type Intelligence } from './int
 import type { IntelligenceConsumer } from './intelligence/intelligence-consumer.js';
 import { AlertHookDispatcher } from './alert-hooks/dispatcher.js';
 import { DEFAULT_RETRY_POLICY } from './alert-hooks/retry-policy.js';
-import { buildStages, type PipelineFailpoints } from './pipeline-stages.js';
+import { buildStages, type PipelineFailpoints, type StageDeps } from './pipeline-stages.js';
+import type { DefinitionValues } from './definitions/definitions-store.js';
+import { Generations, GENERATIONS_COLLECTION, generationTopology } from './definitions/generations.js';
 import type { Topology } from './topology.js';
 import type { Consumer } from './adapters/log/log.js';
 import { runStage, type Stage, type StageState } from './pipeline/stage.js';
@@ -154,9 +156,44 @@ export class PipelineControl implements ProjectionControl {
     return { processor: this.processor?.status() ?? null, projector: this.projector?.status() ?? null };
   }
 
-  async start(): Promise<void> {
+  /** The definitions generation this process's stages run (src/definitions/generations.ts), as the pointer named it at their start. */
+  private live: { readonly n: number; readonly values: DefinitionValues | null } = { n: 0, values: null };
+
+  get generation(): number {
+    return this.live.n;
+  }
+
+  /** The live generation's topics and groups. */
+  liveTopology(): Topology {
+    return generationTopology(this.topology, this.live.n);
+  }
+
+  /** What a definitions preview builds its own stages from (src/definitions/preview.ts). */
+  stageDeps(): StageDeps {
     const { config, log, store, topology, logger } = this;
-    const built = buildStages({ config, log, store, topology, logger, intelligence: this.intelligence, setAsideTally: this.setAsideTally, failpoints: this.failpoints });
+    return { config, log, store, topology, logger, intelligence: this.intelligence, setAsideTally: this.setAsideTally, failpoints: this.failpoints };
+  }
+
+  /** Read-model versions of generations that are not live (held for a switch back, or previews): a replay leaves them. */
+  async keptVersions(): Promise<ReadonlySet<number>> {
+    const docs = await new Generations(this.store).all();
+    return new Set(docs.filter((d) => d.state === 'held' || d.state === 'shadow').map((d) => d.readModelVersion));
+  }
+
+  /** The generation the pointer names, with its stored values (none for generation 0: the environment's). */
+  private async readLive(): Promise<{ n: number; values: DefinitionValues | null }> {
+    const n = (await new ReadModelSet(this.store).pointer()).generation;
+    if (n === 0) return { n, values: null };
+    const doc = await new Generations(this.store).get(n);
+    if (!doc) throw new Error(`the read-model pointer names definitions generation ${n}, which has no stored definitions`);
+    return { n, values: doc.values };
+  }
+
+  async start(): Promise<void> {
+    const { config, log, store, logger } = this;
+    this.live = await this.readLive();
+    if (this.live.n !== 0) logger.info({ generation: this.live.n, ...this.live.values }, 'running definitions generation');
+    const built = buildStages({ ...this.stageDeps(), generation: this.live });
     this.processor = built.processor;
     this.projector = built.projector;
     this.intelligenceConsumer = built.intelligence;
@@ -168,7 +205,7 @@ export class PipelineControl implements ProjectionControl {
       await this.hookDispatcher.start();
     }
     if (this.processor) {
-      this.ticker = new Ticker(log, topology.inbound, config.tickIntervalSec * 1000, logger.child({ role: 'ticker' }));
+      this.ticker = new Ticker(log, this.topology.inbound, config.tickIntervalSec * 1000, logger.child({ role: 'ticker' }));
       this.ticker.start();
     }
   }
@@ -218,7 +255,9 @@ export class PipelineControl implements ProjectionControl {
     const models = new ReadModelSet(this.store);
     // Set-aside records go with the chat states they were decided against; alerts and analyses
     // with the sessions they were about (left, they stayed open on the floor until a sweep).
-    const dropped = [...await models.allCollections(), CHAT_STATE_COLLECTION, CHAT_LEDGER_COLLECTION, SET_ASIDE_COLLECTION, ALERTS_COLLECTION, ANALYSES_COLLECTION, EVENT_DIGESTS_COLLECTION, STATE_ROLLBACKS_COLLECTION, APPLIED_MARKS_COLLECTION, PROJECTOR_MARKS_COLLECTION, READ_MODEL_HEALS_COLLECTION];
+    // Every definitions generation but the first goes with its prefixed collections; the first is live again.
+    const generationCollections = (await this.store.listCollections()).filter((n) => /^g\d+\./.test(n));
+    const dropped = [...await models.allCollections(), ...generationCollections, GENERATIONS_COLLECTION, CHAT_STATE_COLLECTION, CHAT_LEDGER_COLLECTION, SET_ASIDE_COLLECTION, ALERTS_COLLECTION, ANALYSES_COLLECTION, EVENT_DIGESTS_COLLECTION, STATE_ROLLBACKS_COLLECTION, APPLIED_MARKS_COLLECTION, PROJECTOR_MARKS_COLLECTION, READ_MODEL_HEALS_COLLECTION];
     for (const name of dropped) await this.store.collection(name).drop();
     await models.resetPointer();
     this.logger.warn({ skippedTo }, 'pipeline reset: read models dropped, consumers moved past the existing log');
@@ -258,11 +297,12 @@ export class PipelineControl implements ProjectionControl {
     return this.exclusive(async () => {
       const deadline = Date.now() + drainMs;
       // Nothing stopped yet: a drain that times out changes nothing.
-      await this.drained('processor', this.topology.processorGroup, this.topology.inbound, await this.log.endOffsets(this.topology.inbound), deadline);
+      const t = this.liveTopology();
+      await this.drained('processor', t.processorGroup, t.inbound, await this.log.endOffsets(t.inbound), deadline);
       try {
         this.ticker?.stop();
         await this.haltStage(this.processor);
-        await this.drained('projector', this.topology.projectorGroup, this.topology.sessionEvents, await this.log.endOffsets(this.topology.sessionEvents), deadline);
+        await this.drained('projector', t.projectorGroup, t.sessionEvents, await this.log.endOffsets(t.sessionEvents), deadline);
         await this.halt();
         return await work();
       } finally {
@@ -286,7 +326,7 @@ export class PipelineControl implements ProjectionControl {
   }
 
   /** Waits until `group` has committed every offset below `ends` on `topic`. */
-  private async drained(role: string, group: string, topic: string, ends: Readonly<Record<number, number>>, deadline: number): Promise<void> {
+  async drained(role: string, group: string, topic: string, ends: Readonly<Record<number, number>>, deadline: number): Promise<void> {
     for (;;) {
       if (this.closing) throw new PipelineBusyError('the pipeline is shutting down');
       const committed = await this.log.committedOffsets(group, topic);

@@ -12,6 +12,8 @@ import { Projector } from './projector/projector.js';
 import type { Logger } from './support/logger.js';
 import type { Topology } from './topology.js';
 import type { SetAsideTally } from './pipeline/set-aside.js';
+import type { DefinitionValues } from './definitions/definitions-store.js';
+import { generationStore, generationTopology, idTagOf } from './definitions/generations.js';
 
 /** Test-only fault injection, off unless set (see app.ts). */
 export interface PipelineFailpoints {
@@ -29,6 +31,11 @@ export interface StageDeps {
   /** Records set aside by this process, by stage; kept across rebuilds of the stages. */
   readonly setAsideTally: SetAsideTally;
   readonly failpoints?: PipelineFailpoints;
+  /**
+   * The definitions generation the stages run (src/definitions/generations.ts): its number and
+   * stored values; absent or values null: generation 0 under the environment's settings.
+   */
+  readonly generation?: { readonly n: number; readonly values: DefinitionValues | null };
 }
 
 /** Each stage present when its role is configured; the order is the start order. */
@@ -38,17 +45,39 @@ export interface PipelineStages {
   readonly intelligence: IntelligenceConsumer | null;
 }
 
+/** The processor's definitions: a generation's stored values, or (generation 0) the environment's. */
+function definitionsOf(config: Config, values: DefinitionValues | null): DefinitionValues {
+  return values ?? { sessionIdleSec: config.sessionIdleSec, allowedLatenessSec: config.allowedLatenessSec, unansweredCloseSec: config.unansweredCloseSec, attributionLookbackSec: config.attributionLookbackSec };
+}
+
+/** A generation's processor: its chat states under its prefix, its topics, its ids' tag. */
+export function generationProcessor(deps: StageDeps, n: number, values: DefinitionValues | null, logger: Logger): SessionProcessor {
+  const { config, log, store, setAsideTally } = deps;
+  const d = definitionsOf(config, values);
+  const idTag = idTagOf(n);
+  return new SessionProcessor({
+    log, store, topology: generationTopology(deps.topology, n), stateStore: generationStore(store, n), recordDefinitions: values === null, ...(idTag !== undefined ? { idTag } : {}),
+    idleMs: d.sessionIdleSec * 1000, lateMs: d.allowedLatenessSec * 1000, unansweredMs: d.unansweredCloseSec * 1000, lookbackMs: d.attributionLookbackSec * 1000,
+    stallBeforeWriteMs: config.failpointStallBeforeWriteMs, failpointThrowOnText: deps.failpoints?.throwOnText, setAsideTally, logger,
+  });
+}
+
+/** A generation's projector: its topic and group; pinned to a read-model version while it is a preview. */
+export function generationProjector(deps: StageDeps, n: number, progress: ProjectionProgress, logger: Logger, pinnedVersion?: number): Projector {
+  const { config, log, store, setAsideTally } = deps;
+  return new Projector(store, generationTopology(deps.topology, n), logger, progress, setAsideTally, {
+    checkContent: config.eventDigests, digestsKeepMs: config.eventDigestsKeepDays * 86_400_000, log, generation: n, ...(pinnedVersion !== undefined ? { pinnedVersion } : {}),
+  });
+}
+
 export function buildStages(deps: StageDeps): PipelineStages {
-  const { config, log, store, topology, logger, setAsideTally } = deps;
-  const processor = config.roles.has('processor')
-    ? new SessionProcessor({
-      log, store, topology, idleMs: config.sessionIdleSec * 1000, lateMs: config.allowedLatenessSec * 1000, unansweredMs: config.unansweredCloseSec * 1000, lookbackMs: config.attributionLookbackSec * 1000,
-      stallBeforeWriteMs: config.failpointStallBeforeWriteMs, failpointThrowOnText: deps.failpoints?.throwOnText, setAsideTally, logger: logger.child({ role: 'processor' }),
-    })
-    : null;
+  const { config, log, logger } = deps;
+  const n = deps.generation?.n ?? 0;
+  const topology = generationTopology(deps.topology, n);
+  const processor = config.roles.has('processor') ? generationProcessor(deps, n, deps.generation?.values ?? null, logger.child({ role: 'processor' })) : null;
   // Intelligence waits on this process's projection where both run here.
   const progress = config.roles.has('projector') ? new ProjectionProgress() : null;
-  const projector = progress ? new Projector(store, topology, logger.child({ role: 'projector' }), progress, setAsideTally, { checkContent: config.eventDigests, digestsKeepMs: config.eventDigestsKeepDays * 86_400_000, log }) : null;
+  const projector = progress ? generationProjector(deps, n, progress, logger.child({ role: 'projector' })) : null;
   const intelligence = config.roles.has('intelligence')
     ? new IntelligenceConsumer(log, topology, deps.intelligence, config.alertSweepSec * 1000, logger.child({ role: 'intelligence' }), progress)
     : null;

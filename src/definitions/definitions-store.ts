@@ -7,6 +7,7 @@
 // starts with settings that differ from the latest (who: `environment`), so every report can name
 // the versions its figures may have been decided under, and an explanation the chat's own.
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../adapters/store/store.js';
+import { ReadModelSet } from '../read-models/read-model-set.js';
 
 export const DEFINITIONS_COLLECTION = 'definitions';
 
@@ -22,8 +23,10 @@ export interface DefinitionsDoc extends Doc {
   readonly values: DefinitionValues;
   /** When a processor first decided under it (epoch ms). */
   readonly since: number;
-  /** Who made it: `environment` (a processor started with these settings). */
+  /** Who made it: `environment` (a processor started with these settings), or `admin:<key>` (a preview). */
   readonly recordedBy: string;
+  /** The definitions generation it was proposed for (./generations.ts); absent: the first, from the environment. */
+  readonly generation?: number;
 }
 
 /** A version: chats first seen from `since` until the next version's (null: still) start under it. */
@@ -46,8 +49,9 @@ const same = (a: DefinitionValues, b: DefinitionValues): boolean => KEYS.every((
  * had begun before the window's end, since a chat keeps the version it was first seen under.
  * The first version stands for everything decided before it.
  */
-export function inForce(docs: readonly DefinitionsDoc[], to: number): VersionInForce[] {
-  const sorted = [...docs].sort((a, b) => a.version - b.version);
+export function inForce(docs: readonly DefinitionsDoc[], to: number, generation = 0): VersionInForce[] {
+  // A later generation computed every chat again under its one version: that one is in force over any window.
+  const sorted = docs.filter((d) => (d.generation ?? 0) === generation).sort((a, b) => a.version - b.version);
   return sorted
     .map((d, i) => ({ version: d.version, since: d.since, until: sorted[i + 1]?.since ?? null, recordedBy: d.recordedBy, values: d.values }))
     .filter((v, i) => i === 0 || v.since < to);
@@ -60,8 +64,27 @@ export class DefinitionsStore {
   private readonly docs: Collection<DefinitionsDoc>;
   private kept: { at: number; docs: Promise<DefinitionsDoc[]> } | null = null;
 
+  private readonly models: ReadModelSet;
+  private liveKept: { at: number; generation: Promise<number> } | null = null;
+
   constructor(store: DocumentStore) {
     this.docs = store.collection<DefinitionsDoc>(DEFINITIONS_COLLECTION);
+    this.models = new ReadModelSet(store);
+  }
+
+  /** The live definitions generation (the read-model pointer's), read at most once per KEEP_MS. */
+  liveGeneration(now = Date.now()): Promise<number> {
+    if (this.liveKept && now - this.liveKept.at < KEEP_MS) return this.liveKept.generation;
+    const generation = this.models.pointer().then((p) => p.generation);
+    this.liveKept = { at: now, generation };
+    generation.catch(() => { this.liveKept = null; });
+    return generation;
+  }
+
+  /** The versions in force over a window ending at `to`, in the live generation. */
+  async inForceUntil(to: number): Promise<VersionInForce[]> {
+    const [docs, generation] = await Promise.all([this.all(), this.liveGeneration()]);
+    return inForce(docs, to, generation);
   }
 
   /** Every version, oldest first. */
@@ -84,11 +107,22 @@ export class DefinitionsStore {
    * again and compares with what won.
    */
   async record(values: DefinitionValues, now: number, recordedBy = 'environment'): Promise<DefinitionsDoc> {
+    return this.insert(values, now, recordedBy, undefined);
+  }
+
+  /** A new version for definitions generation `generation` (a preview of changed definitions), whatever the latest's values. */
+  propose(values: DefinitionValues, now: number, by: string, generation: number): Promise<DefinitionsDoc> {
+    return this.insert(values, now, by, generation);
+  }
+
+  private async insert(values: DefinitionValues, now: number, recordedBy: string, generation: number | undefined): Promise<DefinitionsDoc> {
     for (let attempt = 0; attempt < 20; attempt++) {
       this.kept = null;
-      const latest = (await this.all(now)).at(-1);
-      if (latest && same(latest.values, values)) return latest;
-      const doc: DefinitionsDoc = { _id: definitionsId((latest?.version ?? 0) + 1), version: (latest?.version ?? 0) + 1, values: { ...values }, since: now, recordedBy };
+      const all = await this.all(now);
+      const latestFirst = all.filter((d) => d.generation === undefined).at(-1);
+      if (generation === undefined && latestFirst && same(latestFirst.values, values)) return latestFirst;
+      const next = (all.at(-1)?.version ?? 0) + 1;
+      const doc: DefinitionsDoc = { _id: definitionsId(next), version: next, values: { ...values }, since: now, recordedBy, ...(generation !== undefined ? { generation } : {}) };
       try {
         await this.docs.insertOne(doc);
         this.kept = null;

@@ -2,7 +2,7 @@
 // (`2026-11-23T09:00:00Z`, `...+02:00`) or local dates (`2026-11-23`: midnight in
 // REPORT_TIMEZONE). `from` is inclusive, `to` exclusive; an absent bound leaves the window open.
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { inForce, type DefinitionsStore } from '../definitions/definitions-store.js';
+import { type DefinitionsStore } from '../definitions/definitions-store.js';
 import { startOfLocalDate } from '../domain/zoned-time.js';
 import { ALL_TIME, type ReportWindow } from '../read-models/report-buckets/queries.js';
 import { ApiError } from './errors.js';
@@ -99,7 +99,7 @@ export const WindowSchema = Type.Object({ from: Time, to: Time, definitions: Def
 
 /** The window as answers name it, with the definitions versions in force over it. */
 export async function windowOut(w: ReportWindow, definitions: DefinitionsStore): Promise<Static<typeof WindowSchema>> {
-  const versions = inForce(await definitions.all(), w.to);
+  const versions = await definitions.inForceUntil(w.to);
   return { ...windowView(w), definitions: versions.map((v) => ({ version: v.version, since: new Date(v.since).toISOString(), until: v.until === null ? null : new Date(v.until).toISOString(), values: v.values })) };
 }
 

@@ -39,16 +39,21 @@ export interface AppMetricsSources {
 
 export function registerAppMetrics(metrics: Metrics, src: AppMetricsSources): void {
   const { roles } = src.config;
-  const groups = [
-    { role: 'processor', group: src.topology.processorGroup, topic: src.topology.inbound, atEnd: false },
-    { role: 'projector', group: src.topology.projectorGroup, topic: src.topology.sessionEvents, atEnd: false },
-    { role: 'intelligence', group: src.topology.intelligenceGroup, topic: src.topology.sessionEvents, atEnd: true },
-  ].filter((g) => roles.has(g.role as never));
+  // The live definitions generation's groups, as this process's stages last started.
+  const groupsNow = () => {
+    const t = src.pipeline.liveTopology();
+    return [
+      { role: 'processor', group: t.processorGroup, topic: t.inbound, atEnd: false },
+      { role: 'projector', group: t.projectorGroup, topic: t.sessionEvents, atEnd: false },
+      { role: 'intelligence', group: t.intelligenceGroup, topic: t.sessionEvents, atEnd: true },
+    ].filter((g) => roles.has(g.role as never));
+  };
+  const groups = groupsNow();
 
   if (groups.length > 0) {
     metrics.gauge('consumer_lag_records', 'Records a role\'s consumer group has not consumed yet, per partition', ['role', 'partition'], async () => {
       const samples: GaugeSample[] = [];
-      for (const g of groups) {
+      for (const g of groupsNow()) {
         const [ends, committed] = await within(Promise.all([src.log.endOffsets(g.topic), src.log.committedOffsets(g.group, g.topic)]));
         for (const [p, end] of Object.entries(ends)) {
           // A group that starts at the end has nothing waiting before its first commit.

@@ -69,6 +69,8 @@ export interface RoundSettings {
   readonly unansweredMs?: number;
   /** The converter model's lookback (machines/credit-models.ts); its default when absent. */
   readonly lookbackMs?: number;
+  /** The definitions generation's id tag (machines/chat-context.ts); absent in the first generation. */
+  readonly idTag?: string;
   /** An account's banned phrases in force at a time (accounts/banned-phrases-store.ts); none when absent. */
   readonly bannedPhrases?: (accountId: string, at: number) => readonly string[];
   /**
@@ -431,6 +433,6 @@ class Round {
   }
 
   private fresh(n: Routed): ChatState {
-    return initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: this.settings.idleMs, lateMs: this.settings.lateMs, unansweredMs: this.unansweredMs, ...(this.settings.lookbackMs !== undefined ? { lookbackMs: this.settings.lookbackMs } : {}) });
+    return initialChatState({ accountId: n.accountId, chatId: n.chatId, idleMs: this.settings.idleMs, lateMs: this.settings.lateMs, unansweredMs: this.unansweredMs, ...(this.settings.lookbackMs !== undefined ? { lookbackMs: this.settings.lookbackMs } : {}), ...(this.settings.idTag !== undefined ? { idTag: this.settings.idTag } : {}) });
   }
 }

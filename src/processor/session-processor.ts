@@ -61,6 +61,16 @@ export interface ProcessorOptions {
   readonly failpointThrowOnText?: string;
   /** Where records set aside are counted by stage (the process's metrics); kept across restarts of the stage. */
   readonly setAsideTally?: SetAsideTally;
+  /**
+   * Where this definitions generation keeps its chat states, ledger, applied marks, rollbacks and
+   * set-aside records (src/definitions/generations.ts); `store` when absent. Accounts' phrases,
+   * schedules and the definitions themselves are the deployment's, in `store`.
+   */
+  readonly stateStore?: DocumentStore;
+  /** The generation's id tag for new chats (machines/chat-context.ts); absent in the first. */
+  readonly idTag?: string;
+  /** Record these settings as a definitions version when starting (the first generation, from the environment); default true. */
+  readonly recordDefinitions?: boolean;
 }
 
 export interface ProcessorCounters {
@@ -130,9 +140,13 @@ export class SessionProcessor implements Stage {
     this.opts.logger.warn({ err, partitions }, 'session processor round failed twice the same way; running its records one at a time to set aside the one at fault');
   });
 
+  /** This generation's chat states and their bookkeeping (ProcessorOptions.stateStore). */
+  private readonly stateStore: DocumentStore;
+
   constructor(private readonly opts: ProcessorOptions) {
-    this.states = opts.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
-    this.ledger = new ChatLedger(opts.store);
+    this.stateStore = opts.stateStore ?? opts.store;
+    this.states = this.stateStore.collection<ChatStateDoc>(CHAT_STATE_COLLECTION);
+    this.ledger = new ChatLedger(this.stateStore);
     this.cache = new LruMap(opts.cacheSize ?? 10_000);
     this.phrases = new PhraseBook(new BannedPhrasesStore(opts.store));
     this.schedules = new ScheduleBook(new BusinessHoursStore(opts.store));
@@ -151,13 +165,18 @@ export class SessionProcessor implements Stage {
     await this.states.createIndex({ keys: { partition: 1, deadline: 1 } });
     // The definitions this processor decides under, kept as a version reports can name.
     const o = this.opts;
+    if (o.recordDefinitions === false) {
+      o.logger.info({ idleMs: o.idleMs, lateMs: o.lateMs, idTag: o.idTag }, 'deciding under the definitions generation\'s stored values');
+      await this.stateStore.collection(SET_ASIDE_COLLECTION).createIndex({ keys: { setAsideAt: -1 } });
+      return;
+    }
     const version = await new DefinitionsStore(o.store).record({
       sessionIdleSec: Math.round(o.idleMs / 1000), allowedLatenessSec: Math.round(o.lateMs / 1000),
       unansweredCloseSec: Math.round((o.unansweredMs ?? DEFAULT_UNANSWERED_MS) / 1000), attributionLookbackSec: Math.round((o.lookbackMs ?? DEFAULT_LOOKBACK_MS) / 1000),
     }, Date.now());
     o.logger.info({ definitionsVersion: version.version, ...version.values }, 'deciding under definitions version');
     // GET /api/admin/set-aside lists them newest first.
-    await this.opts.store.collection(SET_ASIDE_COLLECTION).createIndex({ keys: { setAsideAt: -1 } });
+    await this.stateStore.collection(SET_ASIDE_COLLECTION).createIndex({ keys: { setAsideAt: -1 } });
   }
 
   failed(err: unknown, batches: readonly RecordBatch[]): void {
@@ -245,7 +264,7 @@ export class SessionProcessor implements Stage {
         'chat state rolled back: the store handed back an older state than this processor stored (lost writes); re-deriving it from inbound');
     }
     // The round is retried whether or not this lands: the re-derivation does not depend on it.
-    await recordRollbacks(this.opts.store, rollbacks, Date.now()).catch((err: unknown) => this.opts.logger.warn({ err }, 'a chat state rollback could not be recorded for verify'));
+    await recordRollbacks(this.stateStore, rollbacks, Date.now()).catch((err: unknown) => this.opts.logger.warn({ err }, 'a chat state rollback could not be recorded for verify'));
   }
 
   /**
@@ -267,7 +286,7 @@ export class SessionProcessor implements Stage {
     const first = batch.records[0]?.offset;
     if (first === undefined) return;
     const place = (d: ChatStateDoc): StatePlace => ({ _id: d._id, partition: d.partition, offset: d.offset, seq: seqOf(d) });
-    const found = await rollbacksBehindMark(this.opts.store, this.opts.log, batch.topic, batch.partition, first, {
+    const found = await rollbacksBehindMark(this.stateStore, this.opts.log, batch.topic, batch.partition, first, {
       states: async (keys) => (await this.states.find({ _id: { $in: [...keys] } })).map(place),
       dueBefore: async (partition, at, offset) => (await this.states.find({ partition, deadline: { $lt: at }, offset: { $lt: offset } })).map(place),
     }, (r) => {
@@ -275,7 +294,7 @@ export class SessionProcessor implements Stage {
       return meta?.source === 'tick' ? meta.receivedAt : null;
     });
     // Rollbacks found and recorded by a process that stopped before re-deriving them.
-    const left = await unrecoveredRollbacks(this.opts.store, batch.partition);
+    const left = await unrecoveredRollbacks(this.stateStore, batch.partition);
     if (left.length > 0) {
       const p = this.plan(batch.partition, first);
       for (const r of left) {
@@ -391,7 +410,7 @@ export class SessionProcessor implements Stage {
     const decided = decideRound(
       read.round,
       { states: read.loaded, ledger: read.ledger, due: read.due },
-      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, ...(this.opts.lookbackMs !== undefined ? { lookbackMs: this.opts.lookbackMs } : {}), bannedPhrases: this.phrases.phrasesAt, limitEnd: this.schedules.limitEnd, now: Date.now(), step: this.step, clock: () => performance.now() },
+      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, ...(this.opts.lookbackMs !== undefined ? { lookbackMs: this.opts.lookbackMs } : {}), ...(this.opts.idTag !== undefined ? { idTag: this.opts.idTag } : {}), bannedPhrases: this.phrases.phrasesAt, limitEnd: this.schedules.limitEnd, now: Date.now(), step: this.step, clock: () => performance.now() },
       { roundStart: read.roundStart, chats: read.rederiving },
     );
     for (const slow of decided.slow) this.noteSlow(slow);
@@ -429,7 +448,7 @@ export class SessionProcessor implements Stage {
     const [loaded, entries, marks, due] = await Promise.all([
       this.loadStates([...round.chatKeys]),
       this.ledger.fetch(round.ledgerIds),
-      appliedMarks(this.opts.store, partitions),
+      appliedMarks(this.stateStore, partitions),
       this.dueChats(round.tickAt),
     ]);
     // A stored mark below the one this processor stored: the store lost writes under a running
@@ -473,7 +492,7 @@ export class SessionProcessor implements Stage {
       // Ledger entries and set-aside records before the states, in one store write (one
       // transaction on the embedded store): an entry counts only once a state that includes it
       // is stored, and a stored state past a set-aside record means its document exists.
-      await this.opts.store.bulkWriteMany([
+      await this.stateStore.bulkWriteMany([
         this.ledger.writes(decided.ledger),
         setAsideWrite(decided.setAside),
         {
@@ -561,11 +580,11 @@ export class SessionProcessor implements Stage {
         this.opts.logger.error({ chatKey: r.chatKey, partition: r.partition, storedOffset: r.storedOffset, storedSeq: r.storedSeq, committedOffset: r.knownOffset },
           'chat state rolled back: its stored state was behind records the processor had committed (lost writes); re-derived from inbound');
       }
-      await recordRollbacks(this.opts.store, confirmed, storedAt).catch((err: unknown) => this.opts.logger.warn({ err }, 'a chat state rollback could not be recorded for verify'));
+      await recordRollbacks(this.stateStore, confirmed, storedAt).catch((err: unknown) => this.opts.logger.warn({ err }, 'a chat state rollback could not be recorded for verify'));
     }
     for (const r of recovered) {
       // Records the log no longer held: the state went on without them, which verify reports.
-      await markRecovered(this.opts.store, r.ids, counted.recordsRederived, storedAt, read.missing.get(r.partition) ?? 0)
+      await markRecovered(this.stateStore, r.ids, counted.recordsRederived, storedAt, read.missing.get(r.partition) ?? 0)
         .catch((err: unknown) => this.opts.logger.warn({ err }, 'a re-derived rollback could not be marked recovered'));
     }
   }

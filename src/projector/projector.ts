@@ -45,6 +45,13 @@ export interface ProjectorOptions {
   readonly digestsKeepMs?: number;
   /** Where a gap behind a partition's applied mark is read again from (./applied-marks.ts); without it, gaps are not looked for. */
   readonly log?: Log;
+  /**
+   * A definitions generation's preview (src/definitions/generations.ts): fold into this read-model
+   * version whatever the pointer says, and ignore its pauses. Absent: follow the pointer.
+   */
+  readonly pinnedVersion?: number;
+  /** The definitions generation this projector's topics belong to; absent: 0. Unpinned, it folds only while that generation is live. */
+  readonly generation?: number;
 }
 
 export class Projector implements Stage {
@@ -79,13 +86,18 @@ export class Projector implements Stage {
     this.checkContent = options.checkContent ?? true;
     this.digestsKeepMs = options.digestsKeepMs ?? 30 * 86_400_000;
     this.log = options.log ?? null;
+    this.pinned = options.pinnedVersion ?? null;
+    this.generation = options.generation ?? 0;
     this.models = new ReadModelSet(store);
     this.group = topology.projectorGroup;
     this.topics = [topology.sessionEvents];
   }
 
+  private readonly pinned: number | null;
+  private readonly generation: number;
+
   async prepare(): Promise<void> {
-    const version = await this.models.activeVersion();
+    const version = this.pinned ?? await this.models.activeVersion();
     await this.models.ensureIndexes(version);
     await ensureReportBuckets(this.store, this.models, version, this.logger);
     if (this.checkContent) await this.store.collection(EVENT_DIGESTS_COLLECTION).createIndex(EVENT_DIGESTS_INDEX);
@@ -120,7 +132,7 @@ export class Projector implements Stage {
   async idle(): Promise<boolean> {
     if (this.store.kind !== 'embedded') return false;
     try {
-      const pointer = await this.models.pointer();
+      const pointer = this.pinned !== null ? { version: this.pinned, pausedUntil: null } : await this.models.pointer();
       if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) return false;
       const { swept, more } = await sweepLapsed(this.models.at(pointer.version), Date.now());
       this.counters.sessionsSwept += swept;
@@ -157,8 +169,10 @@ export class Projector implements Stage {
 
   private async handleRound(batches: readonly RecordBatch[]): Promise<void> {
     // The pointer is read per application, so a replay's switch reaches every projector process.
-    const pointer = await this.models.pointer();
+    const pointer = this.pinned !== null ? { version: this.pinned, pausedUntil: null, generation: this.generation } : await this.models.pointer();
     if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) throw new ProjectionPaused();
+    // Another generation went live (a switch in another process): this one's events must not reach its read models.
+    if (pointer.generation !== this.generation) throw new GenerationNotLive(this.generation, pointer.generation);
     // A store behind its applied mark gets the events in between again first (./applied-marks.ts).
     await this.healGaps(batches, pointer.version);
     const next = new Map<number, number>();
@@ -260,4 +274,12 @@ export function parseEvents(batch: RecordBatch, unreadable: (offset: number) => 
     }
   }
   return out;
+}
+
+/** The pointer names another definitions generation: this projector's events belong to one not live. */
+class GenerationNotLive extends Error {
+  constructor(mine: number, live: number) {
+    super(`definitions generation ${mine} is not live (${live} is): its events are not folded into the live read models`);
+    this.name = 'GenerationNotLive';
+  }
 }

@@ -154,6 +154,10 @@ export class ReplayConflict extends Error {
 export interface ProjectionControl {
   pause(): Promise<void>;
   resume(): Promise<void>;
+  /** Read-model versions a replay's clean-up must leave: other definitions generations' (src/definitions/generations.ts). */
+  keptVersions?(): Promise<ReadonlySet<number>>;
+  /** The live generation's topics, read when a replay starts: a replay folds the live generation's events. */
+  liveTopology?(): Topology;
 }
 
 export class ReplayService {
@@ -176,7 +180,7 @@ export class ReplayService {
   constructor(
     private readonly log: Log,
     private readonly store: DocumentStore,
-    private readonly topology: Topology,
+    private readonly baseTopology: Topology,
     private readonly projection: ProjectionControl,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
@@ -186,6 +190,16 @@ export class ReplayService {
     this.jobs = store.collection<ReplayJobDoc>(JOBS_COLLECTION);
     this.lock = new Lease(store, { collection: JOBS_COLLECTION, id: REPLAY_LOCK_ID, staleMs: STALE_MS, ownerField: 'jobId', beatField: 'heartbeatAt', create: { kind: 'replay-lock' }, clock });
     this.models = new ReadModelSet(store);
+  }
+
+  /** The live definitions generation's topics (the deployment's own in generation 0). */
+  private get topology(): Topology {
+    return this.projection.liveTopology?.() ?? this.baseTopology;
+  }
+
+  /** Whether a replay runs in this process (a definitions switch waits for none). */
+  get busy(): boolean {
+    return this.current !== null;
   }
 
   async get(id: string): Promise<ReplayJobDoc | null> {
@@ -376,8 +390,9 @@ export class ReplayService {
     }
     await this.jobs.updateOne({ _id: job._id }, { $set: { state: 'done', eventsApplied: applied, lag: 0, finishedAt: this.clock(), heartbeatAt: this.clock() } });
     // Keep the version just replaced (for comparison or rollback); older ones go.
+    const kept = await this.projection.keptVersions?.() ?? new Set<number>();
     for (const v of await this.models.storedVersions()) {
-      if (v < job.fromVersion) await this.models.dropVersion(v);
+      if (v < job.fromVersion && !kept.has(v)) await this.models.dropVersion(v);
     }
     this.logger.info({ job: job._id, version: job.targetVersion, events: applied }, 'replay switched the read models');
   }

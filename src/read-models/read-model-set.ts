@@ -23,6 +23,8 @@ interface PointerDoc {
   switchedAt: number | null;
   /** While a replay switches versions, projectors in every process hold their batches until then. */
   pausedUntil?: number | null;
+  /** The definitions generation whose pipeline feeds `version` (src/definitions/generations.ts); absent: the first, 0. */
+  generation?: number;
   [key: string]: unknown;
 }
 
@@ -30,6 +32,8 @@ export interface Pointer {
   readonly version: number;
   readonly switchedAt: number | null;
   readonly pausedUntil: number | null;
+  /** The definitions generation live: its pipeline feeds this version; switched with it in one write. */
+  readonly generation: number;
 }
 
 export interface ReadModelCollections {
@@ -58,7 +62,7 @@ export class ReadModelSet {
 
   async pointer(): Promise<Pointer> {
     const p = await this.pointers.findOne({ _id: POINTER_ID });
-    return { version: p?.version ?? 1, switchedAt: p?.switchedAt ?? null, pausedUntil: p?.pausedUntil ?? null };
+    return { version: p?.version ?? 1, switchedAt: p?.switchedAt ?? null, pausedUntil: p?.pausedUntil ?? null, generation: p?.generation ?? 0 };
   }
 
   async activeVersion(): Promise<number> {
@@ -68,7 +72,7 @@ export class ReadModelSet {
   /** Asks every projector to hold its batches until `until` (or until the switch clears it). */
   async pauseProjection(until: number): Promise<void> {
     const p = await this.pointer();
-    await this.pointers.replaceOne({ _id: POINTER_ID }, { _id: POINTER_ID, version: p.version, switchedAt: p.switchedAt, pausedUntil: until }, { upsert: true });
+    await this.pointers.replaceOne({ _id: POINTER_ID }, { _id: POINTER_ID, version: p.version, switchedAt: p.switchedAt, pausedUntil: until, generation: p.generation }, { upsert: true });
   }
 
   /** Versions that have collections in the store (built, or left half-built by a crash). */
@@ -105,8 +109,10 @@ export class ReadModelSet {
     await Promise.all(PROJECTIONS.flatMap((p) => p.indexes.map((spec) => rm[p.name].createIndex(spec))));
   }
 
-  async switchTo(version: number, now: number): Promise<void> {
-    await this.pointers.replaceOne({ _id: POINTER_ID }, { _id: POINTER_ID, version, switchedAt: now, pausedUntil: null }, { upsert: true });
+  /** Moves the pointer to `version`; with `generation`, the live definitions generation moves with it in the same write. */
+  async switchTo(version: number, now: number, generation?: number): Promise<void> {
+    const g = generation ?? (await this.pointer()).generation;
+    await this.pointers.replaceOne({ _id: POINTER_ID }, { _id: POINTER_ID, version, switchedAt: now, pausedUntil: null, generation: g }, { upsert: true });
   }
 
   /** Every read-model collection of any version, for a full reset. */

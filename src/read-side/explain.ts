@@ -6,6 +6,8 @@
 // that caused that event, and the chart's steps that moved the session with their states before
 // and after. The session is folded again from those events by the sessions projection's own
 // fold and compared with the stored document; a difference is named, never hidden.
+import { generationStore } from '../definitions/generations.js';
+import { ReadModelSet } from '../read-models/read-model-set.js';
 import type { Log, LogRecord } from '../adapters/log/log.js';
 import type { DocumentStore } from '../adapters/store/store.js';
 import { readInboundMeta } from '../domain/inbound-record.js';
@@ -226,9 +228,11 @@ export interface ExplainDeps {
 /** Reads the chat again and explains the session (the session document is the caller's: its read model version). */
 export async function explainSession(deps: ExplainDeps, stored: SessionDoc): Promise<ExplainOutcome> {
   const chatKey = stored.chatKey;
+  // The live definitions generation's chat states: the session document is from its read models.
+  const states = generationStore(deps.store, (await new ReadModelSet(deps.store).pointer()).generation);
   const [state, ledger] = await Promise.all([
-    deps.store.collection<ChatStateDoc>(CHAT_STATE_COLLECTION).findOne({ _id: chatKey }),
-    deps.store.collection<LedgerDoc>(CHAT_LEDGER_COLLECTION).find({ _id: { $gte: ledgerDocId(chatKey, ''), $lt: `${chatKey}}` } }, { projection: { offset: 1, partition: 1 } }),
+    states.collection<ChatStateDoc>(CHAT_STATE_COLLECTION).findOne({ _id: chatKey }),
+    states.collection<LedgerDoc>(CHAT_LEDGER_COLLECTION).find({ _id: { $gte: ledgerDocId(chatKey, ''), $lt: `${chatKey}}` } }, { projection: { offset: 1, partition: 1 } }),
   ]);
   if (!state || ledger.length === 0) return { kind: 'unknown-chat' };
   const from = Math.min(...ledger.filter((l) => l.partition === state.partition).map((l) => l.offset));
@@ -248,6 +252,7 @@ export async function explainSession(deps: ExplainDeps, stored: SessionDoc): Pro
   };
   const settings: RoundSettings = {
     idleMs: ctx.idleMs, lateMs: ctx.lateMs, unansweredMs: ctx.unansweredMs, ...(ctx.lookbackMs !== undefined ? { lookbackMs: ctx.lookbackMs } : {}),
+    ...(ctx.idTag !== undefined ? { idTag: ctx.idTag } : {}),
     ...(deps.bannedPhrases ? { bannedPhrases: deps.bannedPhrases } : {}), ...(deps.limitEnd ? { limitEnd: deps.limitEnd } : {}), now: Date.now(),
   };
   return { kind: 'explained', explanation: explainRecords(records, deps.inboundTopic, state.partition, chatKey, stored, settings, d) };

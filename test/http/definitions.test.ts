@@ -33,7 +33,7 @@ describe('definitions versions named by the reports', () => {
   it('names version 1 (the processor\'s settings) on every report, and the admin route lists it', async () => {
     const listed = await get<{ items: { version: number; values: { sessionIdleSec: number }; until: string | null }[]; current: number }>('/api/admin/definitions');
     expect(listed.current).toBe(1);
-    expect(listed.items).toEqual([expect.objectContaining({ version: 1, until: null, recordedBy: 'environment', values: expect.objectContaining({ sessionIdleSec: 1800 }) })]);
+    expect(listed.items).toEqual([expect.objectContaining({ version: 1, generation: 0, recordedBy: 'environment', values: expect.objectContaining({ sessionIdleSec: 1800 }) })]);
     const from = new Date(Date.now() - 86_400_000).toISOString();
     for (const url of ['/api/sla', `/api/sla?from=${from}`, '/api/overview', `/api/accounts?from=${from}`, '/api/chatters/scorecard', `/api/conversion?from=${from}`]) {
       const body = await get<{ window: Versions }>(url);

@@ -19,6 +19,8 @@ export interface HealthOptions {
   readonly store: Pick<DocumentStore, 'kind' | 'ping'>;
   readonly setAside: Pick<SetAsideRecords, 'count'>;
   readonly topology: Topology;
+  /** The live definitions generation's topics and groups (src/definitions/generations.ts); `topology` when absent. */
+  readonly liveTopology?: () => Promise<Topology>;
   readonly roles: ReadonlySet<string>;
   readonly webhookSecretConfigured: boolean;
   readonly adminTokenConfigured: boolean;
@@ -141,20 +143,21 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
       withTimeout(opts.log.ping(), 3000, false),
       withTimeout(opts.store.ping(), 3000, false),
     ]);
+    const t = logOk && opts.liveTopology ? await withTimeout(opts.liveTopology(), 3000, opts.topology) : opts.topology;
     // Per role, whichever process runs it: records its group has not consumed yet.
     const [processorStanding, projectorStanding, intelligenceStanding] = logOk
       ? await Promise.all([
-        withTimeout(lag(opts.log, opts.topology.processorGroup, opts.topology.inbound), 3000, null),
-        withTimeout(lag(opts.log, opts.topology.projectorGroup, opts.topology.sessionEvents), 3000, null),
-        withTimeout(lag(opts.log, opts.topology.intelligenceGroup, opts.topology.sessionEvents, true), 3000, null),
+        withTimeout(lag(opts.log, t.processorGroup, t.inbound), 3000, null),
+        withTimeout(lag(opts.log, t.projectorGroup, t.sessionEvents), 3000, null),
+        withTimeout(lag(opts.log, t.intelligenceGroup, t.sessionEvents, true), 3000, null),
       ])
       : [null, null, null];
     const [processorLag, projectorLag, intelligenceLag] = [processorStanding?.lag ?? null, projectorStanding?.lag ?? null, intelligenceStanding?.lag ?? null];
     // A stage run here reports its own consumer (opts.problems); one run elsewhere is judged by its offsets.
     const stalledElsewhere = ([
-      ['processor', opts.topology.processorGroup, processorStanding],
-      ['projector', opts.topology.projectorGroup, projectorStanding],
-      ['intelligence', opts.topology.intelligenceGroup, intelligenceStanding],
+      ['processor', t.processorGroup, processorStanding],
+      ['projector', t.projectorGroup, projectorStanding],
+      ['intelligence', t.intelligenceGroup, intelligenceStanding],
     ] as const).flatMap(([role, group, standing]) => {
       if (opts.roles.has(role) || !standing) return [];
       const p = elsewhere.observe(role, group, standing.committed, standing.lag);
