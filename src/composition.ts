@@ -80,7 +80,11 @@ export interface OpsHooks {
  * throws on a message whose text contains this marker, so tests can set a record aside.
  */
 export function failpointsFrom(env: NodeJS.ProcessEnv | Readonly<Record<string, string>>): PipelineFailpoints {
-  return { throwOnText: env.CONVOPS_FAILPOINT_THROW_ON_TEXT || undefined };
+  const ms = (v: string | undefined): number | undefined => (v ? Number(v) : undefined);
+  return {
+    throwOnText: env.CONVOPS_FAILPOINT_THROW_ON_TEXT || undefined,
+    stallBeforeSwitchMs: ms(env.CONVOPS_FAILPOINT_STALL_BEFORE_SWITCH_MS), stallAfterSwitchMs: ms(env.CONVOPS_FAILPOINT_STALL_AFTER_SWITCH_MS),
+  };
 }
 
 /** The roles this process runs (processor, projector, intelligence, replays), not started. */

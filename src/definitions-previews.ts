@@ -249,9 +249,12 @@ export class DefinitionsPreviews {
         const pointer = await this.models.pointer();
         const now = this.clock();
         await this.keepLive(live, pointer.version, by, now);
+        const failpoints = this.control.stageDeps().failpoints;
+        if (failpoints?.stallBeforeSwitchMs) await new Promise((r) => setTimeout(r, failpoints.stallBeforeSwitchMs));
         // The switch: one write names the new read-model version and the generation feeding it.
         await this.models.switchTo(d.readModelVersion, now, n);
         switched = true;
+        if (failpoints?.stallAfterSwitchMs) await new Promise((r) => setTimeout(r, failpoints.stallAfterSwitchMs));
         await this.generations.update(n, { state: 'held' }, { at: now, by, action: 'apply', detail: `was generation ${live.generation}` });
       }).catch(async (err: unknown) => {
         if (switched) throw err;

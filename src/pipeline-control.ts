@@ -234,6 +234,8 @@ export class PipelineControl implements ProjectionControl {
 
   async resetAll(): Promise<ResetOutcome> {
     if (!this.runsProcessing) throw new Error('this process does not run both the processor and the projector');
+    const previewing = (await new Generations(this.store).all()).find((g) => g.state === 'shadow');
+    if (previewing) throw new PipelineBusyError(`definitions generation ${previewing.generation} is being previewed; apply or cancel it first`);
     // Fenced like a purge, without the drain: what is in the log is skipped anyway.
     return this.exclusive(async () => {
       try {

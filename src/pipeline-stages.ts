@@ -19,6 +19,9 @@ import { generationStore, generationTopology, idTagOf } from './definitions/gene
 export interface PipelineFailpoints {
   /** The processor's step throws on a message whose text contains this marker. */
   readonly throwOnText?: string;
+  /** A definitions switch waits this long just before its pointer write, and just after it (a kill lands mid-switch). */
+  readonly stallBeforeSwitchMs?: number;
+  readonly stallAfterSwitchMs?: number;
 }
 
 export interface StageDeps {

@@ -1,10 +1,11 @@
 // Removes everything convops keeps of some accounts (the demo's), with the consumers drained and
 // stopped meanwhile (PipelineControl.fenced): no round is half way through one of their chats,
 // so none writes a document, a total or a chat state back after it is deleted.
+import { Generations, generationStore } from '../definitions/generations.js';
 import { ACCOUNTS_COLLECTION } from '../accounts/registry.js';
 import type { DocumentStore } from '../adapters/store/store.js';
 import { ALERTS_COLLECTION, ANALYSES_COLLECTION } from '../intelligence/intelligence.js';
-import type { PipelineControl } from '../pipeline-control.js';
+import { PipelineBusyError, type PipelineControl } from '../pipeline-control.js';
 import { reconcileSetAsideAlert } from '../pipeline/set-aside-alert.js';
 import { chatKeysOf, forgetChatStates } from '../processor/purge.js';
 import { EVENT_DIGESTS_COLLECTION } from '../projector/event-digests.js';
@@ -19,6 +20,10 @@ import type { ReadSide } from '../read-side/read-side.js';
  * alerts and analyses, and their registry entries. Counts per collection.
  */
 export async function purgeAccounts(store: DocumentStore, read: Pick<ReadSide, 'models' | 'accounts'>, pipeline: PipelineControl, accountIds: readonly string[]): Promise<Record<string, number>> {
+  // A preview behind the log's end would step their records again into its chat states.
+  const generations = await new Generations(store).all();
+  const previewing = generations.find((g) => g.state === 'shadow');
+  if (previewing) throw new PipelineBusyError(`definitions generation ${previewing.generation} is being previewed; apply or cancel it first`);
   return pipeline.fenced(async () => {
     const ofAccounts = { accountId: { $in: [...accountIds] } };
     const { models } = read;
@@ -31,6 +36,10 @@ export async function purgeAccounts(store: DocumentStore, read: Pick<ReadSide, '
       for (const name of ALL_READ_MODELS) removed[name] = (removed[name] ?? 0) + await store.collection(collectionName(name, version)).deleteMany(ofAccounts);
     }
     Object.assign(removed, await forgetChatStates(store, accountIds));
+    // Every other definitions generation's chat states too: one switched back to must not bring them back.
+    for (const g of generations.filter((d) => d.generation !== 0 && d.state === 'held')) {
+      for (const [name, n] of Object.entries(await forgetChatStates(generationStore(store, g.generation), accountIds))) removed[name] = (removed[name] ?? 0) + n;
+    }
     // Their chats seeded again number their events from 1: digests left would take them for conflicts.
     removed[EVENT_DIGESTS_COLLECTION] = await store.collection(EVENT_DIGESTS_COLLECTION).deleteMany({ _id: chatKeysOf(accountIds) });
     const forgotten = await pipeline.intelligence.forgetAccounts(accountIds, chatters);

@@ -1,7 +1,7 @@
 // Builds the Fastify server over the services the composition root built (composition.ts):
 // error handling, then one plugin per route group. It builds no service and listens on no
 // port (app.ts listens; tests call it through inject()).
-import { generationTopology } from '../definitions/generations.js';
+import { Generations, generationTopology } from '../definitions/generations.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -205,7 +205,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { setAside: deps.setAside, log: deps.log, topology: deps.topology });
   await app.register(adminDefinitionsRoutes, { definitions: deps.read.definitions, previews: deps.previews, models: deps.read.models, slaThresholdSec: config.slaThresholdSec });
-  await app.register(adminVerifyRoutes, { models: deps.read.models, faults: deps.faults });
+  await app.register(adminVerifyRoutes, { models: deps.read.models, faults: deps.faults, generations: new Generations(deps.store) });
   await app.register(adminBackupRoutes, { backup: deps.backup });
   await app.register(adminAlertHookRoutes, { hooks: deps.alertHooks, allowPrivate: config.alertHooks.allowPrivate });
   await app.register(adminAccountRoutes, { read: deps.read, client: deps.platform.client, backfill });

@@ -2,6 +2,8 @@
 // documents (sessions, messages, payments, PPVs), compared with the totals rows and with the
 // report buckets, each difference named. The totals and the buckets are both derived from document
 // changes; the documents are the ground they must agree with.
+import { ReadModelSet } from '../read-models/read-model-set.js';
+import { generationStore } from '../definitions/generations.js';
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
 import { STATE_ROLLBACKS_COLLECTION, type StateRollbackDoc } from '../processor/rollback.js';
 import { SET_ASIDE_COLLECTION, type SetAsideDoc } from '../pipeline/set-aside.js';
@@ -228,7 +230,9 @@ export async function pipelineFaults(store: DocumentStore, accountId?: string): 
   const mine = (chatKey: string | null): boolean => accountId === undefined || (chatKey ?? '').startsWith(`${accountId}:`);
   const iso = (ms: number | null | undefined): string | null => (typeof ms === 'number' ? new Date(ms).toISOString() : null);
   // Rare documents (one per lost state, one per conflicting event): read whole and scoped here.
-  const rollbacks = (await store.collection<StateRollbackDoc>(STATE_ROLLBACKS_COLLECTION).find({}, { sort: { detectedAt: -1 } })).filter((r) => mine(r.chatKey));
+  // The live definitions generation's chat states are the ones that matter (src/definitions/generations.ts).
+  const states = generationStore(store, (await new ReadModelSet(store).pointer()).generation);
+  const rollbacks = (await states.collection<StateRollbackDoc>(STATE_ROLLBACKS_COLLECTION).find({}, { sort: { detectedAt: -1 } })).filter((r) => mine(r.chatKey));
   const conflicts = (await store.collection<SetAsideDoc>(SET_ASIDE_COLLECTION).find({ stage: 'conflict' }, { sort: { setAsideAt: -1 } })).filter((c) => mine(c.chatKey));
   const heals = await store.collection<ReadModelHealDoc>(READ_MODEL_HEALS_COLLECTION).find({}, { sort: { detectedAt: -1 } });
   return {

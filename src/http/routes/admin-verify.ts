@@ -5,6 +5,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type {} from '../../adapters/store/store.js';
 import { ACCOUNT_ID_PATTERN } from '../../domain/bounds.js';
 import { ReadModelSet } from '../../read-models/read-model-set.js';
+import type { Generations } from '../../definitions/generations.js';
 import { VERIFIED_FIGURES, verifyFigures, type PipelineFaults } from '../../read-side/verify.js';
 import { errorResponses } from '../errors.js';
 
@@ -12,6 +13,7 @@ export interface AdminVerifyOptions {
   readonly models: ReadModelSet;
   /** The pipeline's own faults (lost chat-state writes, conflicting events), of one account or all. */
   readonly faults: (accountId?: string) => Promise<PipelineFaults>;
+  readonly generations: Generations;
 }
 
 const Difference = Type.Object({
@@ -54,6 +56,12 @@ export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = 
           stateRollbacks: Type.Object({ count: Type.Integer(), unrecovered: Type.Integer(), incomplete: Type.Integer({ description: 're-derived without records the log no longer held' }), items: Type.Array(Rollback) }, { description: 'chat states the store handed back older than the processor had stored (lost writes), newest first (20 listed)' }),
           readModelHeals: Type.Object({ count: Type.Integer(), unrecovered: Type.Integer(), incomplete: Type.Integer({ description: 'folded again without events the log no longer held' }), items: Type.Array(Heal) }, { description: 'read models found behind their applied mark (the store lost projector rounds the consumer group had committed) and folded again from session-events, newest first (20 listed); all accounts' }),
           eventConflicts: Type.Object({ count: Type.Integer(), items: Type.Array(Conflict) }, { description: 'session event ids that came back with other content (set aside, not folded), newest first (20 listed)' }),
+          definitions: Type.Object({
+            generation: Type.Integer({ minimum: 0, description: 'the live definitions generation: its pipeline feeds the read models served (one write switches both)' }),
+            readModelVersion: Type.Integer({ minimum: 1 }),
+            previewing: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'a generation being previewed beside it (resumed after a restart); null: none' }),
+            held: Type.Array(Type.Integer({ minimum: 0 }), { description: 'generations switched away from and kept' }),
+          }, { description: 'which set is live: after a stop during a preview or a switch, either the old or the new, never a mix' }),
         }),
         ...errorResponses('INVALID_INPUT', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'),
       },
@@ -62,6 +70,9 @@ export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = 
     const rm = await opts.models.active();
     const report = await verifyFigures(rm, request.query.accountId ? { accountId: request.query.accountId } : {});
     const faults = await opts.faults(request.query.accountId);
+    const [pointer, generations] = await Promise.all([opts.models.pointer(), opts.generations.all()]);
+    const previewing = generations.find((g) => g.state === 'shadow' && g.generation !== pointer.generation)?.generation ?? null;
+    const definitions = { generation: pointer.generation, readModelVersion: pointer.version, previewing, held: generations.filter((g) => g.state === 'held' && g.generation !== pointer.generation).map((g) => g.generation) };
     const ok = report.ok && faults.stateRollbacks.unrecovered === 0 && faults.stateRollbacks.incomplete === 0 && faults.eventConflicts.count === 0
       && faults.readModelHeals.unrecovered === 0 && faults.readModelHeals.incomplete === 0;
     return {
@@ -69,6 +80,7 @@ export const adminVerifyRoutes: FastifyPluginAsyncTypebox<AdminVerifyOptions> = 
       stateRollbacks: { ...faults.stateRollbacks, items: [...faults.stateRollbacks.items] },
       readModelHeals: { ...faults.readModelHeals, items: [...faults.readModelHeals.items] },
       eventConflicts: { ...faults.eventConflicts, items: [...faults.eventConflicts.items] },
+      definitions,
     };
   });
 };
