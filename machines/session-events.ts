@@ -213,6 +213,11 @@ export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
 ];
 
 /** The session as it stands after the event, for events that carry one. */
+/** Whether a session id is its chat's first (`<chatKey>:1`, with a definitions generation's `~<tag>` or not). */
+export function isFirstSessionId(id: string): boolean {
+  return /:1(~[a-z0-9]+)?$/.test(id);
+}
+
 export function sessionAfter(e: SessionEvent): SessionSummary | null {
   switch (e.type) {
     case 'SessionOpened':

@@ -2,6 +2,7 @@
 // documents (sessions, messages, payments, PPVs), compared with the totals rows and with the
 // report buckets, each difference named. The totals and the buckets are both derived from document
 // changes; the documents are the ground they must agree with.
+import { isFirstSessionId } from '../../machines/session-events.js';
 import { ReadModelSet } from '../read-models/read-model-set.js';
 import { generationStore } from '../definitions/generations.js';
 import type { Collection, Doc, DocumentStore } from '../adapters/store/store.js';
@@ -71,7 +72,7 @@ export async function figuresFromDocuments(rm: ReadModelCollections, scope: Reco
     if (s.status === 'closed') f.sessionsClosed++;
     if (s.swept === true && sweptOut) sweptOut.set(s.accountId, (sweptOut.get(s.accountId) ?? 0) + 1);
     // A chat's first session is the first sign of that chat, as the totals count it.
-    if (s._id.endsWith(':1')) f.chats++;
+    if (isFirstSessionId(s._id)) f.chats++;
   });
   await eachPage(rm.messages, scope, { accountId: 1, sender: 1, sentAt: 1, tombstone: 1, queueId: 1 }, (m) => {
     if (m.tombstone || m.sentAt === undefined) return;

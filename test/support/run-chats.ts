@@ -69,7 +69,7 @@ function partitionOf(key: string, partitions: number): number {
 }
 
 /** The arrivals as the records the doors and the ticker append, each received when it happened. */
-function appendsOf(arrivals: readonly Arrival[], partitions: number): AppendRecord[] {
+export function appendsOf(arrivals: readonly Arrival[], partitions: number): AppendRecord[] {
   return arrivals.flatMap((a) => (a.kind === 'tick' ? tickRecords(partitions, a.at) : [factRecord(a.fact, a.key, a.fact.at)]));
 }
 

@@ -1,4 +1,5 @@
 // Account totals: one document per account and partition, counted from every chat's events.
+import { isFirstSessionId } from '../../../machines/session-events.js';
 import type { Doc } from '../../adapters/store/store.js';
 import { isLate } from '../events.js';
 import { ACCOUNT_STATS } from '../names.js';
@@ -72,7 +73,7 @@ export function foldAccountStats(doc: AccountStatsDoc | undefined, p: Positioned
       if (c.before === undefined) {
         sessionsOpened++;
         // A chat's first session is the first sign of that chat.
-        if (c.after._id.endsWith(':1')) chats++;
+        if (isFirstSessionId(c.after._id)) chats++;
         moved = true;
       }
       const closed = (closedInLog(c.after) ? 1 : 0) - (c.before !== undefined && closedInLog(c.before) ? 1 : 0);

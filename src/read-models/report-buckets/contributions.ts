@@ -15,6 +15,7 @@
 // Open sessions not answered yet add nothing to time buckets' figures: their outcome depends on the
 // clock, so reports read them live (they are few: sessions close after the idle timeout, or
 // with the fan waiting, at the unanswered limit).
+import { isFirstSessionId } from '../../../machines/session-events.js';
 import { unansweredSec } from '../../domain/sla.js';
 import { qaFlags, type QaRule } from '../../domain/qa-rules.js';
 import type { MessageDoc } from '../messages/projection.js';
@@ -55,7 +56,7 @@ export function sessionIncrements(s: SessionDoc): Increment[] {
   ];
   if (s.status === 'closed') out.push({ accountId: a, at: s.openedAt, field: 'openedClosed', amount: 1 });
   // A chat's first session is the first sign of that chat (as the account totals count it).
-  if (s._id.endsWith(':1')) out.push({ accountId: a, at: s.openedAt, field: 'chats', amount: 1 });
+  if (isFirstSessionId(s._id)) out.push({ accountId: a, at: s.openedAt, field: 'chats', amount: 1 });
   if (s.firstFanMessageAt !== null) {
     const at = s.firstFanMessageAt;
     if (s.firstResponseSec !== null) {
