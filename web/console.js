@@ -97,7 +97,9 @@ const views = {
         h('h3', {}, 'By chatter'),
         table([['Chatter'], ['Sessions', true], ['Within %', true], ['Median FRT', true], ['Breaches', true]], r.byChatter.map((c) => h('tr', {},
           h('td', { class: c.chatterId === null ? 'muted' : '' }, c.chatterId ?? 'not named (webhook replies)'), h('td', { class: 'num' }, count(c.sessions)), h('td', { class: 'num' }, percent(c.withinThresholdPct)),
-          h('td', { class: 'num' }, c.medianFirstResponseSec === null ? '—' : duration(c.medianFirstResponseSec)), h('td', { class: 'num' }, count(c.breaches))))));
+          h('td', { class: 'num' }, c.medianFirstResponseSec === null ? '—' : duration(c.medianFirstResponseSec)), h('td', { class: 'num' }, count(c.breaches))))),
+        h('h3', {}, 'Sessions behind it, newest first'),
+        await sessionsTable((await api('/api/sessions?sort=opened&limit=20')).items, 'sla'));
     };
     const out = h('div');
     view.replaceChildren(h('h2', {}, 'First-response SLA'), periodForm((q) => show(q).catch(showError)), out);
@@ -116,11 +118,18 @@ const views = {
           h('td', { class: 'num' }, percent(c.sla?.withinThresholdPct)), h('td', { class: 'num' }, c.sla?.medianFirstResponseSec == null ? '—' : duration(c.sla.medianFirstResponseSec)),
           h('td', { class: 'num' }, money(c.revenuePerDirectMessageCents)), h('td', { class: 'num' }, percent(c.unlockRatioPct)),
           h('td', { class: 'num' }, count(c.openAlerts)), h('td', { class: 'num' }, count(c.coachPriority)),
-          h('td', { class: 'reasons', 'data-reasons': (c.coachReasons ?? []).map((x) => x.kind).join(' ') }, (c.coachReasons ?? []).map((x) => `${x.text} (+${x.points})`).join(' · '))))));
+          h('td', { class: 'reasons', 'data-reasons': (c.coachReasons ?? []).map((x) => x.kind).join(' ') }, (c.coachReasons ?? []).map((x) => `${x.text} (+${x.points})`).join(' · '), ' ', chatterSessionsLink(c.chatterId))))));
     };
     const out = h('div');
     view.replaceChildren(h('h2', {}, 'Chatter scorecard'), periodForm((q) => show(q).catch(showError), daysAgo(7), '', true), out);
     await show(new URLSearchParams({ from: daysAgo(7) }));
+  },
+  async chatterSessions(chatterId, current = () => true) {
+    const r = await api('/api/sessions?sort=opened&limit=500');
+    if (!current()) return;
+    const mine = r.items.filter((s) => s.firstResponderId === chatterId);
+    view.replaceChildren(h('h2', {}, `Sessions ${chatterId} answered first`), h('p', { class: 'muted' }, `Of the newest ${r.items.length} sessions. "why?" shows how each figure was decided.`),
+      await sessionsTable(mine, 'chatter'));
   },
   async why(sessionId, current = () => true) {
     const e = await api(`/api/sessions/${encodeURIComponent(sessionId)}/explain`);
@@ -319,6 +328,21 @@ async function showChat(chatId, out) {
     h('ul', { class: 'messages' }, ...(msgs.items ?? []).slice().reverse().map((m) => h('li', { class: m.sender },
       h('div', { class: 'muted' }, `${m.sender}${m.chatterId ? ` · ${m.chatterId}` : ''} · ${new Date(m.sentAt).toLocaleString()}${m.priceCents ? ` · ${money(m.priceCents)}` : ''}`),
       m.text ?? ''))));
+}
+
+/** Sessions with their first response, who gave it and a "why?" each: what a report's figures are made of. */
+async function sessionsTable(items, place) {
+  if (items.length === 0) return h('p', { class: 'muted' }, 'No sessions.');
+  return table([['Opened'], ['Chat'], ['First response', true], ['By'], ['Closed as'], ['Why']], items.map((s) => h('tr', { [`data-${place}-session`]: s.id },
+    h('td', {}, new Date(s.openedAt).toLocaleString()), h('td', {}, s.chatId), h('td', { class: 'num' }, s.firstResponseSec === null ? '—' : duration(s.firstResponseSec)),
+    h('td', {}, s.firstResponderId ?? '—'), h('td', {}, s.closeReason ?? (s.awaiting ? 'open, waiting' : 'open')), h('td', {}, whyLink(s.id)))));
+}
+
+/** A scorecard row's sessions: the newest 500 sessions' that this chatter answered first, each with its "why?". */
+function chatterSessionsLink(chatterId) {
+  const b = h('button', { type: 'button', class: 'link', 'data-chatter-sessions': chatterId }, 'sessions');
+  b.addEventListener('click', () => void show('chatterSessions', chatterId));
+  return b;
 }
 
 /** Opens "why these figures" for a session (GET /api/sessions/:id/explain). */

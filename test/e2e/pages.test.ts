@@ -381,6 +381,27 @@ describe('the console', () => {
     const from = new Date(Date.now() - 7 * 86400_000).toISOString().slice(0, 10);
     const sla = await api<{ sessions: number }>(`/api/sla?from=${from}`);
     await expect.poll(async () => page.locator('#view p').first().innerText().catch(() => ''), { timeout: 10_000 }).toContain(`of ${sla.sessions} sessions`);
+    // The SLA report links the sessions behind it to "why these figures".
+    await page.waitForSelector('tr[data-sla-session] button[data-explain]');
+    const slaSession = await page.locator('tr[data-sla-session]').first().getAttribute('data-sla-session') ?? '';
+    await page.locator(`tr[data-sla-session="${slaSession}"] button[data-explain]`).click();
+    await page.waitForSelector('p[data-agrees]');
+    expect(await page.locator('p[data-agrees]').innerText()).toContain(slaSession);
+    // So does the scorecard, through each chatter's sessions.
+    await page.click('#tab-scorecard');
+    await page.waitForSelector('tr[data-scorecard]');
+    const named = await api<{ items: { firstResponderId: string | null }[] }>('/api/sessions?sort=opened&limit=500');
+    const rows = await page.locator('button[data-chatter-sessions]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-chatter-sessions')));
+    const chatter = rows.find((c) => named.items.some((x) => x.firstResponderId === c));
+    // The demo's connector replies name their chatters.
+    expect(chatter, 'a scorecard chatter with sessions').toBeDefined();
+    if (chatter) {
+      await page.click(`button[data-chatter-sessions="${chatter}"]`);
+      await page.waitForSelector('tr[data-chatter-session] button[data-explain]');
+      expect(await page.locator('tr[data-chatter-session]').count()).toBe(named.items.filter((x) => x.firstResponderId === chatter).length);
+      await page.locator('tr[data-chatter-session] button[data-explain]').first().click();
+      await page.waitForSelector('p[data-agrees]');
+    }
 
     // An alert hook to a receiver here: the alerts view lists it with its last delivery.
     const receiver = await startReceiver();
