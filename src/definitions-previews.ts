@@ -8,11 +8,11 @@
 // the read-model pointer makes its version and its generation live together. The generation
 // switched away from is kept, so applying it again (after a preview brings it up to date)
 // undoes the switch; dropping it frees its space.
-import type { Log, Consumer } from './adapters/log/log.js';
+import type { Log, Consumer, RecordBatch } from './adapters/log/log.js';
 import type { DocumentStore } from './adapters/store/store.js';
 import { FENCE_DRAIN_MS, type PipelineControl } from './pipeline-control.js';
 import { generationProcessor, generationProjector } from './pipeline-stages.js';
-import { runStage } from './pipeline/stage.js';
+import { runStage, type Stage } from './pipeline/stage.js';
 import { ProjectionProgress } from './projector/progress.js';
 import { CHAT_LEDGER_COLLECTION } from './processor/chat-ledger.js';
 import { CHAT_STATE_COLLECTION } from './processor/chat-state.js';
@@ -66,9 +66,42 @@ export interface PreviewLimits {
   readonly caughtUpRecords?: number;
   /** The preview's consumers stop while the live processor is more than this many records behind, and start again below half. */
   readonly giveWayRecords?: number;
+  /** How long one of a preview's rounds should hold the event loop (the embedded log sizes them to it). */
+  readonly roundMs?: number;
 }
 
-const DEFAULTS: Required<PreviewLimits> = { pollMs: 1_000, caughtUpRecords: 1_000, giveWayRecords: 5_000 };
+const DEFAULTS: Required<PreviewLimits> = { pollMs: 1_000, caughtUpRecords: 1_000, giveWayRecords: 5_000, roundMs: 50 };
+
+/**
+ * Sizes a stage's rounds to take about `targetMs` each: after every round, records per
+ * partition go to what the last round's rate says fits (halfway there, so one slow round
+ * does not collapse the size), between 5 and 1,000.
+ */
+class RoundSizer {
+  perPartition = 50;
+
+  constructor(private readonly targetMs: number) {}
+
+  timing<S extends Stage>(stage: S): Stage {
+    const handleBatch = async (batches: readonly RecordBatch[]): Promise<void> => {
+      const t = performance.now();
+      await stage.handleBatch(batches);
+      const ms = performance.now() - t;
+      const largest = Math.max(1, ...batches.map((b) => b.records.length));
+      // Only a full round says how many fit; a short one (the end of the log) says nothing.
+      if (largest < this.perPartition && ms < this.targetMs) return;
+      const fits = (largest * this.targetMs) / Math.max(1, ms);
+      this.perPartition = Math.max(5, Math.min(1_000, Math.round((this.perPartition + fits) / 2)));
+    };
+    return {
+      role: stage.role, group: stage.group, topics: stage.topics, startFrom: stage.startFrom,
+      prepare: () => stage.prepare?.() ?? Promise.resolve(),
+      handleBatch,
+      failed: (err, batches) => stage.failed?.(err, batches),
+      ...(stage.idle ? { idle: () => (stage.idle as () => Promise<boolean>).call(stage), idleEveryMs: stage.idleEveryMs ?? 1_000 } : {}),
+    };
+  }
+}
 
 interface Shadow {
   readonly n: number;
@@ -338,7 +371,12 @@ export class DefinitionsPreviews {
     const logger = this.logger.child({ generation: s.n });
     const processor = generationProcessor(deps, s.n, s.values, logger.child({ role: 'preview-processor' }));
     const projector = generationProjector(deps, s.n, new ProjectionProgress(), logger.child({ role: 'preview-projector' }), s.version);
-    s.consumers = [await runStage(this.log, processor), await runStage(this.log, projector)];
+    // Rounds sized to a time: a preview shares the event loop with the API and the live pipeline.
+    s.consumers = [];
+    for (const stage of [processor, projector]) {
+      const size = new RoundSizer(this.limits.roundMs);
+      s.consumers.push(await runStage(this.log, size.timing(stage), undefined, () => size.perPartition));
+    }
   }
 
   private async halt(): Promise<void> {

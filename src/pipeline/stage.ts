@@ -49,7 +49,8 @@ export interface StageState {
   readonly running: boolean;
 }
 
-export async function runStage(log: Log, stage: Stage, health?: StageHealth): Promise<Consumer> {
+/** `maxRecordsPerPartition`: smaller rounds, for a stage run in the background (a definitions preview). */
+export async function runStage(log: Log, stage: Stage, health?: StageHealth, maxRecordsPerPartition?: number | (() => number)): Promise<Consumer> {
   await stage.prepare?.();
   // Rounds and idle work take turns: each waits for the one under way.
   let turn: Promise<unknown> = Promise.resolve();
@@ -75,6 +76,7 @@ export async function runStage(log: Log, stage: Stage, health?: StageHealth): Pr
     fromBeginning: stage.startFrom === 'beginning',
     onRound: stage.idle ? (batches) => inTurn(() => handle(batches)) : handle,
     ...(health ? { monitor: health } : {}),
+    ...(maxRecordsPerPartition !== undefined ? { maxRecordsPerPartition } : {}),
     ...(stage.failed ? { onError: (err: unknown, batches: readonly RecordBatch[]) => stage.failed?.(err, batches) } : {}),
   });
   const idle = stage.idle?.bind(stage);

@@ -130,7 +130,9 @@ export class Projector implements Stage {
    * store write is one transaction (the embedded store), and not while read models switch.
    */
   async idle(): Promise<boolean> {
-    if (this.store.kind !== 'embedded') return false;
+    // A preview's sessions are swept once it is live: before, nobody reads them, and sweeping
+    // a whole history's lapsed sessions would take turns from the API for nothing.
+    if (this.store.kind !== 'embedded' || this.pinned !== null) return false;
     try {
       const pointer = this.pinned !== null ? { version: this.pinned, pausedUntil: null } : await this.models.pointer();
       if (pointer.pausedUntil !== null && pointer.pausedUntil > Date.now()) return false;

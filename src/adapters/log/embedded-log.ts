@@ -162,6 +162,8 @@ export class EmbeddedLog implements Log {
 
   async consumeRounds(options: ConsumeRoundsOptions): Promise<Consumer> {
     const { groupId, topics } = options;
+    const cap = options.maxRecordsPerPartition;
+    const perPartition = (): number => Math.max(1, Math.min(BATCH_SIZE, Math.floor(typeof cap === 'function' ? cap() : cap ?? BATCH_SIZE)));
     if (this.activeGroups.has(groupId)) {
       throw new Error(`consumer group ${groupId} already has a member in this process`);
     }
@@ -190,7 +192,7 @@ export class EmbeddedLog implements Log {
           // cursor): at 1,000 webhooks/s a round holds a few records, so most partitions are
           // empty in any one round, and every round looked at all of them.
           if (this.head(topic, p) <= from) continue;
-          const records = this.read(topic, p, from, BATCH_SIZE);
+          const records = this.read(topic, p, from, perPartition());
           if (records.length > 0) {
             batches.push({ topic, partition: p, records, owned: () => active });
             // A full read of every partition (up to 60,000 records, copied out of LMDB) in one

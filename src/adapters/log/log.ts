@@ -48,6 +48,11 @@ interface ConsumeCommon {
   readonly onError?: (err: unknown, batches: readonly RecordBatch[]) => void;
   /** Told how the consumer stands in its group (Kafka): what health and metrics read. */
   readonly monitor?: ConsumerMonitor;
+  /**
+   * Records per partition a round takes at most (the embedded log; Kafka rounds have their own
+   * limits): small rounds for background work that shares the event loop with the API.
+   */
+  readonly maxRecordsPerPartition?: number | (() => number);
 }
 
 /** Why a consumer joined its group again: a rebalance it took part in, or one it missed. */
