@@ -5,7 +5,9 @@
 // date and applying it back. Bad requests change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
-import { startHarness, type Harness } from '../support/app-harness.js';
+import { DefinitionsStore } from '../../src/definitions/definitions-store.js';
+import { kafkaMongoEnv, startHarness, type Harness } from '../support/app-harness.js';
+import { DEPLOYMENTS } from '../support/deployments.js';
 
 const A = 'acct_prev1a100000000000000000000000055';
 const ADMIN = 'admin-token-for-definitions-previews';
@@ -13,7 +15,7 @@ const ADMIN = 'admin-token-for-definitions-previews';
 interface Generation { generation: number; status: string; definitionsVersion: number; progress: { caughtUpAt: string | null } | null; audit: { action: string; by: string }[] }
 interface Session { id: string; chatId: string; messageCount: number }
 
-describe('definitions: preview, diff, apply and undo', () => {
+describe.each(DEPLOYMENTS)('definitions: preview, diff, apply and undo, on %s', (kind) => {
   let h: Harness;
   const base = Date.now() - 3 * 3_600_000;
   const msg = (fan: string, id: string, minute: number, direction: 'received' | 'sent') =>
@@ -31,7 +33,7 @@ describe('definitions: preview, diff, apply and undo', () => {
   };
 
   beforeAll(async () => {
-    h = await startHarness({ ADMIN_TOKEN: ADMIN, SESSION_IDLE_SEC: '1800', ALLOWED_LATENESS_SEC: '60' });
+    h = await startHarness({ ADMIN_TOKEN: ADMIN, SESSION_IDLE_SEC: '1800', ALLOWED_LATENESS_SEC: '60', ...(kind === 'kafka+mongo' ? await kafkaMongoEnv() : {}) });
     // Fan 7001: a 19-minute gap, inside the 30-minute session gap, outside a 10-minute one.
     await h.deliver([msg('7001', '9710001', 0, 'received'), msg('7001', '9710002', 1, 'sent'), msg('7001', '9710003', 20, 'received'), msg('7001', '9710004', 21, 'sent')]);
     await h.settled();
@@ -126,5 +128,21 @@ describe('definitions: preview, diff, apply and undo', () => {
     expect(dropped.status, dropped.text).toBe(200);
     expect(dropped.body.status).toBe('dropped');
     expect((await h.store.listCollections()).some((c) => c.startsWith('g1.'))).toBe(false);
+  }, 90_000);
+
+  it('refuses to apply a preview built over definitions no longer live, and changes nothing', async () => {
+    const started = await call<Generation>('POST', '/api/admin/definitions/generations', { sessionIdleSec: 900 });
+    expect(started.status, started.text).toBe(202);
+    expect(started.body.generation).toBe(2);
+    await readyOf(2);
+    // What a processor restarted with other settings records: the live definitions moved on.
+    const moved = await new DefinitionsStore(h.store).record({ sessionIdleSec: 2400, allowedLatenessSec: 60, unansweredCloseSec: h.config.unansweredCloseSec, attributionLookbackSec: h.config.attributionLookbackSec }, Date.now());
+    await new Promise((r) => setTimeout(r, 2100)); // the definitions' copy is kept two seconds
+    const stale = await call<{ message: string }>('POST', '/api/admin/definitions/generations/2/apply');
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toContain('STALE_BASE');
+    expect((await call<{ current: number; generation: number }>('GET', '/api/admin/definitions')).body).toMatchObject({ current: moved.version, generation: 0 });
+    expect(await chatSessions('7001')).toBe(1);
+    expect((await call<Generation>('DELETE', '/api/admin/definitions/generations/2')).body.status).toBe('dropped');
   }, 90_000);
 });
