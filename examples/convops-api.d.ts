@@ -5068,7 +5068,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description the generation number */
-                n: number;
+                n: string;
             };
             cookie?: never;
         };
@@ -5146,7 +5146,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description the generation number */
-                n: number;
+                n: string;
             };
             cookie?: never;
         };
@@ -5230,7 +5230,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description the generation number */
-                n: number;
+                n: string;
             };
             cookie?: never;
         };
@@ -5336,7 +5336,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description the generation number */
-                n: number;
+                n: string;
             };
             cookie?: never;
         };
@@ -5417,7 +5417,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description the generation number */
-                n: number;
+                n: string;
             };
             cookie?: never;
         };
@@ -5582,6 +5582,16 @@ export interface operations {
                                 chatKey: string | null;
                                 error: string;
                             }[];
+                        };
+                        /** @description which set is live: after a stop during a preview or a switch, either the old or the new, never a mix */
+                        definitions: {
+                            /** @description the live definitions generation: its pipeline feeds the read models served (one write switches both) */
+                            generation: number;
+                            readModelVersion: number;
+                            /** @description a generation being previewed beside it (resumed after a restart); null: none */
+                            previewing: number | null;
+                            /** @description generations switched away from and kept */
+                            held: number[];
                         };
                     };
                 };

@@ -91,7 +91,13 @@ function generationView(d: GenerationDoc, live: number): Static<typeof Generatio
 
 const who = (request: FastifyRequest): string => (request.principal.kind === 'key' ? `admin:${request.principal.name}` : request.principal.kind);
 
-const Params = Type.Object({ n: Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'the generation number' }) });
+const Params = Type.Object({ n: Type.String({ minLength: 1, maxLength: 20, description: 'the generation number' }) });
+
+/** A generation number from the path; anything else names no generation (404, like an unknown id). */
+function generationOf(n: string): number {
+  if (!/^[0-9]{1,7}$/.test(n)) throw new ApiError('NOT_FOUND', `n: no definitions generation ${n}`);
+  return Number(n);
+}
 
 /** The service's refusals as the API answers them: 400 for bad values, 404 unknown, 409 otherwise. */
 async function answering<T>(work: () => Promise<T>): Promise<T> {
@@ -158,7 +164,7 @@ export const adminDefinitionsRoutes: FastifyPluginAsyncTypebox<AdminDefinitionsO
     ...adminOnly,
     schema: { summary: 'One generation: its status, progress and audit trail', security, params: Params, response: { 200: GenerationSchema, ...errorResponses('NOT_FOUND') } },
   }, async (request) => {
-    const doc = await answering(() => previews.get(request.params.n));
+    const doc = await answering(() => previews.get(generationOf(request.params.n)));
     return generationView(doc, (await previews.list()).live);
   });
 
@@ -171,7 +177,7 @@ export const adminDefinitionsRoutes: FastifyPluginAsyncTypebox<AdminDefinitionsO
       response: { 200: DiffSchema, ...errorResponses('INVALID_INPUT', 'NOT_FOUND', 'CONFLICT') },
     },
   }, async (request) => {
-    const doc = await answering(() => previews.get(request.params.n));
+    const doc = await answering(() => previews.get(generationOf(request.params.n)));
     if (doc.state === 'dropped' || doc.state === 'failed') throw new ApiError('CONFLICT', `n: generation ${doc.generation} is ${doc.state}; its read models are gone`);
     const from = request.query.from === undefined ? -Infinity : Date.parse(request.query.from);
     const to = request.query.to === undefined ? Infinity : Date.parse(request.query.to);
@@ -187,7 +193,7 @@ export const adminDefinitionsRoutes: FastifyPluginAsyncTypebox<AdminDefinitionsO
       security, params: Params, response: { 200: GenerationSchema, ...errorResponses('NOT_FOUND', 'CONFLICT') },
     },
   }, async (request) => {
-    const doc = await answering(() => previews.apply(request.params.n, who(request)));
+    const doc = await answering(() => previews.apply(generationOf(request.params.n), who(request)));
     return generationView(doc, (await previews.list()).live);
   });
 
@@ -198,7 +204,7 @@ export const adminDefinitionsRoutes: FastifyPluginAsyncTypebox<AdminDefinitionsO
       security, params: Params, response: { 202: GenerationSchema, ...errorResponses('NOT_FOUND', 'CONFLICT') },
     },
   }, async (request, reply) => {
-    const doc = await answering(() => previews.resume(request.params.n, who(request)));
+    const doc = await answering(() => previews.resume(generationOf(request.params.n), who(request)));
     return reply.status(202).send(generationView(doc, (await previews.list()).live));
   });
 
@@ -209,7 +215,7 @@ export const adminDefinitionsRoutes: FastifyPluginAsyncTypebox<AdminDefinitionsO
       security, params: Params, response: { 200: GenerationSchema, ...errorResponses('NOT_FOUND', 'CONFLICT') },
     },
   }, async (request) => {
-    const doc = await answering(() => previews.cancel(request.params.n, who(request)));
+    const doc = await answering(() => previews.cancel(generationOf(request.params.n), who(request)));
     return generationView(doc, (await previews.list()).live);
   });
 };
