@@ -146,6 +146,7 @@ async function main(): Promise<void> {
         awaiting: false, waitingSince: null, firstFanMessageAt: openedAt, firstResponseAt: frt === null ? null : openedAt + frt * 1000, firstResponseSec: frt,
         firstResponderId: answered ? chatter : null, lastHumanChatterId: answered ? chatter : null, revenueCents: i % 3 === 0 ? (i % 50) * 100 : 0,
         paymentCount: i % 3 === 0 ? 1 : 0, fanSpendCents: (chat * 37) % 50_000, priorityAt: null, closesAt: null, closesAs: null, lastSeq: 20,
+        firstResponseBusinessSec: null, waitBusinessSec: null,
       });
       if (batch.length === 5_000 || i === SESSIONS - 1) {
         const docs = batch;

@@ -110,7 +110,9 @@ import { initialChatState, step, type ChatState } from '../machines/step.js';
 import type { ChatInput, MessageSender, PaymentKind } from '../machines/chat-input.js';
 import { freePort } from '../test/infra/servers.js';
 import { BusinessHoursStore } from '../src/accounts/business-hours-store.js';
-import { validateBusinessHours } from '../src/domain/business-hours.js';
+import { BusinessClock, validateBusinessHours } from '../src/domain/business-hours.js';
+import { businessFigures } from '../src/domain/session-business-time.js';
+import type { SessionSummary } from '../machines/session-events.js';
 import { deadline } from './deadline.js';
 
 const { values: args } = parseArgs({
@@ -461,7 +463,9 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
       fanSpendCents: spend, closesAt: open ? (waitingSince !== null ? Math.max(lastActivityAt + IDLE_MS, waitingSince + 86_400_000) : lastActivityAt + IDLE_MS) : null,
       closesAs: open ? (waitingSince !== null ? 'unanswered' as const : 'idle' as const) : null,
     };
-    const sessionDoc: SessionDoc = { _id: sessionId, accountId: acct, chatId, chatKey, ...summary, priorityAt: priorityAt(summary, spend), lastSeq: chat.seq };
+    // In open hours where the account has a schedule, as the processor measures them (src/domain/session-business-time.ts).
+    const business = businessFor(acct, summary);
+    const sessionDoc: SessionDoc = { _id: sessionId, accountId: acct, chatId, chatKey, ...summary, ...business, priorityAt: priorityAt(summary, spend), lastSeq: chat.seq };
     sessions.push(sessionDoc);
     builder.add('sessions', sessionDoc);
 
@@ -503,7 +507,7 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
       fanMessageCount: 1, replyCount: 0, awaiting: true, waitingSince: at, firstFanMessageAt: at, firstResponseAt: null, firstResponseSec: null,
       firstResponderId: null, lastHumanChatterId: null, revenueCents: 0, paymentCount: 0, fanSpendCents: null, closesAt: deadline, closesAs: 'unanswered' as const,
     };
-    const open: SessionDoc = { _id: sessionId, accountId: acct, chatId, chatKey, ...summary, priorityAt: priorityAt(summary, 0), lastSeq: 2 };
+    const open: SessionDoc = { _id: sessionId, accountId: acct, chatId, chatKey, ...summary, ...businessFor(acct, summary), priorityAt: priorityAt(summary, 0), lastSeq: 2 };
     const doc = BACKLOG_LAPSED ? { ...sweptSession(open), lastSeq: 3 } : open;
     sessions.push(doc);
     builder.add('sessions', doc);
@@ -569,6 +573,18 @@ const BENCH_SCHEDULES: readonly [string, unknown][] = [
     holidays: Array.from({ length: 24 }, (_, m) => new Date(Date.UTC(2025 + Math.floor(m / 12), m % 12, 15)).toISOString().slice(0, 10)),
   }],
 ];
+
+const BENCH_CLOCKS = new Map(BENCH_SCHEDULES.map(([accountId, schedule]) => {
+  const checked = validateBusinessHours(schedule);
+  if (!checked.ok) throw new Error(`bench schedule ${accountId}: ${checked.issue.field}: ${checked.issue.reason}`);
+  return [accountId, new BusinessClock(checked.schedule)] as const;
+}));
+
+/** A session's figures in open hours, as the processor gives them (null on the account without a schedule). */
+function businessFor(accountId: string, s: SessionSummary): { firstResponseBusinessSec: number | null; waitBusinessSec: number | null } {
+  const clock = BENCH_CLOCKS.get(accountId);
+  return clock ? businessFigures(s, clock) : { firstResponseBusinessSec: null, waitBusinessSec: null };
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;

@@ -28,6 +28,7 @@ function session(i: number): SessionDoc {
     messageCount: 12, fanMessageCount: 7, replyCount: 5, awaiting: waiting, waitingSince: waiting ? openedAt + 60_000 : null,
     firstFanMessageAt: openedAt, firstResponseAt: openedAt + 45_000, firstResponseSec: 45, firstResponderId: `chatter_${i % 5}`,
     lastHumanChatterId: `chatter_${i % 5}`, revenueCents: i % 4 === 0 ? 2500 : 0, paymentCount: i % 4 === 0 ? 1 : 0,
+    firstResponseBusinessSec: null, waitBusinessSec: null,
     fanSpendCents: i % 2 === 0 ? 12_345 : null, priorityAt: waiting ? openedAt : null, closesAt: openedAt + 7_200_000, closesAs: waiting ? 'unanswered' : 'idle', lastSeq: 20,
   };
 }

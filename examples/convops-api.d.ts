@@ -1799,7 +1799,7 @@ export interface operations {
             query?: {
                 /** @description first-response SLA threshold in seconds (default 300) */
                 thresholdSec?: number;
-                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
+                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), by the schedule in force when each session last changed (a definitions preview with restateBusinessHours measures history by today's), wall-clock seconds for an account without them; any window */
                 clock?: "wall" | "business";
             };
             header?: never;
@@ -1819,7 +1819,7 @@ export interface operations {
                         thresholdSec: number;
                         /** @description how the waits were measured */
                         clock: "wall" | "business";
-                        /** @description with clock=business: the accounts measured in their business hours (the others have none: wall-clock seconds); empty with clock=wall */
+                        /** @description with clock=business: the accounts in scope with business hours now (their sessions measured in open hours by the schedule in force when each changed; an account without one: wall-clock seconds); empty with clock=wall */
                         businessHoursAccounts: string[];
                         openSessions: number;
                         awaitingReply: number;
@@ -1864,7 +1864,7 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
+                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), by the schedule in force when each session last changed (a definitions preview with restateBusinessHours measures history by today's), wall-clock seconds for an account without them; any window */
                 clock?: "wall" | "business";
             };
             header?: never;
@@ -1949,7 +1949,7 @@ export interface operations {
                         };
                         /** @description how the waits were measured */
                         clock: "wall" | "business";
-                        /** @description with clock=business: the accounts measured in their business hours (the others have none: wall-clock seconds); empty with clock=wall */
+                        /** @description with clock=business: the accounts in scope with business hours now (their sessions measured in open hours by the schedule in force when each changed; an account without one: wall-clock seconds); empty with clock=wall */
                         businessHoursAccounts: string[];
                     };
                 };
@@ -2151,6 +2151,8 @@ export interface operations {
                             }[];
                             firstResponseAt: string | null;
                             firstResponseSec: number | null;
+                            firstResponseBusinessSec: number | null;
+                            waitBusinessSec: number | null;
                             firstResponderId: string | null;
                             lastHumanChatterId: string | null;
                             /** @description US cents */
@@ -2228,6 +2230,8 @@ export interface operations {
                             }[];
                             firstResponseAt: string | null;
                             firstResponseSec: number | null;
+                            firstResponseBusinessSec: number | null;
+                            waitBusinessSec: number | null;
                             firstResponderId: string | null;
                             lastHumanChatterId: string | null;
                             /** @description US cents */
@@ -2443,6 +2447,8 @@ export interface operations {
                             }[];
                             firstResponseAt: string | null;
                             firstResponseSec: number | null;
+                            firstResponseBusinessSec: number | null;
+                            waitBusinessSec: number | null;
                             firstResponderId: string | null;
                             lastHumanChatterId: string | null;
                             /** @description US cents */
@@ -2489,7 +2495,7 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
+                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), by the schedule in force when each session last changed (a definitions preview with restateBusinessHours measures history by today's), wall-clock seconds for an account without them; any window */
                 clock?: "wall" | "business";
                 /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
                 model?: "session" | "sender" | "converter" | "shift";
@@ -2578,7 +2584,7 @@ export interface operations {
                         model: "session" | "sender" | "converter" | "shift";
                         /** @description how the waits were measured */
                         clock: "wall" | "business";
-                        /** @description with clock=business: the accounts measured in their business hours (the others have none: wall-clock seconds); empty with clock=wall */
+                        /** @description with clock=business: the accounts in scope with business hours now (their sessions measured in open hours by the schedule in force when each changed; an account without one: wall-clock seconds); empty with clock=wall */
                         businessHoursAccounts: string[];
                     };
                 };
@@ -3098,7 +3104,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One row per session opened in the window. text/csv (the default): RFC 4180 with a header row (sessionId, accountId, chatId, status, openedAt, closedAt, closeReason, lastMessageAt, messageCount, fanMessageCount, replyCount, awaiting, waitingSince, firstFanMessageAt, firstResponseAt, firstResponseSec, firstResponderId, lastHumanChatterId, revenueCents, paymentCount, fanSpendCents), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
+            /** @description One row per session opened in the window. text/csv (the default): RFC 4180 with a header row (sessionId, accountId, chatId, status, openedAt, closedAt, closeReason, lastMessageAt, messageCount, fanMessageCount, replyCount, awaiting, waitingSince, firstFanMessageAt, firstResponseAt, firstResponseSec, firstResponseBusinessSec, waitBusinessSec, firstResponderId, lastHumanChatterId, revenueCents, paymentCount, fanSpendCents), CRLF line ends; a string cell that starts with =, +, - or @ (or a tab or carriage return) has a single quote before it; numbers are plain; empty for null. With Accept: application/x-ndjson: one JSON object per line, the same fields. Sent as an attachment (Content-Disposition), streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3161,7 +3167,7 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
+                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), by the schedule in force when each session last changed (a definitions preview with restateBusinessHours measures history by today's), wall-clock seconds for an account without them; any window */
                 clock?: "wall" | "business";
                 /** @description `session` (default): the chatter of the last human message before the payment in its session; `sender`: the chatter who sent the PPV a purchase bought (named by the unlock nearest the payment), for other earnings the converter's; `converter`: the chatter of the last human message to the fan before the payment, across sessions, within ATTRIBUTION_LOOKBACK_SEC (a day). `shift`: the chatters clocked in on the payment's account when it was paid, shared equally (worked out at read time from the window's payments and clock intervals: a window of at most 92 days, `from` required). A manager's reassignment overrides every model */
                 model?: "session" | "sender" | "converter" | "shift";
@@ -3273,7 +3279,7 @@ export interface operations {
                 from?: string;
                 /** @description window end, exclusive, in the same forms; default: no end */
                 to?: string;
-                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them */
+                /** @description `wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account's business hours (PUT /api/admin/accounts/:id/business-hours), by the schedule in force when each session last changed (a definitions preview with restateBusinessHours measures history by today's), wall-clock seconds for an account without them; any window */
                 clock?: "wall" | "business";
             };
             header?: never;
@@ -4876,6 +4882,8 @@ export interface operations {
                                 unansweredCloseSec: number;
                                 /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
                                 attributionLookbackSec: number;
+                                /** @description epoch ms: records received before it are measured by the business hours in force then (a preview asked for restateBusinessHours); absent: each by the schedule in force when it was received */
+                                businessHoursRestatedAt?: number;
                             };
                         }[];
                         /** @description the version the live pipeline decides under; null before any processor has run */
@@ -4925,6 +4933,8 @@ export interface operations {
                                 unansweredCloseSec: number;
                                 /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
                                 attributionLookbackSec: number;
+                                /** @description epoch ms: records received before it are measured by the business hours in force then (a preview asked for restateBusinessHours); absent: each by the schedule in force when it was received */
+                                businessHoursRestatedAt?: number;
                             };
                             readModelVersion: number;
                             /** @description what was live when the preview started: it applies only over that */
@@ -4990,6 +5000,8 @@ export interface operations {
                     unansweredCloseSec?: number;
                     /** @description the new converter lookback, seconds */
                     attributionLookbackSec?: number;
+                    /** @description true: measure history by the accounts' business hours as they are now (a schedule change reaches past sessions, their figures on clock=business and their unanswered limits); false or absent: each record by the schedule in force when it was received */
+                    restateBusinessHours?: boolean;
                 } | null;
             };
         };
@@ -5014,6 +5026,8 @@ export interface operations {
                             unansweredCloseSec: number;
                             /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
                             attributionLookbackSec: number;
+                            /** @description epoch ms: records received before it are measured by the business hours in force then (a preview asked for restateBusinessHours); absent: each by the schedule in force when it was received */
+                            businessHoursRestatedAt?: number;
                         };
                         readModelVersion: number;
                         /** @description what was live when the preview started: it applies only over that */
@@ -5094,6 +5108,8 @@ export interface operations {
                             unansweredCloseSec: number;
                             /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
                             attributionLookbackSec: number;
+                            /** @description epoch ms: records received before it are measured by the business hours in force then (a preview asked for restateBusinessHours); absent: each by the schedule in force when it was received */
+                            businessHoursRestatedAt?: number;
                         };
                         readModelVersion: number;
                         /** @description what was live when the preview started: it applies only over that */
@@ -5172,6 +5188,8 @@ export interface operations {
                             unansweredCloseSec: number;
                             /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
                             attributionLookbackSec: number;
+                            /** @description epoch ms: records received before it are measured by the business hours in force then (a preview asked for restateBusinessHours); absent: each by the schedule in force when it was received */
+                            businessHoursRestatedAt?: number;
                         };
                         readModelVersion: number;
                         /** @description what was live when the preview started: it applies only over that */
@@ -5268,6 +5286,10 @@ export interface operations {
                                 medianFirstResponseSec: number | null;
                                 p90FirstResponseSec: number | null;
                                 withinThresholdPct: number | null;
+                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule */
+                                businessMedianFirstResponseSec: number | null;
+                                businessP90FirstResponseSec: number | null;
+                                businessWithinThresholdPct: number | null;
                                 missed: number;
                                 revenueCents: number;
                             };
@@ -5280,6 +5302,10 @@ export interface operations {
                                 medianFirstResponseSec: number | null;
                                 p90FirstResponseSec: number | null;
                                 withinThresholdPct: number | null;
+                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule */
+                                businessMedianFirstResponseSec: number | null;
+                                businessP90FirstResponseSec: number | null;
+                                businessWithinThresholdPct: number | null;
                                 missed: number;
                                 revenueCents: number;
                             };
@@ -5295,6 +5321,10 @@ export interface operations {
                                 medianFirstResponseSec: number | null;
                                 p90FirstResponseSec: number | null;
                                 withinThresholdPct: number | null;
+                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule */
+                                businessMedianFirstResponseSec: number | null;
+                                businessP90FirstResponseSec: number | null;
+                                businessWithinThresholdPct: number | null;
                                 missed: number;
                                 revenueCents: number;
                             };
@@ -5307,6 +5337,10 @@ export interface operations {
                                 medianFirstResponseSec: number | null;
                                 p90FirstResponseSec: number | null;
                                 withinThresholdPct: number | null;
+                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule */
+                                businessMedianFirstResponseSec: number | null;
+                                businessP90FirstResponseSec: number | null;
+                                businessWithinThresholdPct: number | null;
                                 missed: number;
                                 revenueCents: number;
                             };
@@ -5362,6 +5396,8 @@ export interface operations {
                             unansweredCloseSec: number;
                             /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
                             attributionLookbackSec: number;
+                            /** @description epoch ms: records received before it are measured by the business hours in force then (a preview asked for restateBusinessHours); absent: each by the schedule in force when it was received */
+                            businessHoursRestatedAt?: number;
                         };
                         readModelVersion: number;
                         /** @description what was live when the preview started: it applies only over that */
@@ -5443,6 +5479,8 @@ export interface operations {
                             unansweredCloseSec: number;
                             /** @description ATTRIBUTION_LOOKBACK_SEC: the converter model's lookback */
                             attributionLookbackSec: number;
+                            /** @description epoch ms: records received before it are measured by the business hours in force then (a preview asked for restateBusinessHours); absent: each by the schedule in force when it was received */
+                            businessHoursRestatedAt?: number;
                         };
                         readModelVersion: number;
                         /** @description what was live when the preview started: it applies only over that */

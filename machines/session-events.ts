@@ -44,6 +44,18 @@ export interface SessionSummary {
    * events older than it.
    */
   readonly closesAs?: 'idle' | 'unanswered' | null;
+  /**
+   * On an account with business hours, set by the processor (not the chart) from the schedule
+   * in force when the record that caused the event was received (src/domain/session-business-time.ts):
+   * the first response in seconds of open hours. Absent or null: no schedule, or not answered.
+   */
+  readonly firstResponseBusinessSec?: number | null;
+  /**
+   * Likewise, for a session not answered: the seconds of open hours its fan waited, until it
+   * closed (its last activity, for a close without a time), or while open until `closesAt`,
+   * the close readers will show. Absent or null: no schedule, answered, or open without a deadline.
+   */
+  readonly waitBusinessSec?: number | null;
 }
 
 interface Envelope<T extends string, D> {

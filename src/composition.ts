@@ -147,7 +147,7 @@ function explainDeps(s: Services, read: ReadSide): ExplainDeps {
   const schedules = new ScheduleBook(read.businessHours);
   return {
     log: s.log, store: s.store, inboundTopic: s.topology.inbound,
-    bannedPhrases: phrases.phrasesAt, limitEnd: schedules.limitEnd,
+    bannedPhrases: phrases.phrasesAt, schedules: (restatedAt) => schedules.restated(restatedAt),
     refresh: async () => { await Promise.all([phrases.refresh(), schedules.refresh()]); },
   };
 }

@@ -42,7 +42,10 @@ export class GenerationNotFound extends Error {
 }
 
 /** What a definitions change may set, with the environment's bounds (config.ts). */
-export const DEFINITION_BOUNDS: Readonly<Record<keyof DefinitionValues, readonly [number, number]>> = {
+/** The definitions given in whole seconds (the restatement time is not one). */
+export type DefinitionSeconds = Exclude<keyof DefinitionValues, 'businessHoursRestatedAt'>;
+
+export const DEFINITION_BOUNDS: Readonly<Record<DefinitionSeconds, readonly [number, number]>> = {
   sessionIdleSec: [1, 30 * 86_400],
   allowedLatenessSec: [0, 7 * 86_400],
   unansweredCloseSec: [0, 365 * 86_400],
@@ -51,7 +54,7 @@ export const DEFINITION_BOUNDS: Readonly<Record<keyof DefinitionValues, readonly
 
 /** Values in range and consistent, or the reason naming the field. */
 export function definitionsProblem(v: DefinitionValues): string | null {
-  for (const [k, [min, max]] of Object.entries(DEFINITION_BOUNDS) as [keyof DefinitionValues, readonly [number, number]][]) {
+  for (const [k, [min, max]] of Object.entries(DEFINITION_BOUNDS) as [DefinitionSeconds, readonly [number, number]][]) {
     const x = v[k];
     if (!Number.isInteger(x) || x < min || x > max) return `${k}: must be a whole number of seconds from ${min} to ${max} (got ${x})`;
   }
@@ -189,25 +192,27 @@ export class DefinitionsPreviews {
   }
 
   /** Starts a preview of the live definitions changed by `change`. */
-  propose(change: Partial<DefinitionValues>, by: string): Promise<GenerationDoc> {
+  propose(request: Partial<DefinitionValues> & { readonly restateBusinessHours?: boolean }, by: string): Promise<GenerationDoc> {
     return this.exclusive(async () => {
       this.checkProcessing();
       await this.checkNoPreview();
       const live = await this.live();
       if (live.values === null || live.definitionsVersion === null) throw new PreviewRefused('PIPELINE_BUSY', 'no processor has recorded the live definitions yet; try again when the pipeline runs');
-      const values: DefinitionValues = { ...live.values, ...change };
+      const now = this.clock();
+      const { restateBusinessHours, ...change } = request;
+      // Restated as of now: every record received before is measured by the schedules in force now.
+      const values: DefinitionValues = { ...live.values, ...change, ...(restateBusinessHours === true ? { businessHoursRestatedAt: now } : {}) };
       const problem = definitionsProblem(values);
       if (problem) throw new PreviewRefused('INVALID_DEFINITIONS', problem);
       const docs = await this.generations.all();
       const n = Math.max(live.generation, ...docs.map((d) => d.generation)) + 1;
-      const now = this.clock();
       const version = await this.freeVersion();
       const defs = await this.definitions.propose(values, now, by, n);
       await this.prepareGeneration(n, version);
       const doc = await this.generations.put({
         generation: n, definitionsVersion: defs.version, values, readModelVersion: version, state: 'shadow',
         basedOn: { generation: live.generation, definitionsVersion: live.definitionsVersion }, createdAt: now, createdBy: by, progress: null,
-        audit: [{ at: now, by, action: 'preview', detail: JSON.stringify(change) }], error: null,
+        audit: [{ at: now, by, action: 'preview', detail: JSON.stringify(request) }], error: null,
       });
       this.logger.info({ generation: n, definitionsVersion: defs.version, readModelVersion: version, by, ...values }, 'definitions preview started');
       await this.run(n, version, values);

@@ -60,6 +60,7 @@ export function generationProcessor(deps: StageDeps, n: number, values: Definiti
   const idTag = idTagOf(n);
   return new SessionProcessor({
     log, store, topology: generationTopology(deps.topology, n), stateStore: generationStore(store, n), recordDefinitions: values === null, ...(idTag !== undefined ? { idTag } : {}),
+    ...(d.businessHoursRestatedAt !== undefined ? { schedulesRestatedAt: d.businessHoursRestatedAt } : {}),
     idleMs: d.sessionIdleSec * 1000, lateMs: d.allowedLatenessSec * 1000, unansweredMs: d.unansweredCloseSec * 1000, lookbackMs: d.attributionLookbackSec * 1000,
     stallBeforeWriteMs: config.failpointStallBeforeWriteMs, failpointThrowOnText: deps.failpoints?.throwOnText, setAsideTally, logger,
   });

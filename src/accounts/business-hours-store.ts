@@ -161,7 +161,12 @@ type Versions = ReadonlyMap<string, readonly { readonly from: number; readonly c
 export class ScheduleBook {
   private readonly copy: RefreshedCopy<Versions>;
 
-  constructor(store: BusinessHoursStore) {
+  /**
+   * `restatedAt`: the schedules are restated as of then (a definitions generation that applies
+   * today's schedules to history, src/definitions-previews.ts): a record received before it is
+   * judged by the schedule in force at it. Absent: each record by the schedule in force when it was received.
+   */
+  constructor(store: BusinessHoursStore, private readonly restatedAt?: number) {
     this.copy = new RefreshedCopy(async () => {
       const [versions, current] = await Promise.all([store.versions(), store.schedules.find({})]);
       const byAccount = new Map<string, { from: number; clock: BusinessClock | null }[]>();
@@ -185,16 +190,28 @@ export class ScheduleBook {
    * none was (the limit is wall-clock), or when that schedule has not that much open time ahead.
    */
   readonly limitEnd = (accountId: string, receivedAt: number, at: number, limitMs: number): number | undefined => {
+    return this.scheduleAt(accountId, receivedAt)?.instantAfter(at, limitMs) ?? undefined;
+  };
+
+  /** The account's schedule in force for a record received at `receivedAt`; null: none (wall-clock time). */
+  readonly scheduleAt = (accountId: string, receivedAt: number): BusinessClock | null => this.inForce(accountId, receivedAt, this.restatedAt);
+
+  /** The same two lookups with the schedules restated as of `restatedAt` (an explanation under a generation's definitions). */
+  restated(restatedAt: number | undefined): Pick<ScheduleBook, 'limitEnd' | 'scheduleAt'> {
+    return {
+      limitEnd: (accountId, receivedAt, at, limitMs) => this.inForce(accountId, receivedAt, restatedAt)?.instantAfter(at, limitMs) ?? undefined,
+      scheduleAt: (accountId, receivedAt) => this.inForce(accountId, receivedAt, restatedAt),
+    };
+  }
+
+  private inForce(accountId: string, receivedAt: number, restatedAt: number | undefined): BusinessClock | null {
     const list = this.copy.value.get(accountId);
-    if (!list) return undefined;
-    let clock: BusinessClock | null = null;
+    if (!list) return null;
+    const t = restatedAt !== undefined && receivedAt < restatedAt ? restatedAt : receivedAt;
     for (let i = list.length - 1; i >= 0; i--) {
       const v = list[i] as { from: number; clock: BusinessClock | null };
-      if (v.from <= receivedAt) {
-        clock = v.clock;
-        break;
-      }
+      if (v.from <= t) return v.clock;
     }
-    return clock?.instantAfter(at, limitMs) ?? undefined;
-  };
+    return null;
+  }
 }

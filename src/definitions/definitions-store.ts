@@ -16,6 +16,13 @@ export interface DefinitionValues {
   readonly allowedLatenessSec: number;
   readonly unansweredCloseSec: number;
   readonly attributionLookbackSec: number;
+  /**
+   * Business hours restated as of this time (epoch ms): every record received before it is
+   * measured by the schedules in force then, so a schedule change reaches history. Set by a
+   * preview that asks for it (`restateBusinessHours`); absent: each record by the schedule in
+   * force when it was received.
+   */
+  readonly businessHoursRestatedAt?: number;
 }
 
 export interface DefinitionsDoc extends Doc {

@@ -15,6 +15,9 @@ const FiguresSchema = Type.Object({
   medianFirstResponseSec: Seconds,
   p90FirstResponseSec: Seconds,
   withinThresholdPct: Seconds,
+  businessMedianFirstResponseSec: Type.Union([Type.Number(), Type.Null()], { description: 'on the business clock (clock=business): seconds in each account\'s open hours; the same as the wall clock\'s where an account has no schedule' }),
+  businessP90FirstResponseSec: Seconds,
+  businessWithinThresholdPct: Seconds,
   missed: Type.Integer({ minimum: 0 }),
   revenueCents: Type.Integer(),
 });
@@ -40,11 +43,15 @@ interface Side {
   readonly revenueByChatter: ReadonlyMap<string, number>;
 }
 
-const ZERO: Figures = { sessions: 0, closedIdle: 0, closedUnanswered: 0, closedForced: 0, medianFirstResponseSec: null, p90FirstResponseSec: null, withinThresholdPct: null, missed: 0, revenueCents: 0 };
+const ZERO: Figures = { sessions: 0, closedIdle: 0, closedUnanswered: 0, closedForced: 0, medianFirstResponseSec: null, p90FirstResponseSec: null, withinThresholdPct: null, businessMedianFirstResponseSec: null, businessP90FirstResponseSec: null, businessWithinThresholdPct: null, missed: 0, revenueCents: 0 };
 
 async function sideOf(rm: ReadModelCollections, w: ReportWindow, thresholdSec: number, now: number): Promise<Side> {
   const all: Filter = {};
-  const [totals, sla, card] = await Promise.all([windowTotalsOf(rm, w, all, now), slaReportOf(rm, w, all, thresholdSec, now), scorecardOf(rm, w, all, new Map(), thresholdSec, now)]);
+  // The business clock's figures come from the same buckets (the sessions' open-hours seconds as each generation measured them); the clocks only judge what is still open.
+  const [totals, sla, biz, card] = await Promise.all([
+    windowTotalsOf(rm, w, all, now), slaReportOf(rm, w, all, thresholdSec, now), slaReportOf(rm, w, all, thresholdSec, now, { kind: 'business', clocks: new Map() }),
+    scorecardOf(rm, w, all, new Map(), thresholdSec, now),
+  ]);
   const opened: Filter = {};
   if (Number.isFinite(w.from)) opened.$gte = w.from;
   if (Number.isFinite(w.to)) opened.$lt = w.to;
@@ -59,10 +66,12 @@ async function sideOf(rm: ReadModelCollections, w: ReportWindow, thresholdSec: n
   for (const accountId of accounts) {
     const t = totals.find((x) => x.accountId === accountId);
     const s = sla.byAccount.find((x) => x.accountId === accountId);
+    const b = biz.byAccount.find((x) => x.accountId === accountId);
     const [closedIdle, closedUnanswered, closedForced] = await closes(accountId);
     byAccount.set(accountId, {
       sessions: t?.sessionsOpened ?? 0, closedIdle, closedUnanswered, closedForced,
       medianFirstResponseSec: s?.medianFirstResponseSec ?? null, p90FirstResponseSec: s?.p90FirstResponseSec ?? null, withinThresholdPct: s?.withinThresholdPct ?? null,
+      businessMedianFirstResponseSec: b?.medianFirstResponseSec ?? null, businessP90FirstResponseSec: b?.p90FirstResponseSec ?? null, businessWithinThresholdPct: b?.withinThresholdPct ?? null,
       missed: s?.missed ?? 0, revenueCents: t?.revenueCents ?? 0,
     });
   }
@@ -70,6 +79,7 @@ async function sideOf(rm: ReadModelCollections, w: ReportWindow, thresholdSec: n
   const overall: Figures = {
     sessions: totals.reduce((n, t) => n + t.sessionsOpened, 0), closedIdle, closedUnanswered, closedForced,
     medianFirstResponseSec: sla.medianFirstResponseSec, p90FirstResponseSec: sla.p90FirstResponseSec, withinThresholdPct: sla.withinThresholdPct,
+    businessMedianFirstResponseSec: biz.medianFirstResponseSec, businessP90FirstResponseSec: biz.p90FirstResponseSec, businessWithinThresholdPct: biz.withinThresholdPct,
     missed: sla.missed, revenueCents: totals.reduce((n, t) => n + t.revenueCents, 0),
   };
   return { overall, byAccount, revenueByChatter: new Map(card.rows.map((r) => [r.chatterId, r.revenueCents])) };

@@ -16,7 +16,7 @@ export const WindowParams = {
 /** How the reports measure waits (`clock`), with GET /api/sla, the scorecard, stats and their exports. */
 export const ClockParam = Type.Union([Type.Literal('wall'), Type.Literal('business')], {
   default: 'wall',
-  description: '`wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account\'s business hours (PUT /api/admin/accounts/:id/business-hours), wall-clock seconds for an account without them',
+  description: '`wall` (default): waits in wall-clock seconds; `business`: only the seconds inside each account\'s business hours (PUT /api/admin/accounts/:id/business-hours), by the schedule in force when each session last changed (a definitions preview with restateBusinessHours measures history by today\'s), wall-clock seconds for an account without them; any window',
 });
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -50,22 +50,6 @@ export function parseWindow(q: { from?: string; to?: string }, timezone: string)
   const to = q.to === undefined ? ALL_TIME.to : parseBound('to', q.to, timezone);
   if (!(to > from)) throw new ApiError('INVALID_INPUT', `to: must be after from (${q.from} → ${q.to})`);
   return { from, to };
-}
-
-/**
- * The longest window `clock=business` measures: its figures come session by session (the report
- * buckets hold wall-clock seconds), so an open-ended or multi-year window would read every
- * session of the scheduled accounts on every request.
- */
-export const MAX_BUSINESS_WINDOW_DAYS = 366;
-
-/** A 400 naming `from` when `clock=business` is asked over a longer window (an open end counts up to now). */
-export function assertMeasurable(w: ReportWindow, clock: 'wall' | 'business', now: number): void {
-  if (clock !== 'business') return;
-  const end = Number.isFinite(w.to) ? w.to : now;
-  if (!Number.isFinite(w.from) || end - w.from > MAX_BUSINESS_WINDOW_DAYS * 86_400_000) {
-    throw new ApiError('INVALID_INPUT', `from: with clock=business the window may span at most ${MAX_BUSINESS_WINDOW_DAYS} days (an open to counts up to now), because business hours are measured session by session; give a from no earlier than ${MAX_BUSINESS_WINDOW_DAYS} days before to`);
-  }
 }
 
 /**

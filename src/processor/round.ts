@@ -12,7 +12,9 @@ import { matchPhrases } from '../domain/banned-phrases.js';
 import type { LogRecord, RecordBatch } from '../adapters/log/log.js';
 import type { ChatInput } from '../../machines/chat-input.js';
 import { dedupe, idsOf } from '../../machines/dedupe.js';
-import type { SessionEvent } from '../../machines/session-events.js';
+import { sessionAfter, type SessionEvent } from '../../machines/session-events.js';
+import type { BusinessClock } from '../domain/business-hours.js';
+import { withBusinessTime } from '../domain/session-business-time.js';
 import { dueAt, tickDue } from '../../machines/session-machine.js';
 import { initialChatState, step, type ChatState } from '../../machines/step.js';
 import { DEFAULT_UNANSWERED_MS } from '../../machines/chat-context.js';
@@ -79,6 +81,12 @@ export interface RoundSettings {
    * undefined, or absent: the limit is wall-clock.
    */
   readonly limitEnd?: (accountId: string, receivedAt: number, at: number, limitMs: number) => number | undefined;
+  /**
+   * The account's schedule in force for a record received then (the same book); each emitted
+   * session summary then carries its figures in open hours (domain/session-business-time.ts).
+   * Absent: summaries go out as the chart made them.
+   */
+  readonly scheduleAt?: (accountId: string, receivedAt: number) => BusinessClock | null;
   /** Wall time the round's set-aside documents are stamped with: for operators, never for decisions. */
   readonly now: number;
   /** The machine's step (machines/step.ts); the processor's failpoint wraps it. */
@@ -405,7 +413,17 @@ class Round {
       this.rederivedChats.add(key);
       return;
     }
-    for (const e of result.events) this.events.push({ key, event: { ...e, source: { partition, offset } }, receivedAt });
+    for (const e of result.events) this.events.push({ key, event: { ...this.timed(e, receivedAt), source: { partition, offset } }, receivedAt });
+  }
+
+  /** The event with its session's figures in open hours, where the account had a schedule when the record was received. */
+  private timed(e: SessionEvent, receivedAt: number): SessionEvent {
+    const scheduleAt = this.settings.scheduleAt;
+    const s = scheduleAt ? sessionAfter(e) : null;
+    if (!scheduleAt || !s || s.firstFanMessageAt === null) return e;
+    const clock = scheduleAt(e.accountId, receivedAt);
+    // Every event that carries a summary has it at `data.session`.
+    return clock === null ? e : ({ ...e, data: { ...e.data, session: withBusinessTime(s, clock) } } as SessionEvent);
   }
 
   private setAside(id: string, r: Routed, chatKey: string, stage: SetAsideStage, error: string): void {

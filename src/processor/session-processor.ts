@@ -71,6 +71,8 @@ export interface ProcessorOptions {
   readonly idTag?: string;
   /** Record these settings as a definitions version when starting (the first generation, from the environment); default true. */
   readonly recordDefinitions?: boolean;
+  /** The schedules restated as of this time (DefinitionValues.businessHoursRestatedAt; ScheduleBook). */
+  readonly schedulesRestatedAt?: number;
 }
 
 export interface ProcessorCounters {
@@ -149,7 +151,7 @@ export class SessionProcessor implements Stage {
     this.ledger = new ChatLedger(this.stateStore);
     this.cache = new LruMap(opts.cacheSize ?? 10_000);
     this.phrases = new PhraseBook(new BannedPhrasesStore(opts.store));
-    this.schedules = new ScheduleBook(new BusinessHoursStore(opts.store));
+    this.schedules = new ScheduleBook(new BusinessHoursStore(opts.store), opts.schedulesRestatedAt);
     this.group = opts.topology.processorGroup;
     this.topics = [opts.topology.inbound];
     const marker = opts.failpointThrowOnText;
@@ -410,7 +412,7 @@ export class SessionProcessor implements Stage {
     const decided = decideRound(
       read.round,
       { states: read.loaded, ledger: read.ledger, due: read.due },
-      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, ...(this.opts.lookbackMs !== undefined ? { lookbackMs: this.opts.lookbackMs } : {}), ...(this.opts.idTag !== undefined ? { idTag: this.opts.idTag } : {}), bannedPhrases: this.phrases.phrasesAt, limitEnd: this.schedules.limitEnd, now: Date.now(), step: this.step, clock: () => performance.now() },
+      { idleMs: this.opts.idleMs, lateMs: this.opts.lateMs, unansweredMs: this.opts.unansweredMs, ...(this.opts.lookbackMs !== undefined ? { lookbackMs: this.opts.lookbackMs } : {}), ...(this.opts.idTag !== undefined ? { idTag: this.opts.idTag } : {}), bannedPhrases: this.phrases.phrasesAt, limitEnd: this.schedules.limitEnd, scheduleAt: this.schedules.scheduleAt, now: Date.now(), step: this.step, clock: () => performance.now() },
       { roundStart: read.roundStart, chats: read.rederiving },
     );
     for (const slow of decided.slow) this.noteSlow(slow);

@@ -2,18 +2,16 @@
 // window) and what is open now. Routes parse, call one of these and shape the answer.
 import type { Filter } from '../adapters/store/store.js';
 import type { BusinessClocks, BusinessHoursStore } from '../accounts/business-hours-store.js';
-import { gradedWait, unansweredSec, wholeSec, type GradedWait } from '../domain/sla.js';
+import { gradedWait, wholeSec, type GradedWait } from '../domain/sla.js';
 import { businessWaitClock, WALL_CLOCK } from '../domain/business-hours.js';
 import type { ReadModelCollections } from './read-model-set.js';
-import type { BucketCounters, Histogram } from './report-buckets/document.js';
-import { slaOf, type Sums, type Unanswered } from './report-buckets/figures.js';
-import { pastDeadline, pastDeadlineFilter, shownClose } from '../domain/session-deadline.js';
+import { slaOf, type Sums } from './report-buckets/figures.js';
+import { pastDeadlineFilter } from '../domain/session-deadline.js';
 import { HistogramSet } from './report-buckets/histogram.js';
-import { AccountWindow, decodeBucket } from './report-buckets/window-sums.js';
-import { chatterIdOf, chatterKey, secKey } from './report-buckets/keys.js';
+import { AccountWindow } from './report-buckets/window-sums.js';
+import { chatterIdOf } from './report-buckets/keys.js';
 import type { Part } from './report-buckets/edges.js';
 import { ReportQueries, type ReportWindow, type WindowSums } from './report-buckets/queries.js';
-import type { SessionDoc } from './sessions/projection.js';
 import { coaching, type MoneyFigures, type ScorecardRow } from './scorecard.js';
 import { conversionOf, shiftCreditFor, type Attribution } from './conversion.js';
 import type { SlaFigures } from '../domain/sla.js';
@@ -21,8 +19,8 @@ import { percent } from '../domain/percentiles.js';
 import type { SlaReport } from './sla-report.js';
 
 /**
- * How a report measures waits: `wall`, in wall-clock seconds from the report buckets; or
- * `business`, in the seconds inside each account's open hours, from the window's sessions
+ * How a report measures waits: `wall`, in wall-clock seconds; or `business`, in the seconds
+ * inside each account's open hours (both from the report buckets; see windowSums)
  * (an account without a schedule in `clocks` measures wall-clock seconds there too).
  */
 export type ReportClock = { readonly kind: 'wall' } | { readonly kind: 'business'; readonly clocks: BusinessClocks };
@@ -33,103 +31,24 @@ export async function reportClockOf(schedules: BusinessHoursStore, kind: ReportC
   return kind === 'business' ? { kind, clocks: await schedules.clocks(inScope) } : WALL;
 }
 
-type SlaSessionFields = Pick<SessionDoc, 'accountId' | 'status' | 'firstFanMessageAt' | 'firstResponseAt' | 'firstResponseSec' | 'firstResponderId' | 'closedAt' | 'lastActivityAt' | 'closeReason' | 'closesAt' | 'closesAs' | 'awaiting'>;
-
-interface SlaCounters {
-  frt: Histogram;
-  wait: Histogram;
-  missed: number;
-  chatters: Record<string, { frt: Histogram }>;
-}
-
-const bump = (h: Histogram, sec: number): void => {
-  const k = secKey(sec);
-  h[k] = (h[k] ?? 0) + 1;
-};
-
 /**
- * The first-response part of the report buckets, computed from the sessions whose first fan
- * message is in the window, with each wait measured by `clocks`: the same terms as the buckets
- * (contributions.ts) and the live unanswered (queries.ts), so a schedule open around the clock
- * gives the wall-clock figures. An open session still unanswered is one of `open`, placed as far
- * before `now` as it has waited in open hours, so slaOf judges it as it judges the live
- * unanswered (pending within the threshold, a breach past it); a closed one goes into `wait`
- * (a breach).
- */
-export async function slaCountersFromSessions(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, now: number, clocks: BusinessClocks): Promise<{ counters: Map<string, BucketCounters>; open: (Unanswered & { readonly accountId: string })[] }> {
-  const range: Record<string, number | null> = { $ne: null };
-  if (Number.isFinite(w.from)) range.$gte = w.from;
-  if (Number.isFinite(w.to)) range.$lt = w.to;
-  // Whole documents: the embedded store evaluates a projection per document in JavaScript, which
-  // cost six times the read itself (3.3 s against 0.5 s for 100,000 sessions).
-  const docs: readonly SlaSessionFields[] = await rm.sessions.find({ ...inScope, firstFanMessageAt: range });
-  const out = new Map<string, SlaCounters>();
-  const open: (Unanswered & { readonly accountId: string })[] = [];
-  for (const doc of docs) {
-    // Past its deadline: closed, as every reader shows it (domain/session-deadline.ts).
-    const s = pastDeadline(doc, now) ? { ...doc, ...shownClose(doc, now) } : doc;
-    const from = s.firstFanMessageAt;
-    if (from === null) continue;
-    let c = out.get(s.accountId);
-    if (!c) {
-      c = { frt: {}, wait: {}, missed: 0, chatters: {} };
-      out.set(s.accountId, c);
-    }
-    const clock = clocks.get(s.accountId);
-    if (s.firstResponseSec !== null) {
-      const sec = clock ? wholeSec(clock.businessMs(from, s.firstResponseAt ?? from + s.firstResponseSec * 1000)) : s.firstResponseSec;
-      bump(c.frt, sec);
-      const key = chatterKey(s.firstResponderId);
-      bump((c.chatters[key] ??= { frt: {} }).frt, sec);
-    } else if (s.status === 'closed') {
-      // As contributions.ts: until it closed (or its last activity, for a session without a close time).
-      const until = s.closedAt ?? s.lastActivityAt;
-      bump(c.wait, clock ? wholeSec(clock.businessMs(from, until)) : unansweredSec(s, s.lastActivityAt));
-      if (s.closeReason === 'unanswered') c.missed++;
-    } else {
-      // Open: pending or a breach by the wait so far, as the live unanswered are judged
-      // (slaOf takes `now` minus the time given), here the open seconds of the schedule.
-      open.push({ accountId: s.accountId, firstFanMessageAt: now - (clock ? wholeSec(clock.businessMs(from, now)) * 1000 : now - from) });
-    }
-  }
-  return { counters: out as Map<string, BucketCounters>, open };
-}
-
-/**
- * The window's sums with the first-response part measured by `clock`. Wall, and every account
- * without business hours: the buckets as they are. An account with business hours: its other
- * parts from the buckets, its first-response part from its sessions in the window.
+ * The window's sums with the first responses and waits measured by `clock`. Both come from the
+ * report buckets, which fold each session's figures in open hours as the processor measured them
+ * (domain/session-business-time.ts): a report costs the same on either clock, over any window.
+ * What is still open and unanswered is judged live, on the business clock by the account's
+ * schedule now: placed as far before `now` as it has waited in open hours, so slaOf judges it as
+ * it judges the wall clock's (pending within the threshold, a breach past it).
  */
 async function windowSums(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, parts: readonly Part[], now: number, clock: ReportClock): Promise<WindowSums> {
   const q = new ReportQueries(rm);
-  if (clock.kind === 'wall' || clock.clocks.size === 0 || !parts.includes('sla')) return q.window(w, inScope, parts, now);
-  // The clocks were loaded for the accounts in scope: their sessions are all visible.
-  const scheduled = [...clock.clocks.keys()];
-  const [fromBuckets, fromSessions] = await Promise.all([
-    q.window(w, inScope, parts, now),
-    slaCountersFromSessions(rm, w, { accountId: { $in: scheduled } }, now, clock.clocks),
-  ]);
-  const byAccount = new Map<string, AccountWindow>();
-  for (const [accountId, s] of fromBuckets.byAccount) {
-    if (!clock.clocks.has(accountId)) {
-      byAccount.set(accountId, s);
-      continue;
-    }
-    // Its counts and revenue (the chatters' too) stay; its first-response figures are replaced.
-    const kept = new AccountWindow();
-    for (const [k, v] of Object.entries(s.counters)) if (k !== 'missed') kept.counters[k] = v;
-    for (const [key, c] of s.chatters) kept.chatters.set(key, { frt: new HistogramSet(), credit: c.credit });
-    byAccount.set(accountId, kept);
-  }
-  for (const [accountId, counters] of fromSessions.counters) {
-    let s = byAccount.get(accountId);
-    if (!s) {
-      s = new AccountWindow();
-      byAccount.set(accountId, s);
-    }
-    s.add(decodeBucket(counters));
-  }
-  return { byAccount, unanswered: [...fromBuckets.unanswered.filter((u) => !clock.clocks.has(u.accountId)), ...fromSessions.open] };
+  if (clock.kind === 'wall') return q.window(w, inScope, parts, now);
+  const sums = await q.window(w, inScope, parts, now, 'business');
+  if (clock.clocks.size === 0) return sums;
+  const unanswered = sums.unanswered.map((u) => {
+    const c = clock.clocks.get(u.accountId);
+    return c === undefined || u.closedAs !== undefined ? u : { ...u, firstFanMessageAt: now - wholeSec(c.businessMs(u.firstFanMessageAt, now)) * 1000 };
+  });
+  return { byAccount: sums.byAccount, unanswered };
 }
 
 export async function slaReportOf(rm: ReadModelCollections, w: ReportWindow, inScope: Filter, thresholdSec: number, now: number, clock: ReportClock = WALL): Promise<SlaReport> {

@@ -6,7 +6,7 @@
 // that caused that event, and the chart's steps that moved the session with their states before
 // and after. The session is folded again from those events by the sessions projection's own
 // fold and compared with the stored document; a difference is named, never hidden.
-import { generationStore } from '../definitions/generations.js';
+import { Generations, generationStore } from '../definitions/generations.js';
 import { ReadModelSet } from '../read-models/read-model-set.js';
 import type { Log, LogRecord } from '../adapters/log/log.js';
 import type { DocumentStore } from '../adapters/store/store.js';
@@ -104,6 +104,7 @@ export type ExplainOutcome =
 export const FIGURES = [
   'status', 'openedAt', 'closedAt', 'closeReason', 'awaiting', 'waitingSince', 'firstFanMessageAt', 'firstResponseAt', 'firstResponseSec',
   'firstResponderId', 'lastHumanChatterId', 'messageCount', 'fanMessageCount', 'replyCount', 'revenueCents', 'paymentCount', 'lastMessageAt', 'closesAt', 'closesAs',
+  'firstResponseBusinessSec', 'waitBusinessSec',
 ] as const satisfies readonly (keyof SessionDoc)[];
 
 /**
@@ -220,7 +221,8 @@ export interface ExplainDeps {
   readonly inboundTopic: string;
   /** The accounts' banned phrases and schedules as the processor judges records by them. */
   readonly bannedPhrases: RoundSettings['bannedPhrases'];
-  readonly limitEnd: RoundSettings['limitEnd'];
+  /** The schedules' lookups, restated as the live generation's definitions say (DefinitionValues.businessHoursRestatedAt). */
+  readonly schedules: (restatedAt: number | undefined) => Pick<RoundSettings, 'limitEnd' | 'scheduleAt'>;
   /** Brings those two up to date before a read. */
   readonly refresh: () => Promise<void>;
 }
@@ -229,7 +231,9 @@ export interface ExplainDeps {
 export async function explainSession(deps: ExplainDeps, stored: SessionDoc): Promise<ExplainOutcome> {
   const chatKey = stored.chatKey;
   // The live definitions generation's chat states: the session document is from its read models.
-  const states = generationStore(deps.store, (await new ReadModelSet(deps.store).pointer()).generation);
+  const generation = (await new ReadModelSet(deps.store).pointer()).generation;
+  const states = generationStore(deps.store, generation);
+  const restatedAt = generation === 0 ? undefined : (await new Generations(deps.store).get(generation))?.values?.businessHoursRestatedAt;
   const [state, ledger] = await Promise.all([
     states.collection<ChatStateDoc>(CHAT_STATE_COLLECTION).findOne({ _id: chatKey }),
     states.collection<LedgerDoc>(CHAT_LEDGER_COLLECTION).find({ _id: { $gte: ledgerDocId(chatKey, ''), $lt: `${chatKey}}` } }, { projection: { offset: 1, partition: 1 } }),
@@ -253,7 +257,7 @@ export async function explainSession(deps: ExplainDeps, stored: SessionDoc): Pro
   const settings: RoundSettings = {
     idleMs: ctx.idleMs, lateMs: ctx.lateMs, unansweredMs: ctx.unansweredMs, ...(ctx.lookbackMs !== undefined ? { lookbackMs: ctx.lookbackMs } : {}),
     ...(ctx.idTag !== undefined ? { idTag: ctx.idTag } : {}),
-    ...(deps.bannedPhrases ? { bannedPhrases: deps.bannedPhrases } : {}), ...(deps.limitEnd ? { limitEnd: deps.limitEnd } : {}), now: Date.now(),
+    ...(deps.bannedPhrases ? { bannedPhrases: deps.bannedPhrases } : {}), ...deps.schedules(restatedAt), now: Date.now(),
   };
   return { kind: 'explained', explanation: explainRecords(records, deps.inboundTopic, state.partition, chatKey, stored, settings, d) };
 }

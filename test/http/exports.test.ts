@@ -43,6 +43,11 @@ describe.each(DEPLOYMENTS)('exports on %s', (kind: Deployment) => {
 
   beforeAll(async () => {
     app = await startHarness({ ...(kind === 'kafka+mongo' ? await kafkaMongoEnv() : {}), ADMIN_TOKEN: ADMIN, ALERT_SWEEP_SEC: '0' }, { driven: kind !== 'kafka+mongo' });
+    // Office hours for B before its records arrive (each session is measured by the schedule in
+    // force when its records are received): with clock=business its waits count only those.
+    expect((await app.call('POST', '/api/admin/accounts', { token: ADMIN, body: { id: B, displayName: 'B' } })).status).toBe(201);
+    const hours = await app.call('PUT', `/api/admin/accounts/${B}/business-hours`, { token: ADMIN, body: { timezone: 'Europe/Berlin', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])) } });
+    expect(hours.status, hours.text).toBe(200);
     expect((await app.call('POST', '/api/admin/seed-demo', { token: ADMIN, body: { timeline: 'original' } })).status).toBe(200);
     await app.settled();
     const key = await app.call('POST', '/api/admin/keys', { token: ADMIN, body: { name: 'A only', role: 'viewer', accounts: [A] } });
@@ -141,9 +146,6 @@ describe.each(DEPLOYMENTS)('exports on %s', (kind: Deployment) => {
   });
 
   it('scorecard.csv and sla.csv: the report routes\' figures, flattened, on either clock', async () => {
-    // Office hours for B: with clock=business its waits count only those.
-    const hours = await app.call('PUT', `/api/admin/accounts/${B}/business-hours`, { token: ADMIN, body: { timezone: 'Europe/Berlin', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])) } });
-    expect(hours.status, hours.text).toBe(200);
     const wallB = csvRows((await get(`/api/exports/sla.csv?accountId=${B}&from=2026-01-01`)).text);
     const businessB = csvRows((await get(`/api/exports/sla.csv?accountId=${B}&from=2026-01-01&clock=business`)).text);
     expect(businessB.map((r) => r.clock)).toEqual(businessB.map(() => 'business'));
@@ -260,7 +262,7 @@ describe.each(DEPLOYMENTS)('exports on %s', (kind: Deployment) => {
   it('an empty window is a header row alone; HEAD reads nothing', async () => {
     const res = await get('/api/exports/sessions.csv?from=2001-01-01&to=2001-01-02');
     expect(res.status).toBe(200);
-    expect(res.text).toBe('sessionId,accountId,chatId,status,openedAt,closedAt,closeReason,lastMessageAt,messageCount,fanMessageCount,replyCount,awaiting,waitingSince,firstFanMessageAt,firstResponseAt,firstResponseSec,firstResponderId,lastHumanChatterId,revenueCents,paymentCount,fanSpendCents\r\n');
+    expect(res.text).toBe('sessionId,accountId,chatId,status,openedAt,closedAt,closeReason,lastMessageAt,messageCount,fanMessageCount,replyCount,awaiting,waitingSince,firstFanMessageAt,firstResponseAt,firstResponseSec,firstResponseBusinessSec,waitBusinessSec,firstResponderId,lastHumanChatterId,revenueCents,paymentCount,fanSpendCents\r\n');
     // The embedded store hands out one collection object per name: its reads can be counted.
     const sessions = (await new ReadModelSet(app.store).active()).sessions;
     const reads = vi.spyOn(sessions, 'iterate');

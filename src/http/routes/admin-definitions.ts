@@ -25,6 +25,7 @@ const ValuesSchema = Type.Object({
   allowedLatenessSec: Type.Integer({ description: 'ALLOWED_LATENESS_SEC: how late a record may arrive and still be placed exactly; less than sessionIdleSec' }),
   unansweredCloseSec: Type.Integer({ description: 'UNANSWERED_CLOSE_SEC: how long an unanswered fan keeps a session open (0: until answered)' }),
   attributionLookbackSec: Type.Integer({ description: 'ATTRIBUTION_LOOKBACK_SEC: the converter model\'s lookback' }),
+  businessHoursRestatedAt: Type.Optional(Type.Integer({ description: 'epoch ms: records received before it are measured by the business hours in force then (a preview asked for restateBusinessHours); absent: each by the schedule in force when it was received' })),
 });
 
 const VersionSchema = Type.Object({
@@ -42,6 +43,7 @@ const ChangeSchema = Type.Object({
   allowedLatenessSec: num(late[0], late[1], 'the new allowed lateness, seconds; must stay below the session gap'),
   unansweredCloseSec: num(unanswered[0], unanswered[1], 'the new unanswered limit, seconds'),
   attributionLookbackSec: num(lookback[0], lookback[1], 'the new converter lookback, seconds'),
+  restateBusinessHours: Type.Optional(Type.Boolean({ description: 'true: measure history by the accounts\' business hours as they are now (a schedule change reaches past sessions, their figures on clock=business and their unanswered limits); false or absent: each record by the schedule in force when it was received' })),
 }, { additionalProperties: false, minProperties: 1, description: 'what changes; the rest stays as live' });
 
 const GenerationSchema = Type.Object({

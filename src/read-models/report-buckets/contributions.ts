@@ -46,8 +46,9 @@ export type BucketedModel = 'sessions' | 'messages' | 'payments' | 'ppvs' | 'clo
  *    and each account's figures of all time in one bucket (level `all`).
  * 9: each session's, payment's and clock interval's facts for the shift figures, per account and day (work-digest.ts).
  * 10: a session's answered kept apart from its first-response seconds (`ws.*.a`), which can be 0 or below.
+ * 11: the first responses and waits in open hours, as corrections of the wall-clock histograms (`bfrt`, `bwait`, `chatters.*.bfrt`).
  */
-export const CONTRIBUTIONS_FORMAT = 10;
+export const CONTRIBUTIONS_FORMAT = 11;
 
 export function sessionIncrements(s: SessionDoc): Increment[] {
   const a = s.accountId;
@@ -61,11 +62,23 @@ export function sessionIncrements(s: SessionDoc): Increment[] {
     const at = s.firstFanMessageAt;
     if (s.firstResponseSec !== null) {
       const k = secKey(s.firstResponseSec);
+      const chatter = `chatters.${chatterKey(s.firstResponderId)}`;
       out.push({ accountId: a, at, field: `frt.${k}`, amount: 1 });
-      out.push({ accountId: a, at, field: `chatters.${chatterKey(s.firstResponderId)}.frt.${k}`, amount: 1 });
+      out.push({ accountId: a, at, field: `${chatter}.frt.${k}`, amount: 1 });
+      const b = s.firstResponseBusinessSec;
+      if (b !== null && b !== undefined && b !== s.firstResponseSec) {
+        // The business clock's histogram is the wall one corrected (document.ts `bfrt`): only the
+        // sessions whose seconds differ write anything more.
+        const bk = secKey(b);
+        out.push({ accountId: a, at, field: `bfrt.${k}`, amount: -1 }, { accountId: a, at, field: `bfrt.${bk}`, amount: 1 });
+        out.push({ accountId: a, at, field: `${chatter}.bfrt.${k}`, amount: -1 }, { accountId: a, at, field: `${chatter}.bfrt.${bk}`, amount: 1 });
+      }
     } else if (s.status === 'closed') {
       // How long its fan waited, in whole seconds as the SLA counts them (until it closed).
-      out.push({ accountId: a, at, field: `wait.${secKey(unansweredSec(s, s.lastActivityAt))}`, amount: 1 });
+      const wall = unansweredSec(s, s.lastActivityAt);
+      out.push({ accountId: a, at, field: `wait.${secKey(wall)}`, amount: 1 });
+      const b = s.waitBusinessSec;
+      if (b !== null && b !== undefined && b !== wall) out.push({ accountId: a, at, field: `bwait.${secKey(wall)}`, amount: -1 }, { accountId: a, at, field: `bwait.${secKey(b)}`, amount: 1 });
       if (s.closeReason === 'unanswered') out.push({ accountId: a, at, field: 'missed', amount: 1 });
     }
   }

@@ -12,6 +12,8 @@ export type Histogram = Record<string, number>;
 
 export interface ChatterCounters {
   readonly frt?: Histogram;
+  /** `frt` corrected to open hours (see BucketCounters.bfrt). */
+  readonly bfrt?: Histogram;
   readonly revenueCents?: number;
   readonly payments?: number;
   /** Revenue and payments credited under the sender and converter models (revenueCents and payments: the session model's). */
@@ -54,6 +56,14 @@ export interface BucketCounters {
   readonly frt?: Histogram;
   /** Seconds waited (rounded up) by sessions that closed unanswered → count. */
   readonly wait?: Histogram;
+  /**
+   * What turns `frt` and `wait` into the same figures in open hours: per session measured on an
+   * account with business hours whose seconds differ, -1 at its wall-clock seconds and +1 at its
+   * open-hours seconds. `frt` plus `bfrt`, key by key, is the business clock's histogram (never
+   * below zero in one bucket: a session's contributions all land in the same buckets).
+   */
+  readonly bfrt?: Histogram;
+  readonly bwait?: Histogram;
   /** Sessions that closed with the fan never answered (closeReason `unanswered`). */
   readonly missed?: number;
   readonly chatters?: Readonly<Record<string, ChatterCounters>>;

@@ -68,15 +68,18 @@ const mergedSettled = new LruMap<string, Merged>(MERGED_KEPT);
 export class ReportQueries {
   constructor(private readonly rm: ReadModelCollections) {}
 
-  /** The window's figures, of the accounts `inScope` selects; `now` splits settled history from the hour being written. */
-  async window(w: ReportWindow, inScope: Filter, parts: readonly Part[], now: number): Promise<WindowSums> {
+  /**
+   * The window's figures, of the accounts `inScope` selects; `now` splits settled history from
+   * the hour being written. `clock`: how first responses and waits are measured (AccountWindow).
+   */
+  async window(w: ReportWindow, inScope: Filter, parts: readonly Part[], now: number, clock: 'wall' | 'business' = 'wall'): Promise<WindowSums> {
     const visible = accountTest(inScope);
     const wanted = new Set(parts);
     const byAccount = new Map<string, AccountWindow>();
     const windowOf = (accountId: string): AccountWindow => {
       let s = byAccount.get(accountId);
       if (!s) {
-        s = new AccountWindow();
+        s = new AccountWindow(clock);
         byAccount.set(accountId, s);
       }
       return s;
@@ -85,7 +88,7 @@ export class ReportQueries {
     // bucket) on the server. A report that needs either reads whole buckets: the embedded store
     // keeps one shared object per bucket and set of left-out fields, and the decoding of each
     // (window-sums.ts), so the scorecard's two reads (its SLA and its money) share one.
-    const projection: Record<string, 0> = wanted.has('sla') || wanted.has('conversion') ? {} : { frt: 0, wait: 0, chatters: 0, conv: 0, camp: 0 };
+    const projection: Record<string, 0> = wanted.has('sla') || wanted.has('conversion') ? {} : { frt: 0, wait: 0, bfrt: 0, bwait: 0, chatters: 0, conv: 0, camp: 0 };
     const unanswered = wanted.has('sla') ? this.unanswered(w, inScope, now) : Promise.resolve([]);
     // All time (up to a bound past everything stored) is each account's `all` bucket: one read
     // whatever the history. Fan sets are not kept there (document.ts addressesOf).

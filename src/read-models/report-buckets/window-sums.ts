@@ -2,7 +2,7 @@
 // figures rather than one merged document: counters are summed as they come, histograms are
 // queried together (histogram.ts). A bucket decodes once per stored version: the store hands
 // out the same object while the document is unchanged, and the decoding is remembered per object.
-import { BUCKET_META, type BucketCounters } from './document.js';
+import { BUCKET_META, type BucketCounters, type Histogram } from './document.js';
 import { HistogramSet, mergeCounts, sortedCounts, type SortedCounts } from './histogram.js';
 import { CREDIT_MODELS, type CreditModel } from '../payments/projection.js';
 import { DistinctKeys, keysAboveZero, unionOf } from './distinct-keys.js';
@@ -28,6 +28,13 @@ export interface DecodedConversion {
   readonly fans: ReadonlySet<string>;
 }
 
+/** A bucket's first-response histograms in open hours (document.ts `bfrt`): only the chatters whose differ from the wall clock's. */
+export interface BusinessHistograms {
+  readonly frt: SortedCounts;
+  readonly wait: SortedCounts;
+  readonly chatters: ReadonlyMap<string, SortedCounts>;
+}
+
 export interface DecodedBucket {
   /** The bucket's top-level counts (opened, messages, revenueCents, ...). */
   readonly counters: Readonly<Record<string, number>>;
@@ -38,6 +45,22 @@ export interface DecodedBucket {
   readonly camp: ReadonlyMap<string, DecodedConversion>;
   /** The fans of the account's direct messages, every chatter's. */
   readonly directFans: ReadonlySet<string>;
+  /** In open hours; null: the same as the wall clock's (no session measured differently). */
+  readonly business: BusinessHistograms | null;
+}
+
+/** `h` plus `correction`, key by key. */
+function corrected(h: Histogram | undefined, correction: Histogram): SortedCounts {
+  const sum: Histogram = { ...h };
+  for (const k in correction) sum[k] = (sum[k] ?? 0) + (correction[k] as number);
+  return sortedCounts(sum);
+}
+
+function businessOf(doc: BucketCounters, frt: SortedCounts, wait: SortedCounts): BusinessHistograms | null {
+  const chatters = new Map<string, SortedCounts>();
+  for (const [key, c] of Object.entries(doc.chatters ?? {})) if (c.bfrt) chatters.set(key, corrected(c.frt, c.bfrt));
+  if (!doc.bfrt && !doc.bwait && chatters.size === 0) return null;
+  return { frt: doc.bfrt ? corrected(doc.frt, doc.bfrt) : frt, wait: doc.bwait ? corrected(doc.wait, doc.bwait) : wait, chatters };
 }
 
 const decoded = new WeakMap<object, DecodedBucket>();
@@ -63,7 +86,8 @@ export function decodeBucket(doc: BucketCounters): DecodedBucket {
       },
     });
   }
-  const out: DecodedBucket = { counters, frt: sortedCounts(doc.frt), wait: sortedCounts(doc.wait), chatters, conv: conversions(doc.conv), camp: conversions(doc.camp), directFans: keysAboveZero(doc.directFans) };
+  const [frt, wait] = [sortedCounts(doc.frt), sortedCounts(doc.wait)];
+  const out: DecodedBucket = { counters, frt, wait, chatters, conv: conversions(doc.conv), camp: conversions(doc.camp), directFans: keysAboveZero(doc.directFans), business: businessOf(doc, frt, wait) };
   decoded.set(doc, out);
   return out;
 }
@@ -114,9 +138,20 @@ export function mergeDecoded(list: readonly DecodedBucket[]): DecodedBucket {
   };
   return {
     counters, frt: mergeCounts(list.map((b) => b.frt)), wait: mergeCounts(list.map((b) => b.wait)), chatters,
-    conv: conversionsOf(convParts), camp: conversionsOf(campParts), directFans: unionOf(list.map((b) => b.directFans)),
+    conv: conversionsOf(convParts), camp: conversionsOf(campParts), directFans: unionOf(list.map((b) => b.directFans)), business: mergeBusiness(list),
   };
 }
+
+function mergeBusiness(list: readonly DecodedBucket[]): BusinessHistograms | null {
+  if (list.every((b) => b.business === null)) return null;
+  const keys = new Set<string>();
+  for (const b of list) for (const k of b.business?.chatters.keys() ?? []) keys.add(k);
+  const chatters = new Map<string, SortedCounts>();
+  for (const k of keys) chatters.set(k, mergeCounts(list.map((b) => b.business?.chatters.get(k) ?? b.chatters.get(k)?.frt ?? EMPTY_COUNTS)));
+  return { frt: mergeCounts(list.map((b) => b.business?.frt ?? b.frt)), wait: mergeCounts(list.map((b) => b.business?.wait ?? b.wait)), chatters };
+}
+
+const EMPTY_COUNTS: SortedCounts = sortedCounts(undefined);
 
 function conversions(tree: BucketCounters['conv']): Map<string, DecodedConversion> {
   const out = new Map<string, DecodedConversion>();
@@ -157,8 +192,13 @@ export interface ChatterWindow {
 
 export const emptyChatterWindow = (): ChatterWindow => ({ frt: new HistogramSet(), credit: noCredit() });
 
-/** One account's figures over a window. */
+/**
+ * One account's figures over a window, its first responses and waits by `clock`: wall-clock
+ * seconds, or seconds in open hours (the same as the wall clock's where the account had no schedule).
+ */
 export class AccountWindow {
+  constructor(readonly clock: 'wall' | 'business' = 'wall') {}
+
   readonly counters: Record<string, number> = {};
   readonly frt = new HistogramSet();
   readonly wait = new HistogramSet();
@@ -172,15 +212,16 @@ export class AccountWindow {
     addConversions(this.conv, b.conv);
     addConversions(this.camp, b.camp);
     for (const k in b.counters) this.counters[k] = (this.counters[k] ?? 0) + (b.counters[k] as number);
-    this.frt.add(b.frt);
-    this.wait.add(b.wait);
+    const business = this.clock === 'business' ? b.business : null;
+    this.frt.add(business?.frt ?? b.frt);
+    this.wait.add(business?.wait ?? b.wait);
     for (const [key, c] of b.chatters) {
       let row = this.chatters.get(key);
       if (!row) {
         row = emptyChatterWindow();
         this.chatters.set(key, row);
       }
-      row.frt.add(c.frt);
+      row.frt.add(business?.chatters.get(key) ?? c.frt);
       for (const model of CREDIT_MODELS) {
         row.credit[model].revenueCents += c.credit[model].revenueCents;
         row.credit[model].payments += c.credit[model].payments;

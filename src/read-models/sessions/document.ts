@@ -16,6 +16,9 @@ export interface SessionDoc extends Doc, SessionSummary {
   /** See SessionSummary.closesAs; null also for a session folded from events older than it. */
   readonly closesAs: 'idle' | 'unanswered' | null;
   readonly lastSeq: number;
+  /** See SessionSummary; null also for a session folded from events older than them. */
+  readonly firstResponseBusinessSec: number | null;
+  readonly waitBusinessSec: number | null;
   /**
    * Closed at its deadline, as readers show it, before the processor's close came: by the
    * chat's SessionLapsed, or by the embedded projector's sweep (lapse.ts). Absent on every

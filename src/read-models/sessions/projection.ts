@@ -32,6 +32,7 @@ export function foldSession(doc: SessionDoc | undefined, e: SessionEvent): Sessi
     firstResponseAt: s.firstResponseAt, firstResponseSec: s.firstResponseSec, firstResponderId: s.firstResponderId,
     lastHumanChatterId: s.lastHumanChatterId, revenueCents: s.revenueCents, paymentCount: s.paymentCount,
     fanSpendCents, priorityAt: priorityAt(session, fanSpendCents), closesAt: s.closesAt ?? null, closesAs: s.closesAs ?? null, lastSeq: e.seq,
+    firstResponseBusinessSec: s.firstResponseBusinessSec ?? null, waitBusinessSec: s.waitBusinessSec ?? null,
   };
 }
 
