@@ -562,8 +562,9 @@ async function seedReadModels(store: DocumentStore): Promise<{ buckets: number; 
 
 /**
  * Issue 32: account a keeps Berlin office hours, account b New York split shifts on six days
- * with a holiday a month; account c has none. With clock=business the SLA report and the
- * scorecard measure a and b from the window's sessions (a 24/7 clock gives the wall figures).
+ * with a holiday a month; account c has none. The seed measures each session of a and b in open
+ * hours as the processor does (issue 55), so with clock=business the SLA report and the scorecard
+ * read the same report buckets as with clock=wall.
  */
 const BENCH_SCHEDULES: readonly [string, unknown][] = [
   [ACCOUNTS[0] as string, { timezone: 'Europe/Berlin', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])), holidays: ['2026-01-01', '2026-04-03', '2026-04-06', '2026-05-01', '2026-12-25', '2026-12-26'] }],
@@ -694,6 +695,12 @@ const BUSINESS_ROUTES: Route[] = (['wall', 'business'] as const).flatMap((clock)
     kind: 'aggregate', windowed: true, label: `GET /api/chatters/scorecard 7d-17m clock=${clock}`, path: (_i, at) => `/api/chatters/scorecard?${windowQuery(offEdge(at))}&clock=${clock}`,
     check: (b) => `${String(b.clock)} clock, ${(b.items ?? []).length} chatters, ${sumSessions(b)} sessions first answered`,
   },
+  // Any window (issue 55): all time and two years, which clock=business once refused past 366 days.
+  {
+    kind: 'aggregate', label: `GET /api/chatters/scorecard clock=${clock}`, path: () => `/api/chatters/scorecard?clock=${clock}`,
+    check: (b) => `${String(b.clock)} clock, ${(b.items ?? []).length} chatters, ${sumSessions(b)} sessions first answered`,
+  },
+  { kind: 'aggregate', windowed: true, label: `GET /api/sla 2 years clock=${clock}`, path: (_i, at) => `/api/sla?${windowQuery({ from: at - 730 * DAY, to: at })}&clock=${clock}`, check: slaCheck },
   { kind: 'aggregate', label: `GET /api/stats clock=${clock}`, path: () => `/api/stats?clock=${clock}`, check: (b) => `${String(b.clock)} clock, awaiting ${num(b.awaitingReply)}, breached ${num(b.breachedNow)}, longest ${num(b.longestWaitSec)} s` },
 ]);
 

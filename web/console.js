@@ -31,17 +31,19 @@ const CREDIT_MODELS = [
   ['shift', 'Who was clocked in (shared)'],
 ];
 
-function periodForm(onSubmit, from = daysAgo(7), to = '', withModel = false) {
+function periodForm(onSubmit, from = daysAgo(7), to = '', withModel = false, withClock = false) {
   const f = h('form', { class: 'inline' },
     h('label', {}, 'From', h('input', { type: 'date', name: 'from', value: from })),
     h('label', {}, 'To (exclusive)', h('input', { type: 'date', name: 'to', value: to })),
     withModel ? h('label', {}, 'Credit sales to', h('select', { name: 'model', 'data-model': '' }, ...CREDIT_MODELS.map(([v, label]) => h('option', { value: v }, label)))) : '',
+    // Waits on the wall clock, or only the seconds inside each account's business hours.
+    withClock ? h('label', {}, 'Count waits', h('select', { name: 'clock', 'data-clock': '' }, h('option', { value: 'wall' }, 'around the clock'), h('option', { value: 'business' }, 'in business hours'))) : '',
     h('button', { type: 'submit' }, 'Show'));
   f.addEventListener('submit', (e) => {
     e.preventDefault();
     const data = new FormData(/** @type {HTMLFormElement} */ (f));
     const q = new URLSearchParams();
-    for (const k of ['from', 'to', 'model']) if (data.get(k)) q.set(k, String(data.get(k)));
+    for (const k of ['from', 'to', 'model', 'clock']) if (data.get(k)) q.set(k, String(data.get(k)));
     void onSubmit(q);
   });
   return f;
@@ -92,8 +94,11 @@ const views = {
     const show = async (q) => {
       const r = await api(`/api/sla?${q}`);
       const g = look(r.withinThresholdGrade);
+      const clockNote = r.clock === 'business'
+        ? ` Waits counted in business hours${r.businessHoursAccounts.length === 0 ? ' (no account has them: around the clock)' : ` for ${r.businessHoursAccounts.length} account${r.businessHoursAccounts.length === 1 ? '' : 's'} with them`}.`
+        : '';
       out.replaceChildren(
-        h('p', {}, 'Within ', h('strong', { class: g.level, 'data-figure': 'sla-within' }, percent(r.withinThresholdPct)), ` of ${count(r.sessions)} sessions (threshold ${duration(r.thresholdSec)}); median first response ${r.medianFirstResponseSec === null ? '—' : duration(r.medianFirstResponseSec)}, p90 ${r.p90FirstResponseSec === null ? '—' : duration(r.p90FirstResponseSec)}; ${r.breaches} breaches, ${r.pending} pending.`),
+        h('p', { 'data-clock-shown': r.clock }, 'Within ', h('strong', { class: g.level, 'data-figure': 'sla-within' }, percent(r.withinThresholdPct)), ` of ${count(r.sessions)} sessions (threshold ${duration(r.thresholdSec)}); median first response ${r.medianFirstResponseSec === null ? '—' : duration(r.medianFirstResponseSec)}, p90 ${r.p90FirstResponseSec === null ? '—' : duration(r.p90FirstResponseSec)}; ${r.breaches} breaches, ${r.pending} pending.${clockNote}`),
         h('h3', {}, 'By chatter'),
         table([['Chatter'], ['Sessions', true], ['Within %', true], ['Median FRT', true], ['Breaches', true]], r.byChatter.map((c) => h('tr', {},
           h('td', { class: c.chatterId === null ? 'muted' : '' }, c.chatterId ?? 'not named (webhook replies)'), h('td', { class: 'num' }, count(c.sessions)), h('td', { class: 'num' }, percent(c.withinThresholdPct)),
@@ -102,7 +107,7 @@ const views = {
         await sessionsTable((await api('/api/sessions?sort=opened&limit=20')).items, 'sla'));
     };
     const out = h('div');
-    view.replaceChildren(h('h2', {}, 'First-response SLA'), periodForm((q) => show(q).catch(showError)), out);
+    view.replaceChildren(h('h2', {}, 'First-response SLA'), periodForm((q) => show(q).catch(showError), daysAgo(7), '', false, true), out);
     await show(new URLSearchParams({ from: daysAgo(7) }));
   },
   async scorecard() {
@@ -121,7 +126,7 @@ const views = {
           h('td', { class: 'reasons', 'data-reasons': (c.coachReasons ?? []).map((x) => x.kind).join(' ') }, (c.coachReasons ?? []).map((x) => `${x.text} (+${x.points})`).join(' · '), ' ', chatterSessionsLink(c.chatterId))))));
     };
     const out = h('div');
-    view.replaceChildren(h('h2', {}, 'Chatter scorecard'), periodForm((q) => show(q).catch(showError), daysAgo(7), '', true), out);
+    view.replaceChildren(h('h2', {}, 'Chatter scorecard'), periodForm((q) => show(q).catch(showError), daysAgo(7), '', true, true), out);
     await show(new URLSearchParams({ from: daysAgo(7) }));
   },
   async chatterSessions(chatterId, current = () => true) {

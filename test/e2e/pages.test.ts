@@ -381,6 +381,13 @@ describe('the console', () => {
     const from = new Date(Date.now() - 7 * 86400_000).toISOString().slice(0, 10);
     const sla = await api<{ sessions: number }>(`/api/sla?from=${from}`);
     await expect.poll(async () => page.locator('#view p').first().innerText().catch(() => ''), { timeout: 10_000 }).toContain(`of ${sla.sessions} sessions`);
+    // The business clock, chosen in the form: the report the API gives on it, saying so.
+    await page.selectOption('select[data-clock]', 'business');
+    await page.click('form:has(select[data-clock]) button[type="submit"]');
+    await page.waitForSelector('p[data-clock-shown="business"]');
+    const business = await api<{ sessions: number; withinThresholdPct: number | null }>(`/api/sla?from=${from}&clock=business`);
+    expect(await page.locator('p[data-clock-shown]').innerText()).toContain('in business hours');
+    expect(await figure(page, 'sla-within')).toBe(asPercent(business.withinThresholdPct));
     // The SLA report links the sessions behind it to "why these figures".
     await page.waitForSelector('tr[data-sla-session] button[data-explain]');
     const slaSession = await page.locator('tr[data-sla-session]').first().getAttribute('data-sla-session') ?? '';
