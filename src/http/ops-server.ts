@@ -6,6 +6,7 @@ import type { Logger } from '../support/logger.js';
 import type { OpsHooks } from '../composition.js';
 import { errorBody, installErrorHandling } from './errors.js';
 import { installRequestIds, requestIdOptions } from './request-ids.js';
+import { requestActivity } from '../support/request-activity.js';
 import { installHttpMetrics } from './http-metrics.js';
 import { opsRoutes } from './routes/ops.js';
 
@@ -31,6 +32,8 @@ export async function buildOpsServer(deps: OpsServerDeps): Promise<FastifyInstan
   });
   installErrorHandling(app);
   installRequestIds(app);
+  // A replay running here takes smaller slices while requests come (support/request-activity.ts).
+  app.addHook('onRequest', async () => { requestActivity.touch(); });
   installHttpMetrics(app, deps.metrics);
   await app.register(opsRoutes, { metrics: deps.metrics, readiness: deps.readiness, stopping: deps.stopping, metricsAccess: 'public' });
   if (deps.standsInForApi) {

@@ -44,6 +44,7 @@ import { adminAccountRoutes } from './routes/admin-accounts.js';
 import { adminAlertHookRoutes } from './routes/admin-alert-hooks.js';
 import { alertHookWebhooks, withWebhooks } from './alert-hook-document.js';
 import { installRequestIds, requestIdOptions } from './request-ids.js';
+import { requestActivity } from '../support/request-activity.js';
 import { installHttpMetrics } from './http-metrics.js';
 import { resolveLogFormat } from '../support/logger.js';
 import { LIVE_PATH, METRICS_PATH, opsRoutes, READY_PATH } from './routes/ops.js';
@@ -147,6 +148,8 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   installRequestIds(app);
+  // A replay running here takes smaller slices while requests come (support/request-activity.ts).
+  app.addHook('onRequest', async () => { requestActivity.touch(); });
   installHttpMetrics(app, deps.ops.metrics);
   if (terse) {
     app.addHook('onResponse', async (request, reply) => {

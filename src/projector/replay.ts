@@ -31,6 +31,7 @@ import { PROJECTIONS, WRITE_ORDER } from '../read-models/index.js';
 import { parseEvents } from './projector.js';
 import { ReadModelSet, type ReadModelCollections } from '../read-models/read-model-set.js';
 import { markReportBucketsBuilt } from '../read-models/report-buckets/backfill.js';
+import { requestActivity } from '../support/request-activity.js';
 
 export { JOBS_COLLECTION };
 /** The one document whose holder may run a replay (in the jobs collection, kind `replay-lock`). */
@@ -52,14 +53,28 @@ export interface ReplayLimits {
    * Events folded and written as one slice (one store write, one LMDB commit on the embedded
    * store). Bigger slices share pages between their writes (commits of a few hundred events
    * rewrite and sync the same pages again and again); the event loop is shared all the same:
-   * the fold takes a turn every FOLD_CHUNK events and the write every WRITE_TURN_MS.
+   * the fold takes a turn every FOLD_CHUNK events and the write every WRITE_TURN_MS. A function
+   * is asked before each slice. Default: QUIET_SLICE while this process has answered no request
+   * for QUIET_MS, else BUSY_SLICE (see sliceFor).
    */
-  readonly sliceEvents?: number;
+  readonly sliceEvents?: number | (() => number);
   /** How long a failed replay waits for its consumer's round to end before it frees the lock anyway. */
   readonly stopWaitMs?: number;
 }
 
-const DEFAULT_LIMITS: Required<ReplayLimits> = { repeatedFailures: 5, failingForMs: 30_000, stallMs: 120_000, sliceEvents: 5_000, stopWaitMs: 30_000 };
+/**
+ * Slices while requests come, and while none has for QUIET_MS. On 2 cores (bench/replay-liveness.ts,
+ * bench/read-api.ts, docs/benchmarks.md): 5,000 events a slice replay about 23,000 events/s with
+ * the liveness probe's p99 under 100 ms; 20,000 about 29,000 events/s, but the probe's p99 goes
+ * to 130-140 ms (a slice's live objects make the collector's pauses longer). A replay nobody is
+ * watching takes the faster; the first request brings the next slice down to the smaller.
+ */
+const BUSY_SLICE = 5_000;
+const QUIET_SLICE = 20_000;
+const QUIET_MS = 2_000;
+const sliceFor = (quietForMs: number): number => (quietForMs >= QUIET_MS ? QUIET_SLICE : BUSY_SLICE);
+
+const DEFAULT_LIMITS: Required<ReplayLimits> = { repeatedFailures: 5, failingForMs: 30_000, stallMs: 120_000, sliceEvents: () => sliceFor(requestActivity.quietFor()), stopWaitMs: 30_000 };
 /** Events folded between turns of the event loop within a slice. */
 const FOLD_CHUNK = 500;
 /** A slice's write takes a turn of the event loop every so many ms (see WriteOptions.turnEveryMs). */
@@ -433,7 +448,8 @@ export class ReplayService {
     let applied = 0;
     const fresh = (events: readonly Positioned[]): number => events.reduce((n, e) => n + (e.offset >= (countedTo.get(e.partition) ?? 0) ? 1 : 0), 0);
     let slice: Positioned[] = [];
-    const size = this.limits.sliceEvents;
+    const sizing = this.limits.sliceEvents;
+    let size = typeof sizing === 'number' ? sizing : sizing();
     let inflight: InflightSlice | null = null;
     /** Waits for the slice under way; one whose write failed is applied again the careful way. Answers whether it had failed. */
     const land = async (): Promise<boolean> => {
@@ -455,6 +471,7 @@ export class ReplayService {
       this.checkGoing();
       const events = slice;
       slice = [];
+      if (typeof sizing !== 'number') size = sizing();
       let prepared = await prepareApplication(target, PROJECTIONS, WRITE_ORDER, events, setAside, PACING, inflight?.written);
       if (await land()) prepared = await prepareApplication(target, PROJECTIONS, WRITE_ORDER, events, setAside, PACING);
       const done = writeApplication(target, prepared, setAside, PACING).then(() => null, (err: unknown) => ({ err }));
