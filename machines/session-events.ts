@@ -224,11 +224,17 @@ export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
   'SessionOpened', 'MessageRecorded', 'MessageAttributed', 'MessageMoved', 'MessageDeleted', 'PaymentRecorded', 'PaymentCredited', 'FanSignalRecorded', 'AccountStatusChanged', 'PaymentReassigned', 'PaymentAttributed', 'ChatterClockedIn', 'ChatterClockedOut', 'SessionLapsed', 'SessionClosed',
 ];
 
-/** The session as it stands after the event, for events that carry one. */
 /** Whether a session id is its chat's first (`<chatKey>:1`, with a definitions generation's `~<tag>` or not). */
 export function isFirstSessionId(id: string): boolean {
   return /:1(~[a-z0-9]+)?$/.test(id);
 }
+
+/** The definitions generation's tag an id was made with (`~<tag>` at its end); undefined: the first generation's. */
+export function idTagOf(id: string): string | undefined {
+  return /~([a-z0-9]+)$/.exec(id)?.[1];
+}
+
+/** The session as it stands after the event, for events that carry one. */
 
 export function sessionAfter(e: SessionEvent): SessionSummary | null {
   switch (e.type) {

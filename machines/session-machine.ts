@@ -19,7 +19,7 @@ import {
 } from './placement.js';
 import { attributeReply, fanWaiting } from './session-figures.js';
 import { noteCredits, type CreditedRecord } from './credit-models.js';
-import type { SessionEvent } from './session-events.js';
+import { idTagOf, type SessionEvent } from './session-events.js';
 
 export type { ChatContext, ChatMachineInput } from './chat-context.js';
 export { dueAt, tickDue } from './placement.js';
@@ -109,8 +109,14 @@ const timed = (e: ChartEvent): TimedRecord => e.input as TimedRecord;
 /** A placed record, as the attribution models read it (a late one never reaches them). */
 const credited = (e: ChartEvent): CreditedRecord => e.input as CreditedRecord;
 const closeCommand = (e: ChartEvent): ChatCloseInput => e.input as ChatCloseInput;
+/**
+ * A close names the open session: by its id, or none (the open one). A close that names a session
+ * of another definitions generation (an admin closed it while that generation was live, and this
+ * one decides the chat again under other definitions, where the same conversation has other ids)
+ * means the conversation open at the close's time: it names whatever session is open here then.
+ */
 const namesSession = (ctx: ChatContext, cmd: ChatCloseInput | null): boolean =>
-  cmd !== null && ctx.session !== null && (cmd.sessionId === null || cmd.sessionId === ctx.session.summary.sessionId);
+  cmd !== null && ctx.session !== null && (cmd.sessionId === null || cmd.sessionId === ctx.session.summary.sessionId || idTagOf(cmd.sessionId) !== ctx.idTag);
 
 export const sessionMachine = setup({
   types: {

@@ -289,6 +289,22 @@ describe('session chart: given / when / then', () => {
     takes('session close.forced -> .');
   });
 
+  it('given a chat decided again in a later definitions generation, when a close naming the first generation\'s session comes, then it closes the session open at its time; one naming a closed session of its own generation is still ignored', () => {
+    // Generation 1 under a 10-minute gap: what generation 0 saw as one session (ids untagged) is two here.
+    const tagged = (inputs: readonly ChatInput[]): ChatState => {
+      let state = initialChatState({ accountId: 'acct_1', chatId: '42', idleMs: 600_000, lateMs: LATE_SEC * 1000, unansweredMs: UNANSWERED_SEC * 1000, idTag: 'g1' });
+      for (const i of inputs) state = step(state, i).state;
+      return state;
+    };
+    const history = [msg('fan', 0), msg('human', 60), msg('fan', 1200), msg('human', 1260)];
+    const r = when(tagged(history), close(1500, `${KEY}:1`));
+    expect(r.types).toEqual(['SessionClosed']);
+    expect(r.events[0]?.type === 'SessionClosed' && r.events[0].data.session).toMatchObject({ sessionId: `${KEY}:2~g1`, closeReason: 'forced', closedAt: T0 + 1_500_000 });
+    const own = when(tagged(history), close(1500, `${KEY}:1~g1`));
+    expect(own.types).toEqual([]);
+    expect(own.state.context.ignoredCloseCount).toBe(1);
+  });
+
   it('given no session, when an admin closes, then it is ignored', () => {
     const r = when(given([msg('automated', 0)]), close(120));
     expect(r.types).toEqual([]);
