@@ -116,15 +116,20 @@ try {
   const service = await startService({ DATA_DIR: dir, ADMIN_TOKEN: ADMIN, INBOUND_PARTITIONS: String(PARTITIONS), TICK_INTERVAL_SEC: '3600', SESSION_IDLE_SEC: '1800' });
   const { base } = service;
   try {
+    // The service's CPU over each phase, in cores: what the phase's rate cost, and how much of the
+    // machine a paced phase leaves idle.
+    const cores = (cpu0: number, t0: number): string => `${((service.cpuSeconds() - cpu0) / ((performance.now() - t0) / 1000)).toFixed(2)} cores`;
     t = performance.now();
+    let cpu = service.cpuSeconds();
     await lagZero(base);
     const live = (performance.now() - t) / 1000;
-    console.log(`live pipeline: ${RECORDS} records taken in ${live.toFixed(1)} s (${Math.round(RECORDS / live)} records/s)`);
+    console.log(`live pipeline: ${RECORDS} records taken in ${live.toFixed(1)} s (${Math.round(RECORDS / live)} records/s), service ${cores(cpu, t)}`);
     const idle = await probeWhile(base, new Promise((r) => setTimeout(r, 3000)));
     console.log(`idle:    ${probeLine(idle)}`);
 
     // The preview.
     t = performance.now();
+    cpu = service.cpuSeconds();
     await postJson(`${base}/api/admin/definitions/generations`, { sessionIdleSec: 600 });
     interface Gen { status: string; progress: { recordsDone: number; eventsDone: number } | null }
     const ready = (async () => {
@@ -138,12 +143,13 @@ try {
     const g = await ready;
     const secs = (performance.now() - t) / 1000;
     const done = g.progress ?? { recordsDone: 0, eventsDone: 0 };
-    console.log(`preview: ${done.recordsDone} records, ${done.eventsDone} events in ${secs.toFixed(1)} s to ready: ${Math.round(done.recordsDone / secs)} records/s, ${Math.round(done.eventsDone / secs)} events/s`);
+    console.log(`preview: ${done.recordsDone} records, ${done.eventsDone} events in ${secs.toFixed(1)} s to ready: ${Math.round(done.recordsDone / secs)} records/s, ${Math.round(done.eventsDone / secs)} events/s, service ${cores(cpu, t)}`);
     console.log(`preview: ${probeLine(duringPreview)}`);
     await fetch(`${base}/api/admin/definitions/generations/1`, { method: 'DELETE', headers: auth, signal: deadline() });
 
     // Today's replay of the live generation, beside it.
     t = performance.now();
+    cpu = service.cpuSeconds();
     const job = await postJson<{ id: string }>(`${base}/api/admin/replay`, {});
     interface Job { state: string; eventsApplied: number }
     const finished = (async () => {
@@ -156,7 +162,7 @@ try {
     const duringReplay = await probeWhile(base, finished);
     const j = await finished;
     const rs = (performance.now() - t) / 1000;
-    console.log(`replay:  ${j.state}, ${j.eventsApplied} events in ${rs.toFixed(1)} s: ${Math.round(j.eventsApplied / rs)} events/s`);
+    console.log(`replay:  ${j.state}, ${j.eventsApplied} events in ${rs.toFixed(1)} s: ${Math.round(j.eventsApplied / rs)} events/s, service ${cores(cpu, t)}`);
     console.log(`replay:  ${probeLine(duringReplay)}`);
   } finally {
     console.log(`stopped ${(await service.stop()).toFixed(1)} s after SIGTERM`);

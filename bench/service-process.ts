@@ -2,7 +2,7 @@
 // on a free port, waited for until ready, stopped with SIGTERM (killed a minute later if it has
 // not stopped, and said so: a stop that hangs is a finding, not a wait).
 import { spawn } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort } from '../test/infra/servers.js';
 import { deadline } from './deadline.js';
@@ -15,6 +15,8 @@ export interface ServiceProcess {
   readonly env: Record<string, string | undefined>;
   /** Seconds from SIGTERM to its exit. */
   stop(): Promise<number>;
+  /** CPU seconds it has used so far (user and system, from /proc; NaN where there is none). */
+  cpuSeconds(): number;
 }
 
 export async function startService(env: Record<string, string | undefined>): Promise<ServiceProcess> {
@@ -24,6 +26,15 @@ export async function startService(env: Record<string, string | undefined>): Pro
   const out = process.env.SERVICE_LOG ? openSync(process.env.SERVICE_LOG, 'a') : 'ignore';
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], { cwd: root, stdio: ['ignore', out, 'inherit'], env: full });
   const base = `http://127.0.0.1:${port}`;
+  const cpuSeconds = (): number => {
+    try {
+      // /proc/<pid>/stat: utime and stime are fields 14 and 15, in clock ticks (100 a second on Linux).
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return Number.NaN;
+    }
+  };
   const stop = async (): Promise<number> => {
     const t = performance.now();
     if (child.exitCode !== null) return 0;
@@ -44,5 +55,5 @@ export async function startService(env: Record<string, string | undefined>): Pro
     await stop();
     throw err;
   }
-  return { base, env: full, stop };
+  return { base, env: full, stop, cpuSeconds };
 }
