@@ -175,6 +175,14 @@ describe.each(STORE_KINDS.map((k) => [k]))('business hours on the %s store', (ki
       expect((await sla(`${WEEK}&clock=business&accountId=${W}`)).businessHoursAccounts).toEqual([]);
     });
 
+    it('a window whose bounds fall inside an hour reads the open-hours seconds of the sessions at its edges too', async () => {
+      // Friday's 15:55Z session lies in the partial hour after 15:30; Tuesday's 09:00Z in the one before 09:30.
+      const edges = await sla(`from=2026-11-13T15:30:00Z&to=2026-11-17T09:30:00Z&accountId=${A}&thresholdSec=600&clock=business`);
+      expect(pick(edges)).toMatchObject({ sessions: 2, responded: 2, withinThreshold: 2, breaches: 0, medianFirstResponseSec: 120, p90FirstResponseSec: 480 });
+      const card = (await h.call<Scorecard>('GET', `/api/chatters/scorecard?from=2026-11-13T15:30:00Z&to=2026-11-17T09:30:00Z&accountId=${A}&thresholdSec=600&clock=business`)).body;
+      expect(pick(card.items.find((i) => i.chatterId === 'bh-ana')?.sla as Figures)).toMatchObject({ responded: 2, withinThreshold: 2, p90FirstResponseSec: 480 });
+    });
+
     it('an unanswered wait counts open hours too: the five-day limit is 120 open hours, three working weeks', async () => {
       const session = (await h.call('GET', `/api/chats?chatId=8100004&accountId=${A}`)).body.sessions[0];
       expect(session).toMatchObject({ status: 'closed', closeReason: 'unanswered', closedAt: UNANSWERED_CLOSED });

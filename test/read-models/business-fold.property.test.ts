@@ -4,7 +4,8 @@
 // (window-sums.ts), equal what a reference written apart measures session by session: stepping
 // minute by minute through a schedule in a fixed-offset zone, holidays included. Sessions are
 // folded as the projector sees them change: some first open and waiting, then answered or closed.
-// The wall clock's figures are left as they were. The seed is printed on failure.
+// The wall clock's figures are left as they were, and every field a session adds is one a window's
+// partial hours read with the SLA. The seed is printed on failure.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../machines/session-events.js';
@@ -13,7 +14,8 @@ import { withBusinessTime } from '../../src/domain/session-business-time.js';
 import { transitionIncrements } from '../../src/read-models/report-buckets/contributions.js';
 import { addAt, type BucketCounters } from '../../src/read-models/report-buckets/document.js';
 import type { HistogramSet } from '../../src/read-models/report-buckets/histogram.js';
-import { chatterKey } from '../../src/read-models/report-buckets/keys.js';
+import { chatterKey, isWorkField } from '../../src/read-models/report-buckets/keys.js';
+import { partOf } from '../../src/read-models/report-buckets/edges.js';
 import { AccountWindow, decodeBucket } from '../../src/read-models/report-buckets/window-sums.js';
 import type { SessionDoc } from '../../src/read-models/sessions/document.js';
 import { propertyRuns } from '../support/property-runs.js';
@@ -112,6 +114,8 @@ describe('business time as a fold', () => {
           for (const [before, after] of steps) {
             for (const inc of transitionIncrements('sessions', before, after)) {
               if (inc.at === null) continue;
+              // A window's partial hours read a field only through the part it belongs to (edges.ts).
+              if (!isWorkField(inc.field)) expect(partOf(inc.field), inc.field).toBe(/^(opened|openedClosed|chats)$/.test(inc.field) ? 'sessions' : 'sla');
               let acc = sums.get(inc.accountId);
               if (!acc) sums.set(inc.accountId, (acc = {}));
               addAt(acc, inc.field, inc.amount);

@@ -24,7 +24,8 @@ export type Part = 'sla' | 'sessions' | 'messages' | 'payments' | 'conversion' |
 const PART_OF_FIELD: readonly [RegExp, Part][] = [
   // Before `conversion`, whose prefix it shares.
   [/^directFans\.|^conv\.[^.]+\.fans\./, 'fans'],
-  [/^(frt|wait)\.|^missed$|^chatters\.[^.]+\.frt\./, 'sla'],
+  // The open-hours corrections (`bfrt`, `bwait`, `chatters.*.bfrt`) with the first responses they correct.
+  [/^(frt|wait|bfrt|bwait)\.|^missed$|^chatters\.[^.]+\.b?frt\./, 'sla'],
   [/^(opened|openedClosed|chats)$/, 'sessions'],
   [/^(messages|fanMessages)$/, 'messages'],
   [/^(revenueCents|payments)$|^chatters\.[^.]+\.(revenueCents|payments|senderCents|senderPayments|converterCents|converterPayments)$/, 'payments'],
