@@ -145,6 +145,12 @@ export interface ChatCloseInput extends InputBase {
   readonly type: 'chat.close';
   readonly sessionId: string | null;
   readonly requestedBy: string;
+  /**
+   * The named session's span as the admin saw it (first to last activity, epoch ms): how a
+   * definitions generation that decides the chat again, with other session ids, finds the same
+   * conversation. Absent from closes asked before it was kept.
+   */
+  readonly span?: { readonly from: number; readonly to: number };
 }
 
 /** A record the machine keeps in the log but does not act on (unknown kind, malformed). */

@@ -113,10 +113,17 @@ const closeCommand = (e: ChartEvent): ChatCloseInput => e.input as ChatCloseInpu
  * A close names the open session: by its id, or none (the open one). A close that names a session
  * of another definitions generation (an admin closed it while that generation was live, and this
  * one decides the chat again under other definitions, where the same conversation has other ids)
- * means the conversation open at the close's time: it names whatever session is open here then.
+ * names the session open here if it shares time with the named one as the admin saw it (its
+ * span): the same conversation. One that shares none (the admin's session had ended, and another
+ * opened since) names nothing, as a close naming an ended session of this generation does.
  */
-const namesSession = (ctx: ChatContext, cmd: ChatCloseInput | null): boolean =>
-  cmd !== null && ctx.session !== null && (cmd.sessionId === null || cmd.sessionId === ctx.session.summary.sessionId || idTagOf(cmd.sessionId) !== ctx.idTag);
+const namesSession = (ctx: ChatContext, cmd: ChatCloseInput | null): boolean => {
+  if (cmd === null || ctx.session === null) return false;
+  const open = ctx.session.summary;
+  if (cmd.sessionId === null || cmd.sessionId === open.sessionId) return true;
+  if (idTagOf(cmd.sessionId) === ctx.idTag || cmd.span === undefined) return false;
+  return open.openedAt <= cmd.span.to && open.lastActivityAt >= cmd.span.from;
+};
 
 export const sessionMachine = setup({
   types: {

@@ -203,6 +203,13 @@ export const CLOCK_CHATTER = 'command.clock';
 /** The chat a chatter's clock events go to: ids start with a letter or digit, so no fan's chat is named so. */
 export const clockChatOf = (chatterId: string): string => `_clock.${chatterId}`;
 
+/** A close command's `sessionSpan` ({from, to}, epoch ms), when it carries a sound one. */
+function spanOf(v: unknown): { span?: { from: number; to: number } } {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
+  const { from, to } = v as Record<string, unknown>;
+  return typeof from === 'number' && typeof to === 'number' && Number.isFinite(from) && Number.isFinite(to) && from <= to ? { span: { from, to } } : {};
+}
+
 function command(meta: InboundMeta, body: JsonObject): ChatInput {
   if (meta.event === 'command.close-session') {
     const at = parsePlatformTime(body.requestedAt);
@@ -213,6 +220,7 @@ function command(meta: InboundMeta, body: JsonObject): ChatInput {
       sessionId: typeof body.sessionId === 'string' ? body.sessionId : null,
       requestedBy: typeof body.requestedBy === 'string' ? body.requestedBy : 'admin',
       at,
+      ...spanOf(body.sessionSpan),
     };
   }
   if (meta.event === REASSIGN_PAYMENT) {

@@ -289,7 +289,7 @@ describe('session chart: given / when / then', () => {
     takes('session close.forced -> .');
   });
 
-  it('given a chat decided again in a later definitions generation, when a close naming the first generation\'s session comes, then it closes the session open at its time; one naming a closed session of its own generation is still ignored', () => {
+  it('given a chat decided again in a later definitions generation, when a close naming the first generation\'s session comes, then it closes the session open here if it shares time with the one the admin saw', () => {
     // Generation 1 under a 10-minute gap: what generation 0 saw as one session (ids untagged) is two here.
     const tagged = (inputs: readonly ChatInput[]): ChatState => {
       let state = initialChatState({ accountId: 'acct_1', chatId: '42', idleMs: 600_000, lateMs: LATE_SEC * 1000, unansweredMs: UNANSWERED_SEC * 1000, idTag: 'g1' });
@@ -297,12 +297,21 @@ describe('session chart: given / when / then', () => {
       return state;
     };
     const history = [msg('fan', 0), msg('human', 60), msg('fan', 1200), msg('human', 1260)];
-    const r = when(tagged(history), close(1500, `${KEY}:1`));
+    const closing = (sessionId: string, span?: { from: number; to: number }): ChatInput => ({ ...close(1500, sessionId), ...(span ? { span } : {}) } as ChatInput);
+    // Generation 0's one session ran from 0 to 1260 s: the open session here (1200 s on) is part of it.
+    const r = when(tagged(history), closing(`${KEY}:1`, { from: T0, to: T0 + 1_260_000 }));
     expect(r.types).toEqual(['SessionClosed']);
     expect(r.events[0]?.type === 'SessionClosed' && r.events[0].data.session).toMatchObject({ sessionId: `${KEY}:2~g1`, closeReason: 'forced', closedAt: T0 + 1_500_000 });
-    const own = when(tagged(history), close(1500, `${KEY}:1~g1`));
-    expect(own.types).toEqual([]);
-    expect(own.state.context.ignoredCloseCount).toBe(1);
+    // The admin saw a session that had ended by 60 s (the projector behind): the one open here began after it.
+    const stale = when(tagged(history), closing(`${KEY}:1`, { from: T0, to: T0 + 60_000 }));
+    expect(stale.types).toEqual([]);
+    expect(stale.state.context.ignoredCloseCount).toBe(1);
+    // Without the span (a close asked before it was kept), and naming an ended session of its own generation: nothing.
+    for (const input of [closing(`${KEY}:1`), closing(`${KEY}:1~g1`, { from: T0, to: T0 + 1_260_000 })]) {
+      const none = when(tagged(history), input);
+      expect(none.types).toEqual([]);
+      expect(none.state.context.ignoredCloseCount).toBe(1);
+    }
   });
 
   it('given no session, when an admin closes, then it is ignored', () => {

@@ -50,7 +50,9 @@ export const adminSessionRoutes: FastifyPluginAsyncTypebox<AdminSessionOptions> 
       return reply.status(200).send({ status: 'already-closed' as const, sessionId, closedAt: iso(shown.closedAt ?? session.lastActivityAt), closeReason: shown.closeReason });
     }
     const requestedAt = new Date().toISOString();
-    const body = Buffer.from(JSON.stringify({ sessionId, requestedAt, requestedBy: actorOf(request.principal) }));
+    // Its span as shown now: how a definitions generation with other session ids finds the same conversation (machines/session-machine.ts).
+    const sessionSpan = { from: session.openedAt, to: session.lastActivityAt };
+    const body = Buffer.from(JSON.stringify({ sessionId, requestedAt, requestedBy: actorOf(request.principal), sessionSpan }));
     try {
       await opts.inbound.append(inboundRecord({
         source: 'command', event: 'command.close-session', accountId: session.accountId, chatId: session.chatId,
