@@ -5000,7 +5000,7 @@ export interface operations {
                     unansweredCloseSec?: number;
                     /** @description the new converter lookback, seconds */
                     attributionLookbackSec?: number;
-                    /** @description true: measure history by the accounts' business hours as they are now (a schedule change reaches past sessions, their figures on clock=business and their unanswered limits); false or absent: each record by the schedule in force when it was received */
+                    /** @description true: measure history by the accounts' business hours as they are now (a schedule change reaches past sessions, their figures on clock=business and their unanswered limits); false: each record by the schedule in force when it was received (undoes a restatement); absent: as the live definitions are */
                     restateBusinessHours?: boolean;
                 } | null;
             };

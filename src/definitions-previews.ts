@@ -200,8 +200,11 @@ export class DefinitionsPreviews {
       if (live.values === null || live.definitionsVersion === null) throw new PreviewRefused('PIPELINE_BUSY', 'no processor has recorded the live definitions yet; try again when the pipeline runs');
       const now = this.clock();
       const { restateBusinessHours, ...change } = request;
-      // Restated as of now: every record received before is measured by the schedules in force now.
-      const values: DefinitionValues = { ...live.values, ...change, ...(restateBusinessHours === true ? { businessHoursRestatedAt: now } : {}) };
+      // true: restated as of now (every record received before is measured by the schedules in
+      // force now); false: not restated (each by the schedule in force when received); absent: as live.
+      const { businessHoursRestatedAt: liveRestatedAt, ...liveValues } = live.values;
+      const restatedAt = restateBusinessHours === true ? now : restateBusinessHours === false ? undefined : liveRestatedAt;
+      const values: DefinitionValues = { ...liveValues, ...change, ...(restatedAt !== undefined ? { businessHoursRestatedAt: restatedAt } : {}) };
       const problem = definitionsProblem(values);
       if (problem) throw new PreviewRefused('INVALID_DEFINITIONS', problem);
       const docs = await this.generations.all();

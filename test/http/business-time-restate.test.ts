@@ -76,5 +76,16 @@ describe('business hours restated through a definitions preview', () => {
     expect(why.body.figures.find((f) => f.figure === 'firstResponseBusinessSec')?.value).toBe(480);
     const live = (await call<{ items: { generation: number; values: Record<string, number> }[]; generation: number }>('GET', '/api/admin/definitions')).body;
     expect(live.generation).toBe(n);
+
+    // Undone the same way: a preview with restateBusinessHours false measures each record by the
+    // schedule in force when it was received again (none, for these), and says so in its values.
+    const undo = await call<Generation>('POST', '/api/admin/definitions/generations', { restateBusinessHours: false });
+    expect(undo.status, undo.text).toBe(202);
+    expect(undo.body.values.businessHoursRestatedAt).toBeUndefined();
+    for (let i = 0; i < 300 && (await call<Generation>('GET', `/api/admin/definitions/generations/${undo.body.generation}`)).body.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 100));
+    const back = await call<Diff>('GET', `/api/admin/definitions/generations/${undo.body.generation}/diff?from=2026-11-13T00:00:00Z&to=2026-11-18T00:00:00Z`);
+    expect(back.body.overall.before).toMatchObject({ businessMedianFirstResponseSec: 480 });
+    expect(back.body.overall.after).toMatchObject({ businessMedianFirstResponseSec: WALL_SEC });
+    expect((await call('DELETE', `/api/admin/definitions/generations/${undo.body.generation}`)).status).toBe(200);
   }, 90_000);
 });

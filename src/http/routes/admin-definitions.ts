@@ -43,7 +43,7 @@ const ChangeSchema = Type.Object({
   allowedLatenessSec: num(late[0], late[1], 'the new allowed lateness, seconds; must stay below the session gap'),
   unansweredCloseSec: num(unanswered[0], unanswered[1], 'the new unanswered limit, seconds'),
   attributionLookbackSec: num(lookback[0], lookback[1], 'the new converter lookback, seconds'),
-  restateBusinessHours: Type.Optional(Type.Boolean({ description: 'true: measure history by the accounts\' business hours as they are now (a schedule change reaches past sessions, their figures on clock=business and their unanswered limits); false or absent: each record by the schedule in force when it was received' })),
+  restateBusinessHours: Type.Optional(Type.Boolean({ description: 'true: measure history by the accounts\' business hours as they are now (a schedule change reaches past sessions, their figures on clock=business and their unanswered limits); false: each record by the schedule in force when it was received (undoes a restatement); absent: as the live definitions are' })),
 }, { additionalProperties: false, minProperties: 1, description: 'what changes; the rest stays as live' });
 
 const GenerationSchema = Type.Object({
