@@ -5286,7 +5286,7 @@ export interface operations {
                                 medianFirstResponseSec: number | null;
                                 p90FirstResponseSec: number | null;
                                 withinThresholdPct: number | null;
-                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule */
+                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule; what is still open judged by the schedules now */
                                 businessMedianFirstResponseSec: number | null;
                                 businessP90FirstResponseSec: number | null;
                                 businessWithinThresholdPct: number | null;
@@ -5302,7 +5302,7 @@ export interface operations {
                                 medianFirstResponseSec: number | null;
                                 p90FirstResponseSec: number | null;
                                 withinThresholdPct: number | null;
-                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule */
+                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule; what is still open judged by the schedules now */
                                 businessMedianFirstResponseSec: number | null;
                                 businessP90FirstResponseSec: number | null;
                                 businessWithinThresholdPct: number | null;
@@ -5321,7 +5321,7 @@ export interface operations {
                                 medianFirstResponseSec: number | null;
                                 p90FirstResponseSec: number | null;
                                 withinThresholdPct: number | null;
-                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule */
+                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule; what is still open judged by the schedules now */
                                 businessMedianFirstResponseSec: number | null;
                                 businessP90FirstResponseSec: number | null;
                                 businessWithinThresholdPct: number | null;
@@ -5337,7 +5337,7 @@ export interface operations {
                                 medianFirstResponseSec: number | null;
                                 p90FirstResponseSec: number | null;
                                 withinThresholdPct: number | null;
-                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule */
+                                /** @description on the business clock (clock=business): seconds in each account's open hours; the same as the wall clock's where an account has no schedule; what is still open judged by the schedules now */
                                 businessMedianFirstResponseSec: number | null;
                                 businessP90FirstResponseSec: number | null;
                                 businessWithinThresholdPct: number | null;

@@ -5,6 +5,7 @@ import type { Filter } from '../adapters/store/store.js';
 import type { ReadModelCollections } from '../read-models/read-model-set.js';
 import type { ReportWindow } from '../read-models/report-buckets/queries.js';
 import { scorecardOf, slaReportOf, windowTotalsOf } from '../read-models/reports.js';
+import type { BusinessClocks } from '../accounts/business-hours-store.js';
 
 const Seconds = Type.Union([Type.Number(), Type.Null()]);
 const FiguresSchema = Type.Object({
@@ -15,7 +16,7 @@ const FiguresSchema = Type.Object({
   medianFirstResponseSec: Seconds,
   p90FirstResponseSec: Seconds,
   withinThresholdPct: Seconds,
-  businessMedianFirstResponseSec: Type.Union([Type.Number(), Type.Null()], { description: 'on the business clock (clock=business): seconds in each account\'s open hours; the same as the wall clock\'s where an account has no schedule' }),
+  businessMedianFirstResponseSec: Type.Union([Type.Number(), Type.Null()], { description: 'on the business clock (clock=business): seconds in each account\'s open hours; the same as the wall clock\'s where an account has no schedule; what is still open judged by the schedules now' }),
   businessP90FirstResponseSec: Seconds,
   businessWithinThresholdPct: Seconds,
   missed: Type.Integer({ minimum: 0 }),
@@ -45,11 +46,12 @@ interface Side {
 
 const ZERO: Figures = { sessions: 0, closedIdle: 0, closedUnanswered: 0, closedForced: 0, medianFirstResponseSec: null, p90FirstResponseSec: null, withinThresholdPct: null, businessMedianFirstResponseSec: null, businessP90FirstResponseSec: null, businessWithinThresholdPct: null, missed: 0, revenueCents: 0 };
 
-async function sideOf(rm: ReadModelCollections, w: ReportWindow, thresholdSec: number, now: number): Promise<Side> {
+async function sideOf(rm: ReadModelCollections, w: ReportWindow, thresholdSec: number, now: number, clocks: BusinessClocks): Promise<Side> {
   const all: Filter = {};
-  // The business clock's figures come from the same buckets (the sessions' open-hours seconds as each generation measured them); the clocks only judge what is still open.
+  // The business clock's figures come from the same buckets (the sessions' open-hours seconds as
+  // each generation measured them); the schedules now only judge what is still open.
   const [totals, sla, biz, card] = await Promise.all([
-    windowTotalsOf(rm, w, all, now), slaReportOf(rm, w, all, thresholdSec, now), slaReportOf(rm, w, all, thresholdSec, now, { kind: 'business', clocks: new Map() }),
+    windowTotalsOf(rm, w, all, now), slaReportOf(rm, w, all, thresholdSec, now), slaReportOf(rm, w, all, thresholdSec, now, { kind: 'business', clocks }),
     scorecardOf(rm, w, all, new Map(), thresholdSec, now),
   ]);
   const opened: Filter = {};
@@ -87,8 +89,9 @@ async function sideOf(rm: ReadModelCollections, w: ReportWindow, thresholdSec: n
 
 export async function definitionsDiff(
   live: ReadModelCollections, other: ReadModelCollections, w: ReportWindow, thresholdSec: number, now: number, generations: { readonly live: number; readonly other: number },
+  clocks: BusinessClocks = new Map(),
 ): Promise<Static<typeof DiffSchema>> {
-  const [before, after] = await Promise.all([sideOf(live, w, thresholdSec, now), sideOf(other, w, thresholdSec, now)]);
+  const [before, after] = await Promise.all([sideOf(live, w, thresholdSec, now, clocks), sideOf(other, w, thresholdSec, now, clocks)]);
   const accounts = [...new Set([...before.byAccount.keys(), ...after.byAccount.keys()])].sort();
   const chatters = [...new Set([...before.revenueByChatter.keys(), ...after.revenueByChatter.keys()])].sort();
   return {

@@ -207,7 +207,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   await app.register(adminReplayRoutes, { pipeline: deps.pipeline });
   await app.register(adminKeyRoutes, { keys });
   await app.register(adminSetAsideRoutes, { setAside: deps.setAside, log: deps.log, topology: deps.topology });
-  await app.register(adminDefinitionsRoutes, { definitions: deps.read.definitions, previews: deps.previews, models: deps.read.models, slaThresholdSec: config.slaThresholdSec });
+  await app.register(adminDefinitionsRoutes, { definitions: deps.read.definitions, previews: deps.previews, models: deps.read.models, slaThresholdSec: config.slaThresholdSec, businessHours: deps.read.businessHours });
   await app.register(adminVerifyRoutes, { models: deps.read.models, faults: deps.faults, generations: new Generations(deps.store) });
   await app.register(adminBackupRoutes, { backup: deps.backup });
   await app.register(adminAlertHookRoutes, { hooks: deps.alertHooks, allowPrivate: config.alertHooks.allowPrivate });

@@ -3,6 +3,7 @@
 // .../generations computes the whole log again under the changed values beside the live
 // pipeline (src/definitions/preview.ts); its progress, the before/after diff, apply, bring a
 // switched-away generation up to date (to switch back), and cancel or drop are the other routes.
+import type { BusinessHoursStore } from '../../accounts/business-hours-store.js';
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { DefinitionsStore } from '../../definitions/definitions-store.js';
@@ -18,6 +19,8 @@ export interface AdminDefinitionsOptions {
   readonly previews: DefinitionsPreviews;
   readonly models: ReadModelSet;
   readonly slaThresholdSec: number;
+  /** The accounts' schedules now: the diff's business figures judge what is still open by them. */
+  readonly businessHours: BusinessHoursStore;
 }
 
 const ValuesSchema = Type.Object({
@@ -185,7 +188,7 @@ export const adminDefinitionsRoutes: FastifyPluginAsyncTypebox<AdminDefinitionsO
     const to = request.query.to === undefined ? Infinity : Date.parse(request.query.to);
     if (from >= to) throw invalidInput('from', 'must be before to');
     const pointer = await opts.models.pointer();
-    return definitionsDiff(opts.models.at(pointer.version), opts.models.at(doc.readModelVersion), { from, to }, opts.slaThresholdSec, Date.now(), { live: pointer.generation, other: doc.generation });
+    return definitionsDiff(opts.models.at(pointer.version), opts.models.at(doc.readModelVersion), { from, to }, opts.slaThresholdSec, Date.now(), { live: pointer.generation, other: doc.generation }, await opts.businessHours.clocks());
   });
 
   app.post('/api/admin/definitions/generations/:n/apply', {
