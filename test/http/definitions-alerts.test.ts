@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { startHarness, type Harness } from '../support/app-harness.js';
+import { eventually } from '../support/wait.js';
 
 const A = 'acct_a1e47000000000000000000000000055';
 const ADMIN = 'admin-token-for-definitions-alerts';
@@ -16,14 +17,7 @@ describe('alerts across a definitions switch', () => {
   let h: Harness;
   const call = async <T>(method: string, url: string, body?: unknown) => h.call<T>(method, url, { token: ADMIN, ...(body !== undefined ? { body } : {}) });
   const stored = async (): Promise<Alert[]> => (await call<{ items: Alert[] }>('GET', '/api/alerts?status=all&limit=500')).body.items.filter((a) => a.origin === 'stored' && a.ruleId === 'sla.fan-waiting' && a.chatId === '7401');
-  const until = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
-    for (let i = 0; i < 200; i++) {
-      const got = await probe();
-      if (got !== undefined) return got;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`never: ${what}`);
-  };
+  const until = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => eventually(probe, 20_000, what);
 
   beforeAll(async () => {
     h = await startHarness({ ADMIN_TOKEN: ADMIN, SESSION_IDLE_SEC: '1800', ALLOWED_LATENESS_SEC: '60', SLA_THRESHOLD_SEC: '60', ALERT_SWEEP_SEC: '1' });

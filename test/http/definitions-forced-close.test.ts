@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageWebhook } from '../../src/demo/platform-bodies.js';
 import { startHarness, type Harness } from '../support/app-harness.js';
+import { eventually } from '../support/wait.js';
 
 const A = 'acct_f0c3d000000000000000000000000055';
 const ADMIN = 'admin-token-for-definitions-forced-close';
@@ -15,14 +16,7 @@ describe('a forced close across a definitions switch', () => {
   let h: Harness;
   const call = async <T>(method: string, url: string, body?: unknown) => h.call<T>(method, url, { token: ADMIN, ...(body !== undefined ? { body } : {}) });
   const sessions = async (): Promise<Session[]> => (await call<{ items: Session[] }>('GET', `/api/sessions?accountId=${A}&limit=100&sort=opened`)).body.items.filter((s) => s.chatId === '7501');
-  const until = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
-    for (let i = 0; i < 200; i++) {
-      const got = await probe();
-      if (got !== undefined) return got;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`never: ${what}`);
-  };
+  const until = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => eventually(probe, 20_000, what);
   const msg = (id: string, minutesAgo: number, direction: 'received' | 'sent') =>
     ({ key: `evt_fc_${id}`, body: messageWebhook({ accountId: A, fanId: '7501', messageId: id, createdAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(), text: direction === 'received' ? 'hey' : 'hi!', direction }) });
 
