@@ -514,6 +514,9 @@ describe('the console', () => {
     expect(await page.locator('tr[data-coverage]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-coverage')))).toEqual(shifts.accounts.map((a) => a.accountId));
     await page.screenshot({ path: join(SHOTS, 'console-shifts.png'), fullPage: true });
     await fitsLaptopAndPhone('#tab-shifts', 'tr[data-shift]');
+    // The SLA report (its clock choice and the sessions behind it) and the scorecard fit too.
+    await fitsLaptopAndPhone('#tab-sla', 'tr[data-sla-session]');
+    await fitsLaptopAndPhone('#tab-scorecard', 'tr[data-scorecard]');
 
     await page.goto(`${url}/floor`);
     // The public floor names nobody; with the key's view (the page asks the same API) the row says who is on.
