@@ -166,7 +166,7 @@ export class ScheduleBook {
    * today's schedules to history, src/definitions-previews.ts): a record received before it is
    * judged by the schedule in force at it. Absent: each record by the schedule in force when it was received.
    */
-  constructor(store: BusinessHoursStore, private readonly restatedAt?: number) {
+  constructor(store: BusinessHoursStore, restatedAt?: number) {
     this.copy = new RefreshedCopy(async () => {
       const [versions, current] = await Promise.all([store.versions(), store.schedules.find({})]);
       const byAccount = new Map<string, { from: number; clock: BusinessClock | null }[]>();
@@ -178,6 +178,7 @@ export class ScheduleBook {
       for (const d of current) if (!byAccount.has(d._id)) byAccount.set(d._id, [{ from: d.updatedAt, clock: clockOf(d) }]);
       return byAccount;
     }, scheduleGeneration, STALE_MS, new Map());
+    ({ limitEnd: this.limitEnd, scheduleAt: this.scheduleAt } = this.restated(restatedAt));
   }
 
   refresh(now = Date.now()): Promise<void> {
@@ -189,19 +190,15 @@ export class ScheduleBook {
    * of the account's open hours, by the schedule in force when it was received; undefined when
    * none was (the limit is wall-clock), or when that schedule has not that much open time ahead.
    */
-  readonly limitEnd = (accountId: string, receivedAt: number, at: number, limitMs: number): number | undefined => {
-    return this.scheduleAt(accountId, receivedAt)?.instantAfter(at, limitMs) ?? undefined;
-  };
+  readonly limitEnd: (accountId: string, receivedAt: number, at: number, limitMs: number) => number | undefined;
 
   /** The account's schedule in force for a record received at `receivedAt`; null: none (wall-clock time). */
-  readonly scheduleAt = (accountId: string, receivedAt: number): BusinessClock | null => this.inForce(accountId, receivedAt, this.restatedAt);
+  readonly scheduleAt: (accountId: string, receivedAt: number) => BusinessClock | null;
 
   /** The same two lookups with the schedules restated as of `restatedAt` (an explanation under a generation's definitions). */
   restated(restatedAt: number | undefined): Pick<ScheduleBook, 'limitEnd' | 'scheduleAt'> {
-    return {
-      limitEnd: (accountId, receivedAt, at, limitMs) => this.inForce(accountId, receivedAt, restatedAt)?.instantAfter(at, limitMs) ?? undefined,
-      scheduleAt: (accountId, receivedAt) => this.inForce(accountId, receivedAt, restatedAt),
-    };
+    const scheduleAt = (accountId: string, receivedAt: number): BusinessClock | null => this.inForce(accountId, receivedAt, restatedAt);
+    return { scheduleAt, limitEnd: (accountId, receivedAt, at, limitMs) => scheduleAt(accountId, receivedAt)?.instantAfter(at, limitMs) ?? undefined };
   }
 
   private inForce(accountId: string, receivedAt: number, restatedAt: number | undefined): BusinessClock | null {
