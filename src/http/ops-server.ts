@@ -33,7 +33,7 @@ export async function buildOpsServer(deps: OpsServerDeps): Promise<FastifyInstan
   installErrorHandling(app);
   installRequestIds(app);
   // A replay running here takes smaller slices while requests come (support/request-activity.ts).
-  app.addHook('onRequest', async () => { requestActivity.touch(); });
+  app.addHook('onRequest', (_request, _reply, done) => { requestActivity.touch(); done(); });
   installHttpMetrics(app, deps.metrics);
   await app.register(opsRoutes, { metrics: deps.metrics, readiness: deps.readiness, stopping: deps.stopping, metricsAccess: 'public' });
   if (deps.standsInForApi) {

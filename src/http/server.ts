@@ -149,7 +149,7 @@ export async function buildServer(deps: ApiServices): Promise<FastifyInstance> {
   installErrorHandling(app);
   installRequestIds(app);
   // A replay running here takes smaller slices while requests come (support/request-activity.ts).
-  app.addHook('onRequest', async () => { requestActivity.touch(); });
+  app.addHook('onRequest', (_request, _reply, done) => { requestActivity.touch(); done(); });
   installHttpMetrics(app, deps.ops.metrics);
   if (terse) {
     app.addHook('onResponse', async (request, reply) => {
