@@ -85,6 +85,8 @@ export interface Config {
   readonly appendTimeoutMs: number;
   /** How long the first webhook of a quiet moment waits for others to share its log write (group commit). */
   readonly appendLingerMs: number;
+  /** The embedded log's consumers: a pause after a small round that followed another (EmbeddedLog). */
+  readonly roundLingerMs: number;
   readonly platformApiKey: string | null;
   readonly platformApiBaseUrl: string;
   readonly platformRateWindowSec: number;
@@ -347,6 +349,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     appendTimeoutMs: int(env, 'APPEND_TIMEOUT_MS', 5_000, 100, 120_000),
     appendLingerMs: int(env, 'APPEND_LINGER_MS', 2, 0, 50),
+    roundLingerMs: int(env, 'ROUND_LINGER_MS', 5, 0, 50),
     platformApiKey: str(env, 'PLATFORMAPI_KEY'),
     platformApiBaseUrl: httpUrl(env, 'PLATFORMAPI_BASE_URL', 'https://app.onlyfansapi.com'),
     platformRateWindowSec: int(env, 'PLATFORMAPI_RATE_WINDOW_SEC', 60, 1, 3600),

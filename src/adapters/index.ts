@@ -10,7 +10,7 @@ import type { DocumentStore } from './store/store.js';
 import type { Logger } from '../support/logger.js';
 
 export function createLog(config: Config, logger: Logger): Log {
-  if (!config.kafkaBrokers) return new EmbeddedLog(config.dataDir);
+  if (!config.kafkaBrokers) return new EmbeddedLog(config.dataDir, { roundLingerMs: config.roundLingerMs });
   return new KafkaLog({
     brokers: config.kafkaBrokers,
     logger,

@@ -40,6 +40,8 @@ interface MainFiles {
 
 const BATCH_SIZE = 5000;
 const IDLE_POLL_MS = 20;
+/** A round that carried this many records or more is not followed by a linger (a backlog, a replay). */
+const LINGER_BELOW = 200;
 const RETRY_PAUSE_MS = 500;
 
 // LMDB writes inside a transaction callback resolve with the transaction, which is awaited;
@@ -60,7 +62,15 @@ export class EmbeddedLog implements Log {
   private readonly activeGroups = new Set<string>();
   private readonly running = new Set<{ stop(): Promise<void> }>();
 
-  constructor(private readonly dataDir: string) {
+  /**
+   * `roundLingerMs`: a consumer that has just run a round with records, straight after another
+   * (arrivals outpace its rounds), and took under LINGER_BELOW records waits this long before the
+   * next, so a busy pipeline runs fewer, larger rounds. Each round pays for its commits and
+   * rewrites the report buckets it touches whatever it carries: at 1,000 webhooks/s rounds of two
+   * events cost a worker most of a core (docs/benchmarks.md). A consumer that waited for records
+   * never lingers: a quiet pipeline answers at once.
+   */
+  constructor(private readonly dataDir: string, private readonly options: { readonly roundLingerMs?: number } = {}) {
     const path = join(dataDir, 'log');
     mkdirSync(path, { recursive: true });
     this.main = openLogRoot(path);
@@ -143,6 +153,14 @@ export class EmbeddedLog implements Log {
     return out;
   }
 
+  /** Waits `ms` (a timer that does not keep the process alive). */
+  private lingerFor(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+    });
+  }
+
   private waitForAppend(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
@@ -184,6 +202,7 @@ export class EmbeddedLog implements Log {
       // Rounds over all partitions at once (as Kafka consumers run here), one batch each: a
       // record does not wait for every other partition's turn, and the round's offsets go in
       // one transaction.
+      let carried = 0;
       const round = async (topic: string, count: number): Promise<boolean> => {
         const batches: RecordBatch[] = [];
         for (let p = 0; p < count; p++) {
@@ -194,6 +213,7 @@ export class EmbeddedLog implements Log {
           if (this.head(topic, p) <= from) continue;
           const records = this.read(topic, p, from, perPartition());
           if (records.length > 0) {
+            carried += records.length;
             batches.push({ topic, partition: p, records, owned: () => active });
             // A full read of every partition (up to 60,000 records, copied out of LMDB) in one
             // stretch held the event loop for hundreds of ms during a replay; the API shares it.
@@ -214,12 +234,19 @@ export class EmbeddedLog implements Log {
         });
         return true;
       };
+      const linger = this.options.roundLingerMs ?? 0;
+      // Whether the last pass ran a round: this one found records without waiting for them.
+      let busy = false;
       while (active) {
         let progressed = false;
+        carried = 0;
         for (let i = 0; i < topics.length && active; i++) {
           if (await round(topics[i] as string, counts[i] ?? 0)) progressed = true;
         }
-        if (!progressed && active) await this.waitForAppend(IDLE_POLL_MS);
+        if (!active) break;
+        if (!progressed) await this.waitForAppend(IDLE_POLL_MS);
+        else if (busy && linger > 0 && carried < LINGER_BELOW) await this.lingerFor(linger);
+        busy = progressed;
       }
     })();
     const handle = {

@@ -1,0 +1,87 @@
+// The embedded log's round linger (ROUND_LINGER_MS): a consumer whose rounds follow one another
+// because records keep arriving waits before a small round's successor, so what arrives meanwhile
+// shares one round; a consumer that had to wait for records runs its round at once.
+import { afterEach, describe, expect, it } from 'vitest';
+import { EmbeddedLog } from '../../src/adapters/log/embedded-log.js';
+import type { Consumer, RecordBatch } from '../../src/adapters/log/log.js';
+import { tempDir } from '../support/temp-dirs.js';
+
+const TOPIC = 'linger';
+const open: { log: EmbeddedLog; consumer?: Consumer }[] = [];
+afterEach(async () => {
+  for (const o of open.splice(0)) {
+    await o.consumer?.stop();
+    await o.log.close();
+  }
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A log with one single-partition topic and a consumer that records each round's values (and when it ran). */
+async function consuming(roundLingerMs: number, onRound: (values: string[]) => Promise<void> = async () => undefined) {
+  const log = new EmbeddedLog(tempDir('convops-linger-'), { roundLingerMs });
+  const entry: { log: EmbeddedLog; consumer?: Consumer } = { log };
+  open.push(entry);
+  await log.createTopics([{ name: TOPIC, partitions: 1 }]);
+  const rounds: { values: string[]; at: number }[] = [];
+  entry.consumer = await log.consumeRounds({
+    groupId: 'g', topics: [TOPIC], fromBeginning: true,
+    onRound: async (batches: RecordBatch[]) => {
+      const values = batches.flatMap((b) => b.records.map((r) => r.value.toString()));
+      rounds.push({ values, at: Date.now() });
+      await onRound(values);
+    },
+  });
+  const append = (value: string) => log.append(TOPIC, [{ key: 'k', value }]);
+  return { rounds, append };
+}
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await sleep(5);
+  }
+}
+
+describe('round linger on the embedded log', () => {
+  /**
+   * Round 1 ([A]) leaves B behind it, so round 2 follows at once; round 2 ([B]) is followed by
+   * C and D, 100 and 200 ms later. The rounds' values.
+   */
+  async function burst(roundLingerMs: number): Promise<string[][]> {
+    const sender: { append?: (v: string) => Promise<unknown> } = {};
+    const c = await consuming(roundLingerMs, async (values) => {
+      if (values.includes('A')) await sender.append?.('B');
+      if (values.includes('B')) {
+        setTimeout(() => void sender.append?.('C'), 100);
+        setTimeout(() => void sender.append?.('D'), 200);
+      }
+    });
+    sender.append = c.append;
+    await c.append('A');
+    await until(() => c.rounds.flatMap((r) => r.values).includes('D'));
+    return c.rounds.map((r) => r.values);
+  }
+
+  it('a small round that followed another waits, so records arriving meanwhile share the next round', async () => {
+    expect(await burst(600)).toEqual([['A'], ['B'], ['C', 'D']]);
+  });
+
+  it('without a linger, each of those records has a round of its own', async () => {
+    expect(await burst(0)).toEqual([['A'], ['B'], ['C'], ['D']]);
+  });
+
+  it('a consumer that waited for records does not linger: a quiet pipeline answers at once', async () => {
+    const c = await consuming(5_000);
+    await c.append('A');
+    await until(() => c.rounds.length === 1);
+    await sleep(100);
+    const sent = Date.now();
+    await c.append('B');
+    // Well inside the 5 s linger: B's round ran because it came, not because a linger ended.
+    await until(() => c.rounds.length === 2, 2_500);
+    expect(c.rounds[1]?.values).toEqual(['B']);
+    expect((c.rounds[1]?.at ?? Infinity) - sent).toBeLessThan(2_500);
+  });
+});
