@@ -26,7 +26,7 @@ async function consuming(roundLingerMs: number, onRound: (values: string[]) => P
   const rounds: { values: string[]; at: number }[] = [];
   entry.consumer = await log.consumeRounds({
     groupId: 'g', topics: [TOPIC], fromBeginning: true,
-    onRound: async (batches: RecordBatch[]) => {
+    onRound: async (batches: readonly RecordBatch[]) => {
       const values = batches.flatMap((b) => b.records.map((r) => r.value.toString()));
       rounds.push({ values, at: Date.now() });
       await onRound(values);
