@@ -17,13 +17,26 @@ export function encodeValue(v: unknown): [number, KeyPart] {
   return [RANK.other, JSON.stringify(v).slice(0, MAX_STRING)];
 }
 
-export function fieldValue(doc: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), doc);
+/** Each index's field paths, split once: every document written computes every index's key. */
+const PATHS = new WeakMap<IndexSpec, readonly (readonly string[])[]>();
+
+function pathsOf(spec: IndexSpec): readonly (readonly string[])[] {
+  let paths = PATHS.get(spec);
+  if (!paths) {
+    paths = Object.keys(spec.keys).map((f) => f.split('.'));
+    PATHS.set(spec, paths);
+  }
+  return paths;
 }
 
 export function indexKey(spec: IndexSpec, doc: { _id: string }): KeyPart[] {
   const key: KeyPart[] = [];
-  for (const field of Object.keys(spec.keys)) key.push(...encodeValue(fieldValue(doc, field)));
+  for (const path of pathsOf(spec)) {
+    let v: unknown = doc;
+    for (const k of path) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined;
+    const [rank, part] = encodeValue(v);
+    key.push(rank, part);
+  }
   key.push(RANK.string, doc._id);
   return key;
 }
