@@ -47,7 +47,8 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 describe('round linger on the embedded log', () => {
   /**
    * Round 1 ([A]) leaves B behind it, so round 2 follows at once; round 2 ([B]) is followed by
-   * C and D, 100 and 200 ms later. The rounds' values.
+   * C and D, 100 and 600 ms later (far enough apart for a loaded machine's timers, and both well
+   * inside the 1.5 s linger). The rounds' values.
    */
   async function burst(roundLingerMs: number): Promise<string[][]> {
     const sender: { append?: (v: string) => Promise<unknown> } = {};
@@ -55,7 +56,7 @@ describe('round linger on the embedded log', () => {
       if (values.includes('A')) await sender.append?.('B');
       if (values.includes('B')) {
         setTimeout(() => void sender.append?.('C'), 100);
-        setTimeout(() => void sender.append?.('D'), 200);
+        setTimeout(() => void sender.append?.('D'), 600);
       }
     });
     sender.append = c.append;
@@ -65,7 +66,7 @@ describe('round linger on the embedded log', () => {
   }
 
   it('a small round that followed another waits, so records arriving meanwhile share the next round', async () => {
-    expect(await burst(600)).toEqual([['A'], ['B'], ['C', 'D']]);
+    expect(await burst(1_500)).toEqual([['A'], ['B'], ['C', 'D']]);
   });
 
   it('without a linger, each of those records has a round of its own', async () => {
