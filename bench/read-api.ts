@@ -931,7 +931,8 @@ async function benchReplay(name: string, env: Record<string, string>): Promise<v
     // Issue 56 set 30,000/s for the embedded default (issues 14 and 15 had 20,000 and, for Kafka
     // + Mongo-wire, 15,000).
     const target = name === 'embedded' ? 30_000 : 15_000;
-    const repeats = Math.max(1, Number(args['replay-repeat']));
+    const repeats = Number(args['replay-repeat']);
+    if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--replay-repeat: a whole number of 1 or more, not ${args['replay-repeat']}`);
     const rates: number[] = [];
     console.log(`${name.padEnd(12)} bare consumer: ${total} events in ${bareSec.toFixed(1)} s = ${Math.round(total / bareSec)} events/s (the limit)`);
     for (let run = 1; run <= repeats; run++) {

@@ -18,22 +18,22 @@ afterEach(async () => {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** A log with one single-partition topic and a consumer that records each round's values (and when it ran). */
-async function consuming(roundLingerMs: number, onRound: (values: string[]) => Promise<void> = async () => undefined) {
+async function consuming(roundLingerMs: number, onRound: (values: string[]) => Promise<void> = async () => undefined, maxRecordsPerPartition?: number) {
   const log = new EmbeddedLog(tempDir('convops-linger-'), { roundLingerMs });
   const entry: { log: EmbeddedLog; consumer?: Consumer } = { log };
   open.push(entry);
   await log.createTopics([{ name: TOPIC, partitions: 1 }]);
   const rounds: { values: string[]; at: number }[] = [];
   entry.consumer = await log.consumeRounds({
-    groupId: 'g', topics: [TOPIC], fromBeginning: true,
+    groupId: 'g', topics: [TOPIC], fromBeginning: true, ...(maxRecordsPerPartition ? { maxRecordsPerPartition } : {}),
     onRound: async (batches: readonly RecordBatch[]) => {
       const values = batches.flatMap((b) => b.records.map((r) => r.value.toString()));
       rounds.push({ values, at: Date.now() });
       await onRound(values);
     },
   });
-  const append = (value: string) => log.append(TOPIC, [{ key: 'k', value }]);
-  return { rounds, append };
+  const append = (...values: string[]) => log.append(TOPIC, values.map((value) => ({ key: 'k', value })));
+  return { rounds, append, consumer: entry.consumer };
 }
 
 async function until(check: () => boolean, ms = 10_000): Promise<void> {
@@ -51,7 +51,7 @@ describe('round linger on the embedded log', () => {
    * inside the 1.5 s linger). The rounds' values.
    */
   async function burst(roundLingerMs: number): Promise<string[][]> {
-    const sender: { append?: (v: string) => Promise<unknown> } = {};
+    const sender: { append?: (...v: string[]) => Promise<unknown> } = {};
     const c = await consuming(roundLingerMs, async (values) => {
       if (values.includes('A')) await sender.append?.('B');
       if (values.includes('B')) {
@@ -71,6 +71,53 @@ describe('round linger on the embedded log', () => {
 
   it('without a linger, each of those records has a round of its own', async () => {
     expect(await burst(0)).toEqual([['A'], ['B'], ['C'], ['D']]);
+  });
+
+  const many = (n: number, tag: string): string[] => Array.from({ length: n }, (_, i) => `${tag}${i}`);
+
+  it('a round of 200 records or more is not followed by a linger: a backlog runs at full speed', async () => {
+    const sender: { append?: (...v: string[]) => Promise<unknown> } = {};
+    let appendedZ = 0;
+    const c = await consuming(5_000, async (values) => {
+      // Round 1 leaves 250 records; round 2 takes them all (back to back) and leaves Z.
+      if (values.includes('A')) await sender.append?.(...many(250, 'r'));
+      if (values.includes('r0')) {
+        await sender.append?.('Z');
+        appendedZ = Date.now();
+      }
+    });
+    sender.append = c.append;
+    await c.append('A');
+    await until(() => c.rounds.some((r) => r.values.includes('Z')), 4_000);
+    expect(c.rounds.map((r) => r.values.length)).toEqual([1, 250, 1]);
+    expect((c.rounds[2]?.at ?? Infinity) - appendedZ).toBeLessThan(2_500);
+  });
+
+  it('nor is a round whose read of a partition came back full (a small per-partition cap behind a backlog)', async () => {
+    const sender: { append?: (...v: string[]) => Promise<unknown> } = {};
+    const c = await consuming(5_000, async (values) => {
+      if (values.includes('A')) await sender.append?.(...many(50, 'r'));
+    }, 10);
+    sender.append = c.append;
+    await c.append('A');
+    // Six rounds (A, then five of ten) with no 5 s linger between them.
+    await until(() => c.rounds.flatMap((r) => r.values).includes('r49'), 4_000);
+    expect(c.rounds.map((r) => r.values.length)).toEqual([1, 10, 10, 10, 10, 10]);
+  });
+
+  it('stopping a lingering consumer does not wait for the linger to end', async () => {
+    const sender: { append?: (...v: string[]) => Promise<unknown> } = {};
+    const c = await consuming(10_000, async (values) => {
+      if (values.includes('A')) await sender.append?.('B');
+    });
+    sender.append = c.append;
+    await c.append('A');
+    await until(() => c.rounds.length === 2);
+    // Round 2 followed round 1 back to back and carried one record: the consumer lingers now.
+    await sleep(50);
+    const asked = Date.now();
+    await c.consumer?.stop();
+    expect(Date.now() - asked).toBeLessThan(2_500);
   });
 
   it('a consumer that waited for records does not linger: a quiet pipeline answers at once', async () => {

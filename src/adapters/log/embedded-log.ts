@@ -42,6 +42,27 @@ const BATCH_SIZE = 5000;
 const IDLE_POLL_MS = 20;
 /** A round that carried this many records or more is not followed by a linger (a backlog, a replay). */
 const LINGER_BELOW = 200;
+
+/** A consumer's pause between rounds, which its stop cuts short (an append must not: that is what it waits for). */
+class Linger {
+  private timer: NodeJS.Timeout | null = null;
+  private done: (() => void) | null = null;
+
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.done = resolve;
+      this.timer = setTimeout(() => this.cut(), ms);
+    });
+  }
+
+  cut(): void {
+    if (this.timer) clearTimeout(this.timer);
+    const done = this.done;
+    this.timer = null;
+    this.done = null;
+    done?.();
+  }
+}
 const RETRY_PAUSE_MS = 500;
 
 // LMDB writes inside a transaction callback resolve with the transaction, which is awaited;
@@ -68,7 +89,8 @@ export class EmbeddedLog implements Log {
    * next, so a busy pipeline runs fewer, larger rounds. Each round pays for its commits and
    * rewrites the report buckets it touches whatever it carries: at 1,000 webhooks/s rounds of two
    * events cost a worker most of a core (docs/benchmarks.md). A consumer that waited for records
-   * never lingers: a quiet pipeline answers at once.
+   * never lingers: a quiet pipeline answers at once; nor does one whose read of a partition came
+   * back full (a backlog, even under a small per-partition cap such as a preview's).
    */
   constructor(private readonly dataDir: string, private readonly options: { readonly roundLingerMs?: number } = {}) {
     const path = join(dataDir, 'log');
@@ -153,14 +175,6 @@ export class EmbeddedLog implements Log {
     return out;
   }
 
-  /** Waits `ms` (a timer that does not keep the process alive). */
-  private lingerFor(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      timer.unref();
-    });
-  }
-
   private waitForAppend(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
@@ -198,11 +212,14 @@ export class EmbeddedLog implements Log {
     });
     this.activeGroups.add(groupId);
     let active = true;
+    const lingering = new Linger();
     const loop = (async () => {
       // Rounds over all partitions at once (as Kafka consumers run here), one batch each: a
       // record does not wait for every other partition's turn, and the round's offsets go in
       // one transaction.
       let carried = 0;
+      // A partition read that hit its cap: a backlog, which lingering would only slow down.
+      let capped = false;
       const round = async (topic: string, count: number): Promise<boolean> => {
         const batches: RecordBatch[] = [];
         for (let p = 0; p < count; p++) {
@@ -211,7 +228,9 @@ export class EmbeddedLog implements Log {
           // cursor): at 1,000 webhooks/s a round holds a few records, so most partitions are
           // empty in any one round, and every round looked at all of them.
           if (this.head(topic, p) <= from) continue;
-          const records = this.read(topic, p, from, perPartition());
+          const cap = perPartition();
+          const records = this.read(topic, p, from, cap);
+          if (records.length >= cap) capped = true;
           if (records.length > 0) {
             carried += records.length;
             batches.push({ topic, partition: p, records, owned: () => active });
@@ -240,12 +259,13 @@ export class EmbeddedLog implements Log {
       while (active) {
         let progressed = false;
         carried = 0;
+        capped = false;
         for (let i = 0; i < topics.length && active; i++) {
           if (await round(topics[i] as string, counts[i] ?? 0)) progressed = true;
         }
         if (!active) break;
         if (!progressed) await this.waitForAppend(IDLE_POLL_MS);
-        else if (busy && linger > 0 && carried < LINGER_BELOW) await this.lingerFor(linger);
+        else if (busy && linger > 0 && carried < LINGER_BELOW && !capped) await lingering.wait(linger);
         busy = progressed;
       }
     })();
@@ -254,6 +274,7 @@ export class EmbeddedLog implements Log {
         if (!active) return;
         active = false;
         this.appended.emit('append', '');
+        lingering.cut();
         await loop;
         await this.root.flushed;
         this.activeGroups.delete(groupId);
