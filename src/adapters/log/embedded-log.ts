@@ -258,8 +258,6 @@ export class EmbeddedLog implements Log {
       let busy = false;
       while (active) {
         let progressed = false;
-        carried = 0;
-        capped = false;
         for (let i = 0; i < topics.length && active; i++) {
           if (await round(topics[i] as string, counts[i] ?? 0)) progressed = true;
         }
@@ -267,6 +265,8 @@ export class EmbeddedLog implements Log {
         if (!progressed) await this.waitForAppend(IDLE_POLL_MS);
         else if (busy && linger > 0 && carried < LINGER_BELOW && !capped) await lingering.wait(linger);
         busy = progressed;
+        carried = 0;
+        capped = false;
       }
     })();
     const handle = {
