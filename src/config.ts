@@ -143,6 +143,11 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** A refused value as an error shows it: quoted, and cut short (an environment variable can hold megabytes). */
+function shown(raw: string): string {
+  return raw.length <= 120 ? `"${raw}"` : `"${raw.slice(0, 120)}…" (${raw.length} characters)`;
+}
+
 function str(env: Env, name: string): string | null {
   const v = env[name]?.trim();
   return v ? v : null;
@@ -151,7 +156,7 @@ function str(env: Env, name: string): string | null {
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = str(env, name);
   if (raw === null) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got ${shown(raw)}`);
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
   return n;
@@ -159,20 +164,20 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
 
 function memberName(env: Env): string | null {
   const raw = str(env, 'KAFKA_MEMBER_NAME');
-  if (raw !== null && !/^[A-Za-z0-9._-]{1,100}$/.test(raw)) throw new ConfigError('KAFKA_MEMBER_NAME', `must be 1 to 100 letters, digits, dots, dashes or underscores, got "${raw.slice(0, 120)}"`);
+  if (raw !== null && !/^[A-Za-z0-9._-]{1,100}$/.test(raw)) throw new ConfigError('KAFKA_MEMBER_NAME', `must be 1 to 100 letters, digits, dots, dashes or underscores, got ${shown(raw)}`);
   return raw;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = str(env, name);
   if (raw === null) return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got ${shown(raw)}`);
   return raw as T;
 }
 
 function timeZone(env: Env, name: string): string {
   const raw = str(env, name) ?? 'UTC';
-  if (!isTimeZone(raw)) throw new ConfigError(name, `must be an IANA time zone name such as UTC or Europe/Berlin, got "${raw}"`);
+  if (!isTimeZone(raw)) throw new ConfigError(name, `must be an IANA time zone name such as UTC or Europe/Berlin, got ${shown(raw)}`);
   return raw;
 }
 
@@ -202,7 +207,7 @@ function previousWebhookSecret(env: Env): { secret: string; untilMs: number } | 
   try {
     untilMs = Temporal.Instant.from(until).epochMilliseconds;
   } catch {
-    throw new ConfigError('PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS_UNTIL', `must be an ISO 8601 instant with a zone, such as 2026-12-01T12:00:00Z, got "${until}"`);
+    throw new ConfigError('PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS_UNTIL', `must be an ISO 8601 instant with a zone, such as 2026-12-01T12:00:00Z, got ${shown(until)}`);
   }
   if (untilMs > Date.now() + MAX_SECRET_OVERLAP_DAYS * 86_400_000) {
     throw new ConfigError('PLATFORMAPI_WEBHOOK_SECRET_PREVIOUS_UNTIL', `must be at most ${MAX_SECRET_OVERLAP_DAYS} days from now (an overlap covers the switch at the platform and its retries), got ${until}`);
@@ -222,9 +227,9 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
+    throw new ConfigError(name, `must be an http(s) URL, got ${shown(raw)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `must be an http(s) URL, got ${shown(raw)}`);
   return trimTrailingSlashes(raw);
 }
 
@@ -240,7 +245,7 @@ function trustProxy(env: Env): boolean | number | readonly string[] {
     return rest.length === 0 && isIP(address) !== 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128)));
   };
   if (parts.length === 0 || !parts.every(valid)) {
-    throw new ConfigError('TRUST_PROXY', `must be false, true, a hop count or a comma-separated list of proxy addresses/CIDRs, got "${raw}"`);
+    throw new ConfigError('TRUST_PROXY', `must be false, true, a hop count or a comma-separated list of proxy addresses/CIDRs, got ${shown(raw)}`);
   }
   return parts;
 }
@@ -280,7 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
   const brokers = str(env, 'KAFKA_BROKERS');
   const kafkaBrokers = brokers ? brokers.split(',').map((b) => b.trim()).filter(Boolean) : null;
   if (kafkaBrokers?.some((b) => !/^[^\s:]+:\d{1,5}$/.test(b))) {
-    throw new ConfigError('KAFKA_BROKERS', `must be a comma-separated list of host:port, got "${brokers}"`);
+    throw new ConfigError('KAFKA_BROKERS', `must be a comma-separated list of host:port, got ${shown(brokers ?? '')}`);
   }
   const mongoUrl = str(env, 'MONGO_URL');
   if (mongoUrl && !/^mongodb(\+srv)?:\/\//.test(mongoUrl)) {
@@ -292,7 +297,7 @@ export function loadConfig(env: Env = process.env): Config {
   const rolesRaw = str(env, 'ROLES');
   const roles = new Set<Role>();
   for (const r of (rolesRaw ?? ALL_ROLES.join(',')).split(',').map((s) => s.trim()).filter(Boolean)) {
-    if (!(ALL_ROLES as readonly string[]).includes(r)) throw new ConfigError('ROLES', `must list roles among ${ALL_ROLES.join(', ')}, got "${r}"`);
+    if (!(ALL_ROLES as readonly string[]).includes(r)) throw new ConfigError('ROLES', `must list roles among ${ALL_ROLES.join(', ')}, got ${shown(r)}`);
     roles.add(r as Role);
   }
   if (roles.size === 0) throw new ConfigError('ROLES', 'must name at least one role');
