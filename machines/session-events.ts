@@ -235,7 +235,6 @@ export function idTagOf(id: string): string | undefined {
 }
 
 /** The session as it stands after the event, for events that carry one. */
-
 export function sessionAfter(e: SessionEvent): SessionSummary | null {
   switch (e.type) {
     case 'SessionOpened':

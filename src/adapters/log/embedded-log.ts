@@ -40,6 +40,7 @@ interface MainFiles {
 
 const BATCH_SIZE = 5000;
 const IDLE_POLL_MS = 20;
+const RETRY_PAUSE_MS = 500;
 /** A round that carried this many records or more is not followed by a linger (a backlog, a replay). */
 const LINGER_BELOW = 200;
 
@@ -63,7 +64,6 @@ class Linger {
     done?.();
   }
 }
-const RETRY_PAUSE_MS = 500;
 
 // LMDB writes inside a transaction callback resolve with the transaction, which is awaited;
 // `void` marks the single puts whose promises are deliberately not.
